@@ -13,9 +13,15 @@ pub enum Dist {
     /// Uniform between two bounds, inclusive of the lower.
     Uniform(SimDuration, SimDuration),
     /// Normal with mean and standard deviation, clamped at 0.
-    Normal { mean: SimDuration, sd: SimDuration },
+    Normal {
+        mean: SimDuration,
+        sd: SimDuration,
+    },
     /// Log-normal with the given mean and standard deviation (moment-matched).
-    LogNormal { mean: SimDuration, sd: SimDuration },
+    LogNormal {
+        mean: SimDuration,
+        sd: SimDuration,
+    },
 }
 
 impl Dist {
@@ -72,7 +78,11 @@ impl Dist {
                 libm::exp(mu + libm::sqrt(sigma2) * standard_normal(rng))
             }
         };
-        SimDuration::from_millis(if ms.is_finite() && ms > 0.0 { libm::round(ms) as u64 } else { 0 })
+        SimDuration::from_millis(if ms.is_finite() && ms > 0.0 {
+            libm::round(ms) as u64
+        } else {
+            0
+        })
     }
 
     /// The smallest value a draw can take (used for static checks such as
@@ -119,14 +129,20 @@ impl<'de> serde::Deserialize<'de> for Dist {
                 if v == 0 {
                     Ok(Dist::ZERO)
                 } else {
-                    Err(E::custom(format!("{v}: a duration needs a unit (e.g. {v}s)")))
+                    Err(E::custom(format!(
+                        "{v}: a duration needs a unit (e.g. {v}s)"
+                    )))
                 }
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Dist, E> {
-                Err(E::custom(format!("{v}: a duration needs a unit and must not be negative")))
+                Err(E::custom(format!(
+                    "{v}: a duration needs a unit and must not be negative"
+                )))
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Dist, E> {
-                Err(E::custom(format!("{v}: a duration needs a unit (e.g. {v}s)")))
+                Err(E::custom(format!(
+                    "{v}: a duration needs a unit (e.g. {v}s)"
+                )))
             }
         }
         d.deserialize_any(V)
@@ -139,10 +155,16 @@ mod tests {
 
     #[test]
     fn parses_every_form() {
-        assert_eq!(Dist::parse("2s"), Ok(Dist::Fixed(SimDuration::from_secs(2))));
+        assert_eq!(
+            Dist::parse("2s"),
+            Ok(Dist::Fixed(SimDuration::from_secs(2)))
+        );
         assert_eq!(
             Dist::parse("uniform(1s, 3s)"),
-            Ok(Dist::Uniform(SimDuration::from_secs(1), SimDuration::from_secs(3)))
+            Ok(Dist::Uniform(
+                SimDuration::from_secs(1),
+                SimDuration::from_secs(3)
+            ))
         );
         assert!(Dist::parse("uniform(3s, 1s)").is_err());
         assert!(Dist::parse("gamma(1s, 2s)").is_err());

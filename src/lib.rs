@@ -1,7 +1,34 @@
 //! podsim: a discrete-event simulator of the Kubernetes pod lifecycle.
+//!
+//! Given real manifests, a description of how the app behaves and a cluster
+//! timing profile, podsim predicts what a real cluster would show, layer by
+//! layer, following the kubelet's own code. Read it in this order:
+//!
+//! - inputs: [`manifest`] (API types, defaulting, validation) → [`spec`];
+//!   [`app`] behaviour files; [`cluster`] profiles; [`scenario`] files;
+//! - the engine: [`time`], [`dist`], [`rng`], [`engine`] (the event queue and
+//!   its same-instant ordering contract), [`sim`] (the world of one run);
+//! - the components: [`api`] (API server and the Pod status types),
+//!   [`kubelet`] (pod workers, PLEG, runtime, prober, backoff, status);
+//! - outputs: [`trace`] (records, JSON Lines, timeline table) and [`check`]
+//!   (invariants over traces);
+//! - [`run`] ties one simulation together; [`cli`] is the `podsim` command.
+
+pub mod api;
+pub mod app;
+pub mod check;
+pub mod cli;
+pub mod cluster;
 pub mod dist;
 pub mod engine;
 pub mod error;
+pub mod kubelet;
+pub mod manifest;
 pub mod rng;
+pub mod run;
+pub mod scenario;
+pub mod sim;
 pub mod source;
+pub mod spec;
 pub mod time;
+pub mod trace;

@@ -1,0 +1,246 @@
+//! The Pod status as the API shows it (core/v1 PodStatus), typed so that a
+//! container is in exactly one state.
+//!
+//! Each container status also carries a short `why` for its ready/started
+//! values; it is never sent to the API, only used to explain the timeline.
+
+use crate::spec::QosClass;
+use crate::time::SimTime;
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// `status.phase`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PodPhase {
+    Pending,
+    Running,
+    Succeeded,
+    Failed,
+}
+
+impl PodPhase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PodPhase::Pending => "Pending",
+            PodPhase::Running => "Running",
+            PodPhase::Succeeded => "Succeeded",
+            PodPhase::Failed => "Failed",
+        }
+    }
+    pub fn is_terminal(self) -> bool {
+        matches!(self, PodPhase::Succeeded | PodPhase::Failed)
+    }
+}
+
+/// The pod conditions the kubelet and scheduler own, in the order the kubelet
+/// writes them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ConditionType {
+    PodReadyToStartContainers,
+    Initialized,
+    Ready,
+    ContainersReady,
+    PodScheduled,
+}
+
+impl ConditionType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConditionType::PodReadyToStartContainers => "PodReadyToStartContainers",
+            ConditionType::Initialized => "Initialized",
+            ConditionType::Ready => "Ready",
+            ConditionType::ContainersReady => "ContainersReady",
+            ConditionType::PodScheduled => "PodScheduled",
+        }
+    }
+}
+
+/// One pod condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condition {
+    pub kind: ConditionType,
+    pub status: bool,
+    pub reason: Option<Cow<'static, str>>,
+    pub message: Option<String>,
+    pub last_transition: SimTime,
+}
+
+impl Condition {
+    pub fn new(kind: ConditionType, status: bool) -> Self {
+        Condition {
+            kind,
+            status,
+            reason: None,
+            message: None,
+            last_transition: SimTime::ZERO,
+        }
+    }
+    pub fn reason(mut self, reason: &'static str) -> Self {
+        self.reason = Some(Cow::Borrowed(reason));
+        self
+    }
+    pub fn message(mut self, message: String) -> Self {
+        self.message = Some(message);
+        self
+    }
+    /// Same status, reason and message (lastTransitionTime aside).
+    pub fn same_as(&self, other: &Condition) -> bool {
+        self.kind == other.kind
+            && self.status == other.status
+            && self.reason == other.reason
+            && self.message == other.message
+    }
+}
+
+/// A finished container instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Terminated {
+    pub exit_code: i32,
+    /// Set by the runtime: `Completed` for 0, `Error` otherwise.
+    pub reason: &'static str,
+    pub started_at: SimTime,
+    pub finished_at: SimTime,
+    pub container_id: Arc<str>,
+    /// Why it ended, for the timeline (not part of the API object).
+    pub why: Arc<str>,
+}
+
+/// Exactly one of the three container states.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ContainerState {
+    /// `reason` is `ContainerCreating`, `CrashLoopBackOff`, …, or none for a
+    /// created-but-not-started container.
+    Waiting {
+        reason: Option<Cow<'static, str>>,
+        message: Option<String>,
+    },
+    Running {
+        started_at: SimTime,
+    },
+    Terminated(Terminated),
+}
+
+impl ContainerState {
+    pub fn is_running(&self) -> bool {
+        matches!(self, ContainerState::Running { .. })
+    }
+    pub fn waiting_reason(&self) -> Option<&str> {
+        match self {
+            ContainerState::Waiting { reason, .. } => reason.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// The runtime's view of a container instance, as the API shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InstanceRef {
+    /// The runtime's handle for the instance (not shown in the API).
+    pub handle: u32,
+    /// `containerd://<64 hex>`.
+    pub container_id: Arc<str>,
+    pub image: Arc<str>,
+    pub image_id: Arc<str>,
+}
+
+/// `status.containerStatuses[]`.
+#[derive(Clone, Debug)]
+pub struct ContainerStatus {
+    pub name: Arc<str>,
+    /// The image as written in the spec until the runtime reports its own name.
+    pub image: Arc<str>,
+    pub instance: Option<InstanceRef>,
+    pub state: ContainerState,
+    pub last_state: Option<Terminated>,
+    pub ready: bool,
+    pub started: bool,
+    pub restart_count: u32,
+    /// Why `ready` has its value (for the timeline only).
+    pub ready_why: Cow<'static, str>,
+    /// Why `started` has its value (for the timeline only).
+    pub started_why: Cow<'static, str>,
+}
+
+impl ContainerStatus {
+    /// Equality as the status manager sees it: every API field, no `why`.
+    pub fn same_as(&self, o: &ContainerStatus) -> bool {
+        self.name == o.name
+            && self.image == o.image
+            && self.instance == o.instance
+            && self.state == o.state
+            && self.last_state == o.last_state
+            && self.ready == o.ready
+            && self.started == o.started
+            && self.restart_count == o.restart_count
+    }
+}
+
+/// `status` of a Pod.
+#[derive(Clone, Debug)]
+pub struct PodStatus {
+    pub phase: PodPhase,
+    pub conditions: Vec<Condition>,
+    pub host_ip: Option<Arc<str>>,
+    pub pod_ip: Option<Arc<str>>,
+    pub start_time: Option<SimTime>,
+    /// Sorted by name, as the kubelet sorts them.
+    pub containers: Vec<ContainerStatus>,
+    pub qos: QosClass,
+}
+
+impl PodStatus {
+    /// The status the API server gives a new Pod.
+    pub fn new(qos: QosClass) -> Self {
+        PodStatus {
+            phase: PodPhase::Pending,
+            conditions: Vec::new(),
+            host_ip: None,
+            pod_ip: None,
+            start_time: None,
+            containers: Vec::new(),
+            qos,
+        }
+    }
+
+    pub fn condition(&self, kind: ConditionType) -> Option<&Condition> {
+        self.conditions.iter().find(|c| c.kind == kind)
+    }
+
+    pub fn condition_true(&self, kind: ConditionType) -> bool {
+        self.condition(kind).is_some_and(|c| c.status)
+    }
+
+    pub fn container(&self, name: &str) -> Option<&ContainerStatus> {
+        self.containers.iter().find(|c| &*c.name == name)
+    }
+
+    pub fn container_mut(&mut self, name: &str) -> Option<&mut ContainerStatus> {
+        self.containers.iter_mut().find(|c| &*c.name == name)
+    }
+
+    /// Replaces or appends a condition, keeping the kubelet's order.
+    pub fn set_condition(&mut self, c: Condition) {
+        match self.conditions.iter_mut().find(|x| x.kind == c.kind) {
+            Some(x) => *x = c,
+            None => {
+                self.conditions.push(c);
+                self.conditions.sort_by_key(|c| c.kind);
+            }
+        }
+    }
+
+    /// `isPodStatusByKubeletEqual`: equal in every field the kubelet writes.
+    pub fn same_as(&self, o: &PodStatus) -> bool {
+        self.phase == o.phase
+            && self.host_ip == o.host_ip
+            && self.pod_ip == o.pod_ip
+            && self.start_time == o.start_time
+            && self.conditions == o.conditions
+            && self.containers.len() == o.containers.len()
+            && self
+                .containers
+                .iter()
+                .zip(&o.containers)
+                .all(|(a, b)| a.same_as(b))
+    }
+}

@@ -1,0 +1,225 @@
+//! App behaviour files: how each container's process behaves over time.
+//!
+//! ```yaml
+//! containers:
+//!   app:
+//!     listen: 300ms
+//!     ports: [8080]
+//!     http:
+//!       /ready: [{until: 10s, status: 503}, {status: 200, latency: 5ms}]
+//!     exec:
+//!       "cat /tmp/healthy": [{until: 30s, exit: 0}, {exit: 1}]
+//!     grpc: {"": [{status: SERVING}]}
+//!     exit: {after: 1s, code: 1}
+//!     sigterm: {exit_after: 3s, code: 0}
+//! ```
+//!
+//! A container may instead map to a list of such behaviours: the n-th applies
+//! to the container's n-th instance (restartCount n) and the last one to every
+//! later instance — real apps often behave differently once restarted.
+
+mod process;
+mod schema;
+
+pub use process::{Answer, Ask, OnSigterm, Plan};
+pub use schema::{ContainerBehaviour, ExitSpec, GrpcStatus, Phase, SigtermSpec};
+
+use crate::error::{Error, Problem, SourceFile};
+use crate::source::{Doc, decode_value, parse_single};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The behaviours of every container named in a behaviour file.
+#[derive(Clone, Debug, Default)]
+pub struct Behaviours {
+    /// Per container name, the behaviour of each instance (last one repeats).
+    containers: BTreeMap<String, Vec<Arc<ContainerBehaviour>>>,
+    /// Where each container's entry is, for errors found later (unknown names).
+    pub(crate) origin: Option<Doc>,
+}
+
+impl Behaviours {
+    /// The behaviour of `container`'s instance number `restart_count`, or `None`
+    /// when the file does not mention it (podsim's default app then applies).
+    pub fn for_instance(
+        &self,
+        container: &str,
+        restart_count: u32,
+    ) -> Option<Arc<ContainerBehaviour>> {
+        let list = self.containers.get(container)?;
+        let i = (restart_count as usize).min(list.len() - 1);
+        Some(list[i].clone())
+    }
+
+    pub fn container_names(&self) -> impl Iterator<Item = &str> {
+        self.containers.keys().map(String::as_str)
+    }
+
+    /// True when some instance of `container` answers probes on a port but
+    /// names no `ports` (so it listens on the declared containerPorts only).
+    pub fn listens_nowhere(&self, container: &str) -> bool {
+        self.containers.get(container).is_some_and(|list| {
+            list.iter()
+                .any(|b| b.ports.is_none() && (!b.http.is_empty() || !b.grpc.is_empty()))
+        })
+    }
+
+    /// A problem pointing at the entry for `container`.
+    pub fn problem_at(&self, container: &str, message: String) -> Problem {
+        match &self.origin {
+            Some(doc) => doc.problem(&format!("containers.{container}"), message),
+            None => Problem::error(message),
+        }
+    }
+
+    /// Reads and checks a behaviour file.
+    pub fn load(file: &Arc<SourceFile>) -> Result<Behaviours, Error> {
+        let doc = parse_single(file)?;
+        let mut problems = Vec::new();
+        let mut containers = BTreeMap::new();
+        let json = doc.to_json();
+        let Some(top) = json.as_object() else {
+            return Err(Error::input(doc.problem(
+                "",
+                "a behaviour file is a mapping with a `containers` key",
+            )));
+        };
+        for key in top.keys().filter(|k| *k != "containers") {
+            problems
+                .push(doc.problem(key, format!("unknown field `{key}`, expected `containers`")));
+        }
+        match top.get("containers") {
+            Some(serde_json::Value::Object(map)) => {
+                for (name, value) in map {
+                    let path = format!("containers.{name}");
+                    match read_container(&doc, &path, value.clone()) {
+                        Ok(list) => {
+                            containers.insert(name.clone(), list);
+                        }
+                        Err(mut p) => problems.append(&mut p),
+                    }
+                }
+            }
+            Some(_) => problems.push(doc.problem(
+                "containers",
+                "must be a mapping from container name to behaviour",
+            )),
+            None => problems.push(doc.problem("", "missing field `containers`")),
+        }
+        if problems.is_empty() {
+            Ok(Behaviours {
+                containers,
+                origin: Some(doc),
+            })
+        } else {
+            Err(Error::Input(problems))
+        }
+    }
+}
+
+fn read_container(
+    doc: &Doc,
+    path: &str,
+    value: serde_json::Value,
+) -> Result<Vec<Arc<ContainerBehaviour>>, Vec<Problem>> {
+    let items: Vec<(String, serde_json::Value)> = match value {
+        serde_json::Value::Array(items) if items.is_empty() => {
+            return Err(vec![
+                doc.problem(path, "an instance list needs at least one behaviour"),
+            ]);
+        }
+        serde_json::Value::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| (format!("{path}[{i}]"), v))
+            .collect(),
+        serde_json::Value::Null => vec![(path.to_string(), serde_json::json!({}))],
+        other => vec![(path.to_string(), other)],
+    };
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for (p, v) in items {
+        match decode_value::<ContainerBehaviour>(doc, v, &p) {
+            Ok(b) => {
+                problems.extend(b.check().into_iter().map(|(field, msg)| {
+                    let full = if field.is_empty() {
+                        p.clone()
+                    } else {
+                        format!("{p}.{field}")
+                    };
+                    doc.problem(&full, msg)
+                }));
+                out.push(Arc::new(b));
+            }
+            Err(e) => problems.push(e),
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Result<Behaviours, Error> {
+        Behaviours::load(&Arc::new(SourceFile {
+            name: "app.yaml".into(),
+            text: text.into(),
+        }))
+    }
+
+    #[test]
+    fn reads_the_documented_form() {
+        let b = load(
+            "containers:\n  app:\n    listen: 300ms\n    ports: [8080]\n    http:\n      /health: [{status: 200}]\n      /ready:  [{until: 10s, status: 503}, {status: 200, latency: 5ms}]\n    exec:\n      \"cat /tmp/healthy\": [{until: 30s, exit: 0}, {exit: 1, latency: 10ms}]\n    grpc: {\"\": [{status: SERVING}]}\n    exit: {after: 1s, code: 1}\n    sigterm: {exit_after: 3s, code: 0}\n",
+        )
+        .unwrap();
+        assert!(b.for_instance("app", 0).is_some());
+        assert!(b.for_instance("other", 0).is_none());
+    }
+
+    #[test]
+    fn instance_lists_repeat_their_last_entry() {
+        let b = load("containers:\n  app:\n  - exit: {after: 1s, code: 1}\n  - {}\n").unwrap();
+        assert!(b.for_instance("app", 0).unwrap().exit.is_some());
+        assert!(b.for_instance("app", 1).unwrap().exit.is_none());
+        assert!(b.for_instance("app", 7).unwrap().exit.is_none());
+    }
+
+    fn first_error(text: &str) -> String {
+        match load(text) {
+            Err(Error::Input(p)) => p[0].to_string(),
+            other => panic!("expected an error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn unknown_keys_are_errors_with_a_line() {
+        let e = first_error("containers:\n  app:\n    lisen: 1s\n");
+        assert!(
+            e.starts_with("app.yaml:2:") || e.starts_with("app.yaml:3:"),
+            "{e}"
+        );
+        assert!(e.contains("unknown field `lisen`"), "{e}");
+    }
+
+    #[test]
+    fn negative_and_unitless_durations_are_errors() {
+        assert!(
+            first_error("containers:\n  app:\n    listen: -1s\n").contains("must not be negative")
+        );
+        assert!(first_error("containers:\n  app:\n    listen: 5\n").contains("needs a unit"));
+    }
+
+    #[test]
+    fn the_last_phase_must_be_open_ended() {
+        let e =
+            first_error("containers:\n  app:\n    http:\n      /r: [{until: 10s, status: 503}]\n");
+        assert!(e.contains("last"), "{e}");
+        assert!(e.contains("app.yaml:4:"), "{e}");
+    }
+}

@@ -1,0 +1,58 @@
+//! Flags, defined once; `--help` is generated from these doc comments.
+
+use crate::time::{SimDuration, parse_duration};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// A discrete-event simulator of the Kubernetes pod lifecycle.
+#[derive(Debug, Parser)]
+#[command(name = "podsim", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Simulate a pod and print its timeline.
+    Run(RunArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Output {
+    /// One line per change, with the reason (kubectl-style).
+    Table,
+    /// The full trace as JSON Lines (schema podsim/trace/v1).
+    Jsonl,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// A scenario file naming manifests, app behaviour, cluster profile, seed and duration.
+    pub scenario: Option<PathBuf>,
+    /// Manifest file (YAML or JSON, multi-document, `kind: List`); repeatable. Replaces the scenario's.
+    #[arg(short = 'f', long = "filename", value_name = "MANIFEST")]
+    pub manifests: Vec<PathBuf>,
+    /// App behaviour file.
+    #[arg(long, value_name = "APP.yaml")]
+    pub app: Option<PathBuf>,
+    /// Cluster profile.
+    #[arg(long, value_name = "PROFILE.yaml")]
+    pub cluster: Option<PathBuf>,
+    /// Kubernetes version to model (1.34–1.37), overriding the profile's.
+    #[arg(long, value_name = "VERSION")]
+    pub kubernetes: Option<String>,
+    /// Seed of the run (default 1).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// How much simulated time to run, e.g. 90s, 5m, 250ms (default 10m).
+    #[arg(long, value_parser = duration)]
+    pub until: Option<SimDuration>,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = Output::Table)]
+    pub output: Output,
+}
+
+fn duration(s: &str) -> Result<SimDuration, String> {
+    parse_duration(s)
+}

@@ -1,0 +1,22 @@
+//! The `podsim` command line: flags, commands and exit codes.
+//!
+//! Exit codes: 0 the run completed; 1 a simulation-level failure: podsim's
+//! own trace broke a kubelet invariant (see `check`), which means a bug or a
+//! combination podsim does not model; 2 bad input (files, flags, manifests).
+
+mod args;
+mod report;
+mod run;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+pub use args::{Cli, Command, Output, RunArgs};
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Run(args) => run::run(args),
+    }
+}

@@ -1,0 +1,40 @@
+//! Printing problems: `error: file:line:col: field: message` with the line
+//! quoted, so a user can fix the input without searching.
+
+use crate::error::{Error, Problem, Severity};
+use std::io::Write;
+
+pub fn problem(out: &mut impl Write, p: &Problem) {
+    let word = match p.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    let _ = writeln!(out, "{word}: {p}");
+    if let (Some(line), Some(pos)) = (p.source_line(), p.position.as_ref()) {
+        let n = pos.line.to_string();
+        let _ = writeln!(out, "{:w$} |", "", w = n.len());
+        let _ = writeln!(out, "{n} | {line}");
+        let col = (pos.column.max(1) - 1) as usize;
+        let caret = "^".repeat(pos.len.clamp(1, line.len().saturating_sub(col).max(1)));
+        let _ = writeln!(out, "{:w$} | {:col$}{caret}", "", "", w = n.len());
+    }
+}
+
+pub fn error(out: &mut impl Write, e: &Error) {
+    match e {
+        Error::Input(problems) => {
+            for p in problems {
+                problem(out, p);
+            }
+            let n = problems.iter().filter(|p| p.is_error()).count();
+            let _ = writeln!(
+                out,
+                "podsim: {n} error{} in the input; nothing was simulated",
+                if n == 1 { "" } else { "s" }
+            );
+        }
+        Error::Io { .. } => {
+            let _ = writeln!(out, "error: {e}");
+        }
+    }
+}

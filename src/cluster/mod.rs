@@ -1,0 +1,265 @@
+//! Cluster profiles (`models/clusters/*.yaml`): the Kubernetes version and its
+//! feature gates, the kubelet's configuration, the nodes, and every latency
+//! the model uses, each a distribution.
+
+mod features;
+mod version;
+
+pub use features::{FeatureGates, Gate};
+pub use version::Version;
+
+use crate::dist::Dist;
+use crate::error::{Error, Problem, SourceFile};
+use crate::source::parse_single;
+use crate::time::SimDuration;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Latencies of the layers, as written in a profile (camelCase keys).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase", default)]
+pub struct Latencies {
+    /// Pod created → the scheduler's binding is stored.
+    pub scheduling: Dist,
+    /// API server change → a watcher (the kubelet) receives it.
+    pub watch: Dist,
+    /// A status PATCH from the kubelet, request to response.
+    pub api_write: Dist,
+    /// The fixed cost of one pod sync before its runtime actions (status
+    /// generation, volume and runtime checks).
+    pub pod_sync: Dist,
+    /// `RunPodSandbox`, network setup included.
+    pub sandbox_create: Dist,
+    /// `StopPodSandbox`.
+    pub sandbox_stop: Dist,
+    /// Pulling an image the node does not have.
+    pub image_pull: Dist,
+    /// Pulling an image the node already has (pullPolicy Always: a manifest check).
+    pub image_pull_cached: Dist,
+    pub container_create: Dist,
+    pub container_start: Dist,
+    /// Extra time of an exec probe (`ExecSync` setup) before the command answers.
+    pub exec_probe: Dist,
+    /// One PLEG relist of the runtime.
+    pub pleg_relist: Dist,
+    /// The on-demand single-pod relist after a sync (1.37, or 1.36 with the gate).
+    pub on_demand_relist: Dist,
+}
+
+impl Default for Latencies {
+    fn default() -> Self {
+        let u = |a: u64, b: u64| {
+            Dist::Uniform(SimDuration::from_millis(a), SimDuration::from_millis(b))
+        };
+        Latencies {
+            scheduling: u(5, 30),
+            watch: u(2, 20),
+            api_write: u(5, 25),
+            pod_sync: u(2, 10),
+            sandbox_create: u(400, 1200),
+            sandbox_stop: u(100, 400),
+            image_pull: u(2000, 8000),
+            image_pull_cached: u(300, 1000),
+            container_create: u(20, 80),
+            container_start: u(50, 200),
+            exec_probe: u(20, 80),
+            pleg_relist: u(2, 15),
+            on_demand_relist: u(1, 10),
+        }
+    }
+}
+
+/// The kubelet configuration fields the model reads.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase", default)]
+pub struct KubeletConfig {
+    /// `syncFrequency`: resync after a successful sync (jittered up to +50 %).
+    pub sync_frequency: Dist,
+    /// `crashLoopBackOff.maxContainerRestartPeriod` (KubeletCrashLoopBackOffMax).
+    pub max_container_restart_period: Option<Dist>,
+}
+
+impl Default for KubeletConfig {
+    fn default() -> Self {
+        KubeletConfig {
+            sync_frequency: Dist::Fixed(SimDuration::from_secs(60)),
+            max_container_restart_period: None,
+        }
+    }
+}
+
+/// A node as written in a profile.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeFile {
+    pub name: String,
+    #[serde(default)]
+    pub ip: Option<String>,
+    /// Images already on the node (`"*"` for every image).
+    #[serde(default)]
+    pub images: Vec<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ProfileFile {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    kubernetes: Option<String>,
+    #[serde(default)]
+    feature_gates: BTreeMap<String, bool>,
+    #[serde(default)]
+    kubelet: KubeletConfig,
+    #[serde(default)]
+    nodes: Option<Vec<NodeFile>>,
+    #[serde(default)]
+    latencies: Latencies,
+}
+
+/// A node of the simulated cluster.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub name: Arc<str>,
+    pub ip: Arc<str>,
+    pub images: Vec<String>,
+}
+
+/// A resolved cluster profile.
+#[derive(Clone, Debug)]
+pub struct Cluster {
+    pub name: String,
+    pub version: Version,
+    pub gates: FeatureGates,
+    pub kubelet: KubeletConfig,
+    pub nodes: Vec<Node>,
+    pub latencies: Latencies,
+    /// The CrashLoopBackOff bounds this version and these gates give.
+    pub backoff_initial: SimDuration,
+    pub backoff_max: SimDuration,
+}
+
+impl Default for Cluster {
+    fn default() -> Self {
+        let file: ProfileFile =
+            serde_json::from_value(serde_json::json!({})).unwrap_or_else(|_| unreachable!());
+        resolve(file).unwrap_or_else(|_| unreachable!("the built-in profile is valid"))
+    }
+}
+
+impl Cluster {
+    /// Reads a profile file; unset fields take the built-in defaults
+    /// (the values of `models/clusters/default.yaml`).
+    pub fn load(file: &Arc<SourceFile>) -> Result<Cluster, Error> {
+        let doc = parse_single(file)?;
+        let parsed: ProfileFile = doc.decode().map_err(Error::input)?;
+        resolve(parsed).map_err(|problems| {
+            Error::Input(
+                problems
+                    .into_iter()
+                    .map(|(path, msg)| doc.problem(&path, msg))
+                    .collect(),
+            )
+        })
+    }
+
+    /// Overrides the version (and re-resolves the gates' defaults).
+    pub fn with_version(
+        mut self,
+        version: Version,
+        overrides: &BTreeMap<String, bool>,
+    ) -> Result<Cluster, Problem> {
+        self.version = version;
+        self.gates = FeatureGates::resolve(version, overrides).map_err(|e| {
+            Problem::error(e.into_iter().map(|(_, m)| m).collect::<Vec<_>>().join("; "))
+        })?;
+        Ok(self)
+    }
+}
+
+fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
+    let mut problems = Vec::new();
+    let version = match f.kubernetes.as_deref().map(Version::parse) {
+        None => Version::NEWEST,
+        Some(Ok(v)) => v,
+        Some(Err(e)) => {
+            problems.push(("kubernetes".to_string(), e));
+            Version::NEWEST
+        }
+    };
+    let gates = match FeatureGates::resolve(version, &f.feature_gates) {
+        Ok(g) => g,
+        Err(errors) => {
+            problems.extend(
+                errors
+                    .into_iter()
+                    .map(|(gate, m)| (format!("featureGates.{gate}"), m)),
+            );
+            FeatureGates::resolve(version, &BTreeMap::new()).unwrap_or_else(|_| unreachable!())
+        }
+    };
+    let node_files = f.nodes.unwrap_or_else(|| {
+        vec![NodeFile {
+            name: "node-1".into(),
+            ip: None,
+            images: Vec::new(),
+        }]
+    });
+    if node_files.is_empty() {
+        problems.push((
+            "nodes".to_string(),
+            "a cluster needs at least one node".to_string(),
+        ));
+    }
+    let mut nodes = Vec::new();
+    for (i, n) in node_files.into_iter().enumerate() {
+        if nodes.iter().any(|x: &Node| *x.name == *n.name) {
+            problems.push((
+                format!("nodes[{i}].name"),
+                format!("Duplicate value: {:?}", n.name),
+            ));
+        }
+        let ip = n.ip.unwrap_or_else(|| format!("10.0.0.{}", 10 + i));
+        nodes.push(Node {
+            name: Arc::from(n.name),
+            ip: Arc::from(ip),
+            images: n.images,
+        });
+    }
+    let reduced = gates.enabled(Gate::ReduceDefaultCrashLoopBackOffDecay);
+    let (mut initial, mut max) = if reduced {
+        (SimDuration::from_secs(1), SimDuration::from_secs(60))
+    } else {
+        (SimDuration::from_secs(10), SimDuration::from_secs(300))
+    };
+    match (&f.kubelet.max_container_restart_period, gates.enabled(Gate::KubeletCrashLoopBackOffMax)) {
+        (Some(Dist::Fixed(m)), true) if *m >= SimDuration::from_secs(1) && *m <= SimDuration::from_secs(300) => {
+            max = *m;
+            initial = initial.min(max);
+        }
+        (Some(Dist::Fixed(_)), true) => problems.push((
+            "kubelet.maxContainerRestartPeriod".into(),
+            "must be between 1s and 300s (crashLoopBackOff.maxContainerRestartPeriod)".into(),
+        )),
+        (Some(_), true) => problems.push(("kubelet.maxContainerRestartPeriod".into(), "must be a fixed duration".into())),
+        (Some(_), false) => problems.push((
+            "kubelet.maxContainerRestartPeriod".into(),
+            format!("needs feature gate KubeletCrashLoopBackOffMax, which is off in Kubernetes {version}"),
+        )),
+        (None, _) => {}
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(Cluster {
+        name: f.name.unwrap_or_else(|| "default".to_string()),
+        version,
+        gates,
+        kubelet: f.kubelet,
+        nodes,
+        latencies: f.latencies,
+        backoff_initial: initial,
+        backoff_max: max,
+    })
+}

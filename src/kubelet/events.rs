@@ -1,0 +1,195 @@
+//! The kubelet's event recorder with client-go's correlator
+//! (tools/record/events_cache.go): identical events are counted on one object,
+//! similar ones are combined after 10 distinct messages in 10 minutes, and a
+//! token bucket per pod (burst 25, one token per 5 minutes) drops the excess.
+
+use crate::time::{SimDuration, SimTime};
+use crate::trace::record::{ApiEvent, EventSource};
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+const AGGREGATE_MAX: usize = 10;
+const AGGREGATE_WINDOW: SimDuration = SimDuration::from_secs(600);
+const SPAM_BURST: f64 = 25.0;
+const SPAM_REFILL_MS: f64 = 300_000.0;
+
+/// What the kubelet reports about one pod.
+pub struct Subject<'a> {
+    pub pod: &'a Arc<str>,
+    pub namespace: &'a Arc<str>,
+    pub uid: &'a Arc<str>,
+    pub container: Option<&'a str>,
+}
+
+#[derive(Default)]
+struct Aggregate {
+    messages: BTreeSet<String>,
+    last: SimTime,
+}
+
+struct Bucket {
+    tokens: f64,
+    at: SimTime,
+}
+
+#[derive(Default)]
+pub struct Recorder {
+    /// Per event key: the stored event (name, firstTimestamp, count).
+    seen: HashMap<String, ApiEvent>,
+    aggregates: HashMap<String, Aggregate>,
+    buckets: HashMap<Arc<str>, Bucket>,
+    /// Nanoseconds of the run's epoch, for event names (`<pod>.<hex ns>`).
+    epoch_ns: u128,
+    seq: u32,
+}
+
+impl Recorder {
+    pub fn new(epoch_ns: u128) -> Self {
+        Recorder {
+            epoch_ns,
+            ..Default::default()
+        }
+    }
+
+    /// `EventCorrelate` then the spam filter: the event as stored, or `None`
+    /// when the filter drops it.
+    pub fn record(
+        &mut self,
+        now: SimTime,
+        node: &Arc<str>,
+        s: &Subject<'_>,
+        warning: bool,
+        reason: &'static str,
+        message: String,
+    ) -> Option<ApiEvent> {
+        let field_path = s.container.map(|c| format!("spec.containers{{{c}}}"));
+        let (message, field_path) = self.aggregate(now, s, warning, reason, message, field_path);
+        let key = format!(
+            "{}|{}|{:?}|{warning}|{reason}|{message}",
+            s.uid, s.pod, field_path
+        );
+        let event = match self.seen.get(&key) {
+            Some(old) => ApiEvent {
+                count: old.count + 1,
+                last: now,
+                message,
+                ..old.clone()
+            },
+            None => {
+                self.seq = self.seq.wrapping_add(1);
+                let ns = self.epoch_ns
+                    + now.as_millis() as u128 * 1_000_000
+                    + (self.seq % 1_000_000) as u128;
+                ApiEvent {
+                    name: format!("{}.{:x}", s.pod, ns),
+                    pod: s.pod.clone(),
+                    namespace: s.namespace.clone(),
+                    pod_uid: s.uid.clone(),
+                    field_path,
+                    warning,
+                    reason,
+                    message,
+                    count: 1,
+                    first: now,
+                    last: now,
+                    source: EventSource::Kubelet { node: node.clone() },
+                }
+            }
+        };
+        self.seen.insert(key, event.clone());
+        self.spam_allows(s.uid, now).then_some(event)
+    }
+
+    /// `EventAggregate`: the 10th distinct message of one (object, type,
+    /// reason) within the window becomes a "combined" event.
+    fn aggregate(
+        &mut self,
+        now: SimTime,
+        s: &Subject<'_>,
+        warning: bool,
+        reason: &str,
+        message: String,
+        field_path: Option<String>,
+    ) -> (String, Option<String>) {
+        let key = format!("{}|{warning}|{reason}", s.uid);
+        let agg = self.aggregates.entry(key).or_default();
+        if now.since(agg.last) > AGGREGATE_WINDOW {
+            agg.messages.clear();
+        }
+        agg.last = now;
+        agg.messages.insert(message.clone());
+        if agg.messages.len() < AGGREGATE_MAX {
+            return (message, field_path);
+        }
+        // PopAny: Go picks an arbitrary member; podsim drops the smallest.
+        if let Some(first) = agg.messages.iter().next().cloned() {
+            agg.messages.remove(&first);
+        }
+        (
+            format!("(combined from similar events): {message}"),
+            field_path,
+        )
+    }
+
+    /// `EventSourceObjectSpamFilter`: one token bucket per pod.
+    fn spam_allows(&mut self, uid: &Arc<str>, now: SimTime) -> bool {
+        let b = self.buckets.entry(uid.clone()).or_insert(Bucket {
+            tokens: SPAM_BURST,
+            at: now,
+        });
+        b.tokens = (b.tokens + now.since(b.at).as_millis() as f64 / SPAM_REFILL_MS).min(SPAM_BURST);
+        b.at = now;
+        if b.tokens >= 1.0 {
+            b.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(r: &mut Recorder, t: u64, msg: &str) -> Option<ApiEvent> {
+        let (pod, ns, uid): (Arc<str>, Arc<str>, Arc<str>) =
+            ("web".into(), "default".into(), "u1".into());
+        let s = Subject {
+            pod: &pod,
+            namespace: &ns,
+            uid: &uid,
+            container: Some("app"),
+        };
+        r.record(
+            SimTime::from_millis(t),
+            &"node-1".into(),
+            &s,
+            true,
+            "Unhealthy",
+            msg.to_string(),
+        )
+    }
+
+    #[test]
+    fn repeated_events_count_on_one_object() {
+        let mut r = Recorder::new(0);
+        let a = rec(&mut r, 1000, "Liveness probe failed: x").unwrap();
+        let b = rec(&mut r, 11_000, "Liveness probe failed: x").unwrap();
+        assert_eq!(
+            (b.name.as_str(), b.count, b.first, b.last),
+            (a.name.as_str(), 2, a.first, SimTime::from_millis(11_000))
+        );
+    }
+
+    #[test]
+    fn the_spam_filter_lets_25_through_then_one_per_five_minutes() {
+        let mut r = Recorder::new(0);
+        let passed = (0..40)
+            .filter(|i| rec(&mut r, *i * 1000, "m").is_some())
+            .count();
+        assert_eq!(passed, 25);
+        assert!(rec(&mut r, 40_000 + 300_000, "m").is_some());
+        assert!(rec(&mut r, 40_000 + 301_000, "m").is_none());
+    }
+}

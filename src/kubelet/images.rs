@@ -1,0 +1,117 @@
+//! The image manager (pkg/kubelet/images/image_manager.go): whether a start
+//! pulls, and the events it reports.
+
+use crate::cluster::Version;
+use crate::spec::PullPolicy;
+
+/// What `EnsureImageExists` does for one container start.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ImageAction {
+    /// No pull: `Container image "x" already present on machine`.
+    Present,
+    /// A pull; `cached` when the layers are already on the node.
+    Pull { cached: bool },
+    /// Pull policy Never and the image is missing: `ErrImageNeverPull`.
+    NeverPullMissing,
+}
+
+pub fn ensure(policy: PullPolicy, present: bool) -> ImageAction {
+    match (policy, present) {
+        (PullPolicy::Always, cached) => ImageAction::Pull { cached },
+        (_, true) => ImageAction::Present,
+        (PullPolicy::IfNotPresent, false) => ImageAction::Pull { cached: false },
+        (PullPolicy::Never, false) => ImageAction::NeverPullMissing,
+    }
+}
+
+/// The `Pulled` message when no pull was needed; from 1.35
+/// (KubeletEnsureSecretPulledImages on) it says the pod may use it.
+pub fn already_present(image: &str, version: Version) -> String {
+    if version >= Version::V1_35 {
+        format!(
+            "Container image {image:?} already present on machine and can be accessed by the pod"
+        )
+    } else {
+        format!("Container image {image:?} already present on machine")
+    }
+}
+
+/// The runtime's normalized image name (`docker.io/library/nginx:latest`).
+pub fn normalize(image: &str) -> String {
+    let (name, digest) = match image.split_once('@') {
+        Some((n, d)) => (n, Some(d)),
+        None => (image, None),
+    };
+    let last_slash = name.rfind('/').map_or(0, |i| i + 1);
+    let has_tag = name[last_slash..].contains(':');
+    let first = name.split('/').next().unwrap_or("");
+    let has_registry =
+        name.contains('/') && (first.contains('.') || first.contains(':') || first == "localhost");
+    let mut out = match (has_registry, name.contains('/')) {
+        (true, _) => name.to_string(),
+        (false, true) => format!("docker.io/{name}"),
+        (false, false) => format!("docker.io/library/{name}"),
+    };
+    match digest {
+        Some(d) => {
+            out.push('@');
+            out.push_str(d);
+        }
+        None if !has_tag => out.push_str(":latest"),
+        None => {}
+    }
+    out
+}
+
+/// The image ID the runtime reports: the repository with a digest.
+pub fn image_id(normalized: &str, digest_hex: &str) -> String {
+    let repo = normalized.split('@').next().unwrap_or(normalized);
+    let last_slash = repo.rfind('/').map_or(0, |i| i + 1);
+    let repo = match repo[last_slash..].find(':') {
+        Some(i) => &repo[..last_slash + i],
+        None => repo,
+    };
+    format!("{repo}@sha256:{digest_hex}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_like_containerd() {
+        assert_eq!(normalize("nginx"), "docker.io/library/nginx:latest");
+        assert_eq!(normalize("nginx:1.27"), "docker.io/library/nginx:1.27");
+        assert_eq!(normalize("bitnami/redis"), "docker.io/bitnami/redis:latest");
+        assert_eq!(
+            normalize("registry.example.com/voice/asr:0.1.0"),
+            "registry.example.com/voice/asr:0.1.0"
+        );
+        assert_eq!(normalize("localhost:5000/app"), "localhost:5000/app:latest");
+        assert_eq!(
+            image_id("docker.io/library/nginx:1.27", "ab"),
+            "docker.io/library/nginx@sha256:ab"
+        );
+        assert_eq!(
+            image_id("localhost:5000/app:latest", "ab"),
+            "localhost:5000/app@sha256:ab"
+        );
+    }
+
+    #[test]
+    fn pull_policy_decides_the_pull() {
+        assert_eq!(ensure(PullPolicy::IfNotPresent, true), ImageAction::Present);
+        assert_eq!(
+            ensure(PullPolicy::IfNotPresent, false),
+            ImageAction::Pull { cached: false }
+        );
+        assert_eq!(
+            ensure(PullPolicy::Always, true),
+            ImageAction::Pull { cached: true }
+        );
+        assert_eq!(
+            ensure(PullPolicy::Never, false),
+            ImageAction::NeverPullMissing
+        );
+    }
+}

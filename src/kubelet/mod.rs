@@ -1,0 +1,487 @@
+//! The kubelet of one node: pod workers, PLEG, runtime, prober, status
+//! manager, CrashLoopBackOff and the event recorder, driven by one event loop.
+//!
+//! Each submodule models one kubelet concept and names the Go function it
+//! follows; this file wires them: what happens on a watch update, a relist,
+//! a ticker, a probe result, a process exit.
+
+pub mod actions;
+pub mod backoff;
+pub mod events;
+pub mod images;
+pub mod pleg;
+pub mod pod_worker;
+pub mod prober;
+mod probing;
+pub mod runtime;
+pub mod status;
+mod sync;
+
+use crate::api::status::PodStatus;
+use crate::app::Behaviours;
+use crate::cluster::{Cluster, Gate, Node};
+use crate::rng::Stream;
+use crate::sim::{Ctx, Ev as WorldEv, PodId};
+use crate::spec::PodSpec;
+use crate::time::{SimDuration, SimTime};
+use crate::trace::Record;
+use crate::trace::record::{KubeletAction, ProcessFact};
+use backoff::Backoff;
+use events::{Recorder, Subject};
+use pleg::{PlegEvent, PodSnapshot};
+use pod_worker::PodWorker;
+use prober::ProbeManager;
+use prober::handler::Outcome;
+use runtime::{InstId, Runtime};
+use status::generate::ReasonCache;
+use status::manager::StatusManager;
+use std::sync::Arc;
+use sync::SyncRun;
+
+/// `genericPlegRelistPeriod`.
+const RELIST_PERIOD: SimDuration = SimDuration::from_secs(1);
+/// The sync loop's `syncTicker`.
+const SYNC_TICK: SimDuration = SimDuration::from_secs(1);
+/// `housekeepingPeriod`.
+const HOUSEKEEPING: SimDuration = SimDuration::from_secs(2);
+/// The status manager's `syncPeriod`.
+const STATUS_RESYNC: SimDuration = SimDuration::from_secs(10);
+
+/// Messages to the kubelet.
+#[derive(Debug)]
+pub enum Ev {
+    /// The watch delivered a pod bound to this node.
+    PodAdded {
+        pod: PodId,
+        spec: Arc<PodSpec>,
+        uid: Arc<str>,
+        status: Box<PodStatus>,
+    },
+    /// A periodic relist starts.
+    Relist,
+    /// The relist that started at `started` has read the runtime.
+    RelistDone {
+        started: SimTime,
+        snapshots: Vec<(PodId, PodSnapshot)>,
+    },
+    /// The single-pod relist requested after a sync that acted.
+    OnDemandRelist {
+        pod: PodId,
+        requested: SimTime,
+    },
+    SyncTick,
+    Housekeeping,
+    StatusResync,
+    /// A timed step of a sync finished.
+    SyncStep {
+        pod: PodId,
+        sync: u64,
+    },
+    ProbeTick {
+        pod: PodId,
+        worker: usize,
+        ticker: u32,
+    },
+    ProbeManual {
+        pod: PodId,
+        worker: usize,
+    },
+    ProbeDone {
+        pod: PodId,
+        worker: usize,
+        inst: InstId,
+        outcome: Result<Outcome, String>,
+    },
+    /// The process of an instance starts accepting connections.
+    Listening {
+        inst: InstId,
+    },
+    /// The process of an instance exits with `code`.
+    Exit {
+        inst: InstId,
+        code: i32,
+    },
+    /// The stop deadline of an instance: SIGKILL.
+    Sigkill {
+        inst: InstId,
+    },
+    /// A status PATCH returned.
+    StatusPatched {
+        pod: PodId,
+        status: Box<PodStatus>,
+    },
+}
+
+/// Everything the kubelet keeps about one pod.
+struct KPod {
+    spec: Arc<PodSpec>,
+    uid: Arc<str>,
+    name: Arc<str>,
+    namespace: Arc<str>,
+    worker: PodWorker,
+    probes: ProbeManager,
+    status: StatusManager,
+    reasons: ReasonCache,
+    sync: Option<SyncRun>,
+}
+
+pub struct Kubelet {
+    node: Node,
+    cluster: Arc<Cluster>,
+    behaviours: Arc<Behaviours>,
+    /// The kubelet's own draws (latencies, jitter).
+    rng: Stream,
+    /// The apps' draws (behaviour times, response latencies).
+    app_rng: Stream,
+    runtime: Runtime,
+    pleg: pleg::Pleg,
+    backoff: Backoff,
+    recorder: Recorder,
+    pods: Vec<Option<KPod>>,
+    next_ip: u32,
+    /// A global relist is reading the runtime.
+    relisting: bool,
+    /// On-demand relists requested during a global relist.
+    deferred_relists: Vec<(PodId, SimTime)>,
+}
+
+impl Kubelet {
+    pub fn new(
+        node: Node,
+        cluster: Arc<Cluster>,
+        behaviours: Arc<Behaviours>,
+        seed: u64,
+        epoch_ns: u128,
+    ) -> Self {
+        let runtime = Runtime {
+            images: node.images.clone(),
+            ..Runtime::default()
+        };
+        let stream = |what: &str| Stream::new(seed, &format!("kubelet/{}/{what}", node.name));
+        Kubelet {
+            backoff: Backoff::new(cluster.backoff_initial, cluster.backoff_max),
+            rng: stream("loop"),
+            app_rng: stream("apps"),
+            runtime,
+            pleg: pleg::Pleg {
+                cache: Vec::new(),
+                timestamp: Some(SimTime::ZERO),
+            },
+            recorder: Recorder::new(epoch_ns),
+            pods: Vec::new(),
+            next_ip: 0,
+            relisting: false,
+            deferred_relists: Vec::new(),
+            node,
+            cluster,
+            behaviours,
+        }
+    }
+
+    /// Starts the kubelet's tickers, each at a random phase: the kubelet has
+    /// been running long before the simulation starts.
+    pub fn start(&mut self, ctx: &mut Ctx<'_>) {
+        let node = self.node.name.clone();
+        let mut at = |period: SimDuration, ev: Ev, rng: &mut Stream| {
+            let offset = SimDuration::from_millis(rng.below(period.as_millis().max(1)));
+            ctx.q.after(offset, WorldEv::Kubelet(node.clone(), ev));
+        };
+        at(RELIST_PERIOD, Ev::Relist, &mut self.rng);
+        at(SYNC_TICK, Ev::SyncTick, &mut self.rng);
+        at(HOUSEKEEPING, Ev::Housekeeping, &mut self.rng);
+        at(STATUS_RESYNC, Ev::StatusResync, &mut self.rng);
+    }
+
+    fn send(&self, ctx: &mut Ctx<'_>, delay: SimDuration, ev: Ev) {
+        ctx.q
+            .after(delay, WorldEv::Kubelet(self.node.name.clone(), ev));
+    }
+
+    fn pod(&mut self, id: PodId) -> Option<&mut KPod> {
+        self.pods.get_mut(id.0 as usize).and_then(Option::as_mut)
+    }
+
+    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        match ev {
+            Ev::PodAdded {
+                pod,
+                spec,
+                uid,
+                status,
+            } => self.pod_added(pod, spec, uid, *status, ctx),
+            Ev::Relist => {
+                self.relisting = true;
+                let snapshots = self
+                    .live_pods()
+                    .map(|p| (p, PodSnapshot::read(&self.runtime, p)))
+                    .collect();
+                let d = self.cluster.latencies.pleg_relist.sample(&mut self.rng);
+                self.send(
+                    ctx,
+                    d,
+                    Ev::RelistDone {
+                        started: now,
+                        snapshots,
+                    },
+                );
+            }
+            Ev::RelistDone { started, snapshots } => {
+                for (pod, snap) in snapshots {
+                    self.apply_relist(pod, snap, started, ctx);
+                }
+                self.pleg.timestamp = Some(started);
+                self.relisting = false;
+                for pod in self.live_pods().collect::<Vec<_>>() {
+                    self.try_start_sync(pod, ctx);
+                }
+                for (pod, requested) in std::mem::take(&mut self.deferred_relists) {
+                    self.relist_pod(pod, requested, ctx);
+                }
+                self.send(ctx, RELIST_PERIOD, Ev::Relist);
+            }
+            // The PLEG worker serves single-pod requests between global relists.
+            Ev::OnDemandRelist { pod, requested } if self.relisting => {
+                self.deferred_relists.push((pod, requested))
+            }
+            Ev::OnDemandRelist { pod, requested } => self.relist_pod(pod, requested, ctx),
+            Ev::SyncTick => {
+                for pod in self.live_pods().collect::<Vec<_>>() {
+                    let due = self
+                        .pod(pod)
+                        .and_then(|p| p.worker.requeue_at)
+                        .is_some_and(|t| t < now);
+                    if due {
+                        if let Some(p) = self.pod(pod) {
+                            p.worker.requeue_at = None;
+                        }
+                        self.update_pod(pod, ctx);
+                    }
+                }
+                self.send(ctx, SYNC_TICK, Ev::SyncTick);
+            }
+            Ev::Housekeeping => {
+                self.backoff.gc(now);
+                self.send(ctx, HOUSEKEEPING, Ev::Housekeeping);
+            }
+            Ev::StatusResync => {
+                for pod in self.live_pods().collect::<Vec<_>>() {
+                    let Some(p) = self.pod(pod) else { continue };
+                    let could_run = p.worker.could_have_running_containers();
+                    if let Some(s) = p.status.needs_reconcile(could_run, now) {
+                        self.send_patch(pod, s, ctx);
+                    }
+                }
+                self.send(ctx, STATUS_RESYNC, Ev::StatusResync);
+            }
+            Ev::SyncStep { pod, sync } => self.sync_step_done(pod, sync, ctx),
+            Ev::ProbeTick {
+                pod,
+                worker,
+                ticker,
+            } => self.probe_tick(pod, worker, ticker, ctx),
+            Ev::ProbeManual { pod, worker } => self.probe_manual(pod, worker, ctx),
+            Ev::ProbeDone {
+                pod,
+                worker,
+                inst,
+                outcome,
+            } => self.probe_done(pod, worker, inst, outcome, ctx),
+            Ev::Listening { inst } => {
+                let i = self.runtime.inst(inst);
+                if i.is_running() {
+                    let ports = if i.plan.has_behaviour() {
+                        i.plan.ports().to_vec()
+                    } else {
+                        self.pod_spec(i.pod).containers[i.container].declared_ports()
+                    };
+                    self.process_fact(inst, ProcessFact::Listening { ports }, ctx);
+                }
+            }
+            Ev::Exit { inst, code } => self.process_exit(inst, code, ctx),
+            Ev::Sigkill { inst } => {
+                if self.runtime.inst(inst).is_running() {
+                    self.process_fact(inst, ProcessFact::Sigkill, ctx);
+                    self.process_exit(inst, runtime::SIGKILL_EXIT, ctx);
+                }
+            }
+            Ev::StatusPatched { pod, status } => {
+                if let Some(p) = self.pod(pod) {
+                    p.status.patched(*status);
+                }
+                self.flush_status(pod, ctx);
+            }
+        }
+    }
+
+    fn pod_spec(&self, pod: PodId) -> &PodSpec {
+        &self.pods[pod.0 as usize]
+            .as_ref()
+            .expect("instance of a known pod")
+            .spec
+    }
+
+    fn live_pods(&self) -> impl Iterator<Item = PodId> + '_ {
+        self.pods
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.is_some())
+            .map(|(i, _)| PodId(i as u32))
+    }
+
+    fn pod_added(
+        &mut self,
+        pod: PodId,
+        spec: Arc<PodSpec>,
+        uid: Arc<str>,
+        status: PodStatus,
+        ctx: &mut Ctx<'_>,
+    ) {
+        let i = pod.0 as usize;
+        if self.pods.len() <= i {
+            self.pods.resize_with(i + 1, || None);
+        }
+        self.pods[i] = Some(KPod {
+            name: Arc::from(spec.name.as_str()),
+            namespace: Arc::from(spec.namespace.as_str()),
+            spec,
+            uid,
+            worker: PodWorker::default(),
+            probes: ProbeManager::default(),
+            status: StatusManager::new(status),
+            reasons: ReasonCache::new(),
+            sync: None,
+        });
+        self.update_pod(pod, ctx);
+    }
+
+    /// Stores a relist of `pod` and reacts to what changed (`HandlePodSyncs`
+    /// for every event but removal; the container deletor after a death).
+    fn apply_relist(&mut self, pod: PodId, snap: PodSnapshot, at: SimTime, ctx: &mut Ctx<'_>) {
+        let events = self.pleg.update(pod, snap, at);
+        for e in &events {
+            if let PlegEvent::ContainerDied(inst) = e {
+                let container = self.runtime.inst(*inst).container;
+                self.runtime.prune_dead(pod, container);
+            }
+        }
+        if !events.is_empty() {
+            self.update_pod(pod, ctx);
+        }
+    }
+
+    /// `podWorkers.UpdatePod`.
+    fn update_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+        let Some(p) = self.pod(pod) else { return };
+        if p.worker.update() {
+            self.try_start_sync(pod, ctx);
+        }
+    }
+
+    /// Sends the status manager's next PATCH, if any.
+    fn flush_status(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        let Some(p) = self.pod(pod) else { return };
+        let could_run = p.worker.could_have_running_containers();
+        if let Some(s) = p.status.next_patch(could_run, now) {
+            self.send_patch(pod, s, ctx);
+        }
+    }
+
+    fn send_patch(&mut self, pod: PodId, status: PodStatus, ctx: &mut Ctx<'_>) {
+        let d = self.cluster.latencies.api_write.sample(&mut self.rng);
+        ctx.q.after(
+            d,
+            WorldEv::PatchStatus {
+                pod,
+                node: self.node.name.clone(),
+                status: Box::new(status),
+            },
+        );
+    }
+
+    /// Records an event the kubelet emits about a pod or one of its containers.
+    fn emit(
+        &mut self,
+        pod: PodId,
+        container: Option<usize>,
+        warning: bool,
+        reason: &'static str,
+        message: String,
+        ctx: &mut Ctx<'_>,
+    ) {
+        let now = ctx.q.now();
+        let Some(p) = self.pods.get(pod.0 as usize).and_then(Option::as_ref) else {
+            return;
+        };
+        let cname = container.map(|c| p.spec.containers[c].name.clone());
+        ctx.trace.push(
+            now,
+            Record::Kubelet(KubeletAction {
+                pod: p.name.clone(),
+                container: cname.clone(),
+                reason,
+                message: message.clone(),
+                warning,
+            }),
+        );
+        let subject = Subject {
+            pod: &p.name,
+            namespace: &p.namespace,
+            uid: &p.uid,
+            container: cname.as_deref(),
+        };
+        if let Some(e) =
+            self.recorder
+                .record(now, &self.node.name, &subject, warning, reason, message)
+        {
+            ctx.trace.push(now, Record::Event(Arc::new(e)));
+        }
+    }
+
+    fn process_fact(&mut self, inst: InstId, fact: ProcessFact, ctx: &mut Ctx<'_>) {
+        let i = self.runtime.inst(inst);
+        let pod_name = self.pods[i.pod.0 as usize]
+            .as_ref()
+            .map(|p| p.name.clone())
+            .unwrap_or_default();
+        ctx.trace.push(
+            ctx.q.now(),
+            Record::Process {
+                pod: pod_name,
+                container: i.name.clone(),
+                container_id: i.container_id.clone(),
+                fact,
+            },
+        );
+    }
+
+    fn process_exit(&mut self, inst: InstId, code: i32, ctx: &mut Ctx<'_>) {
+        if !self.runtime.exit(inst, ctx.q.now(), code) {
+            return;
+        }
+        self.process_fact(inst, ProcessFact::Exited { code }, ctx);
+        let pod = self.runtime.inst(inst).pod;
+        self.instance_exited(pod, inst, ctx);
+    }
+
+    /// `relistPod`, dropped when a global relist started after the request.
+    fn relist_pod(&mut self, pod: PodId, requested: SimTime, ctx: &mut Ctx<'_>) {
+        if self.pleg.timestamp.is_some_and(|t| t > requested) {
+            return;
+        }
+        let snap = PodSnapshot::read(&self.runtime, pod);
+        self.apply_relist(pod, snap, ctx.q.now(), ctx);
+        self.try_start_sync(pod, ctx);
+    }
+
+    fn on_demand_relist(&self) -> bool {
+        self.cluster.gates.enabled(Gate::PlegOnDemandRelist)
+    }
+}
+
+impl Kubelet {
+    pub fn node_name(&self) -> &str {
+        &self.node.name
+    }
+}

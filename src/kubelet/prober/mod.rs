@@ -1,0 +1,156 @@
+//! The prober manager of one pod (`pkg/kubelet/prober/prober_manager.go`):
+//! its workers, the three results caches, and `UpdatePodStatus`, which turns
+//! cached results into each container's `started` and `ready`.
+
+pub mod handler;
+pub mod results;
+pub mod worker;
+
+use crate::api::status::ContainerStatus;
+use crate::kubelet::runtime::InstId;
+use crate::spec::{PodSpec, ProbeKind};
+use results::{ProbeResult, Results};
+use std::borrow::Cow;
+use worker::Worker;
+
+#[derive(Clone, Debug, Default)]
+pub struct ProbeManager {
+    pub workers: Vec<Worker>,
+    results: [Results; 3],
+    added: bool,
+}
+
+fn slot(kind: ProbeKind) -> usize {
+    match kind {
+        ProbeKind::Startup => 0,
+        ProbeKind::Readiness => 1,
+        ProbeKind::Liveness => 2,
+    }
+}
+
+impl ProbeManager {
+    pub fn results(&self, kind: ProbeKind) -> &Results {
+        &self.results[slot(kind)]
+    }
+
+    /// A worker and the results cache of its kind, borrowed together.
+    pub fn worker_and_results(&mut self, w: usize) -> (&mut Worker, &mut Results) {
+        let kind = self.workers[w].kind;
+        (&mut self.workers[w], &mut self.results[slot(kind)])
+    }
+
+    /// `AddPod`: one worker per (container, probe) on the pod's first sync.
+    /// Returns the indices of the workers created now.
+    pub fn add_pod(&mut self, spec: &PodSpec) -> Vec<usize> {
+        if self.added {
+            return Vec::new();
+        }
+        self.added = true;
+        for (i, c) in spec.containers.iter().enumerate() {
+            for kind in ProbeKind::ALL {
+                if let Some(p) = c.probe(kind) {
+                    self.workers
+                        .push(Worker::new(kind, i, c.name.clone(), p.clone()));
+                }
+            }
+        }
+        (0..self.workers.len()).collect()
+    }
+
+    fn worker(&self, name: &str, kind: ProbeKind) -> Option<usize> {
+        self.workers
+            .iter()
+            .position(|w| !w.stopped && w.kind == kind && &*w.name == name)
+    }
+
+    /// `UpdatePodStatus`: fills `started` and `ready`, and returns the
+    /// readiness workers to trigger at once (started, running, not yet ready).
+    pub fn update_pod_status_list(&self, containers: &mut [ContainerStatus]) -> Vec<usize> {
+        let mut triggers = Vec::new();
+        for c in containers {
+            let inst = c.instance.as_ref().map(|i| InstId(i.handle));
+            let running = c.state.is_running();
+            let (started, started_why) = self.is_started(&c.name, running, inst);
+            c.started = started;
+            c.started_why = started_why;
+            if !started {
+                c.ready = false;
+                c.ready_why = c.started_why.clone();
+                continue;
+            }
+            let readiness = inst.and_then(|i| self.results(ProbeKind::Readiness).get(i));
+            (c.ready, c.ready_why) = match (
+                running,
+                readiness,
+                self.worker(&c.name, ProbeKind::Readiness),
+            ) {
+                (false, _, _) => (false, Cow::Borrowed("the container is not running")),
+                (true, Some(ProbeResult::Success), _) => {
+                    (true, Cow::Borrowed("the readiness probe succeeded"))
+                }
+                (true, _, None) => (true, Cow::Borrowed("it runs and has no readiness probe")),
+                (true, result, Some(w)) => {
+                    triggers.push(w);
+                    let why =
+                        if result == Some(ProbeResult::Failure) && self.workers[w].result_run > 0 {
+                            "the readiness probe is failing"
+                        } else {
+                            "the readiness probe has not succeeded yet"
+                        };
+                    (false, Cow::Borrowed(why))
+                }
+            };
+        }
+        triggers
+    }
+
+    /// `isContainerStarted`.
+    fn is_started(
+        &self,
+        name: &str,
+        running: bool,
+        inst: Option<InstId>,
+    ) -> (bool, Cow<'static, str>) {
+        if !running {
+            return (false, Cow::Borrowed("the container is not running"));
+        }
+        match inst.and_then(|i| self.results(ProbeKind::Startup).get(i)) {
+            Some(ProbeResult::Success) => (true, Cow::Borrowed("the startup probe succeeded")),
+            Some(_) => (
+                false,
+                Cow::Borrowed("the startup probe has not succeeded yet"),
+            ),
+            None if self.worker(name, ProbeKind::Startup).is_some() => (
+                false,
+                Cow::Borrowed("the startup probe has not succeeded yet"),
+            ),
+            None => (true, Cow::Borrowed("it runs and has no startup probe")),
+        }
+    }
+
+    /// `StopLivenessAndStartup`: regular containers only.
+    pub fn stop_liveness_and_startup(&mut self) {
+        for w in 0..self.workers.len() {
+            if self.workers[w].kind != ProbeKind::Readiness {
+                self.stop_worker(w);
+            }
+        }
+    }
+
+    /// A worker exits: its ticker stops and its cached result is removed.
+    pub fn stop_worker(&mut self, w: usize) {
+        let (worker, results) = self.worker_and_results(w);
+        worker.stopped = true;
+        worker.ticker += 1;
+        if let Some(id) = worker.container_id {
+            results.remove(id);
+        }
+    }
+
+    /// `RemovePod`: every worker stops.
+    pub fn remove_pod(&mut self) {
+        for w in 0..self.workers.len() {
+            self.stop_worker(w);
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! One probe worker (`pkg/kubelet/prober/worker.go`, v1.35): a goroutine per
+//! (container, probe kind) that ticks every periodSeconds from its creation at
+//! the pod's first sync, and decides from the kubelet's cached status whether
+//! to probe at all.
+
+use super::results::{ProbeResult, Results};
+use crate::api::status::{ContainerState, PodStatus};
+use crate::kubelet::runtime::InstId;
+use crate::spec::{ProbeKind, ProbeSpec};
+use crate::time::SimTime;
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// A change of a cached result, to be handled by the kubelet's sync loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Update {
+    pub kind: ProbeKind,
+    pub inst: InstId,
+    pub result: ProbeResult,
+    /// Why the value changed, for the timeline.
+    pub why: Cow<'static, str>,
+}
+
+/// What `doProbe` decided before running a probe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Nothing to probe now; wait for the next tick.
+    Skip(&'static str),
+    /// The worker exits.
+    Stop,
+    /// Probe this running instance.
+    Run(InstId),
+}
+
+#[derive(Clone, Debug)]
+pub struct Worker {
+    pub kind: ProbeKind,
+    pub container: usize,
+    pub name: Arc<str>,
+    pub spec: ProbeSpec,
+    /// The container instance the worker last saw (`w.containerID`).
+    pub container_id: Option<InstId>,
+    last_result: Option<ProbeResult>,
+    /// Consecutive identical results (`resultRun`).
+    pub result_run: u32,
+    on_hold: bool,
+    /// A probe is in flight.
+    pub busy: bool,
+    /// A tick arrived while busy (the ticker channel holds one).
+    pub pending_tick: bool,
+    /// A manual trigger arrived while busy (`manualTriggerCh` holds one).
+    pub pending_manual: bool,
+    /// Ticker generation: a reset or stop invalidates scheduled ticks.
+    pub ticker: u32,
+    pub stopped: bool,
+}
+
+impl Worker {
+    /// `newWorker`.
+    pub fn new(kind: ProbeKind, container: usize, name: Arc<str>, spec: ProbeSpec) -> Self {
+        Worker {
+            kind,
+            container,
+            name,
+            spec,
+            container_id: None,
+            last_result: None,
+            result_run: 0,
+            on_hold: false,
+            busy: false,
+            pending_tick: false,
+            pending_manual: false,
+            ticker: 0,
+            stopped: false,
+        }
+    }
+
+    /// The value stored for a container the worker sees for the first time.
+    fn initial_value(&self) -> ProbeResult {
+        match self.kind {
+            ProbeKind::Readiness => ProbeResult::Failure,
+            ProbeKind::Liveness => ProbeResult::Success,
+            ProbeKind::Startup => ProbeResult::Unknown,
+        }
+    }
+
+    fn set(
+        &self,
+        results: &mut Results,
+        inst: InstId,
+        result: ProbeResult,
+        why: Cow<'static, str>,
+        updates: &mut Vec<Update>,
+    ) {
+        if results.set(inst, result) {
+            updates.push(Update {
+                kind: self.kind,
+                inst,
+                result,
+                why,
+            });
+        }
+    }
+
+    /// The first half of `doProbe`: every check before the probe runs, in the
+    /// source's order. `can_restart` is false when an exited container will
+    /// never run again (pod restartPolicy Never).
+    pub fn begin(
+        &mut self,
+        status: Option<&PodStatus>,
+        can_restart: bool,
+        now: SimTime,
+        results: &mut Results,
+        updates: &mut Vec<Update>,
+    ) -> Step {
+        let Some(status) = status else {
+            return Step::Skip("the pod has no status yet");
+        };
+        if status.phase.is_terminal() {
+            return Step::Stop;
+        }
+        let Some(c) = status.container(&self.name) else {
+            return Step::Skip("no container status");
+        };
+        let Some(inst) = &c.instance else {
+            return Step::Skip("the container has not been created");
+        };
+        let id = InstId(inst.handle);
+        if self.container_id != Some(id) {
+            if let Some(old) = self.container_id {
+                results.remove(old);
+            }
+            self.container_id = Some(id);
+            self.set(
+                results,
+                id,
+                self.initial_value(),
+                Cow::Borrowed("a new container"),
+                updates,
+            );
+            self.on_hold = false;
+        }
+        if self.on_hold {
+            return Step::Skip("on hold until the container is replaced");
+        }
+        let started_at = match &c.state {
+            ContainerState::Running { started_at } => *started_at,
+            state => {
+                self.set(
+                    results,
+                    id,
+                    ProbeResult::Failure,
+                    Cow::Borrowed("the container is not running"),
+                    updates,
+                );
+                let terminated = matches!(state, ContainerState::Terminated(_));
+                return if terminated && !can_restart {
+                    Step::Stop
+                } else {
+                    Step::Skip("the container is not running")
+                };
+            }
+        };
+        // `int32(time.Since(StartedAt).Seconds()) < InitialDelaySeconds`
+        if (now.since(started_at).whole_seconds() as u32) < self.spec.initial_delay_seconds {
+            return Step::Skip("initialDelaySeconds has not passed");
+        }
+        match (c.started, self.kind) {
+            (true, ProbeKind::Startup) => Step::Skip("the container has started"),
+            (false, ProbeKind::Readiness | ProbeKind::Liveness) => {
+                Step::Skip("the startup probe has not succeeded yet")
+            }
+            _ => Step::Run(id),
+        }
+    }
+
+    /// The second half of `doProbe`: count the result and publish it once a
+    /// threshold is reached. Returns the run length after this result.
+    pub fn finish(
+        &mut self,
+        inst: InstId,
+        success: bool,
+        results: &mut Results,
+        updates: &mut Vec<Update>,
+    ) -> u32 {
+        let result = if success {
+            ProbeResult::Success
+        } else {
+            ProbeResult::Failure
+        };
+        if self.last_result == Some(result) {
+            self.result_run += 1;
+        } else {
+            self.last_result = Some(result);
+            self.result_run = 1;
+        }
+        let run = self.result_run;
+        let threshold = if success {
+            self.spec.success_threshold
+        } else {
+            self.spec.failure_threshold
+        };
+        if run < threshold {
+            return run;
+        }
+        let why = if success {
+            Cow::Owned(format!("the {} probe succeeded", self.kind))
+        } else {
+            Cow::Owned(format!("the {} probe failed {run} times", self.kind))
+        };
+        self.set(results, inst, result, why, updates);
+        // Liveness failure, or any startup verdict: hold until a new container
+        // (v1.35; startup success also holds since #117153).
+        let hold = match self.kind {
+            ProbeKind::Liveness => !success,
+            ProbeKind::Startup => true,
+            ProbeKind::Readiness => false,
+        };
+        if hold {
+            self.on_hold = true;
+            self.result_run = 0;
+        }
+        run
+    }
+}

@@ -1,0 +1,333 @@
+//! Probe workers on the event loop: ticks, manual triggers, running a probe
+//! against the container's process, and the sync loop's reaction to changed
+//! results (`syncLoopIteration`, `handleProbeSync`).
+
+use super::prober::handler::{self, Outcome, Target};
+use super::prober::results::ProbeResult;
+use super::prober::worker::{Step, Update};
+use super::runtime::InstId;
+use super::{Ev, Kubelet};
+use crate::app::Ask;
+use crate::cluster::Gate;
+use crate::sim::{Ctx, PodId};
+use crate::spec::{Handler, ProbeKind, RestartPolicy};
+use crate::trace::Record;
+use crate::trace::record::ProbeRun;
+
+impl Kubelet {
+    /// A ticker tick (`probeTicker.C`).
+    pub(super) fn probe_tick(&mut self, pod: PodId, w: usize, ticker: u32, ctx: &mut Ctx<'_>) {
+        let Some(p) = self.pod(pod) else { return };
+        let worker = &mut p.probes.workers[w];
+        if worker.stopped || worker.ticker != ticker {
+            return;
+        }
+        let period = worker.spec.period;
+        let busy = worker.busy;
+        if busy {
+            worker.pending_tick = true;
+        }
+        self.send(
+            ctx,
+            period,
+            Ev::ProbeTick {
+                pod,
+                worker: w,
+                ticker,
+            },
+        );
+        if !busy {
+            self.do_probe(pod, w, ctx);
+        }
+    }
+
+    /// A manual trigger (`manualTriggerCh`): probe now and restart the ticker.
+    pub(super) fn probe_manual(&mut self, pod: PodId, w: usize, ctx: &mut Ctx<'_>) {
+        let Some(p) = self.pod(pod) else { return };
+        let worker = &mut p.probes.workers[w];
+        if worker.stopped {
+            return;
+        }
+        if worker.busy {
+            worker.pending_manual = true;
+            return;
+        }
+        self.reset_ticker(pod, w, ctx);
+        self.do_probe(pod, w, ctx);
+    }
+
+    fn reset_ticker(&mut self, pod: PodId, w: usize, ctx: &mut Ctx<'_>) {
+        let Some(p) = self.pod(pod) else { return };
+        let worker = &mut p.probes.workers[w];
+        worker.ticker += 1;
+        worker.pending_tick = false;
+        let (period, ticker) = (worker.spec.period, worker.ticker);
+        self.send(
+            ctx,
+            period,
+            Ev::ProbeTick {
+                pod,
+                worker: w,
+                ticker,
+            },
+        );
+    }
+
+    /// `doProbe`: checks against the cached status, then runs the probe.
+    fn do_probe(&mut self, pod: PodId, w: usize, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        let Some(p) = self.pod(pod) else { return };
+        let can_restart = p.spec.restart_policy != RestartPolicy::Never;
+        let status = p.status.cached().cloned();
+        let mut updates = Vec::new();
+        let (worker, results) = p.probes.worker_and_results(w);
+        let step = worker.begin(status.as_ref(), can_restart, now, results, &mut updates);
+        self.handle_updates(pod, updates, ctx);
+        match step {
+            Step::Skip(_) => {}
+            Step::Stop => {
+                if let Some(p) = self.pod(pod) {
+                    p.probes.stop_worker(w);
+                }
+            }
+            Step::Run(inst) => {
+                let outcome = self.run_probe(pod, w, inst, now);
+                let took = outcome
+                    .as_ref()
+                    .map_or(crate::time::SimDuration::ZERO, |o| o.took);
+                if let Some(p) = self.pod(pod) {
+                    p.probes.workers[w].busy = true;
+                }
+                self.send(
+                    ctx,
+                    took,
+                    Ev::ProbeDone {
+                        pod,
+                        worker: w,
+                        inst,
+                        outcome,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Runs the handler against the instance's process as it is now. An
+    /// `Err` is a prober error: the kubelet throws the result away.
+    fn run_probe(
+        &mut self,
+        pod: PodId,
+        w: usize,
+        inst: InstId,
+        now: crate::time::SimTime,
+    ) -> Result<Outcome, String> {
+        let exec_timeout = self.cluster.gates.enabled(Gate::ExecProbeTimeout);
+        let p = self.pods[pod.0 as usize]
+            .as_ref()
+            .expect("probed pod exists");
+        let worker = &p.probes.workers[w];
+        let spec = &p.spec.containers[worker.container];
+        let probe = &worker.spec;
+        let instance = self.runtime.inst(inst);
+        let ip = self
+            .runtime
+            .sandbox(pod)
+            .map(|s| s.ip.clone())
+            .unwrap_or_else(|| self.node.ip.clone());
+        let age = instance.age(now);
+        let alive = instance.is_running();
+        let resolve = |port| {
+            spec.resolve_port(port)
+                .ok_or_else(|| format!("couldn't find port: {port:?} in container {}", spec.name))
+        };
+        match &probe.handler {
+            Handler::HttpGet { port, path, scheme } => {
+                let port = resolve(port)?;
+                let answer = if alive {
+                    instance
+                        .plan
+                        .answer(Ask::Http { port, path }, age, &mut self.app_rng)
+                } else {
+                    crate::app::Answer::Refused
+                };
+                Ok(handler::http(
+                    answer,
+                    &Target {
+                        ip: &ip,
+                        port,
+                        path,
+                        scheme,
+                    },
+                    probe.timeout,
+                ))
+            }
+            Handler::TcpSocket { port } => {
+                let port = resolve(port)?;
+                let answer = if alive {
+                    instance
+                        .plan
+                        .answer(Ask::Tcp { port }, age, &mut self.app_rng)
+                } else {
+                    crate::app::Answer::Refused
+                };
+                Ok(handler::tcp(
+                    answer,
+                    &Target {
+                        ip: &ip,
+                        port,
+                        path: "",
+                        scheme: "",
+                    },
+                ))
+            }
+            Handler::Grpc { port, service } => {
+                let answer = if alive {
+                    instance.plan.answer(
+                        Ask::Grpc {
+                            port: *port,
+                            service,
+                        },
+                        age,
+                        &mut self.app_rng,
+                    )
+                } else {
+                    crate::app::Answer::Refused
+                };
+                Ok(handler::grpc(
+                    answer,
+                    &Target {
+                        ip: &ip,
+                        port: *port,
+                        path: "",
+                        scheme: "",
+                    },
+                    probe.timeout,
+                ))
+            }
+            Handler::Exec { command } => {
+                if !alive {
+                    return Err("container not running".to_string());
+                }
+                let joined = command.join(" ");
+                let answer =
+                    instance
+                        .plan
+                        .answer(Ask::Exec { command: &joined }, age, &mut self.app_rng);
+                let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
+                Ok(handler::exec(
+                    answer,
+                    &joined,
+                    overhead,
+                    exec_timeout.then_some(probe.timeout),
+                ))
+            }
+        }
+    }
+
+    /// The probe returned: count it, publish it, and serve a pending trigger or tick.
+    pub(super) fn probe_done(
+        &mut self,
+        pod: PodId,
+        w: usize,
+        inst: InstId,
+        outcome: Result<Outcome, String>,
+        ctx: &mut Ctx<'_>,
+    ) {
+        let now = ctx.q.now();
+        let Some(p) = self.pod(pod) else { return };
+        let worker = &mut p.probes.workers[w];
+        worker.busy = false;
+        if worker.stopped {
+            return;
+        }
+        let (kind, container) = (worker.kind, worker.container);
+        let title = kind.title();
+        match outcome {
+            Err(e) => {
+                let msg = format!("{title} probe errored and resulted in unknown state: {e}");
+                self.emit(pod, Some(container), true, "Unhealthy", msg, ctx);
+            }
+            Ok(o) => {
+                let success = o.result == ProbeResult::Success;
+                let mut updates = Vec::new();
+                let p = self.pod(pod).expect("probed pod exists");
+                let (worker, results) = p.probes.worker_and_results(w);
+                let run = worker.finish(inst, success, results, &mut updates);
+                let threshold = if success {
+                    worker.spec.success_threshold
+                } else {
+                    worker.spec.failure_threshold
+                };
+                let record = ProbeRun {
+                    pod: p.name.clone(),
+                    container: worker.name.clone(),
+                    container_id: self.runtime.inst(inst).container_id.clone(),
+                    probe: kind,
+                    success,
+                    detail: o.output.clone(),
+                    run,
+                    threshold,
+                    published: !updates.is_empty(),
+                };
+                ctx.trace.push(now, Record::Probe(record));
+                if !success {
+                    self.emit(
+                        pod,
+                        Some(container),
+                        true,
+                        "Unhealthy",
+                        format!("{title} probe failed: {}", o.output),
+                        ctx,
+                    );
+                }
+                self.handle_updates(pod, updates, ctx);
+            }
+        }
+        let Some(p) = self.pod(pod) else { return };
+        let worker = &mut p.probes.workers[w];
+        if worker.stopped {
+            return;
+        }
+        if std::mem::take(&mut worker.pending_manual) {
+            self.reset_ticker(pod, w, ctx);
+            self.do_probe(pod, w, ctx);
+        } else if std::mem::take(&mut worker.pending_tick) {
+            self.do_probe(pod, w, ctx);
+        }
+    }
+
+    /// The sync loop's reaction to changed results: readiness and startup
+    /// update the status cache first, then every change syncs the pod
+    /// (liveness only on Failure).
+    fn handle_updates(&mut self, pod: PodId, updates: Vec<Update>, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        for u in updates {
+            let Some(p) = self.pod(pod) else { return };
+            let changed = match u.kind {
+                ProbeKind::Readiness => {
+                    let spec = p.spec.clone();
+                    p.status.set_container_readiness(
+                        &spec,
+                        u.inst.0,
+                        u.result == ProbeResult::Success,
+                        u.why,
+                        now,
+                    )
+                }
+                ProbeKind::Startup => p.status.set_container_startup(
+                    u.inst.0,
+                    u.result == ProbeResult::Success,
+                    u.why,
+                    now,
+                ),
+                ProbeKind::Liveness => false,
+            };
+            if changed {
+                self.flush_status(pod, ctx);
+            }
+            if u.kind != ProbeKind::Liveness || u.result == ProbeResult::Failure {
+                self.update_pod(pod, ctx);
+            }
+        }
+    }
+}

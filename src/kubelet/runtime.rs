@@ -1,0 +1,225 @@
+//! The container runtime (CRI) as the kubelet sees it: sandboxes, container
+//! instances and their processes. It owns the truth about what runs; the
+//! kubelet only learns it through PLEG relists (see `pleg`).
+
+use crate::app::{OnSigterm, Plan};
+use crate::sim::PodId;
+use crate::time::{SimDuration, SimTime};
+use std::sync::Arc;
+
+/// Index of a container instance in the runtime (never reused).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InstId(pub u32);
+
+/// How an instance ended, for the timeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EndCause {
+    /// The process exited by itself.
+    Exited,
+    /// The kubelet stopped it: `why` (e.g. "liveness probe failed 3 times")
+    /// and how: exited after SIGTERM, or SIGKILL at the deadline.
+    Stopped { why: Arc<str>, sigkill: bool },
+}
+
+/// A runtime container state (`kubecontainer.State`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InstState {
+    Created,
+    Running {
+        started: SimTime,
+    },
+    Exited {
+        started: SimTime,
+        finished: SimTime,
+        exit_code: i32,
+        cause: EndCause,
+    },
+}
+
+/// A stop in progress (`StopContainer(timeout)`).
+#[derive(Clone, Debug)]
+pub struct Stopping {
+    pub sigterm_at: SimTime,
+    pub deadline: SimTime,
+    pub why: Arc<str>,
+}
+
+/// One container instance.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    pub pod: PodId,
+    /// Index in `spec.containers`.
+    pub container: usize,
+    pub name: Arc<str>,
+    /// `containerd://<64 hex>`.
+    pub container_id: Arc<str>,
+    pub image: Arc<str>,
+    pub image_id: Arc<str>,
+    pub restart_count: u32,
+    pub created: SimTime,
+    pub state: InstState,
+    pub plan: Plan,
+    pub stopping: Option<Stopping>,
+    /// Removed by the kubelet's container deletor; invisible to relists.
+    pub removed: bool,
+}
+
+impl Instance {
+    pub fn is_running(&self) -> bool {
+        matches!(self.state, InstState::Running { .. })
+    }
+    pub fn started(&self) -> Option<SimTime> {
+        match self.state {
+            InstState::Running { started } | InstState::Exited { started, .. } => Some(started),
+            InstState::Created => None,
+        }
+    }
+    pub fn finished(&self) -> Option<SimTime> {
+        match self.state {
+            InstState::Exited { finished, .. } => Some(finished),
+            _ => None,
+        }
+    }
+    /// Time the process has been up at `now` (zero if not started).
+    pub fn age(&self, now: SimTime) -> SimDuration {
+        self.started().map_or(SimDuration::ZERO, |s| now.since(s))
+    }
+}
+
+/// A pod sandbox (pause container + network namespace).
+#[derive(Clone, Debug)]
+pub struct Sandbox {
+    pub created: SimTime,
+    pub ip: Arc<str>,
+    pub ready: bool,
+}
+
+/// What SIGTERM leads to, decided when the stop begins.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StopOutcome {
+    /// The process exits with `code` at this time (before the deadline).
+    ExitsAt(SimTime, i32),
+    /// Still running at the deadline: SIGKILL, exit 137.
+    Sigkill(SimTime),
+}
+
+/// The runtime of one node.
+#[derive(Debug, Default)]
+pub struct Runtime {
+    pub instances: Vec<Instance>,
+    /// Per pod (by `PodId`), its current sandbox.
+    pub sandboxes: Vec<Option<Sandbox>>,
+    /// Images present on the node.
+    pub images: Vec<String>,
+}
+
+/// Exit code of a process killed by SIGKILL (128 + 9).
+pub const SIGKILL_EXIT: i32 = 137;
+
+impl Runtime {
+    pub fn inst(&self, id: InstId) -> &Instance {
+        &self.instances[id.0 as usize]
+    }
+    pub fn inst_mut(&mut self, id: InstId) -> &mut Instance {
+        &mut self.instances[id.0 as usize]
+    }
+    pub fn sandbox(&self, pod: PodId) -> Option<&Sandbox> {
+        self.sandboxes.get(pod.0 as usize).and_then(Option::as_ref)
+    }
+    pub fn set_sandbox(&mut self, pod: PodId, sandbox: Option<Sandbox>) {
+        let i = pod.0 as usize;
+        if self.sandboxes.len() <= i {
+            self.sandboxes.resize(i + 1, None);
+        }
+        self.sandboxes[i] = sandbox;
+    }
+
+    /// Instances of `pod` still known to the runtime, newest first
+    /// (`containerStatusByCreated`).
+    pub fn pod_instances(&self, pod: PodId) -> impl Iterator<Item = (InstId, &Instance)> {
+        self.instances
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(move |(_, i)| i.pod == pod && !i.removed)
+            .map(|(n, i)| (InstId(n as u32), i))
+    }
+
+    pub fn has_image(&self, image: &str) -> bool {
+        self.images.iter().any(|i| i == "*" || i == image)
+    }
+
+    /// `CreateContainer`.
+    pub fn create(&mut self, inst: Instance) -> InstId {
+        self.instances.push(inst);
+        InstId(self.instances.len() as u32 - 1)
+    }
+
+    /// `StartContainer`: the process starts now.
+    pub fn start(&mut self, id: InstId, now: SimTime) {
+        self.inst_mut(id).state = InstState::Running { started: now };
+    }
+
+    /// The process ends (by itself, after SIGTERM, or by SIGKILL).
+    pub fn exit(&mut self, id: InstId, now: SimTime, exit_code: i32) -> bool {
+        let inst = self.inst_mut(id);
+        let InstState::Running { started } = inst.state else {
+            return false;
+        };
+        let cause = match inst.stopping.take() {
+            Some(s) => EndCause::Stopped {
+                why: s.why,
+                sigkill: exit_code == SIGKILL_EXIT && now >= s.deadline,
+            },
+            None => EndCause::Exited,
+        };
+        inst.state = InstState::Exited {
+            started,
+            finished: now,
+            exit_code,
+            cause,
+        };
+        true
+    }
+
+    /// `StopContainer(timeout)`: SIGTERM now; the plan says whether the
+    /// process exits before the deadline or is killed at it.
+    pub fn stop(
+        &mut self,
+        id: InstId,
+        now: SimTime,
+        timeout: SimDuration,
+        why: Arc<str>,
+    ) -> StopOutcome {
+        let inst = self.inst_mut(id);
+        let deadline = now + timeout;
+        inst.stopping = Some(Stopping {
+            sigterm_at: now,
+            deadline,
+            why,
+        });
+        match inst.plan.on_sigterm {
+            OnSigterm::Exit { after, code } if now + after < deadline => {
+                StopOutcome::ExitsAt(now + after, code)
+            }
+            _ => StopOutcome::Sigkill(deadline),
+        }
+    }
+
+    /// The kubelet's container deletor after a ContainerDied event: keep only
+    /// the newest exited instance per container (`minDeadContainerInPod` = 1).
+    pub fn prune_dead(&mut self, pod: PodId, container: usize) {
+        let mut kept = false;
+        for inst in self.instances.iter_mut().rev() {
+            if inst.pod != pod || inst.container != container || inst.removed {
+                continue;
+            }
+            if matches!(inst.state, InstState::Exited { .. }) {
+                if kept {
+                    inst.removed = true;
+                }
+                kept = true;
+            }
+        }
+    }
+}

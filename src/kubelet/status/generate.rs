@@ -1,0 +1,212 @@
+//! `generateAPIPodStatus` (pkg/kubelet/kubelet_pods.go): the API status the
+//! kubelet writes, computed from the runtime snapshot of the sync, the
+//! previous status, the reason cache and the probe results.
+
+use super::conditions;
+use super::phase::pod_phase;
+use crate::api::status::{
+    ConditionType, ContainerState, ContainerStatus, InstanceRef, PodStatus, Terminated,
+};
+use crate::kubelet::pleg::{ContainerSnap, PodSnapshot};
+use crate::kubelet::prober::ProbeManager;
+use crate::kubelet::runtime::{EndCause, InstState};
+use crate::spec::{PodSpec, RestartPolicy};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The reason cache: the last start failure of each container
+/// (`pkg/kubelet/reason_cache.go`), e.g. CrashLoopBackOff and its message.
+pub type ReasonCache = HashMap<usize, (Cow<'static, str>, String)>;
+
+/// Inputs of one status generation.
+pub struct Inputs<'a> {
+    pub spec: &'a PodSpec,
+    pub snapshot: &'a PodSnapshot,
+    /// The status manager's cached status, or the API status before the first.
+    pub previous: &'a PodStatus,
+    pub reasons: &'a ReasonCache,
+    pub probes: &'a ProbeManager,
+    pub host_ip: &'a Arc<str>,
+    /// The pod worker has stopped every container (SyncTerminatingPod).
+    pub terminal: bool,
+    pub deleting: bool,
+    /// PodReadyToStartContainers is written (feature gate).
+    pub ready_to_start_condition: bool,
+    /// From 1.36 a False PodReadyToStartContainers carries a reason.
+    pub ready_to_start_reason: bool,
+}
+
+/// The generated status and the readiness workers to trigger at once.
+pub struct Generated {
+    pub status: PodStatus,
+    pub readiness_triggers: Vec<usize>,
+}
+
+pub fn generate(i: &Inputs<'_>) -> Generated {
+    let mut containers = container_statuses(i);
+    let readiness_triggers = i.probes.update_pod_status_list(&mut containers);
+    let mut phase = pod_phase(i.spec, &containers, i.terminal);
+    // A phase never leaves Succeeded or Failed once reported.
+    if i.previous.phase.is_terminal() {
+        phase = i.previous.phase;
+    }
+    let mut status = PodStatus {
+        phase,
+        conditions: Vec::new(),
+        host_ip: Some(i.host_ip.clone()),
+        pod_ip: if i.spec.host_network {
+            Some(i.host_ip.clone())
+        } else {
+            i.snapshot.sandbox_ip.clone()
+        },
+        start_time: i.previous.start_time,
+        containers,
+        qos: i.spec.qos,
+    };
+    if status.pod_ip.is_none() {
+        status.pod_ip = i.previous.pod_ip.clone();
+    }
+    if i.ready_to_start_condition {
+        let sandbox_ready = i.snapshot.sandbox_ip.is_some();
+        status.set_condition(conditions::ready_to_start(
+            sandbox_ready,
+            i.ready_to_start_reason,
+        ));
+    }
+    status.set_condition(conditions::initialized(phase));
+    status.set_condition(conditions::pod_ready(i.spec, &status.containers, phase));
+    status.set_condition(conditions::containers_ready(
+        i.spec,
+        &status.containers,
+        phase,
+    ));
+    status.set_condition(crate::api::status::Condition::new(
+        ConditionType::PodScheduled,
+        true,
+    ));
+    Generated {
+        status,
+        readiness_triggers,
+    }
+}
+
+/// `convertToAPIContainerStatuses` for regular containers.
+fn container_statuses(i: &Inputs<'_>) -> Vec<ContainerStatus> {
+    let mut out: Vec<ContainerStatus> = i
+        .spec
+        .containers
+        .iter()
+        .enumerate()
+        .map(|(idx, c)| {
+            let previous = i.previous.container(&c.name);
+            let mut s = match previous {
+                Some(p) if matches!(p.state, ContainerState::Terminated(_)) => p.clone(),
+                _ => ContainerStatus {
+                    name: c.name.clone(),
+                    image: Arc::from(c.image.as_str()),
+                    instance: None,
+                    state: ContainerState::Waiting {
+                        reason: Some(Cow::Borrowed("ContainerCreating")),
+                        message: None,
+                    },
+                    last_state: previous.and_then(|p| p.last_state.clone()),
+                    ready: false,
+                    started: false,
+                    restart_count: previous.map_or(0, |p| p.restart_count),
+                    ready_why: Cow::Borrowed("the container has not started"),
+                    started_why: Cow::Borrowed("the container has not started"),
+                },
+            };
+            let (newest, second) = i.snapshot.two_newest(idx);
+            if let Some(n) = newest {
+                s.image = n.image.clone();
+                s.instance = Some(InstanceRef {
+                    handle: n.inst.0,
+                    container_id: n.container_id.clone(),
+                    image: n.image.clone(),
+                    image_id: n.image_id.clone(),
+                });
+                s.restart_count = n.restart_count;
+                s.state = state_of(n);
+            }
+            if let Some(ContainerState::Terminated(t)) = second.map(state_of) {
+                s.last_state = Some(t);
+            }
+            // A container due to be (re)started shows why its start failed.
+            if should_restart(i.spec, newest, i.deleting) {
+                if let Some((reason, message)) = i.reasons.get(&idx) {
+                    if let ContainerState::Terminated(t) = &s.state {
+                        s.last_state = Some(t.clone());
+                    }
+                    s.state = ContainerState::Waiting {
+                        reason: Some(reason.clone()),
+                        message: Some(message.clone()),
+                    };
+                }
+            }
+            s
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// `convertContainerStatus`: the runtime state as an API state.
+fn state_of(c: &ContainerSnap) -> ContainerState {
+    match &c.state {
+        InstState::Created => ContainerState::Waiting {
+            reason: None,
+            message: None,
+        },
+        InstState::Running { started } => ContainerState::Running {
+            started_at: *started,
+        },
+        InstState::Exited {
+            started,
+            finished,
+            exit_code,
+            cause,
+        } => ContainerState::Terminated(Terminated {
+            exit_code: *exit_code,
+            reason: if *exit_code == 0 {
+                "Completed"
+            } else {
+                "Error"
+            },
+            started_at: *started,
+            finished_at: *finished,
+            container_id: c.container_id.clone(),
+            why: end_why(*exit_code, cause),
+        }),
+    }
+}
+
+fn end_why(code: i32, cause: &EndCause) -> Arc<str> {
+    match cause {
+        EndCause::Exited => Arc::from(format!("the process exited by itself with code {code}")),
+        EndCause::Stopped { why, sigkill: true } => {
+            Arc::from(format!("{why}: still running at the deadline, SIGKILL"))
+        }
+        EndCause::Stopped {
+            why,
+            sigkill: false,
+        } => Arc::from(format!("{why}: exited with {code} after SIGTERM")),
+    }
+}
+
+/// `ShouldContainerBeRestarted` (pkg/kubelet/container/helpers.go).
+pub fn should_restart(spec: &PodSpec, newest: Option<&ContainerSnap>, deleting: bool) -> bool {
+    if deleting {
+        return false;
+    }
+    match newest.map(|n| &n.state) {
+        None | Some(InstState::Created) => true,
+        Some(InstState::Running { .. }) => false,
+        Some(InstState::Exited { exit_code, .. }) => match spec.restart_policy {
+            RestartPolicy::Always => true,
+            RestartPolicy::OnFailure => *exit_code != 0,
+            RestartPolicy::Never => false,
+        },
+    }
+}

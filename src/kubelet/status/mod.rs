@@ -1,0 +1,7 @@
+//! Pod status in the kubelet: generation, phase, conditions and the manager
+//! that writes them to the API server.
+
+pub mod conditions;
+pub mod generate;
+pub mod manager;
+pub mod phase;

@@ -1,0 +1,156 @@
+//! Manifests: multi-document YAML or JSON (and `kind: List`), decoded into the
+//! real API types, defaulted and validated as the API server would, then
+//! turned into the simulator's typed [`PodSpec`].
+
+mod build;
+mod defaults;
+pub mod field;
+mod strict;
+mod unsupported;
+mod validation;
+
+use crate::error::{Error, Problem, SourceFile};
+use crate::source::{Doc, decode_value, parse_documents};
+use crate::spec::PodSpec;
+use k8s_openapi::api::core::v1::Pod;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// Everything the manifests declare that podsim simulates, plus warnings.
+#[derive(Debug, Default)]
+pub struct Manifests {
+    pub pods: Vec<PodSpec>,
+    pub warnings: Vec<Problem>,
+}
+
+impl Manifests {
+    /// Reads every object of every file; all problems are reported together.
+    pub fn load(files: &[Arc<SourceFile>]) -> Result<Manifests, Error> {
+        let mut out = Manifests::default();
+        let mut problems = Vec::new();
+        for file in files {
+            let docs = match parse_documents(file) {
+                Ok(d) => d,
+                Err(Error::Input(mut p)) => {
+                    problems.append(&mut p);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            for doc in &docs {
+                read_document(doc, &mut out, &mut problems);
+            }
+        }
+        if out.pods.is_empty() && problems.is_empty() {
+            problems.push(Problem::error(
+                "the manifests declare no Pod: podsim needs one to simulate",
+            ));
+        }
+        if problems.iter().any(Problem::is_error) {
+            problems.extend(out.warnings);
+            return Err(Error::Input(problems));
+        }
+        out.warnings.extend(problems);
+        Ok(out)
+    }
+}
+
+fn read_document(doc: &Doc, out: &mut Manifests, problems: &mut Vec<Problem>) {
+    let json = doc.to_json();
+    if json.get("kind").and_then(Value::as_str) == Some("List") {
+        match json.get("items") {
+            Some(Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    read_object(doc, item.clone(), &format!("items[{i}]"), out, problems);
+                }
+            }
+            _ => problems.push(doc.problem("items", "Required value: a List needs `items`")),
+        }
+    } else {
+        read_object(doc, json, "", out, problems);
+    }
+}
+
+/// Joins a prefix (`items[2]`) and a field path (`spec.containers[0]`).
+pub(crate) fn join(prefix: &str, path: &str) -> String {
+    match (prefix.is_empty(), path.is_empty()) {
+        (true, _) => path.to_string(),
+        (_, true) => prefix.to_string(),
+        _ => format!("{prefix}.{path}"),
+    }
+}
+
+fn read_object(
+    doc: &Doc,
+    json: Value,
+    prefix: &str,
+    out: &mut Manifests,
+    problems: &mut Vec<Problem>,
+) {
+    let api_version = json.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let kind = json.get("kind").and_then(Value::as_str).unwrap_or("");
+    match (api_version, kind) {
+        (_, "") => problems.push(doc.problem(&join(prefix, "kind"), "Object 'Kind' is missing")),
+        ("", _) => problems.push(doc.problem(&join(prefix, "apiVersion"), "Object 'apiVersion' is missing")),
+        ("v1", "Pod") => {
+            if let Some(pod) = read_pod(doc, json, prefix, problems) {
+                if out.pods.iter().any(|p| p.name == pod.name && p.namespace == pod.namespace) {
+                    problems.push(doc.problem(&join(prefix, "metadata.name"), format!("pods {:?} already exists", pod.name)));
+                } else {
+                    out.pods.push(pod);
+                }
+            }
+        }
+        (_, "Pod") => problems.push(doc.problem(
+            &join(prefix, "apiVersion"),
+            format!("no matches for kind \"Pod\" in version {api_version:?} (Pods are apiVersion v1)"),
+        )),
+        _ => problems.push(doc.problem(
+            &join(prefix, "kind"),
+            format!("podsim does not simulate kind {kind} ({api_version}) yet: only Pod (v1) is supported"),
+        )),
+    }
+}
+
+fn read_pod(doc: &Doc, json: Value, prefix: &str, problems: &mut Vec<Problem>) -> Option<PodSpec> {
+    let mut pod: Pod = match decode_value(doc, json.clone(), prefix) {
+        Ok(p) => p,
+        Err(e) => {
+            problems.push(e);
+            return None;
+        }
+    };
+    let located = |path: &str, message: String| doc.problem(&join(prefix, path), message);
+    let unknown = strict::unknown_fields(&json, &pod);
+    for path in &unknown {
+        let full = join(prefix, path);
+        problems.push(
+            Problem::error(format!("strict decoding error: unknown field {full:?}"))
+                .in_file(&doc.file, Some(doc.locate_key(&full))),
+        );
+    }
+    if !unknown.is_empty() {
+        return None;
+    }
+    defaults::apply_defaults(&mut pod);
+    let errors = validation::validate_pod(&pod);
+    let had_errors = !errors.is_empty();
+    for e in errors {
+        problems.push(located(&e.path, e.body).field(join(prefix, &e.path)));
+    }
+    for (path, severity, message) in unsupported::check(&pod) {
+        let mut p = located(&path, message);
+        p.severity = severity;
+        problems.push(p);
+    }
+    if had_errors || problems.iter().any(Problem::is_error) {
+        return None;
+    }
+    let (spec, warnings) = build::pod_spec(pod);
+    for (path, message) in warnings {
+        let mut p = located(&path, message);
+        p.severity = crate::error::Severity::Warning;
+        problems.push(p);
+    }
+    Some(spec)
+}

@@ -1,0 +1,192 @@
+//! The parts of a Pod that the simulator reads, defaulted, validated and typed.
+//!
+//! Built once from the API object (`manifest`); the kubelet model only ever
+//! sees these types, so an invalid state (a probe with two handlers, a
+//! negative period) cannot reach it.
+
+use crate::time::SimDuration;
+use k8s_openapi::api::core::v1::Pod;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// `spec.restartPolicy`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RestartPolicy {
+    Always,
+    OnFailure,
+    Never,
+}
+
+/// `imagePullPolicy`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PullPolicy {
+    Always,
+    IfNotPresent,
+    Never,
+}
+
+/// The three probe kinds, in the order the kubelet gates them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ProbeKind {
+    Startup,
+    Readiness,
+    Liveness,
+}
+
+impl ProbeKind {
+    pub const ALL: [ProbeKind; 3] = [
+        ProbeKind::Startup,
+        ProbeKind::Readiness,
+        ProbeKind::Liveness,
+    ];
+
+    /// As in probe events: `Liveness probe failed: …`.
+    pub fn title(self) -> &'static str {
+        match self {
+            ProbeKind::Startup => "Startup",
+            ProbeKind::Readiness => "Readiness",
+            ProbeKind::Liveness => "Liveness",
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProbeKind::Startup => "startup",
+            ProbeKind::Readiness => "readiness",
+            ProbeKind::Liveness => "liveness",
+        }
+    }
+}
+
+impl fmt::Display for ProbeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A probe port: a number, or the name of one of the container's ports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PortRef {
+    Number(u16),
+    Name(String),
+}
+
+/// Exactly one probe handler.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Handler {
+    HttpGet {
+        port: PortRef,
+        path: String,
+        scheme: String,
+    },
+    TcpSocket {
+        port: PortRef,
+    },
+    Exec {
+        command: Vec<String>,
+    },
+    Grpc {
+        port: u16,
+        service: String,
+    },
+}
+
+/// A defaulted probe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeSpec {
+    pub handler: Handler,
+    pub initial_delay_seconds: u32,
+    pub period: SimDuration,
+    pub timeout: SimDuration,
+    pub success_threshold: u32,
+    pub failure_threshold: u32,
+    /// Probe-level `terminationGracePeriodSeconds` (liveness and startup only).
+    pub termination_grace: Option<SimDuration>,
+}
+
+/// A declared container port.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContainerPort {
+    pub name: Option<String>,
+    pub port: u16,
+}
+
+/// A regular container.
+#[derive(Clone, Debug)]
+pub struct ContainerSpec {
+    pub name: Arc<str>,
+    pub image: String,
+    pub pull_policy: PullPolicy,
+    pub ports: Vec<ContainerPort>,
+    pub startup: Option<ProbeSpec>,
+    pub readiness: Option<ProbeSpec>,
+    pub liveness: Option<ProbeSpec>,
+}
+
+impl ContainerSpec {
+    pub fn probe(&self, kind: ProbeKind) -> Option<&ProbeSpec> {
+        match kind {
+            ProbeKind::Startup => self.startup.as_ref(),
+            ProbeKind::Readiness => self.readiness.as_ref(),
+            ProbeKind::Liveness => self.liveness.as_ref(),
+        }
+    }
+
+    /// Resolves a probe port the way the kubelet does (`probe.ResolveContainerPort`):
+    /// a name must match one of the container's declared ports.
+    pub fn resolve_port(&self, port: &PortRef) -> Option<u16> {
+        match port {
+            PortRef::Number(n) => Some(*n),
+            PortRef::Name(name) => self
+                .ports
+                .iter()
+                .find(|p| p.name.as_deref() == Some(name))
+                .map(|p| p.port),
+        }
+    }
+
+    pub fn declared_ports(&self) -> Vec<u16> {
+        self.ports.iter().map(|p| p.port).collect()
+    }
+}
+
+/// `status.qosClass`, computed by the API server from requests and limits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum QosClass {
+    Guaranteed,
+    Burstable,
+    BestEffort,
+}
+
+impl QosClass {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QosClass::Guaranteed => "Guaranteed",
+            QosClass::Burstable => "Burstable",
+            QosClass::BestEffort => "BestEffort",
+        }
+    }
+}
+
+/// A Pod as the simulator runs it.
+#[derive(Clone, Debug)]
+pub struct PodSpec {
+    pub name: String,
+    pub namespace: String,
+    pub labels: BTreeMap<String, String>,
+    pub restart_policy: RestartPolicy,
+    pub termination_grace: SimDuration,
+    /// `spec.nodeName` when the manifest pins the pod to a node.
+    pub node_name: Option<String>,
+    pub host_network: bool,
+    pub containers: Vec<ContainerSpec>,
+    pub qos: QosClass,
+    /// The defaulted API object, for rendering the trace's Pod objects.
+    pub object: Pod,
+}
+
+impl PodSpec {
+    pub fn container_index(&self, name: &str) -> Option<usize> {
+        self.containers.iter().position(|c| &*c.name == name)
+    }
+}

@@ -1,0 +1,157 @@
+//! The trace as JSON Lines (schema `podsim/trace/v1`): one record per line,
+//! each with `t` (seconds since the start, millisecond precision) and `type`.
+//! API records have the shape of `kubectl get -w -o json --output-watch-events`.
+
+use super::Trace;
+use super::changes::changes;
+use super::record::{ProcessFact, Record};
+use super::render::{self, Clock};
+use crate::api::pod::ApiPod;
+use crate::time::SimTime;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::sync::Arc;
+
+/// The schema of every line podsim writes.
+pub const SCHEMA: &str = "podsim/trace/v1";
+
+/// What the header line says about the run.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Header {
+    pub schema: &'static str,
+    pub podsim: &'static str,
+    pub seed: u64,
+    pub epoch: String,
+    pub kubernetes: String,
+    pub cluster: String,
+    pub feature_gates: std::collections::BTreeMap<&'static str, bool>,
+    pub until: f64,
+}
+
+/// Writes one line: `{"t":…,"type":…,<fields>}`.
+struct Line<'a, W: Write> {
+    out: &'a mut W,
+}
+
+impl<W: Write> Line<'_, W> {
+    fn write(
+        &mut self,
+        t: SimTime,
+        kind: &str,
+        fields: &[(&str, serde_json::Value)],
+    ) -> io::Result<()> {
+        let ms = t.as_millis();
+        write!(
+            self.out,
+            "{{\"t\":{}.{:03},\"type\":\"{kind}\"",
+            ms / 1000,
+            ms % 1000
+        )?;
+        for (k, v) in fields {
+            write!(self.out, ",\"{k}\":")?;
+            serde_json::to_writer(&mut *self.out, v)?;
+        }
+        writeln!(self.out, "}}")
+    }
+    fn object<T: Serialize>(&mut self, t: SimTime, kind: &str, object: &T) -> io::Result<()> {
+        let ms = t.as_millis();
+        write!(
+            self.out,
+            "{{\"t\":{}.{:03},\"type\":\"{kind}\",\"object\":",
+            ms / 1000,
+            ms % 1000
+        )?;
+        serde_json::to_writer(&mut *self.out, object)?;
+        writeln!(self.out, "}}")
+    }
+}
+
+pub fn write<W: Write>(
+    trace: &Trace,
+    header: &Header,
+    clock: &Clock,
+    out: &mut W,
+) -> io::Result<()> {
+    use serde_json::json;
+    let mut line = Line { out };
+    line.write(
+        SimTime::ZERO,
+        "HEADER",
+        &[("run", serde_json::to_value(header)?)],
+    )?;
+    let mut last: HashMap<Arc<str>, Arc<ApiPod>> = HashMap::new();
+    for e in &trace.entries {
+        match &e.record {
+            Record::Pod { kind, pod } => {
+                line.object(e.t, kind.as_str(), &render::pod(pod, clock))?;
+                for c in changes(last.get(&pod.uid).map(|p| &**p), pod) {
+                    line.write(
+                        e.t,
+                        "CHANGE",
+                        &[
+                            ("object", json!(c.object)),
+                            ("change", json!(c.what)),
+                            ("why", json!(c.why)),
+                        ],
+                    )?;
+                }
+                last.insert(pod.uid.clone(), pod.clone());
+            }
+            Record::Event(ev) => line.object(e.t, "EVENT", &render::event(ev, clock))?,
+            Record::Probe(p) => line.write(
+                e.t,
+                "PROBE",
+                &[
+                    ("pod", json!(p.pod)),
+                    ("container", json!(p.container)),
+                    ("containerID", json!(p.container_id)),
+                    ("probe", json!(p.probe.as_str())),
+                    (
+                        "result",
+                        json!(if p.success { "success" } else { "failure" }),
+                    ),
+                    ("detail", json!(p.detail)),
+                    ("run", json!(p.run)),
+                    ("threshold", json!(p.threshold)),
+                    ("published", json!(p.published)),
+                ],
+            )?,
+            Record::Process {
+                pod,
+                container,
+                container_id,
+                fact,
+            } => {
+                let mut fields = vec![
+                    ("pod", json!(pod)),
+                    ("container", json!(container)),
+                    ("containerID", json!(container_id)),
+                    ("fact", json!(fact.as_str())),
+                ];
+                match fact {
+                    ProcessFact::Exited { code } => fields.push(("code", json!(code))),
+                    ProcessFact::Listening { ports } => fields.push(("ports", json!(ports))),
+                    _ => {}
+                }
+                line.write(e.t, "PROCESS", &fields)?
+            }
+            Record::Kubelet(a) => line.write(
+                e.t,
+                "KUBELET",
+                &[
+                    ("pod", json!(a.pod)),
+                    ("container", json!(a.container)),
+                    ("reason", json!(a.reason)),
+                    ("message", json!(a.message)),
+                    (
+                        "eventType",
+                        json!(if a.warning { "Warning" } else { "Normal" }),
+                    ),
+                ],
+            )?,
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,22 @@
+//! Traces: the records of a run, and their renderings (JSON Lines, table).
+
+pub mod changes;
+pub mod jsonl;
+pub mod record;
+pub mod render;
+pub mod table;
+
+use crate::time::SimTime;
+pub use record::{Entry, Record};
+
+/// Everything one run observed, in time order.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    pub entries: Vec<Entry>,
+}
+
+impl Trace {
+    pub fn push(&mut self, t: SimTime, record: Record) {
+        self.entries.push(Entry { t, record });
+    }
+}

@@ -1,0 +1,122 @@
+//! The records of a trace: what every layer observed, in time order.
+
+use crate::api::pod::ApiPod;
+use crate::spec::ProbeKind;
+use crate::time::SimTime;
+use std::sync::Arc;
+
+/// `ADDED` / `MODIFIED` / `DELETED`, as in a watch.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum WatchKind {
+    Added,
+    Modified,
+}
+
+impl WatchKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WatchKind::Added => "ADDED",
+            WatchKind::Modified => "MODIFIED",
+        }
+    }
+}
+
+/// A core/v1 Event as the API server stores it (after the kubelet's correlator).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiEvent {
+    pub name: String,
+    pub pod: Arc<str>,
+    pub namespace: Arc<str>,
+    pub pod_uid: Arc<str>,
+    /// `spec.containers{app}` for container events.
+    pub field_path: Option<String>,
+    pub warning: bool,
+    pub reason: &'static str,
+    pub message: String,
+    pub count: u32,
+    pub first: SimTime,
+    pub last: SimTime,
+    /// Reporting component: `kubelet` (with its node) or `default-scheduler`.
+    pub source: EventSource,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventSource {
+    Kubelet { node: Arc<str> },
+    Scheduler,
+}
+
+/// A process-level fact about one container instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProcessFact {
+    Started,
+    Listening { ports: Vec<u16> },
+    Sigterm,
+    Sigkill,
+    Exited { code: i32 },
+}
+
+impl ProcessFact {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ProcessFact::Started => "started",
+            ProcessFact::Listening { .. } => "listening",
+            ProcessFact::Sigterm => "sigterm",
+            ProcessFact::Sigkill => "sigkill",
+            ProcessFact::Exited { .. } => "exited",
+        }
+    }
+}
+
+/// One probe run and what the worker made of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeRun {
+    pub pod: Arc<str>,
+    pub container: Arc<str>,
+    /// The instance probed (`containerd://…`).
+    pub container_id: Arc<str>,
+    pub probe: ProbeKind,
+    pub success: bool,
+    /// The handler's output (`HTTP probe failed with statuscode: 503`).
+    pub detail: String,
+    /// Consecutive identical results so far, and the threshold for this result.
+    pub run: u32,
+    pub threshold: u32,
+    /// This run changed the published result.
+    pub published: bool,
+}
+
+/// Something the kubelet did and announced with an event (before the event
+/// recorder's correlation and spam filter).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KubeletAction {
+    pub pod: Arc<str>,
+    pub container: Option<Arc<str>>,
+    pub reason: &'static str,
+    pub message: String,
+    pub warning: bool,
+}
+
+#[derive(Clone, Debug)]
+pub enum Record {
+    Pod {
+        kind: WatchKind,
+        pod: Arc<ApiPod>,
+    },
+    Event(Arc<ApiEvent>),
+    Probe(ProbeRun),
+    Process {
+        pod: Arc<str>,
+        container: Arc<str>,
+        container_id: Arc<str>,
+        fact: ProcessFact,
+    },
+    Kubelet(KubeletAction),
+}
+
+/// A record with its time.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub t: SimTime,
+    pub record: Record,
+}

@@ -1,0 +1,191 @@
+//! Records as Kubernetes API objects: a Pod exactly as
+//! `kubectl get pods -w -o json` prints it, an Event as the API stores it.
+//! Timestamps are whole seconds after the run's epoch, as metav1.Time is.
+
+use crate::api::pod::ApiPod;
+use crate::api::status::{ContainerState, ContainerStatus, PodStatus, Terminated};
+use crate::time::SimTime;
+use crate::trace::record::{ApiEvent, EventSource};
+use k8s_openapi::api::core::v1 as core;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, Time};
+use k8s_openapi::jiff::{SignedDuration, Timestamp};
+
+/// Converts simulated time to API timestamps.
+#[derive(Copy, Clone, Debug)]
+pub struct Clock {
+    pub epoch: Timestamp,
+}
+
+impl Clock {
+    /// metav1.Time: truncated to whole seconds.
+    pub fn time(&self, t: SimTime) -> Time {
+        Time(self.epoch + SignedDuration::from_secs(t.whole_seconds() as i64))
+    }
+    /// metav1.MicroTime: microsecond precision.
+    pub fn micro(&self, t: SimTime) -> MicroTime {
+        MicroTime(self.epoch + SignedDuration::from_millis(t.as_millis() as i64))
+    }
+}
+
+fn status_word(b: bool) -> String {
+    if b { "True" } else { "False" }.to_string()
+}
+
+/// The Pod object at one resourceVersion.
+pub fn pod(p: &ApiPod, clock: &Clock) -> core::Pod {
+    let mut object = p.spec.object.clone();
+    let meta = &mut object.metadata;
+    meta.namespace = Some(p.spec.namespace.clone());
+    meta.uid = Some(p.uid.to_string());
+    meta.resource_version = Some(p.resource_version.to_string());
+    meta.creation_timestamp = Some(clock.time(p.created));
+    meta.generation = Some(1);
+    meta.deletion_timestamp = None;
+    meta.deletion_grace_period_seconds = None;
+    if let Some(spec) = object.spec.as_mut() {
+        spec.node_name = p.node.as_ref().map(|n| n.to_string());
+    }
+    object.status = Some(status(&p.status, clock));
+    object
+}
+
+fn status(s: &PodStatus, clock: &Clock) -> core::PodStatus {
+    core::PodStatus {
+        phase: Some(s.phase.as_str().to_string()),
+        observed_generation: Some(1),
+        conditions: (!s.conditions.is_empty()).then(|| {
+            s.conditions
+                .iter()
+                .map(|c| core::PodCondition {
+                    type_: c.kind.as_str().to_string(),
+                    status: status_word(c.status),
+                    reason: c.reason.as_ref().map(|r| r.to_string()),
+                    message: c.message.clone(),
+                    last_transition_time: Some(clock.time(c.last_transition)),
+                    observed_generation: Some(1),
+                    last_probe_time: None,
+                })
+                .collect()
+        }),
+        host_ip: s.host_ip.as_ref().map(|i| i.to_string()),
+        host_ips: s
+            .host_ip
+            .as_ref()
+            .map(|i| vec![core::HostIP { ip: i.to_string() }]),
+        pod_ip: s.pod_ip.as_ref().map(|i| i.to_string()),
+        pod_ips: s
+            .pod_ip
+            .as_ref()
+            .map(|i| vec![core::PodIP { ip: i.to_string() }]),
+        start_time: s.start_time.map(|t| clock.time(t)),
+        qos_class: Some(s.qos.as_str().to_string()),
+        container_statuses: (!s.containers.is_empty())
+            .then(|| s.containers.iter().map(|c| container(c, clock)).collect()),
+        ..Default::default()
+    }
+}
+
+fn container(c: &ContainerStatus, clock: &Clock) -> core::ContainerStatus {
+    core::ContainerStatus {
+        name: c.name.to_string(),
+        image: c.image.to_string(),
+        image_id: c
+            .instance
+            .as_ref()
+            .map(|i| i.image_id.to_string())
+            .unwrap_or_default(),
+        container_id: c.instance.as_ref().map(|i| i.container_id.to_string()),
+        state: Some(state(&c.state, clock)),
+        last_state: Some(
+            c.last_state
+                .as_ref()
+                .map(|t| terminated(t, clock))
+                .unwrap_or_default(),
+        ),
+        ready: c.ready,
+        started: Some(c.started),
+        restart_count: c.restart_count as i32,
+        resources: c.instance.as_ref().map(|_| Default::default()),
+        ..Default::default()
+    }
+}
+
+fn state(s: &ContainerState, clock: &Clock) -> core::ContainerState {
+    match s {
+        ContainerState::Waiting { reason, message } => core::ContainerState {
+            waiting: Some(core::ContainerStateWaiting {
+                reason: reason.as_ref().map(|r| r.to_string()),
+                message: message.clone(),
+            }),
+            ..Default::default()
+        },
+        ContainerState::Running { started_at } => core::ContainerState {
+            running: Some(core::ContainerStateRunning {
+                started_at: Some(clock.time(*started_at)),
+            }),
+            ..Default::default()
+        },
+        ContainerState::Terminated(t) => terminated(t, clock),
+    }
+}
+
+fn terminated(t: &Terminated, clock: &Clock) -> core::ContainerState {
+    core::ContainerState {
+        terminated: Some(core::ContainerStateTerminated {
+            container_id: Some(t.container_id.to_string()),
+            exit_code: t.exit_code,
+            reason: Some(t.reason.to_string()),
+            started_at: Some(clock.time(t.started_at)),
+            finished_at: Some(clock.time(t.finished_at)),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+/// A core/v1 Event. The scheduler writes through events.k8s.io, so its
+/// events carry `eventTime` and no source or counters.
+pub fn event(e: &ApiEvent, clock: &Clock) -> core::Event {
+    let involved = core::ObjectReference {
+        api_version: Some("v1".into()),
+        kind: Some("Pod".into()),
+        name: Some(e.pod.to_string()),
+        namespace: Some(e.namespace.to_string()),
+        uid: Some(e.pod_uid.to_string()),
+        field_path: e.field_path.clone(),
+        ..Default::default()
+    };
+    let mut out = core::Event {
+        metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(e.name.clone()),
+            namespace: Some(e.namespace.to_string()),
+            creation_timestamp: Some(clock.time(e.first)),
+            ..Default::default()
+        },
+        involved_object: involved,
+        reason: Some(e.reason.to_string()),
+        message: Some(e.message.clone()),
+        type_: Some(if e.warning { "Warning" } else { "Normal" }.to_string()),
+        ..Default::default()
+    };
+    match &e.source {
+        EventSource::Kubelet { node } => {
+            out.source = Some(core::EventSource {
+                component: Some("kubelet".into()),
+                host: Some(node.to_string()),
+            });
+            out.reporting_component = Some("kubelet".into());
+            out.reporting_instance = Some(node.to_string());
+            out.first_timestamp = Some(clock.time(e.first));
+            out.last_timestamp = Some(clock.time(e.last));
+            out.count = Some(e.count as i32);
+        }
+        EventSource::Scheduler => {
+            out.action = Some("Binding".into());
+            out.event_time = Some(clock.micro(e.first));
+            out.reporting_component = Some("default-scheduler".into());
+            out.reporting_instance = Some("default-scheduler".into());
+        }
+    }
+    out
+}

@@ -1,0 +1,125 @@
+//! The timeline table: one line per change, with its time, object, what
+//! changed and why — `kubectl get -w` for people who want the reasons.
+
+use super::Trace;
+use super::changes::{Change, changes};
+use super::record::{ProcessFact, Record};
+use crate::api::pod::ApiPod;
+use crate::time::SimTime;
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::sync::Arc;
+
+/// One row of the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub t: SimTime,
+    pub object: String,
+    pub what: String,
+    pub why: String,
+}
+
+/// The rows of a trace, in time order.
+pub fn rows(trace: &Trace) -> Vec<Row> {
+    let mut last: HashMap<Arc<str>, Arc<ApiPod>> = HashMap::new();
+    let mut out = Vec::new();
+    for e in &trace.entries {
+        let mut push = |object: String, what: String, why: String| {
+            out.push(Row {
+                t: e.t,
+                object,
+                what,
+                why,
+            })
+        };
+        match &e.record {
+            Record::Pod { pod, .. } => {
+                for Change { object, what, why } in changes(last.get(&pod.uid).map(|p| &**p), pod) {
+                    push(object, what, why);
+                }
+                last.insert(pod.uid.clone(), pod.clone());
+            }
+            // A probe row when a run starts, reaches its threshold, or changes the result.
+            Record::Probe(p) if p.run == 1 || p.run == p.threshold || p.published => {
+                let verdict = if p.success { "succeeded" } else { "failed" };
+                let what = format!(
+                    "{} {} probe {verdict} ({} of {} in a row)",
+                    p.container, p.probe, p.run, p.threshold
+                );
+                push(format!("pod/{}", p.pod), what, p.detail.clone());
+            }
+            Record::Process {
+                pod,
+                container,
+                fact,
+                ..
+            } => {
+                let what = match fact {
+                    ProcessFact::Started => format!("{container} process started"),
+                    ProcessFact::Listening { ports } if ports.is_empty() => {
+                        format!("{container} process ready (listens on no port)")
+                    }
+                    ProcessFact::Listening { ports } => {
+                        let list: Vec<String> = ports.iter().map(u16::to_string).collect();
+                        format!("{container} process listening on {}", list.join(", "))
+                    }
+                    ProcessFact::Sigterm => format!("{container} process got SIGTERM"),
+                    ProcessFact::Sigkill => format!("{container} process got SIGKILL"),
+                    ProcessFact::Exited { code } => {
+                        format!("{container} process exited with {code}")
+                    }
+                };
+                push(format!("pod/{pod}"), what, String::new());
+            }
+            Record::Kubelet(a) if a.reason != "Unhealthy" => {
+                let what = match &a.container {
+                    Some(c) => format!("{c}: {}", a.reason),
+                    None => a.reason.to_string(),
+                };
+                push(format!("pod/{}", a.pod), what, a.message.clone());
+            }
+            Record::Event(ev) if ev.reason == "Scheduled" => {
+                push(
+                    format!("pod/{}", ev.pod),
+                    "Scheduled".into(),
+                    ev.message.clone(),
+                );
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Renders rows as aligned text with a header.
+pub fn render(rows: &[Row]) -> String {
+    let obj_w = rows
+        .iter()
+        .map(|r| r.object.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let what_w = rows
+        .iter()
+        .map(|r| r.what.len())
+        .max()
+        .unwrap_or(6)
+        .clamp(6, 48);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:>11}  {:obj_w$}  {:what_w$}  WHY",
+        "TIME", "OBJECT", "CHANGE"
+    );
+    for r in rows {
+        let line = format!(
+            "{:>11}  {:obj_w$}  {:what_w$}  {}",
+            r.t.to_string(),
+            r.object,
+            r.what,
+            r.why
+        );
+        let _ = writeln!(s, "{}", line.trim_end());
+    }
+    s
+}
