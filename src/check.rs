@@ -37,10 +37,7 @@ pub const INVARIANTS: &[(&str, &str)] = &[
         "containers-ready-implies-all-ready",
         "ContainersReady=True ⇒ every container ready (GenerateContainersReadyCondition)",
     ),
-    (
-        "ready-implies-started",
-        "a ready container is started (prober_manager.go UpdatePodStatus)",
-    ),
+    ("ready-implies-started", "a ready container is started (prober_manager.go UpdatePodStatus)"),
     (
         "transition-time-moves-with-status",
         "a condition's lastTransitionTime changes only with its status (status_manager.go updateLastTransitionTime)",
@@ -77,9 +74,7 @@ pub fn check(trace: &Trace, cluster: &Cluster) -> Vec<Violation> {
                         started_ok.insert(p.container_id.clone());
                     }
                 }
-                _ if startup_probed.contains(&p.container_id)
-                    && !started_ok.contains(&p.container_id) =>
-                {
+                _ if startup_probed.contains(&p.container_id) && !started_ok.contains(&p.container_id) => {
                     out.push(Violation {
                         invariant: "startup-gates-probes",
                         t: e.t,
@@ -91,19 +86,10 @@ pub fn check(trace: &Trace, cluster: &Cluster) -> Vec<Violation> {
                 }
                 _ => {}
             },
-            Record::Process {
-                pod,
-                container,
-                fact,
-                ..
-            } => {
+            Record::Process { pod, container, fact, .. } => {
                 let lives = life.entry((pod.clone(), container.clone())).or_default();
                 match fact {
-                    ProcessFact::Started => lives.push(Life {
-                        started: e.t,
-                        finished: None,
-                        killed: false,
-                    }),
+                    ProcessFact::Started => lives.push(Life { started: e.t, finished: None, killed: false }),
                     ProcessFact::Sigterm => {
                         if let Some(l) = lives.last_mut() {
                             l.killed = true;
@@ -137,11 +123,7 @@ fn snapshot(pod: &ApiPod, t: SimTime, out: &mut Vec<Violation>) {
     let s = &pod.status;
     let name = &pod.spec.name;
     if s.condition_true(ConditionType::Ready) && !s.condition_true(ConditionType::ContainersReady) {
-        out.push(Violation {
-            invariant: "ready-implies-containers-ready",
-            t,
-            detail: format!("pod/{name}"),
-        });
+        out.push(Violation { invariant: "ready-implies-containers-ready", t, detail: format!("pod/{name}") });
     }
     if s.condition_true(ConditionType::ContainersReady) {
         for c in s.containers.iter().filter(|c| !c.ready) {
@@ -172,8 +154,8 @@ fn snapshot(pod: &ApiPod, t: SimTime, out: &mut Vec<Violation>) {
 
 fn transitions(old: &ApiPod, new: &ApiPod, t: SimTime, out: &mut Vec<Violation>) {
     for c in &new.status.conditions {
-        if let Some(o) = old.status.condition(c.kind) {
-            if o.status == c.status && o.last_transition != c.last_transition {
+        if let Some(o) = old.status.condition(c.kind)
+            && o.status == c.status && o.last_transition != c.last_transition {
                 out.push(Violation {
                     invariant: "transition-time-moves-with-status",
                     t,
@@ -185,7 +167,6 @@ fn transitions(old: &ApiPod, new: &ApiPod, t: SimTime, out: &mut Vec<Violation>)
                     ),
                 });
             }
-        }
     }
 }
 
@@ -193,20 +174,12 @@ fn transitions(old: &ApiPod, new: &ApiPod, t: SimTime, out: &mut Vec<Violation>)
 /// runs were short (no 10-minute reset), restart 1 is immediate (#133472)
 /// and restart i ≥ 2 waits at least min(initial · 2^(i−2), max) after the
 /// previous exit.
-fn crash_loop(
-    pod: &str,
-    container: &str,
-    lives: &[Life],
-    cluster: &Cluster,
-    out: &mut Vec<Violation>,
-) {
+fn crash_loop(pod: &str, container: &str, lives: &[Life], cluster: &Cluster, out: &mut Vec<Violation>) {
     let reset_guard = SimDuration::from_secs(600).saturating_sub(cluster.backoff_max);
     for i in 1..lives.len() {
         let window = &lives[..=i];
         if window.iter().any(|l| l.killed)
-            || window[..i]
-                .iter()
-                .any(|l| l.finished.is_none_or(|f| f.since(l.started) >= reset_guard))
+            || window[..i].iter().any(|l| l.finished.is_none_or(|f| f.since(l.started) >= reset_guard))
         {
             return;
         }
@@ -214,16 +187,15 @@ fn crash_loop(
             continue;
         }
         let finished = lives[i - 1].finished.unwrap_or(SimTime::ZERO);
-        let want = cluster
-            .backoff_initial
-            .mul(1 << (i - 2).min(20))
-            .min(cluster.backoff_max);
+        let want = (cluster.backoff_initial * (1 << (i - 2).min(20))).min(cluster.backoff_max);
         let gap = lives[i].started.since(finished);
         if gap < want {
             out.push(Violation {
                 invariant: "crash-loop-backoff",
                 t: lives[i].started,
-                detail: format!("pod/{pod} container {container} restarted {gap} after exiting; restart {i} needs at least {want}"),
+                detail: format!(
+                    "pod/{pod} container {container} restarted {gap} after exiting; restart {i} needs at least {want}"
+                ),
             });
         }
     }

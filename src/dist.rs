@@ -38,9 +38,7 @@ impl Dist {
             return parse_duration(s).map(Dist::Fixed);
         };
         let name = s[..open].trim();
-        let inner = s[open + 1..]
-            .strip_suffix(')')
-            .ok_or_else(|| format!("{s:?}: missing closing parenthesis"))?;
+        let inner = s[open + 1..].strip_suffix(')').ok_or_else(|| format!("{s:?}: missing closing parenthesis"))?;
         let args: Vec<&str> = inner.split(',').map(str::trim).collect();
         if args.len() != 2 {
             return Err(format!("{s:?}: {name} takes two durations"));
@@ -53,9 +51,7 @@ impl Dist {
             "normal" => Ok(Dist::Normal { mean: a, sd: b }),
             "lognormal" if a > SimDuration::ZERO => Ok(Dist::LogNormal { mean: a, sd: b }),
             "lognormal" => Err(format!("{s:?}: a log-normal mean must be positive")),
-            _ => Err(format!(
-                "{s:?}: unknown distribution {name:?} (use uniform, normal or lognormal)"
-            )),
+            _ => Err(format!("{s:?}: unknown distribution {name:?} (use uniform, normal or lognormal)")),
         }
     }
 
@@ -67,9 +63,7 @@ impl Dist {
                 let (lo, hi) = (lo.as_millis() as f64, hi.as_millis() as f64);
                 lo + (hi - lo) * rng.unit()
             }
-            Dist::Normal { mean, sd } => {
-                mean.as_millis() as f64 + sd.as_millis() as f64 * standard_normal(rng)
-            }
+            Dist::Normal { mean, sd } => mean.as_millis() as f64 + sd.as_millis() as f64 * standard_normal(rng),
             Dist::LogNormal { mean, sd } => {
                 let m = mean.as_millis() as f64;
                 let v = sd.as_millis() as f64;
@@ -78,11 +72,7 @@ impl Dist {
                 libm::exp(mu + libm::sqrt(sigma2) * standard_normal(rng))
             }
         };
-        SimDuration::from_millis(if ms.is_finite() && ms > 0.0 {
-            libm::round(ms) as u64
-        } else {
-            0
-        })
+        SimDuration::from_millis(if ms.is_finite() && ms > 0.0 { libm::round(ms) as u64 } else { 0 })
     }
 
     /// The smallest value a draw can take (used for static checks such as
@@ -129,20 +119,14 @@ impl<'de> serde::Deserialize<'de> for Dist {
                 if v == 0 {
                     Ok(Dist::ZERO)
                 } else {
-                    Err(E::custom(format!(
-                        "{v}: a duration needs a unit (e.g. {v}s)"
-                    )))
+                    Err(E::custom(format!("{v}: a duration needs a unit (e.g. {v}s)")))
                 }
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Dist, E> {
-                Err(E::custom(format!(
-                    "{v}: a duration needs a unit and must not be negative"
-                )))
+                Err(E::custom(format!("{v}: a duration needs a unit and must not be negative")))
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Dist, E> {
-                Err(E::custom(format!(
-                    "{v}: a duration needs a unit (e.g. {v}s)"
-                )))
+                Err(E::custom(format!("{v}: a duration needs a unit (e.g. {v}s)")))
             }
         }
         d.deserialize_any(V)
@@ -155,16 +139,10 @@ mod tests {
 
     #[test]
     fn parses_every_form() {
-        assert_eq!(
-            Dist::parse("2s"),
-            Ok(Dist::Fixed(SimDuration::from_secs(2)))
-        );
+        assert_eq!(Dist::parse("2s"), Ok(Dist::Fixed(SimDuration::from_secs(2))));
         assert_eq!(
             Dist::parse("uniform(1s, 3s)"),
-            Ok(Dist::Uniform(
-                SimDuration::from_secs(1),
-                SimDuration::from_secs(3)
-            ))
+            Ok(Dist::Uniform(SimDuration::from_secs(1), SimDuration::from_secs(3)))
         );
         assert!(Dist::parse("uniform(3s, 1s)").is_err());
         assert!(Dist::parse("gamma(1s, 2s)").is_err());

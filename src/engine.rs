@@ -50,11 +50,7 @@ pub struct Queue<E> {
 
 impl<E> Default for Queue<E> {
     fn default() -> Self {
-        Queue {
-            heap: BinaryHeap::new(),
-            now: SimTime::ZERO,
-            seq: 0,
-        }
+        Queue { heap: BinaryHeap::new(), now: SimTime::ZERO, seq: 0 }
     }
 }
 
@@ -69,11 +65,7 @@ impl<E> Queue<E> {
         debug_assert!(at >= self.now, "event scheduled in the past");
         let at = at.max(self.now);
         self.seq += 1;
-        self.heap.push(Entry {
-            at,
-            seq: self.seq,
-            event,
-        });
+        self.heap.push(Entry { at, seq: self.seq, event });
     }
 
     /// Schedules `event` after `delay` from now.

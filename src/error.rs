@@ -41,19 +41,10 @@ pub struct Problem {
 
 impl Problem {
     pub fn error(message: impl Into<String>) -> Self {
-        Problem {
-            severity: Severity::Error,
-            file: None,
-            position: None,
-            field: None,
-            message: message.into(),
-        }
+        Problem { severity: Severity::Error, file: None, position: None, field: None, message: message.into() }
     }
     pub fn warning(message: impl Into<String>) -> Self {
-        Problem {
-            severity: Severity::Warning,
-            ..Problem::error(message)
-        }
+        Problem { severity: Severity::Warning, ..Problem::error(message) }
     }
     /// The same problem as a warning.
     pub fn warn(mut self) -> Self {
@@ -105,19 +96,12 @@ pub enum Error {
     Input(Vec<Problem>),
     /// A file could not be read (exit code 2).
     #[error("cannot read {path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    Io { path: String, source: std::io::Error },
 }
 
 fn count(problems: &[Problem]) -> String {
     let n = problems.iter().filter(|p| p.is_error()).count();
-    if n == 1 {
-        "1 error".to_string()
-    } else {
-        format!("{n} errors")
-    }
+    if n == 1 { "1 error".to_string() } else { format!("{n} errors") }
 }
 
 impl Error {

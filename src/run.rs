@@ -1,14 +1,79 @@
 //! Running one simulation: inputs in, trace out.
 
 use crate::app::Behaviours;
-use crate::cluster::Cluster;
+use crate::cluster::{Cluster, Version};
 use crate::error::{Error, Problem};
 use crate::manifest::Manifests;
+use crate::scenario::{Scenario, parse_epoch, read_file};
 use crate::sim::{Setup, World};
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 use crate::trace::Trace;
+use crate::trace::render::Clock;
 use k8s_openapi::jiff::Timestamp;
+use std::path::PathBuf;
 use std::sync::Arc;
+
+/// How long a run lasts when neither the scenario nor a flag says.
+pub const DEFAULT_UNTIL: SimDuration = SimDuration::from_secs(600);
+
+/// What the user asked for: a scenario file and/or flags that override it.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    pub scenario: Option<PathBuf>,
+    pub manifests: Vec<PathBuf>,
+    pub app: Option<PathBuf>,
+    pub cluster: Option<PathBuf>,
+    pub kubernetes: Option<String>,
+    pub seed: Option<u64>,
+    pub until: Option<SimDuration>,
+}
+
+/// Everything read and checked, ready to simulate.
+pub struct Prepared {
+    pub setup: Setup,
+    pub seed: u64,
+    pub until: SimDuration,
+    pub clock: Clock,
+    pub warnings: Vec<Problem>,
+}
+
+/// Reads every input; flags override the scenario file.
+pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
+    let scenario = match &inputs.scenario {
+        Some(path) => Scenario::load(path, &read_file(path)?)?,
+        None => Scenario::default(),
+    };
+    let manifest_paths =
+        if inputs.manifests.is_empty() { scenario.manifests.clone() } else { inputs.manifests.clone() };
+    if manifest_paths.is_empty() {
+        return Err(Error::input(Problem::error("no manifests: give a scenario file or -f MANIFEST")));
+    }
+    let files = manifest_paths.iter().map(|p| read_file(p)).collect::<Result<Vec<_>, _>>()?;
+    let manifests = Manifests::load(&files)?;
+    let behaviours = match inputs.app.as_ref().or(scenario.app.as_ref()) {
+        Some(p) => Behaviours::load(&read_file(p)?)?,
+        None => Behaviours::default(),
+    };
+    let mut cluster = match inputs.cluster.as_ref().or(scenario.cluster.as_ref()) {
+        Some(p) => Cluster::load(&read_file(p)?)?,
+        None => Cluster::default(),
+    };
+    if let Some(v) = &inputs.kubernetes {
+        let version = Version::parse(v).map_err(|e| Error::input(Problem::error(e).field("--kubernetes")))?;
+        cluster = cluster.with_version(version).map_err(Error::input)?;
+    }
+    let epoch = parse_epoch(scenario.epoch.as_deref().unwrap_or(DEFAULT_EPOCH)).map_err(Error::input)?;
+    let mut warnings = manifests.warnings.clone();
+    let (setup, more) = setup(manifests, behaviours, cluster, epoch)?;
+    warnings.extend(more);
+    Ok(Prepared {
+        setup,
+        seed: inputs.seed.or(scenario.seed).unwrap_or(1),
+        until: inputs.until.or(scenario.until).unwrap_or(DEFAULT_UNTIL),
+        clock: Clock { epoch },
+        warnings,
+    })
+}
 
 /// The default start of simulated time: Kubernetes timestamps in the trace
 /// are this plus whole seconds.
@@ -23,28 +88,17 @@ pub fn setup(
 ) -> Result<(Setup, Vec<Problem>), Error> {
     let mut problems = Vec::new();
     for name in behaviours.container_names() {
-        if !manifests
-            .pods
-            .iter()
-            .any(|p| p.container_index(name).is_some())
-        {
-            let known: Vec<&str> = manifests
-                .pods
-                .iter()
-                .flat_map(|p| p.containers.iter().map(|c| &*c.name))
-                .collect();
+        if !manifests.pods.iter().any(|p| p.container_index(name).is_some()) {
+            let known: Vec<&str> = manifests.pods.iter().flat_map(|p| p.containers.iter().map(|c| &*c.name)).collect();
             problems.push(behaviours.problem_at(
                 name,
-                format!(
-                    "no container named {name:?} in the manifests (containers: {})",
-                    known.join(", ")
-                ),
+                format!("no container named {name:?} in the manifests (containers: {})", known.join(", ")),
             ));
         }
     }
     for pod in &manifests.pods {
-        if let Some(n) = &pod.node_name {
-            if !cluster.nodes.iter().any(|x| &*x.name == n) {
+        if let Some(n) = &pod.node_name
+            && !cluster.nodes.iter().any(|x| &*x.name == n) {
                 let nodes: Vec<&str> = cluster.nodes.iter().map(|x| &*x.name).collect();
                 problems.push(Problem::error(format!(
                     "pod {}: spec.nodeName {n:?} is not a node of the cluster profile (nodes: {})",
@@ -52,7 +106,6 @@ pub fn setup(
                     nodes.join(", ")
                 )));
             }
-        }
     }
     if !problems.is_empty() {
         return Err(Error::Input(problems));
@@ -69,12 +122,7 @@ pub fn setup(
         }
     }
     let epoch_ns = epoch.as_nanosecond().max(0) as u128;
-    let setup = Setup {
-        pods: manifests.pods,
-        behaviours: Arc::new(behaviours),
-        cluster: Arc::new(cluster),
-        epoch_ns,
-    };
+    let setup = Setup { pods: manifests.pods, behaviours: Arc::new(behaviours), cluster: Arc::new(cluster), epoch_ns };
     Ok((setup, warnings))
 }
 

@@ -57,16 +57,13 @@ impl Scenario {
             None => None,
             Some(Dist::Fixed(d)) => Some(d),
             Some(_) => {
-                return Err(Error::input(
-                    doc.problem("until", "must be a fixed duration"),
-                ));
+                return Err(Error::input(doc.problem("until", "must be a fixed duration")));
             }
         };
         if f.manifests.is_empty() {
-            return Err(Error::input(doc.problem(
-                "manifests",
-                "Required value: a scenario names at least one manifest",
-            )));
+            return Err(Error::input(
+                doc.problem("manifests", "Required value: a scenario names at least one manifest"),
+            ));
         }
         Ok(Scenario {
             description: f.description,
@@ -82,18 +79,12 @@ impl Scenario {
 
 /// Reads a file for podsim, keeping its text for error messages.
 pub fn read_file(path: &Path) -> Result<Arc<SourceFile>, Error> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
-    Ok(Arc::new(SourceFile {
-        name: path.display().to_string(),
-        text,
-    }))
+    let text =
+        std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.display().to_string(), source })?;
+    Ok(Arc::new(SourceFile { name: path.display().to_string(), text }))
 }
 
 /// Parses an RFC 3339 epoch such as `2026-01-01T00:00:00Z`.
 pub fn parse_epoch(text: &str) -> Result<k8s_openapi::jiff::Timestamp, Problem> {
-    text.parse()
-        .map_err(|e| Problem::error(format!("epoch {text:?}: {e}")).field("epoch"))
+    text.parse().map_err(|e| Problem::error(format!("epoch {text:?}: {e}")).field("epoch"))
 }

@@ -47,9 +47,7 @@ impl<'de> Deserialize<'de> for Node {
                 Ok(Node::Int(v))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Node, E> {
-                i64::try_from(v)
-                    .map(Node::Int)
-                    .map_err(|_| E::custom("integer too large"))
+                i64::try_from(v).map(Node::Int).map_err(|_| E::custom("integer too large"))
             }
             fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
                 Ok(Node::Float(v))
@@ -105,15 +103,12 @@ pub struct Doc {
 
 /// Parses every non-empty document of a YAML or JSON file.
 pub fn parse_documents(file: &Arc<SourceFile>) -> Result<Vec<Doc>, Error> {
-    let docs: Vec<Spanned<Node>> = serde_saphyr::from_str_multiple(&file.text)
-        .map_err(|e| Error::input(yaml_problem(file, &e)))?;
+    let docs: Vec<Spanned<Node>> =
+        serde_saphyr::from_str_multiple(&file.text).map_err(|e| Error::input(yaml_problem(file, &e)))?;
     Ok(docs
         .into_iter()
         .filter(|d| !matches!(d.value, Node::Null))
-        .map(|root| Doc {
-            file: file.clone(),
-            root,
-        })
+        .map(|root| Doc { file: file.clone(), root })
         .collect())
 }
 
@@ -122,23 +117,15 @@ pub fn parse_single(file: &Arc<SourceFile>) -> Result<Doc, Error> {
     let mut docs = parse_documents(file)?;
     match docs.len() {
         1 => Ok(docs.remove(0)),
-        0 => Err(Error::input(
-            Problem::error("the file is empty").in_file(file, None),
-        )),
-        n => Err(Error::input(
-            Problem::error(format!("expected one YAML document, found {n}")).in_file(file, None),
-        )),
+        0 => Err(Error::input(Problem::error("the file is empty").in_file(file, None))),
+        n => Err(Error::input(Problem::error(format!("expected one YAML document, found {n}")).in_file(file, None))),
     }
 }
 
 fn yaml_problem(file: &Arc<SourceFile>, e: &serde_saphyr::Error) -> Problem {
     // serde-saphyr's Display carries a snippet; keep only its first line.
     let text = e.to_string();
-    let first = text
-        .lines()
-        .next()
-        .unwrap_or("invalid YAML")
-        .trim_start_matches("error: ");
+    let first = text.lines().next().unwrap_or("invalid YAML").trim_start_matches("error: ");
     let message = match first.split_once(": ") {
         Some((head, rest)) if head.starts_with("line ") => rest.to_string(),
         _ => first.to_string(),
@@ -148,12 +135,7 @@ fn yaml_problem(file: &Arc<SourceFile>, e: &serde_saphyr::Error) -> Problem {
 
 pub fn position(l: &Location) -> Position {
     let span = l.span();
-    Position {
-        line: l.line(),
-        column: l.column(),
-        offset: span.offset() as usize,
-        len: span.len() as usize,
-    }
+    Position { line: l.line(), column: l.column(), offset: span.offset() as usize, len: span.len() as usize }
 }
 
 impl Doc {
@@ -169,13 +151,12 @@ impl Doc {
         let mut best = position(&node.referenced);
         for seg in path_segments(path) {
             let next = match (&node.value, seg) {
-                (Node::Map(entries), Segment::Key(k)) => entries
-                    .iter()
-                    .find(|(key, _)| key.value == k)
-                    .map(|(key, v)| {
+                (Node::Map(entries), Segment::Key(k)) => {
+                    entries.iter().find(|(key, _)| key.value == k).map(|(key, v)| {
                         best = position(&key.referenced);
                         v
-                    }),
+                    })
+                }
                 (Node::Seq(items), Segment::Index(i)) => items.get(i),
                 _ => None,
             };
@@ -201,10 +182,7 @@ impl Doc {
         let mut node = &self.root;
         for seg in path_segments(parent) {
             let next = match (&node.value, seg) {
-                (Node::Map(entries), Segment::Key(k)) => entries
-                    .iter()
-                    .find(|(key, _)| key.value == k)
-                    .map(|(_, v)| v),
+                (Node::Map(entries), Segment::Key(k)) => entries.iter().find(|(key, _)| key.value == k).map(|(_, v)| v),
                 (Node::Seq(items), Segment::Index(i)) => items.get(i),
                 _ => None,
             };
@@ -213,19 +191,16 @@ impl Doc {
                 None => return self.locate(path),
             }
         }
-        if let Node::Map(entries) = &node.value {
-            if let Some((key, _)) = entries.iter().find(|(key, _)| key.value == last) {
+        if let Node::Map(entries) = &node.value
+            && let Some((key, _)) = entries.iter().find(|(key, _)| key.value == last) {
                 return position(&key.referenced);
             }
-        }
         self.locate(path)
     }
 
     /// A problem located at `path` in this document.
     pub fn problem(&self, path: &str, message: impl Into<String>) -> Problem {
-        Problem::error(message)
-            .in_file(&self.file, Some(self.locate(path)))
-            .field(path)
+        Problem::error(message).in_file(&self.file, Some(self.locate(path))).field(path)
     }
 
     /// Decodes the whole document into `T`, reporting a type error with the
@@ -236,11 +211,7 @@ impl Doc {
 }
 
 /// Decodes `value` (found at `prefix` in `doc`) into `T` with located errors.
-pub fn decode_value<T: DeserializeOwned>(
-    doc: &Doc,
-    value: serde_json::Value,
-    prefix: &str,
-) -> Result<T, Problem> {
+pub fn decode_value<T: DeserializeOwned>(doc: &Doc, value: serde_json::Value, prefix: &str) -> Result<T, Problem> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let inner = e.path().to_string();
         let path = match (prefix.is_empty(), inner == ".") {
@@ -266,17 +237,12 @@ fn to_json(node: &Node) -> serde_json::Value {
         Node::Bool(b) => Value::Bool(*b),
         Node::Int(i) => Value::from(*i),
         Node::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => Value::from(*f as i64),
-        Node::Float(f) => serde_json::Number::from_f64(*f)
-            .map(Value::Number)
-            .unwrap_or(Value::Null),
+        Node::Float(f) => serde_json::Number::from_f64(*f).map(Value::Number).unwrap_or(Value::Null),
         Node::Str(s) => Value::String(s.clone()),
         Node::Seq(items) => Value::Array(items.iter().map(|n| to_json(&n.value)).collect()),
-        Node::Map(entries) => Value::Object(
-            entries
-                .iter()
-                .map(|(k, v)| (k.value.clone(), to_json(&v.value)))
-                .collect(),
-        ),
+        Node::Map(entries) => {
+            Value::Object(entries.iter().map(|(k, v)| (k.value.clone(), to_json(&v.value))).collect())
+        }
     }
 }
 
@@ -311,10 +277,7 @@ mod tests {
     use super::*;
 
     fn file(text: &str) -> Arc<SourceFile> {
-        Arc::new(SourceFile {
-            name: "t.yaml".into(),
-            text: text.into(),
-        })
+        Arc::new(SourceFile { name: "t.yaml".into(), text: text.into() })
     }
 
     #[test]
@@ -335,9 +298,7 @@ mod tests {
     #[test]
     fn reports_yaml_syntax_errors_with_a_line() {
         let f = file("a: 1\nb: [1, 2\nc: 3\n");
-        let Err(Error::Input(p)) = parse_documents(&f) else {
-            panic!()
-        };
+        let Err(Error::Input(p)) = parse_documents(&f) else { panic!() };
         assert_eq!(p[0].position.as_ref().unwrap().line, 3);
     }
 

@@ -35,11 +35,7 @@ pub enum ProbeKind {
 }
 
 impl ProbeKind {
-    pub const ALL: [ProbeKind; 3] = [
-        ProbeKind::Startup,
-        ProbeKind::Readiness,
-        ProbeKind::Liveness,
-    ];
+    pub const ALL: [ProbeKind; 3] = [ProbeKind::Startup, ProbeKind::Readiness, ProbeKind::Liveness];
 
     /// As in probe events: `Liveness probe failed: …`.
     pub fn title(self) -> &'static str {
@@ -74,21 +70,10 @@ pub enum PortRef {
 /// Exactly one probe handler.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Handler {
-    HttpGet {
-        port: PortRef,
-        path: String,
-        scheme: String,
-    },
-    TcpSocket {
-        port: PortRef,
-    },
-    Exec {
-        command: Vec<String>,
-    },
-    Grpc {
-        port: u16,
-        service: String,
-    },
+    HttpGet { port: PortRef, path: String, scheme: String },
+    TcpSocket { port: PortRef },
+    Exec { command: Vec<String> },
+    Grpc { port: u16, service: String },
 }
 
 /// A defaulted probe.
@@ -137,11 +122,7 @@ impl ContainerSpec {
     pub fn resolve_port(&self, port: &PortRef) -> Option<u16> {
         match port {
             PortRef::Number(n) => Some(*n),
-            PortRef::Name(name) => self
-                .ports
-                .iter()
-                .find(|p| p.name.as_deref() == Some(name))
-                .map(|p| p.port),
+            PortRef::Name(name) => self.ports.iter().find(|p| p.name.as_deref() == Some(name)).map(|p| p.port),
         }
     }
 

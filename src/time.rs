@@ -5,7 +5,7 @@
 //! delay podsim models and keeps arithmetic exact and portable.
 
 use std::fmt;
-use std::ops::{Add, AddAssign, Sub};
+use std::ops::{Add, AddAssign, Mul, Sub};
 
 /// An instant of simulated time, in milliseconds since the run started.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -60,9 +60,6 @@ impl SimDuration {
     pub fn saturating_sub(self, other: SimDuration) -> SimDuration {
         SimDuration(self.0.saturating_sub(other.0))
     }
-    pub fn mul(self, k: u64) -> SimDuration {
-        SimDuration(self.0.saturating_mul(k))
-    }
     pub fn min(self, other: SimDuration) -> SimDuration {
         SimDuration(self.0.min(other.0))
     }
@@ -88,6 +85,14 @@ impl Add for SimDuration {
     type Output = SimDuration;
     fn add(self, d: SimDuration) -> SimDuration {
         SimDuration(self.0.saturating_add(d.0))
+    }
+}
+
+/// Scaling, saturating (backoff doubling, thresholds × periods).
+impl Mul<u64> for SimDuration {
+    type Output = SimDuration;
+    fn mul(self, k: u64) -> SimDuration {
+        SimDuration(self.0.saturating_mul(k))
     }
 }
 
@@ -161,13 +166,9 @@ pub fn parse_duration(text: &str) -> Result<SimDuration, String> {
         if num_len == 0 {
             return Err(format!("{s:?}: expected a number before the unit"));
         }
-        let value: f64 = rest[..num_len]
-            .parse()
-            .map_err(|_| format!("{s:?}: bad number {:?}", &rest[..num_len]))?;
+        let value: f64 = rest[..num_len].parse().map_err(|_| format!("{s:?}: bad number {:?}", &rest[..num_len]))?;
         rest = &rest[num_len..];
-        let unit_len = rest
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(rest.len());
+        let unit_len = rest.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(rest.len());
         let factor = match &rest[..unit_len] {
             "ms" => 1.0,
             "s" => 1000.0,

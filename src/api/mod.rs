@@ -23,11 +23,7 @@ pub struct ApiServer {
 
 impl ApiServer {
     pub fn new(seed: u64) -> Self {
-        ApiServer {
-            pods: Vec::new(),
-            resource_version: 0,
-            uids: Stream::new(seed, "apiserver/uid"),
-        }
+        ApiServer { pods: Vec::new(), resource_version: 0, uids: Stream::new(seed, "apiserver/uid") }
     }
 
     pub fn pod(&self, id: PodId) -> &ApiPod {
@@ -40,26 +36,13 @@ impl ApiServer {
     }
 
     fn record(&self, id: PodId, kind: WatchKind, now: SimTime, trace: &mut Trace) {
-        trace.push(
-            now,
-            Record::Pod {
-                kind,
-                pod: Arc::new(self.pods[id.0 as usize].clone()),
-            },
-        );
+        trace.push(now, Record::Pod { kind, pod: Arc::new(self.pods[id.0 as usize].clone()) });
     }
 
     /// POST: the pod is stored with a new UID, phase Pending.
     pub fn create(&mut self, spec: Arc<PodSpec>, now: SimTime, trace: &mut Trace) -> PodId {
         let h = self.uids.hex(32);
-        let uid = format!(
-            "{}-{}-4{}-a{}-{}",
-            &h[0..8],
-            &h[8..12],
-            &h[13..16],
-            &h[17..20],
-            &h[20..32]
-        );
+        let uid = format!("{}-{}-4{}-a{}-{}", &h[0..8], &h[8..12], &h[13..16], &h[17..20], &h[20..32]);
         let id = PodId(self.pods.len() as u32);
         let rv = self.bump();
         let status = PodStatus::new(spec.qos);
@@ -89,13 +72,7 @@ impl ApiServer {
     }
 
     /// A status PATCH from the kubelet; returns the stored status.
-    pub fn patch_status(
-        &mut self,
-        id: PodId,
-        status: PodStatus,
-        now: SimTime,
-        trace: &mut Trace,
-    ) -> PodStatus {
+    pub fn patch_status(&mut self, id: PodId, status: PodStatus, now: SimTime, trace: &mut Trace) -> PodStatus {
         let p = &mut self.pods[id.0 as usize];
         if p.status.same_as(&status) {
             return p.status.clone();

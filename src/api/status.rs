@@ -67,13 +67,7 @@ pub struct Condition {
 
 impl Condition {
     pub fn new(kind: ConditionType, status: bool) -> Self {
-        Condition {
-            kind,
-            status,
-            reason: None,
-            message: None,
-            last_transition: SimTime::ZERO,
-        }
+        Condition { kind, status, reason: None, message: None, last_transition: SimTime::ZERO }
     }
     pub fn reason(mut self, reason: &'static str) -> Self {
         self.reason = Some(Cow::Borrowed(reason));
@@ -237,10 +231,6 @@ impl PodStatus {
             && self.start_time == o.start_time
             && self.conditions == o.conditions
             && self.containers.len() == o.containers.len()
-            && self
-                .containers
-                .iter()
-                .zip(&o.containers)
-                .all(|(a, b)| a.same_as(b))
+            && self.containers.iter().zip(&o.containers).all(|(a, b)| a.same_as(b))
     }
 }

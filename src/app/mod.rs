@@ -41,11 +41,7 @@ pub struct Behaviours {
 impl Behaviours {
     /// The behaviour of `container`'s instance number `restart_count`, or `None`
     /// when the file does not mention it (podsim's default app then applies).
-    pub fn for_instance(
-        &self,
-        container: &str,
-        restart_count: u32,
-    ) -> Option<Arc<ContainerBehaviour>> {
+    pub fn for_instance(&self, container: &str, restart_count: u32) -> Option<Arc<ContainerBehaviour>> {
         let list = self.containers.get(container)?;
         let i = (restart_count as usize).min(list.len() - 1);
         Some(list[i].clone())
@@ -58,10 +54,9 @@ impl Behaviours {
     /// True when some instance of `container` answers probes on a port but
     /// names no `ports` (so it listens on the declared containerPorts only).
     pub fn listens_nowhere(&self, container: &str) -> bool {
-        self.containers.get(container).is_some_and(|list| {
-            list.iter()
-                .any(|b| b.ports.is_none() && (!b.http.is_empty() || !b.grpc.is_empty()))
-        })
+        self.containers
+            .get(container)
+            .is_some_and(|list| list.iter().any(|b| b.ports.is_none() && (!b.http.is_empty() || !b.grpc.is_empty())))
     }
 
     /// A problem pointing at the entry for `container`.
@@ -79,14 +74,10 @@ impl Behaviours {
         let mut containers = BTreeMap::new();
         let json = doc.to_json();
         let Some(top) = json.as_object() else {
-            return Err(Error::input(doc.problem(
-                "",
-                "a behaviour file is a mapping with a `containers` key",
-            )));
+            return Err(Error::input(doc.problem("", "a behaviour file is a mapping with a `containers` key")));
         };
         for key in top.keys().filter(|k| *k != "containers") {
-            problems
-                .push(doc.problem(key, format!("unknown field `{key}`, expected `containers`")));
+            problems.push(doc.problem(key, format!("unknown field `{key}`, expected `containers`")));
         }
         match top.get("containers") {
             Some(serde_json::Value::Object(map)) => {
@@ -100,20 +91,10 @@ impl Behaviours {
                     }
                 }
             }
-            Some(_) => problems.push(doc.problem(
-                "containers",
-                "must be a mapping from container name to behaviour",
-            )),
+            Some(_) => problems.push(doc.problem("containers", "must be a mapping from container name to behaviour")),
             None => problems.push(doc.problem("", "missing field `containers`")),
         }
-        if problems.is_empty() {
-            Ok(Behaviours {
-                containers,
-                origin: Some(doc),
-            })
-        } else {
-            Err(Error::Input(problems))
-        }
+        if problems.is_empty() { Ok(Behaviours { containers, origin: Some(doc) }) } else { Err(Error::Input(problems)) }
     }
 }
 
@@ -124,15 +105,11 @@ fn read_container(
 ) -> Result<Vec<Arc<ContainerBehaviour>>, Vec<Problem>> {
     let items: Vec<(String, serde_json::Value)> = match value {
         serde_json::Value::Array(items) if items.is_empty() => {
-            return Err(vec![
-                doc.problem(path, "an instance list needs at least one behaviour"),
-            ]);
+            return Err(vec![doc.problem(path, "an instance list needs at least one behaviour")]);
         }
-        serde_json::Value::Array(items) => items
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| (format!("{path}[{i}]"), v))
-            .collect(),
+        serde_json::Value::Array(items) => {
+            items.into_iter().enumerate().map(|(i, v)| (format!("{path}[{i}]"), v)).collect()
+        }
         serde_json::Value::Null => vec![(path.to_string(), serde_json::json!({}))],
         other => vec![(path.to_string(), other)],
     };
@@ -142,11 +119,7 @@ fn read_container(
         match decode_value::<ContainerBehaviour>(doc, v, &p) {
             Ok(b) => {
                 problems.extend(b.check().into_iter().map(|(field, msg)| {
-                    let full = if field.is_empty() {
-                        p.clone()
-                    } else {
-                        format!("{p}.{field}")
-                    };
+                    let full = if field.is_empty() { p.clone() } else { format!("{p}.{field}") };
                     doc.problem(&full, msg)
                 }));
                 out.push(Arc::new(b));
@@ -154,11 +127,7 @@ fn read_container(
             Err(e) => problems.push(e),
         }
     }
-    if problems.is_empty() {
-        Ok(out)
-    } else {
-        Err(problems)
-    }
+    if problems.is_empty() { Ok(out) } else { Err(problems) }
 }
 
 #[cfg(test)]
@@ -166,10 +135,7 @@ mod tests {
     use super::*;
 
     fn load(text: &str) -> Result<Behaviours, Error> {
-        Behaviours::load(&Arc::new(SourceFile {
-            name: "app.yaml".into(),
-            text: text.into(),
-        }))
+        Behaviours::load(&Arc::new(SourceFile { name: "app.yaml".into(), text: text.into() }))
     }
 
     #[test]
@@ -200,25 +166,19 @@ mod tests {
     #[test]
     fn unknown_keys_are_errors_with_a_line() {
         let e = first_error("containers:\n  app:\n    lisen: 1s\n");
-        assert!(
-            e.starts_with("app.yaml:2:") || e.starts_with("app.yaml:3:"),
-            "{e}"
-        );
+        assert!(e.starts_with("app.yaml:2:") || e.starts_with("app.yaml:3:"), "{e}");
         assert!(e.contains("unknown field `lisen`"), "{e}");
     }
 
     #[test]
     fn negative_and_unitless_durations_are_errors() {
-        assert!(
-            first_error("containers:\n  app:\n    listen: -1s\n").contains("must not be negative")
-        );
+        assert!(first_error("containers:\n  app:\n    listen: -1s\n").contains("must not be negative"));
         assert!(first_error("containers:\n  app:\n    listen: 5\n").contains("needs a unit"));
     }
 
     #[test]
     fn the_last_phase_must_be_open_ended() {
-        let e =
-            first_error("containers:\n  app:\n    http:\n      /r: [{until: 10s, status: 503}]\n");
+        let e = first_error("containers:\n  app:\n    http:\n      /r: [{until: 10s, status: 503}]\n");
         assert!(e.contains("last"), "{e}");
         assert!(e.contains("app.yaml:4:"), "{e}");
     }

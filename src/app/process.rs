@@ -71,21 +71,14 @@ pub struct Plan {
 impl Plan {
     /// Draws the instance's times. `None` is podsim's default app: listens at
     /// once on every port, every probe succeeds, runs forever, exits 0 on SIGTERM.
-    pub fn draw(
-        behaviour: Option<Arc<ContainerBehaviour>>,
-        declared_ports: &[u16],
-        rng: &mut Stream,
-    ) -> Plan {
+    pub fn draw(behaviour: Option<Arc<ContainerBehaviour>>, declared_ports: &[u16], rng: &mut Stream) -> Plan {
         let Some(b) = behaviour else {
             return Plan {
                 behaviour: None,
                 ports: Vec::new(),
                 listen_after: SimDuration::ZERO,
                 exit: None,
-                on_sigterm: OnSigterm::Exit {
-                    after: SimDuration::ZERO,
-                    code: 0,
-                },
+                on_sigterm: OnSigterm::Exit { after: SimDuration::ZERO, code: 0 },
                 http_untils: Vec::new(),
                 exec_untils: Vec::new(),
                 grpc_untils: Vec::new(),
@@ -95,41 +88,14 @@ impl Plan {
         let exit = b.exit.as_ref().map(|e| (e.after.sample(rng), e.code));
         let on_sigterm = match &b.sigterm {
             Some(s) if s.ignore => OnSigterm::Ignore,
-            Some(s) => OnSigterm::Exit {
-                after: latency(&s.exit_after, rng),
-                code: s.code.unwrap_or(0),
-            },
-            None => OnSigterm::Exit {
-                after: SimDuration::ZERO,
-                code: 0,
-            },
+            Some(s) => OnSigterm::Exit { after: latency(&s.exit_after, rng), code: s.code.unwrap_or(0) },
+            None => OnSigterm::Exit { after: SimDuration::ZERO, code: 0 },
         };
-        let http_untils = b
-            .http
-            .values()
-            .map(|ps| untils(ps.iter().map(|p| &p.until), rng))
-            .collect();
-        let exec_untils = b
-            .exec
-            .values()
-            .map(|ps| untils(ps.iter().map(|p| &p.until), rng))
-            .collect();
-        let grpc_untils = b
-            .grpc
-            .values()
-            .map(|ps| untils(ps.iter().map(|p| &p.until), rng))
-            .collect();
+        let http_untils = b.http.values().map(|ps| untils(ps.iter().map(|p| &p.until), rng)).collect();
+        let exec_untils = b.exec.values().map(|ps| untils(ps.iter().map(|p| &p.until), rng)).collect();
+        let grpc_untils = b.grpc.values().map(|ps| untils(ps.iter().map(|p| &p.until), rng)).collect();
         let ports = b.ports.clone().unwrap_or_else(|| declared_ports.to_vec());
-        Plan {
-            behaviour: Some(b),
-            ports,
-            listen_after,
-            exit,
-            on_sigterm,
-            http_untils,
-            exec_untils,
-            grpc_untils,
-        }
+        Plan { behaviour: Some(b), ports, listen_after, exit, on_sigterm, http_untils, exec_untils, grpc_untils }
     }
 
     /// False for podsim's default app (no behaviour given).
@@ -147,19 +113,10 @@ impl Plan {
     pub fn answer(&self, ask: Ask<'_>, age: SimDuration, rng: &mut Stream) -> Answer {
         let Some(b) = &self.behaviour else {
             return match ask {
-                Ask::Http { .. } => Answer::Http {
-                    status: 200,
-                    latency: SimDuration::ZERO,
-                },
+                Ask::Http { .. } => Answer::Http { status: 200, latency: SimDuration::ZERO },
                 Ask::Tcp { .. } => Answer::Accepted,
-                Ask::Grpc { .. } => Answer::Grpc {
-                    status: GrpcStatus::Serving,
-                    latency: SimDuration::ZERO,
-                },
-                Ask::Exec { .. } => Answer::Exit {
-                    code: 0,
-                    latency: SimDuration::ZERO,
-                },
+                Ask::Grpc { .. } => Answer::Grpc { status: GrpcStatus::Serving, latency: SimDuration::ZERO },
+                Ask::Exec { .. } => Answer::Exit { code: 0, latency: SimDuration::ZERO },
             };
         };
         let listening = |port: u16| age >= self.listen_after && self.ports.contains(&port);
@@ -167,30 +124,18 @@ impl Plan {
             Ask::Exec { command } => match b.exec.iter().position(|(k, _)| k == command) {
                 Some(i) => {
                     let phase = &b.exec[command][stretch(&self.exec_untils[i], age)];
-                    Answer::Exit {
-                        code: phase.exit,
-                        latency: latency(&phase.latency, rng),
-                    }
+                    Answer::Exit { code: phase.exit, latency: latency(&phase.latency, rng) }
                 }
-                None => Answer::Exit {
-                    code: 0,
-                    latency: SimDuration::ZERO,
-                },
+                None => Answer::Exit { code: 0, latency: SimDuration::ZERO },
             },
             _ if !listening(port_of(ask)) => Answer::Refused,
             Ask::Tcp { .. } => Answer::Accepted,
             Ask::Http { path, .. } => match b.http.keys().position(|k| k == path) {
                 Some(i) => {
                     let p: &Phase<u16> = &b.http[path][stretch(&self.http_untils[i], age)];
-                    Answer::Http {
-                        status: p.status,
-                        latency: latency(&p.latency, rng),
-                    }
+                    Answer::Http { status: p.status, latency: latency(&p.latency, rng) }
                 }
-                None => Answer::Http {
-                    status: 404,
-                    latency: SimDuration::ZERO,
-                },
+                None => Answer::Http { status: 404, latency: SimDuration::ZERO },
             },
             Ask::Grpc { service, .. } if b.grpc.is_empty() => {
                 let _ = service;
@@ -199,10 +144,7 @@ impl Plan {
             Ask::Grpc { service, .. } => match b.grpc.keys().position(|k| k == service) {
                 Some(i) => {
                     let p = &b.grpc[service][stretch(&self.grpc_untils[i], age)];
-                    Answer::Grpc {
-                        status: p.status,
-                        latency: latency(&p.latency, rng),
-                    }
+                    Answer::Grpc { status: p.status, latency: latency(&p.latency, rng) }
                 }
                 None => Answer::GrpcNotFound,
             },
@@ -221,9 +163,7 @@ fn port_of(ask: Ask<'_>) -> u16 {
 fn untils<'a>(items: impl Iterator<Item = &'a Option<Dist>>, rng: &mut Stream) -> Vec<SimDuration> {
     let mut out: Vec<SimDuration> = Vec::new();
     for u in items.flatten() {
-        let d = u
-            .sample(rng)
-            .max(out.last().copied().unwrap_or(SimDuration::ZERO));
+        let d = u.sample(rng).max(out.last().copied().unwrap_or(SimDuration::ZERO));
         out.push(d);
     }
     out
@@ -246,11 +186,7 @@ mod tests {
     use crate::error::SourceFile;
 
     fn plan(text: &str) -> Plan {
-        let b = Behaviours::load(&Arc::new(SourceFile {
-            name: "a.yaml".into(),
-            text: text.into(),
-        }))
-        .unwrap();
+        let b = Behaviours::load(&Arc::new(SourceFile { name: "a.yaml".into(), text: text.into() })).unwrap();
         Plan::draw(b.for_instance("app", 0), &[8080], &mut Stream::new(1, "t"))
     }
 
@@ -261,77 +197,27 @@ mod tests {
         );
         let mut r = Stream::new(1, "r");
         let at = |s: u64| SimDuration::from_secs(s);
-        let ready = Ask::Http {
-            port: 8080,
-            path: "/ready",
-        };
+        let ready = Ask::Http { port: 8080, path: "/ready" };
         assert_eq!(p.answer(ready, at(1), &mut r), Answer::Refused);
+        assert_eq!(p.answer(ready, at(2), &mut r), Answer::Http { status: 503, latency: SimDuration::ZERO });
+        assert_eq!(p.answer(ready, at(10), &mut r), Answer::Http { status: 200, latency: SimDuration::ZERO });
         assert_eq!(
-            p.answer(ready, at(2), &mut r),
-            Answer::Http {
-                status: 503,
-                latency: SimDuration::ZERO
-            }
+            p.answer(Ask::Http { port: 8080, path: "/x" }, at(10), &mut r),
+            Answer::Http { status: 404, latency: SimDuration::ZERO }
         );
-        assert_eq!(
-            p.answer(ready, at(10), &mut r),
-            Answer::Http {
-                status: 200,
-                latency: SimDuration::ZERO
-            }
-        );
-        assert_eq!(
-            p.answer(
-                Ask::Http {
-                    port: 8080,
-                    path: "/x"
-                },
-                at(10),
-                &mut r
-            ),
-            Answer::Http {
-                status: 404,
-                latency: SimDuration::ZERO
-            }
-        );
-        assert_eq!(
-            p.answer(Ask::Tcp { port: 9090 }, at(10), &mut r),
-            Answer::Refused
-        );
+        assert_eq!(p.answer(Ask::Tcp { port: 9090 }, at(10), &mut r), Answer::Refused);
         assert_eq!(
             p.answer(Ask::Exec { command: "true" }, at(0), &mut r),
-            Answer::Exit {
-                code: 0,
-                latency: SimDuration::ZERO
-            }
+            Answer::Exit { code: 0, latency: SimDuration::ZERO }
         );
-        assert_eq!(
-            p.answer(
-                Ask::Grpc {
-                    port: 8080,
-                    service: ""
-                },
-                at(10),
-                &mut r
-            ),
-            Answer::GrpcUnimplemented
-        );
+        assert_eq!(p.answer(Ask::Grpc { port: 8080, service: "" }, at(10), &mut r), Answer::GrpcUnimplemented);
     }
 
     #[test]
     fn the_default_app_always_succeeds() {
         let p = Plan::draw(None, &[], &mut Stream::new(1, "t"));
         let mut r = Stream::new(1, "r");
-        assert_eq!(
-            p.answer(Ask::Tcp { port: 1 }, SimDuration::ZERO, &mut r),
-            Answer::Accepted
-        );
-        assert_eq!(
-            p.on_sigterm,
-            OnSigterm::Exit {
-                after: SimDuration::ZERO,
-                code: 0
-            }
-        );
+        assert_eq!(p.answer(Ask::Tcp { port: 1 }, SimDuration::ZERO, &mut r), Answer::Accepted);
+        assert_eq!(p.on_sigterm, OnSigterm::Exit { after: SimDuration::ZERO, code: 0 });
     }
 }

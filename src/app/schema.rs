@@ -146,36 +146,22 @@ impl ContainerBehaviour {
         if let Some(ports) = &self.ports {
             for (i, p) in ports.iter().enumerate() {
                 if *p == 0 {
-                    out.push((
-                        format!("ports[{i}]"),
-                        "0: must be between 1 and 65535, inclusive".into(),
-                    ));
+                    out.push((format!("ports[{i}]"), "0: must be between 1 and 65535, inclusive".into()));
                 }
             }
         }
-        if let Some(exit) = &self.exit {
-            if !(0..=255).contains(&exit.code) {
-                out.push((
-                    "exit.code".into(),
-                    format!("{}: an exit code is between 0 and 255", exit.code),
-                ));
+        if let Some(exit) = &self.exit
+            && !(0..=255).contains(&exit.code) {
+                out.push(("exit.code".into(), format!("{}: an exit code is between 0 and 255", exit.code)));
             }
-        }
         if let Some(s) = &self.sigterm {
             if s.ignore && (s.exit_after.is_some() || s.code.is_some()) {
-                out.push((
-                    "sigterm".into(),
-                    "`ignore: true` cannot be combined with `exit_after` or `code`".into(),
-                ));
+                out.push(("sigterm".into(), "`ignore: true` cannot be combined with `exit_after` or `code`".into()));
             }
-            if let Some(code) = s.code {
-                if !(0..=255).contains(&code) {
-                    out.push((
-                        "sigterm.code".into(),
-                        format!("{code}: an exit code is between 0 and 255"),
-                    ));
+            if let Some(code) = s.code
+                && !(0..=255).contains(&code) {
+                    out.push(("sigterm.code".into(), format!("{code}: an exit code is between 0 and 255")));
                 }
-            }
         }
         out
     }
@@ -184,10 +170,7 @@ impl ContainerBehaviour {
 /// Every stretch but the last needs `until`; fixed `until`s must increase.
 fn check_schedule<S: Stretch>(field: &str, phases: &[S], out: &mut Vec<(String, String)>) {
     if phases.is_empty() {
-        out.push((
-            field.to_string(),
-            "a schedule needs at least one entry".into(),
-        ));
+        out.push((field.to_string(), "a schedule needs at least one entry".into()));
         return;
     }
     let last = phases.len() - 1;
@@ -200,15 +183,11 @@ fn check_schedule<S: Stretch>(field: &str, phases: &[S], out: &mut Vec<(String, 
             )),
             (Some(_), true) => out.push((
                 format!("{field}[{i}].until"),
-                "the last entry must not have `until`: it says what the app answers from then on"
-                    .into(),
+                "the last entry must not have `until`: it says what the app answers from then on".into(),
             )),
             (Some(Dist::Fixed(d)), false) => {
                 if previous.is_some_and(|p| *d <= p) {
-                    out.push((
-                        format!("{field}[{i}].until"),
-                        format!("{d}: `until` times must increase"),
-                    ));
+                    out.push((format!("{field}[{i}].until"), format!("{d}: `until` times must increase")));
                 }
                 previous = Some(*d);
             }

@@ -27,11 +27,8 @@ pub fn error(out: &mut impl Write, e: &Error) {
                 problem(out, p);
             }
             let n = problems.iter().filter(|p| p.is_error()).count();
-            let _ = writeln!(
-                out,
-                "podsim: {n} error{} in the input; nothing was simulated",
-                if n == 1 { "" } else { "s" }
-            );
+            let _ =
+                writeln!(out, "podsim: {n} error{} in the input; nothing was simulated", if n == 1 { "" } else { "s" });
         }
         Error::Io { .. } => {
             let _ = writeln!(out, "error: {e}");

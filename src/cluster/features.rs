@@ -75,11 +75,7 @@ impl Gate {
 }
 
 /// Gates known to the kubelet but whose "on" behaviour podsim does not model.
-const UNMODELLED: &[&str] = &[
-    "EventedPLEG",
-    "ContainerStopSignals",
-    "RestartAllContainersOnContainerExits",
-];
+const UNMODELLED: &[&str] = &["EventedPLEG", "ContainerStopSignals", "RestartAllContainersOnContainerExits"];
 
 /// The resolved gate values of one cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,17 +109,15 @@ impl FeatureGates {
                     None
                 }
                 Some((_, Stage::Locked(locked))) if locked == value => None,
-                Some((_, Stage::Locked(locked))) => Some(format!(
-                    "cannot set feature gate {name} to {value}, feature is locked to {locked}"
-                )),
-                Some((_, Stage::Absent)) => Some(format!(
-                    "unrecognized feature gate: {name} (not in Kubernetes {version})"
-                )),
+                Some((_, Stage::Locked(locked))) => {
+                    Some(format!("cannot set feature gate {name} to {value}, feature is locked to {locked}"))
+                }
+                Some((_, Stage::Absent)) => {
+                    Some(format!("unrecognized feature gate: {name} (not in Kubernetes {version})"))
+                }
                 None if UNMODELLED.contains(&name.as_str()) => {
                     if value {
-                        Some(format!(
-                            "podsim does not model feature gate {name} turned on"
-                        ))
+                        Some(format!("podsim does not model feature gate {name} turned on"))
                     } else {
                         None
                     }
@@ -134,11 +128,7 @@ impl FeatureGates {
                 errors.push((name.clone(), p));
             }
         }
-        if errors.is_empty() {
-            Ok(FeatureGates { values })
-        } else {
-            Err(errors)
-        }
+        if errors.is_empty() { Ok(FeatureGates { values }) } else { Err(errors) }
     }
 
     pub fn enabled(&self, gate: Gate) -> bool {
@@ -171,16 +161,10 @@ mod tests {
 
     #[test]
     fn locked_unknown_and_absent_gates_are_rejected() {
-        assert!(
-            FeatureGates::resolve(Version::V1_37, &over(&[("PLEGOnDemandRelist", false)])).is_err()
-        );
+        assert!(FeatureGates::resolve(Version::V1_37, &over(&[("PLEGOnDemandRelist", false)])).is_err());
         assert!(FeatureGates::resolve(Version::V1_37, &over(&[("NoSuchGate", true)])).is_err());
-        assert!(
-            FeatureGates::resolve(Version::V1_35, &over(&[("PLEGOnDemandRelist", true)])).is_err()
-        );
-        assert!(
-            FeatureGates::resolve(Version::V1_36, &over(&[("PLEGOnDemandRelist", true)])).is_ok()
-        );
+        assert!(FeatureGates::resolve(Version::V1_35, &over(&[("PLEGOnDemandRelist", true)])).is_err());
+        assert!(FeatureGates::resolve(Version::V1_36, &over(&[("PLEGOnDemandRelist", true)])).is_ok());
         assert!(FeatureGates::resolve(Version::V1_36, &over(&[("EventedPLEG", true)])).is_err());
     }
 }

@@ -49,9 +49,7 @@ pub struct Latencies {
 
 impl Default for Latencies {
     fn default() -> Self {
-        let u = |a: u64, b: u64| {
-            Dist::Uniform(SimDuration::from_millis(a), SimDuration::from_millis(b))
-        };
+        let u = |a: u64, b: u64| Dist::Uniform(SimDuration::from_millis(a), SimDuration::from_millis(b));
         Latencies {
             scheduling: u(5, 30),
             watch: u(2, 20),
@@ -82,10 +80,7 @@ pub struct KubeletConfig {
 
 impl Default for KubeletConfig {
     fn default() -> Self {
-        KubeletConfig {
-            sync_frequency: Dist::Fixed(SimDuration::from_secs(60)),
-            max_container_restart_period: None,
-        }
+        KubeletConfig { sync_frequency: Dist::Fixed(SimDuration::from_secs(60)), max_container_restart_period: None }
     }
 }
 
@@ -138,12 +133,13 @@ pub struct Cluster {
     /// The CrashLoopBackOff bounds this version and these gates give.
     pub backoff_initial: SimDuration,
     pub backoff_max: SimDuration,
+    /// The profile as written, to re-resolve it for another version.
+    file: ProfileFile,
 }
 
 impl Default for Cluster {
     fn default() -> Self {
-        let file: ProfileFile =
-            serde_json::from_value(serde_json::json!({})).unwrap_or_else(|_| unreachable!());
+        let file: ProfileFile = serde_json::from_value(serde_json::json!({})).unwrap_or_else(|_| unreachable!());
         resolve(file).unwrap_or_else(|_| unreachable!("the built-in profile is valid"))
     }
 }
@@ -154,31 +150,23 @@ impl Cluster {
     pub fn load(file: &Arc<SourceFile>) -> Result<Cluster, Error> {
         let doc = parse_single(file)?;
         let parsed: ProfileFile = doc.decode().map_err(Error::input)?;
-        resolve(parsed).map_err(|problems| {
-            Error::Input(
-                problems
-                    .into_iter()
-                    .map(|(path, msg)| doc.problem(&path, msg))
-                    .collect(),
-            )
-        })
+        resolve(parsed)
+            .map_err(|problems| Error::Input(problems.into_iter().map(|(path, msg)| doc.problem(&path, msg)).collect()))
     }
 
-    /// Overrides the version (and re-resolves the gates' defaults).
-    pub fn with_version(
-        mut self,
-        version: Version,
-        overrides: &BTreeMap<String, bool>,
-    ) -> Result<Cluster, Problem> {
-        self.version = version;
-        self.gates = FeatureGates::resolve(version, overrides).map_err(|e| {
-            Problem::error(e.into_iter().map(|(_, m)| m).collect::<Vec<_>>().join("; "))
-        })?;
-        Ok(self)
+    /// The same profile for another Kubernetes version: gate defaults and
+    /// everything derived from them follow the version.
+    pub fn with_version(&self, version: Version) -> Result<Cluster, Problem> {
+        let file = ProfileFile { kubernetes: Some(version.to_string()), ..self.file.clone() };
+        resolve(file).map_err(|e| {
+            let text: Vec<String> = e.into_iter().map(|(path, m)| format!("{path}: {m}")).collect();
+            Problem::error(format!("with Kubernetes {version}: {}", text.join("; ")))
+        })
     }
 }
 
 fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
+    let file = f.clone();
     let mut problems = Vec::new();
     let version = match f.kubernetes.as_deref().map(Version::parse) {
         None => Version::NEWEST,
@@ -191,41 +179,21 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
     let gates = match FeatureGates::resolve(version, &f.feature_gates) {
         Ok(g) => g,
         Err(errors) => {
-            problems.extend(
-                errors
-                    .into_iter()
-                    .map(|(gate, m)| (format!("featureGates.{gate}"), m)),
-            );
+            problems.extend(errors.into_iter().map(|(gate, m)| (format!("featureGates.{gate}"), m)));
             FeatureGates::resolve(version, &BTreeMap::new()).unwrap_or_else(|_| unreachable!())
         }
     };
-    let node_files = f.nodes.unwrap_or_else(|| {
-        vec![NodeFile {
-            name: "node-1".into(),
-            ip: None,
-            images: Vec::new(),
-        }]
-    });
+    let node_files = f.nodes.unwrap_or_else(|| vec![NodeFile { name: "node-1".into(), ip: None, images: Vec::new() }]);
     if node_files.is_empty() {
-        problems.push((
-            "nodes".to_string(),
-            "a cluster needs at least one node".to_string(),
-        ));
+        problems.push(("nodes".to_string(), "a cluster needs at least one node".to_string()));
     }
     let mut nodes = Vec::new();
     for (i, n) in node_files.into_iter().enumerate() {
         if nodes.iter().any(|x: &Node| *x.name == *n.name) {
-            problems.push((
-                format!("nodes[{i}].name"),
-                format!("Duplicate value: {:?}", n.name),
-            ));
+            problems.push((format!("nodes[{i}].name"), format!("Duplicate value: {:?}", n.name)));
         }
         let ip = n.ip.unwrap_or_else(|| format!("10.0.0.{}", 10 + i));
-        nodes.push(Node {
-            name: Arc::from(n.name),
-            ip: Arc::from(ip),
-            images: n.images,
-        });
+        nodes.push(Node { name: Arc::from(n.name), ip: Arc::from(ip), images: n.images });
     }
     let reduced = gates.enabled(Gate::ReduceDefaultCrashLoopBackOffDecay);
     let (mut initial, mut max) = if reduced {
@@ -242,7 +210,9 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
             "kubelet.maxContainerRestartPeriod".into(),
             "must be between 1s and 300s (crashLoopBackOff.maxContainerRestartPeriod)".into(),
         )),
-        (Some(_), true) => problems.push(("kubelet.maxContainerRestartPeriod".into(), "must be a fixed duration".into())),
+        (Some(_), true) => {
+            problems.push(("kubelet.maxContainerRestartPeriod".into(), "must be a fixed duration".into()))
+        }
         (Some(_), false) => problems.push((
             "kubelet.maxContainerRestartPeriod".into(),
             format!("needs feature gate KubeletCrashLoopBackOffMax, which is off in Kubernetes {version}"),
@@ -261,5 +231,6 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
         latencies: f.latencies,
         backoff_initial: initial,
         backoff_max: max,
+        file,
     })
 }

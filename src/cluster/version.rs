@@ -13,21 +13,14 @@ pub enum Version {
 
 impl Version {
     pub const NEWEST: Version = Version::V1_37;
-    pub const ALL: [Version; 4] = [
-        Version::V1_34,
-        Version::V1_35,
-        Version::V1_36,
-        Version::V1_37,
-    ];
+    pub const ALL: [Version; 4] = [Version::V1_34, Version::V1_35, Version::V1_36, Version::V1_37];
 
     /// Accepts `1.37`, `v1.37`, `1.37.2`.
     pub fn parse(text: &str) -> Result<Version, String> {
         let t = text.trim().trim_start_matches('v');
         let mut parts = t.split('.');
         let (major, minor) = (parts.next(), parts.next());
-        let patch_ok = parts
-            .next()
-            .is_none_or(|p| p.chars().all(|c| c.is_ascii_digit()) && !p.is_empty());
+        let patch_ok = parts.next().is_none_or(|p| p.chars().all(|c| c.is_ascii_digit()) && !p.is_empty());
         let found = match (major, minor) {
             (Some("1"), Some(m)) if patch_ok && parts.next().is_none() => match m {
                 "34" => Some(Version::V1_34),

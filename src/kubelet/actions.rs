@@ -36,21 +36,15 @@ pub struct PodActions {
     pub start: Vec<usize>,
 }
 
-pub fn compute(
-    spec: &PodSpec,
-    snap: &PodSnapshot,
-    liveness: &Results,
-    startup: &Results,
-) -> PodActions {
+pub fn compute(spec: &PodSpec, snap: &PodSnapshot, liveness: &Results, startup: &Results) -> PodActions {
     let mut a = PodActions::default();
     // `PodSandboxChanged`: no ready sandbox means a new one (first sync).
     if snap.sandbox_ip.is_none() {
         a.create_sandbox = true;
         a.start = (0..spec.containers.len())
             .filter(|&i| {
-                let succeeded = snap
-                    .newest(i)
-                    .is_some_and(|c| matches!(c.state, InstState::Exited { exit_code: 0, .. }));
+                let succeeded =
+                    snap.newest(i).is_some_and(|c| matches!(c.state, InstState::Exited { exit_code: 0, .. }));
                 !(spec.restart_policy == RestartPolicy::OnFailure && succeeded)
             })
             .collect();
@@ -82,12 +76,7 @@ pub fn compute(
             message.push_str(", will be restarted");
             a.start.push(i);
         }
-        a.kill.push(Kill {
-            inst: running.inst,
-            container: i,
-            message,
-            reason,
-        });
+        a.kill.push(Kill { inst: running.inst, container: i, message, reason });
     }
     if keep == 0 && a.start.is_empty() {
         a.kill_pod = true;

@@ -27,11 +27,7 @@ impl Backoff {
     /// ReduceDefaultCrashLoopBackOffDecay; with KubeletCrashLoopBackOffMax the
     /// configured max, and the initial lowered to it when smaller.
     pub fn new(initial: SimDuration, max: SimDuration) -> Self {
-        Backoff {
-            initial: initial.min(max),
-            max,
-            entries: HashMap::new(),
-        }
+        Backoff { initial: initial.min(max), max, entries: HashMap::new() }
     }
 
     /// `hasExpired` with the kubelet's override: eventTime − lastUpdate > 600 s.
@@ -52,30 +48,21 @@ impl Backoff {
     /// existing one doubles up to the max; either way lastUpdate = now.
     pub fn next(&mut self, key: &str, event_time: SimTime, now: SimTime) {
         let backoff = match self.entries.get(key) {
-            Some(e) if !Self::expired(event_time, e) => (e.backoff.mul(2)).min(self.max),
+            Some(e) if !Self::expired(event_time, e) => (e.backoff * 2).min(self.max),
             _ => self.initial,
         };
-        self.entries.insert(
-            key.to_string(),
-            Entry {
-                backoff,
-                last_update: now,
-            },
-        );
+        self.entries.insert(key.to_string(), Entry { backoff, last_update: now });
     }
 
     /// `Get(id)`: the current delay (zero when there is no entry).
     pub fn get(&self, key: &str) -> SimDuration {
-        self.entries
-            .get(key)
-            .map_or(SimDuration::ZERO, |e| e.backoff)
+        self.entries.get(key).map_or(SimDuration::ZERO, |e| e.backoff)
     }
 
     /// `GC()`, run by housekeeping every 2 s: drops entries idle for 2 × max.
     pub fn gc(&mut self, now: SimTime) {
-        let limit = self.max.mul(2);
-        self.entries
-            .retain(|_, e| now.since(e.last_update) <= limit);
+        let limit = self.max * 2;
+        self.entries.retain(|_, e| now.since(e.last_update) <= limit);
     }
 }
 
@@ -87,29 +74,18 @@ pub enum Decision {
     /// Backoff over (or none yet): `Next` was called, start now.
     Start,
     /// Still backing off: do not start until `expiry` (FinishedAt + backoff).
-    Wait {
-        backoff: SimDuration,
-        expiry: SimTime,
-    },
+    Wait { backoff: SimDuration, expiry: SimTime },
 }
 
 /// `doBackOff` (kuberuntime_manager.go): `newest_exit` is the FinishedAt of the
 /// newest *exited* instance of the container in the sync's snapshot.
-pub fn do_backoff(
-    table: &mut Backoff,
-    key: &str,
-    newest_exit: Option<SimTime>,
-    now: SimTime,
-) -> Decision {
+pub fn do_backoff(table: &mut Backoff, key: &str, newest_exit: Option<SimTime>, now: SimTime) -> Decision {
     let Some(finished) = newest_exit else {
         return Decision::NoExitedInstance;
     };
     if table.in_backoff_since(key, finished, now) {
         let backoff = table.get(key);
-        return Decision::Wait {
-            backoff,
-            expiry: finished + backoff,
-        };
+        return Decision::Wait { backoff, expiry: finished + backoff };
     }
     table.next(key, finished, now);
     Decision::Start
@@ -132,7 +108,7 @@ mod tests {
         let mut now = s(100);
         let mut delays = vec![];
         let mut finished = now; // first crash
-        for _ in 0..8 {
+        while delays.len() < 8 {
             match do_backoff(&mut b, "k", Some(finished), now) {
                 Decision::Start => {
                     delays.push(now.since(finished).whole_seconds());

@@ -45,10 +45,7 @@ pub struct Recorder {
 
 impl Recorder {
     pub fn new(epoch_ns: u128) -> Self {
-        Recorder {
-            epoch_ns,
-            ..Default::default()
-        }
+        Recorder { epoch_ns, ..Default::default() }
     }
 
     /// `EventCorrelate` then the spam filter: the event as stored, or `None`
@@ -64,22 +61,12 @@ impl Recorder {
     ) -> Option<ApiEvent> {
         let field_path = s.container.map(|c| format!("spec.containers{{{c}}}"));
         let (message, field_path) = self.aggregate(now, s, warning, reason, message, field_path);
-        let key = format!(
-            "{}|{}|{:?}|{warning}|{reason}|{message}",
-            s.uid, s.pod, field_path
-        );
+        let key = format!("{}|{}|{:?}|{warning}|{reason}|{message}", s.uid, s.pod, field_path);
         let event = match self.seen.get(&key) {
-            Some(old) => ApiEvent {
-                count: old.count + 1,
-                last: now,
-                message,
-                ..old.clone()
-            },
+            Some(old) => ApiEvent { count: old.count + 1, last: now, message, ..old.clone() },
             None => {
                 self.seq = self.seq.wrapping_add(1);
-                let ns = self.epoch_ns
-                    + now.as_millis() as u128 * 1_000_000
-                    + (self.seq % 1_000_000) as u128;
+                let ns = self.epoch_ns + now.as_millis() as u128 * 1_000_000 + (self.seq % 1_000_000) as u128;
                 ApiEvent {
                     name: format!("{}.{:x}", s.pod, ns),
                     pod: s.pod.clone(),
@@ -125,18 +112,12 @@ impl Recorder {
         if let Some(first) = agg.messages.iter().next().cloned() {
             agg.messages.remove(&first);
         }
-        (
-            format!("(combined from similar events): {message}"),
-            field_path,
-        )
+        (format!("(combined from similar events): {message}"), field_path)
     }
 
     /// `EventSourceObjectSpamFilter`: one token bucket per pod.
     fn spam_allows(&mut self, uid: &Arc<str>, now: SimTime) -> bool {
-        let b = self.buckets.entry(uid.clone()).or_insert(Bucket {
-            tokens: SPAM_BURST,
-            at: now,
-        });
+        let b = self.buckets.entry(uid.clone()).or_insert(Bucket { tokens: SPAM_BURST, at: now });
         b.tokens = (b.tokens + now.since(b.at).as_millis() as f64 / SPAM_REFILL_MS).min(SPAM_BURST);
         b.at = now;
         if b.tokens >= 1.0 {
@@ -153,22 +134,9 @@ mod tests {
     use super::*;
 
     fn rec(r: &mut Recorder, t: u64, msg: &str) -> Option<ApiEvent> {
-        let (pod, ns, uid): (Arc<str>, Arc<str>, Arc<str>) =
-            ("web".into(), "default".into(), "u1".into());
-        let s = Subject {
-            pod: &pod,
-            namespace: &ns,
-            uid: &uid,
-            container: Some("app"),
-        };
-        r.record(
-            SimTime::from_millis(t),
-            &"node-1".into(),
-            &s,
-            true,
-            "Unhealthy",
-            msg.to_string(),
-        )
+        let (pod, ns, uid): (Arc<str>, Arc<str>, Arc<str>) = ("web".into(), "default".into(), "u1".into());
+        let s = Subject { pod: &pod, namespace: &ns, uid: &uid, container: Some("app") };
+        r.record(SimTime::from_millis(t), &"node-1".into(), &s, true, "Unhealthy", msg.to_string())
     }
 
     #[test]
@@ -185,9 +153,7 @@ mod tests {
     #[test]
     fn the_spam_filter_lets_25_through_then_one_per_five_minutes() {
         let mut r = Recorder::new(0);
-        let passed = (0..40)
-            .filter(|i| rec(&mut r, *i * 1000, "m").is_some())
-            .count();
+        let passed = (0..40).filter(|i| rec(&mut r, *i * 1000, "m").is_some()).count();
         assert_eq!(passed, 25);
         assert!(rec(&mut r, 40_000 + 300_000, "m").is_some());
         assert!(rec(&mut r, 40_000 + 301_000, "m").is_none());

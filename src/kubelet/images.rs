@@ -28,9 +28,7 @@ pub fn ensure(policy: PullPolicy, present: bool) -> ImageAction {
 /// (KubeletEnsureSecretPulledImages on) it says the pod may use it.
 pub fn already_present(image: &str, version: Version) -> String {
     if version >= Version::V1_35 {
-        format!(
-            "Container image {image:?} already present on machine and can be accessed by the pod"
-        )
+        format!("Container image {image:?} already present on machine and can be accessed by the pod")
     } else {
         format!("Container image {image:?} already present on machine")
     }
@@ -45,8 +43,7 @@ pub fn normalize(image: &str) -> String {
     let last_slash = name.rfind('/').map_or(0, |i| i + 1);
     let has_tag = name[last_slash..].contains(':');
     let first = name.split('/').next().unwrap_or("");
-    let has_registry =
-        name.contains('/') && (first.contains('.') || first.contains(':') || first == "localhost");
+    let has_registry = name.contains('/') && (first.contains('.') || first.contains(':') || first == "localhost");
     let mut out = match (has_registry, name.contains('/')) {
         (true, _) => name.to_string(),
         (false, true) => format!("docker.io/{name}"),
@@ -83,35 +80,17 @@ mod tests {
         assert_eq!(normalize("nginx"), "docker.io/library/nginx:latest");
         assert_eq!(normalize("nginx:1.27"), "docker.io/library/nginx:1.27");
         assert_eq!(normalize("bitnami/redis"), "docker.io/bitnami/redis:latest");
-        assert_eq!(
-            normalize("registry.example.com/voice/asr:0.1.0"),
-            "registry.example.com/voice/asr:0.1.0"
-        );
+        assert_eq!(normalize("registry.example.com/voice/asr:0.1.0"), "registry.example.com/voice/asr:0.1.0");
         assert_eq!(normalize("localhost:5000/app"), "localhost:5000/app:latest");
-        assert_eq!(
-            image_id("docker.io/library/nginx:1.27", "ab"),
-            "docker.io/library/nginx@sha256:ab"
-        );
-        assert_eq!(
-            image_id("localhost:5000/app:latest", "ab"),
-            "localhost:5000/app@sha256:ab"
-        );
+        assert_eq!(image_id("docker.io/library/nginx:1.27", "ab"), "docker.io/library/nginx@sha256:ab");
+        assert_eq!(image_id("localhost:5000/app:latest", "ab"), "localhost:5000/app@sha256:ab");
     }
 
     #[test]
     fn pull_policy_decides_the_pull() {
         assert_eq!(ensure(PullPolicy::IfNotPresent, true), ImageAction::Present);
-        assert_eq!(
-            ensure(PullPolicy::IfNotPresent, false),
-            ImageAction::Pull { cached: false }
-        );
-        assert_eq!(
-            ensure(PullPolicy::Always, true),
-            ImageAction::Pull { cached: true }
-        );
-        assert_eq!(
-            ensure(PullPolicy::Never, false),
-            ImageAction::NeverPullMissing
-        );
+        assert_eq!(ensure(PullPolicy::IfNotPresent, false), ImageAction::Pull { cached: false });
+        assert_eq!(ensure(PullPolicy::Always, true), ImageAction::Pull { cached: true });
+        assert_eq!(ensure(PullPolicy::Never, false), ImageAction::NeverPullMissing);
     }
 }

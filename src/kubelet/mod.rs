@@ -146,27 +146,15 @@ pub struct Kubelet {
 }
 
 impl Kubelet {
-    pub fn new(
-        node: Node,
-        cluster: Arc<Cluster>,
-        behaviours: Arc<Behaviours>,
-        seed: u64,
-        epoch_ns: u128,
-    ) -> Self {
-        let runtime = Runtime {
-            images: node.images.clone(),
-            ..Runtime::default()
-        };
+    pub fn new(node: Node, cluster: Arc<Cluster>, behaviours: Arc<Behaviours>, seed: u64, epoch_ns: u128) -> Self {
+        let runtime = Runtime { images: node.images.clone(), ..Runtime::default() };
         let stream = |what: &str| Stream::new(seed, &format!("kubelet/{}/{what}", node.name));
         Kubelet {
             backoff: Backoff::new(cluster.backoff_initial, cluster.backoff_max),
             rng: stream("loop"),
             app_rng: stream("apps"),
             runtime,
-            pleg: pleg::Pleg {
-                cache: Vec::new(),
-                timestamp: Some(SimTime::ZERO),
-            },
+            pleg: pleg::Pleg { cache: Vec::new(), timestamp: Some(SimTime::ZERO) },
             recorder: Recorder::new(epoch_ns),
             pods: Vec::new(),
             next_ip: 0,
@@ -193,8 +181,7 @@ impl Kubelet {
     }
 
     fn send(&self, ctx: &mut Ctx<'_>, delay: SimDuration, ev: Ev) {
-        ctx.q
-            .after(delay, WorldEv::Kubelet(self.node.name.clone(), ev));
+        ctx.q.after(delay, WorldEv::Kubelet(self.node.name.clone(), ev));
     }
 
     fn pod(&mut self, id: PodId) -> Option<&mut KPod> {
@@ -204,27 +191,12 @@ impl Kubelet {
     pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_>) {
         let now = ctx.q.now();
         match ev {
-            Ev::PodAdded {
-                pod,
-                spec,
-                uid,
-                status,
-            } => self.pod_added(pod, spec, uid, *status, ctx),
+            Ev::PodAdded { pod, spec, uid, status } => self.pod_added(pod, spec, uid, *status, ctx),
             Ev::Relist => {
                 self.relisting = true;
-                let snapshots = self
-                    .live_pods()
-                    .map(|p| (p, PodSnapshot::read(&self.runtime, p)))
-                    .collect();
+                let snapshots = self.live_pods().map(|p| (p, PodSnapshot::read(&self.runtime, p))).collect();
                 let d = self.cluster.latencies.pleg_relist.sample(&mut self.rng);
-                self.send(
-                    ctx,
-                    d,
-                    Ev::RelistDone {
-                        started: now,
-                        snapshots,
-                    },
-                );
+                self.send(ctx, d, Ev::RelistDone { started: now, snapshots });
             }
             Ev::RelistDone { started, snapshots } => {
                 for (pod, snap) in snapshots {
@@ -241,16 +213,11 @@ impl Kubelet {
                 self.send(ctx, RELIST_PERIOD, Ev::Relist);
             }
             // The PLEG worker serves single-pod requests between global relists.
-            Ev::OnDemandRelist { pod, requested } if self.relisting => {
-                self.deferred_relists.push((pod, requested))
-            }
+            Ev::OnDemandRelist { pod, requested } if self.relisting => self.deferred_relists.push((pod, requested)),
             Ev::OnDemandRelist { pod, requested } => self.relist_pod(pod, requested, ctx),
             Ev::SyncTick => {
                 for pod in self.live_pods().collect::<Vec<_>>() {
-                    let due = self
-                        .pod(pod)
-                        .and_then(|p| p.worker.requeue_at)
-                        .is_some_and(|t| t < now);
+                    let due = self.pod(pod).and_then(|p| p.worker.requeue_at).is_some_and(|t| t < now);
                     if due {
                         if let Some(p) = self.pod(pod) {
                             p.worker.requeue_at = None;
@@ -275,18 +242,9 @@ impl Kubelet {
                 self.send(ctx, STATUS_RESYNC, Ev::StatusResync);
             }
             Ev::SyncStep { pod, sync } => self.sync_step_done(pod, sync, ctx),
-            Ev::ProbeTick {
-                pod,
-                worker,
-                ticker,
-            } => self.probe_tick(pod, worker, ticker, ctx),
+            Ev::ProbeTick { pod, worker, ticker } => self.probe_tick(pod, worker, ticker, ctx),
             Ev::ProbeManual { pod, worker } => self.probe_manual(pod, worker, ctx),
-            Ev::ProbeDone {
-                pod,
-                worker,
-                inst,
-                outcome,
-            } => self.probe_done(pod, worker, inst, outcome, ctx),
+            Ev::ProbeDone { pod, worker, inst, outcome } => self.probe_done(pod, worker, inst, outcome, ctx),
             Ev::Listening { inst } => {
                 let i = self.runtime.inst(inst);
                 if i.is_running() {
@@ -315,28 +273,14 @@ impl Kubelet {
     }
 
     fn pod_spec(&self, pod: PodId) -> &PodSpec {
-        &self.pods[pod.0 as usize]
-            .as_ref()
-            .expect("instance of a known pod")
-            .spec
+        &self.pods[pod.0 as usize].as_ref().expect("instance of a known pod").spec
     }
 
     fn live_pods(&self) -> impl Iterator<Item = PodId> + '_ {
-        self.pods
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.is_some())
-            .map(|(i, _)| PodId(i as u32))
+        self.pods.iter().enumerate().filter(|(_, p)| p.is_some()).map(|(i, _)| PodId(i as u32))
     }
 
-    fn pod_added(
-        &mut self,
-        pod: PodId,
-        spec: Arc<PodSpec>,
-        uid: Arc<str>,
-        status: PodStatus,
-        ctx: &mut Ctx<'_>,
-    ) {
+    fn pod_added(&mut self, pod: PodId, spec: Arc<PodSpec>, uid: Arc<str>, status: PodStatus, ctx: &mut Ctx<'_>) {
         let i = pod.0 as usize;
         if self.pods.len() <= i {
             self.pods.resize_with(i + 1, || None);
@@ -390,14 +334,7 @@ impl Kubelet {
 
     fn send_patch(&mut self, pod: PodId, status: PodStatus, ctx: &mut Ctx<'_>) {
         let d = self.cluster.latencies.api_write.sample(&mut self.rng);
-        ctx.q.after(
-            d,
-            WorldEv::PatchStatus {
-                pod,
-                node: self.node.name.clone(),
-                status: Box::new(status),
-            },
-        );
+        ctx.q.after(d, WorldEv::PatchStatus { pod, node: self.node.name.clone(), status: Box::new(status) });
     }
 
     /// Records an event the kubelet emits about a pod or one of its containers.
@@ -425,34 +362,18 @@ impl Kubelet {
                 warning,
             }),
         );
-        let subject = Subject {
-            pod: &p.name,
-            namespace: &p.namespace,
-            uid: &p.uid,
-            container: cname.as_deref(),
-        };
-        if let Some(e) =
-            self.recorder
-                .record(now, &self.node.name, &subject, warning, reason, message)
-        {
+        let subject = Subject { pod: &p.name, namespace: &p.namespace, uid: &p.uid, container: cname.as_deref() };
+        if let Some(e) = self.recorder.record(now, &self.node.name, &subject, warning, reason, message) {
             ctx.trace.push(now, Record::Event(Arc::new(e)));
         }
     }
 
     fn process_fact(&mut self, inst: InstId, fact: ProcessFact, ctx: &mut Ctx<'_>) {
         let i = self.runtime.inst(inst);
-        let pod_name = self.pods[i.pod.0 as usize]
-            .as_ref()
-            .map(|p| p.name.clone())
-            .unwrap_or_default();
+        let pod_name = self.pods[i.pod.0 as usize].as_ref().map(|p| p.name.clone()).unwrap_or_default();
         ctx.trace.push(
             ctx.q.now(),
-            Record::Process {
-                pod: pod_name,
-                container: i.name.clone(),
-                container_id: i.container_id.clone(),
-                fact,
-            },
+            Record::Process { pod: pod_name, container: i.name.clone(), container_id: i.container_id.clone(), fact },
         );
     }
 

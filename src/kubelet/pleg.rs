@@ -32,10 +32,7 @@ impl PodSnapshot {
     /// Reads the runtime's current state of `pod`.
     pub fn read(runtime: &Runtime, pod: PodId) -> PodSnapshot {
         PodSnapshot {
-            sandbox_ip: runtime
-                .sandbox(pod)
-                .filter(|s| s.ready)
-                .map(|s| s.ip.clone()),
+            sandbox_ip: runtime.sandbox(pod).filter(|s| s.ready).map(|s| s.ip.clone()),
             containers: runtime
                 .pod_instances(pod)
                 .map(|(id, i)| ContainerSnap {
@@ -59,9 +56,7 @@ impl PodSnapshot {
 
     /// The newest instance that has exited (what `doBackOff` looks at).
     pub fn newest_exited(&self, container: usize) -> Option<&ContainerSnap> {
-        self.containers
-            .iter()
-            .find(|c| c.container == container && matches!(c.state, InstState::Exited { .. }))
+        self.containers.iter().find(|c| c.container == container && matches!(c.state, InstState::Exited { .. }))
     }
 
     /// The two newest instances of a container: they give `state` and `lastState`.
@@ -110,9 +105,7 @@ impl Pleg {
 
     /// The cached snapshot (empty before the first relist).
     pub fn snapshot(&self, pod: PodId) -> Arc<PodSnapshot> {
-        self.entry(pod)
-            .map(|e| e.status.clone())
-            .unwrap_or_default()
+        self.entry(pod).map(|e| e.status.clone()).unwrap_or_default()
     }
 
     /// Stores a relist result for `pod` taken at `at` and returns the events
@@ -122,15 +115,9 @@ impl Pleg {
         if self.cache.len() <= i {
             self.cache.resize(i + 1, None);
         }
-        let old = self.cache[i]
-            .as_ref()
-            .map(|e| e.status.clone())
-            .unwrap_or_default();
+        let old = self.cache[i].as_ref().map(|e| e.status.clone()).unwrap_or_default();
         let events = diff(&old, &fresh);
-        self.cache[i] = Some(CacheEntry {
-            status: Arc::new(fresh),
-            modified: at,
-        });
+        self.cache[i] = Some(CacheEntry { status: Arc::new(fresh), modified: at });
         events
     }
 }
@@ -142,11 +129,7 @@ fn diff(old: &PodSnapshot, new: &PodSnapshot) -> Vec<PlegEvent> {
         out.push(PlegEvent::SandboxChanged);
     }
     for c in &new.containers {
-        let before = old
-            .containers
-            .iter()
-            .find(|o| o.inst == c.inst)
-            .map(|o| &o.state);
+        let before = old.containers.iter().find(|o| o.inst == c.inst).map(|o| &o.state);
         let event = match (before, &c.state) {
             (Some(InstState::Running { .. }), InstState::Running { .. }) => None,
             (Some(InstState::Exited { .. }), InstState::Exited { .. }) => None,

@@ -130,9 +130,9 @@ pub fn requeue_delay(
     match outcome {
         SyncOutcome::PhaseTransition => SimDuration::ZERO,
         SyncOutcome::Ok => jitter(resync, unit),
-        SyncOutcome::Error {
-            backoff_expiry: Some(expiry),
-        } if version >= Version::V1_35 => jitter(expiry.since(now).min(resync), unit),
+        SyncOutcome::Error { backoff_expiry: Some(expiry) } if version >= Version::V1_35 => {
+            jitter(expiry.since(now).min(resync), unit)
+        }
         SyncOutcome::Error { .. } => jitter(BACKOFF_PERIOD, unit),
     }
 }
@@ -146,35 +146,16 @@ mod tests {
     #[test]
     fn crash_loop_requeue_depends_on_the_version() {
         let now = SimTime::from_millis(100_000);
-        let err = SyncOutcome::Error {
-            backoff_expiry: Some(now + SimDuration::from_secs(40)),
-        };
+        let err = SyncOutcome::Error { backoff_expiry: Some(now + SimDuration::from_secs(40)) };
         // 1.34: 10 s jittered to at most 15 s, whatever the backoff.
-        assert_eq!(
-            requeue_delay(err, Version::V1_34, MIN, now, 0.0),
-            SimDuration::from_secs(10)
-        );
-        assert_eq!(
-            requeue_delay(err, Version::V1_34, MIN, now, 0.999),
-            SimDuration::from_millis(14_995)
-        );
+        assert_eq!(requeue_delay(err, Version::V1_34, MIN, now, 0.0), SimDuration::from_secs(10));
+        assert_eq!(requeue_delay(err, Version::V1_34, MIN, now, 0.999), SimDuration::from_millis(14_995));
         // 1.35+: the remaining 40 s, jittered up to +50 %.
-        assert_eq!(
-            requeue_delay(err, Version::V1_35, MIN, now, 0.0),
-            SimDuration::from_secs(40)
-        );
-        assert_eq!(
-            requeue_delay(err, Version::V1_37, MIN, now, 0.5),
-            SimDuration::from_secs(50)
-        );
+        assert_eq!(requeue_delay(err, Version::V1_35, MIN, now, 0.0), SimDuration::from_secs(40));
+        assert_eq!(requeue_delay(err, Version::V1_37, MIN, now, 0.5), SimDuration::from_secs(50));
         // Capped at the resync interval.
-        let long = SyncOutcome::Error {
-            backoff_expiry: Some(now + SimDuration::from_secs(300)),
-        };
+        let long = SyncOutcome::Error { backoff_expiry: Some(now + SimDuration::from_secs(300)) };
         assert_eq!(requeue_delay(long, Version::V1_36, MIN, now, 0.0), MIN);
-        assert_eq!(
-            requeue_delay(SyncOutcome::Ok, Version::V1_37, MIN, now, 0.0),
-            MIN
-        );
+        assert_eq!(requeue_delay(SyncOutcome::Ok, Version::V1_37, MIN, now, 0.0), MIN);
     }
 }

@@ -27,15 +27,7 @@ impl Kubelet {
         if busy {
             worker.pending_tick = true;
         }
-        self.send(
-            ctx,
-            period,
-            Ev::ProbeTick {
-                pod,
-                worker: w,
-                ticker,
-            },
-        );
+        self.send(ctx, period, Ev::ProbeTick { pod, worker: w, ticker });
         if !busy {
             self.do_probe(pod, w, ctx);
         }
@@ -62,15 +54,7 @@ impl Kubelet {
         worker.ticker += 1;
         worker.pending_tick = false;
         let (period, ticker) = (worker.spec.period, worker.ticker);
-        self.send(
-            ctx,
-            period,
-            Ev::ProbeTick {
-                pod,
-                worker: w,
-                ticker,
-            },
-        );
+        self.send(ctx, period, Ev::ProbeTick { pod, worker: w, ticker });
     }
 
     /// `doProbe`: checks against the cached status, then runs the probe.
@@ -92,134 +76,65 @@ impl Kubelet {
             }
             Step::Run(inst) => {
                 let outcome = self.run_probe(pod, w, inst, now);
-                let took = outcome
-                    .as_ref()
-                    .map_or(crate::time::SimDuration::ZERO, |o| o.took);
+                let took = outcome.as_ref().map_or(crate::time::SimDuration::ZERO, |o| o.took);
                 if let Some(p) = self.pod(pod) {
                     p.probes.workers[w].busy = true;
                 }
-                self.send(
-                    ctx,
-                    took,
-                    Ev::ProbeDone {
-                        pod,
-                        worker: w,
-                        inst,
-                        outcome,
-                    },
-                );
+                self.send(ctx, took, Ev::ProbeDone { pod, worker: w, inst, outcome });
             }
         }
     }
 
     /// Runs the handler against the instance's process as it is now. An
     /// `Err` is a prober error: the kubelet throws the result away.
-    fn run_probe(
-        &mut self,
-        pod: PodId,
-        w: usize,
-        inst: InstId,
-        now: crate::time::SimTime,
-    ) -> Result<Outcome, String> {
+    fn run_probe(&mut self, pod: PodId, w: usize, inst: InstId, now: crate::time::SimTime) -> Result<Outcome, String> {
         let exec_timeout = self.cluster.gates.enabled(Gate::ExecProbeTimeout);
-        let p = self.pods[pod.0 as usize]
-            .as_ref()
-            .expect("probed pod exists");
+        let p = self.pods[pod.0 as usize].as_ref().expect("probed pod exists");
         let worker = &p.probes.workers[w];
         let spec = &p.spec.containers[worker.container];
         let probe = &worker.spec;
         let instance = self.runtime.inst(inst);
-        let ip = self
-            .runtime
-            .sandbox(pod)
-            .map(|s| s.ip.clone())
-            .unwrap_or_else(|| self.node.ip.clone());
+        let ip = self.runtime.sandbox(pod).map(|s| s.ip.clone()).unwrap_or_else(|| self.node.ip.clone());
         let age = instance.age(now);
         let alive = instance.is_running();
         let resolve = |port| {
-            spec.resolve_port(port)
-                .ok_or_else(|| format!("couldn't find port: {port:?} in container {}", spec.name))
+            spec.resolve_port(port).ok_or_else(|| format!("couldn't find port: {port:?} in container {}", spec.name))
         };
         match &probe.handler {
             Handler::HttpGet { port, path, scheme } => {
                 let port = resolve(port)?;
                 let answer = if alive {
-                    instance
-                        .plan
-                        .answer(Ask::Http { port, path }, age, &mut self.app_rng)
+                    instance.plan.answer(Ask::Http { port, path }, age, &mut self.app_rng)
                 } else {
                     crate::app::Answer::Refused
                 };
-                Ok(handler::http(
-                    answer,
-                    &Target {
-                        ip: &ip,
-                        port,
-                        path,
-                        scheme,
-                    },
-                    probe.timeout,
-                ))
+                Ok(handler::http(answer, &Target { ip: &ip, port, path, scheme }, probe.timeout))
             }
             Handler::TcpSocket { port } => {
                 let port = resolve(port)?;
                 let answer = if alive {
-                    instance
-                        .plan
-                        .answer(Ask::Tcp { port }, age, &mut self.app_rng)
+                    instance.plan.answer(Ask::Tcp { port }, age, &mut self.app_rng)
                 } else {
                     crate::app::Answer::Refused
                 };
-                Ok(handler::tcp(
-                    answer,
-                    &Target {
-                        ip: &ip,
-                        port,
-                        path: "",
-                        scheme: "",
-                    },
-                ))
+                Ok(handler::tcp(answer, &Target { ip: &ip, port, path: "", scheme: "" }))
             }
             Handler::Grpc { port, service } => {
                 let answer = if alive {
-                    instance.plan.answer(
-                        Ask::Grpc {
-                            port: *port,
-                            service,
-                        },
-                        age,
-                        &mut self.app_rng,
-                    )
+                    instance.plan.answer(Ask::Grpc { port: *port, service }, age, &mut self.app_rng)
                 } else {
                     crate::app::Answer::Refused
                 };
-                Ok(handler::grpc(
-                    answer,
-                    &Target {
-                        ip: &ip,
-                        port: *port,
-                        path: "",
-                        scheme: "",
-                    },
-                    probe.timeout,
-                ))
+                Ok(handler::grpc(answer, &Target { ip: &ip, port: *port, path: "", scheme: "" }, probe.timeout))
             }
             Handler::Exec { command } => {
                 if !alive {
                     return Err("container not running".to_string());
                 }
                 let joined = command.join(" ");
-                let answer =
-                    instance
-                        .plan
-                        .answer(Ask::Exec { command: &joined }, age, &mut self.app_rng);
+                let answer = instance.plan.answer(Ask::Exec { command: &joined }, age, &mut self.app_rng);
                 let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
-                Ok(handler::exec(
-                    answer,
-                    &joined,
-                    overhead,
-                    exec_timeout.then_some(probe.timeout),
-                ))
+                Ok(handler::exec(answer, &joined, overhead, exec_timeout.then_some(probe.timeout)))
             }
         }
     }
@@ -253,11 +168,7 @@ impl Kubelet {
                 let p = self.pod(pod).expect("probed pod exists");
                 let (worker, results) = p.probes.worker_and_results(w);
                 let run = worker.finish(inst, success, results, &mut updates);
-                let threshold = if success {
-                    worker.spec.success_threshold
-                } else {
-                    worker.spec.failure_threshold
-                };
+                let threshold = if success { worker.spec.success_threshold } else { worker.spec.failure_threshold };
                 let record = ProbeRun {
                     pod: p.name.clone(),
                     container: worker.name.clone(),
@@ -306,20 +217,11 @@ impl Kubelet {
             let changed = match u.kind {
                 ProbeKind::Readiness => {
                     let spec = p.spec.clone();
-                    p.status.set_container_readiness(
-                        &spec,
-                        u.inst.0,
-                        u.result == ProbeResult::Success,
-                        u.why,
-                        now,
-                    )
+                    p.status.set_container_readiness(&spec, u.inst.0, u.result == ProbeResult::Success, u.why, now)
                 }
-                ProbeKind::Startup => p.status.set_container_startup(
-                    u.inst.0,
-                    u.result == ProbeResult::Success,
-                    u.why,
-                    now,
-                ),
+                ProbeKind::Startup => {
+                    p.status.set_container_startup(u.inst.0, u.result == ProbeResult::Success, u.why, now)
+                }
                 ProbeKind::Liveness => false,
             };
             if changed {

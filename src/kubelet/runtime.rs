@@ -25,15 +25,8 @@ pub enum EndCause {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InstState {
     Created,
-    Running {
-        started: SimTime,
-    },
-    Exited {
-        started: SimTime,
-        finished: SimTime,
-        exit_code: i32,
-        cause: EndCause,
-    },
+    Running { started: SimTime },
+    Exited { started: SimTime, finished: SimTime, exit_code: i32, cause: EndCause },
 }
 
 /// A stop in progress (`StopContainer(timeout)`).
@@ -167,41 +160,21 @@ impl Runtime {
             return false;
         };
         let cause = match inst.stopping.take() {
-            Some(s) => EndCause::Stopped {
-                why: s.why,
-                sigkill: exit_code == SIGKILL_EXIT && now >= s.deadline,
-            },
+            Some(s) => EndCause::Stopped { why: s.why, sigkill: exit_code == SIGKILL_EXIT && now >= s.deadline },
             None => EndCause::Exited,
         };
-        inst.state = InstState::Exited {
-            started,
-            finished: now,
-            exit_code,
-            cause,
-        };
+        inst.state = InstState::Exited { started, finished: now, exit_code, cause };
         true
     }
 
     /// `StopContainer(timeout)`: SIGTERM now; the plan says whether the
     /// process exits before the deadline or is killed at it.
-    pub fn stop(
-        &mut self,
-        id: InstId,
-        now: SimTime,
-        timeout: SimDuration,
-        why: Arc<str>,
-    ) -> StopOutcome {
+    pub fn stop(&mut self, id: InstId, now: SimTime, timeout: SimDuration, why: Arc<str>) -> StopOutcome {
         let inst = self.inst_mut(id);
         let deadline = now + timeout;
-        inst.stopping = Some(Stopping {
-            sigterm_at: now,
-            deadline,
-            why,
-        });
+        inst.stopping = Some(Stopping { sigterm_at: now, deadline, why });
         match inst.plan.on_sigterm {
-            OnSigterm::Exit { after, code } if now + after < deadline => {
-                StopOutcome::ExitsAt(now + after, code)
-            }
+            OnSigterm::Exit { after, code } if now + after < deadline => StopOutcome::ExitsAt(now + after, code),
             _ => StopOutcome::Sigkill(deadline),
         }
     }

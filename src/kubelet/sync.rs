@@ -110,10 +110,7 @@ impl Kubelet {
     ) -> Generated {
         let now = ctx.q.now();
         let version = self.cluster.version;
-        let gate = self
-            .cluster
-            .gates
-            .enabled(Gate::PodReadyToStartContainersCondition);
+        let gate = self.cluster.gates.enabled(Gate::PodReadyToStartContainersCondition);
         let ip = self.node.ip.clone();
         let p = self.pod(pod).expect("synced pod exists");
         let g = generate(&Inputs {
@@ -135,11 +132,7 @@ impl Kubelet {
 
     /// `Kubelet.SyncPod`.
     fn sync_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
-        let snapshot = self
-            .pod(pod)
-            .and_then(|p| p.sync.as_ref())
-            .map(|s| s.snapshot.clone())
-            .expect("sync exists");
+        let snapshot = self.pod(pod).and_then(|p| p.sync.as_ref()).map(|s| s.snapshot.clone()).expect("sync exists");
         let g = self.generate_and_set(pod, &snapshot, false, false, ctx);
         if g.status.phase.is_terminal() {
             // SyncPod returns isTerminal: the pod worker starts terminating.
@@ -152,15 +145,7 @@ impl Kubelet {
         }
         let p = self.pod(pod).expect("synced pod exists");
         for w in p.probes.add_pod(&p.spec) {
-            self.send(
-                ctx,
-                SimDuration::ZERO,
-                Ev::ProbeTick {
-                    pod,
-                    worker: w,
-                    ticker: 0,
-                },
-            );
+            self.send(ctx, SimDuration::ZERO, Ev::ProbeTick { pod, worker: w, ticker: 0 });
         }
         let p = self.pod(pod).expect("synced pod exists");
         let a = actions::compute(
@@ -189,31 +174,18 @@ impl Kubelet {
     /// `SyncTerminatingPod`: liveness and startup stop, every container is
     /// stopped, then the sandbox; the final status comes from the stopped containers.
     fn sync_terminating_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
-        let snapshot = self
-            .pod(pod)
-            .and_then(|p| p.sync.as_ref())
-            .map(|s| s.snapshot.clone())
-            .expect("sync exists");
+        let snapshot = self.pod(pod).and_then(|p| p.sync.as_ref()).map(|s| s.snapshot.clone()).expect("sync exists");
         self.generate_and_set(pod, &snapshot, false, false, ctx);
         let p = self.pod(pod).expect("synced pod exists");
         p.probes.stop_liveness_and_startup();
         let run = p.sync.as_mut().expect("sync exists");
-        run.steps.extend([
-            Step::Overhead,
-            Step::KillAll,
-            Step::StopSandbox,
-            Step::FinishTerminating,
-        ]);
+        run.steps.extend([Step::Overhead, Step::KillAll, Step::StopSandbox, Step::FinishTerminating]);
         self.advance(pod, ctx);
     }
 
     /// `SyncTerminatedPod`: the final status, forced out (`TerminatePod`).
     fn sync_terminated_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
-        let snapshot = self
-            .pod(pod)
-            .and_then(|p| p.sync.as_ref())
-            .map(|s| s.snapshot.clone())
-            .expect("sync exists");
+        let snapshot = self.pod(pod).and_then(|p| p.sync.as_ref()).map(|s| s.snapshot.clone()).expect("sync exists");
         self.generate_and_set(pod, &snapshot, true, true, ctx);
         self.pod(pod).expect("synced pod exists").worker.lifecycle = Lifecycle::Finished;
         self.complete_sync(pod, SyncOutcome::Ok, ctx);
@@ -231,14 +203,11 @@ impl Kubelet {
             let Some(step) = run.steps.pop_front() else {
                 let outcome = match (run.lifecycle, run.failed) {
                     (Lifecycle::Terminating, _) => SyncOutcome::PhaseTransition,
-                    (_, true) => SyncOutcome::Error {
-                        backoff_expiry: run.backoff_expiry,
-                    },
+                    (_, true) => SyncOutcome::Error { backoff_expiry: run.backoff_expiry },
                     (_, false) => SyncOutcome::Ok,
                 };
                 if run.lifecycle == Lifecycle::Terminating {
-                    self.pod(pod).expect("synced pod exists").worker.lifecycle =
-                        Lifecycle::Terminated;
+                    self.pod(pod).expect("synced pod exists").worker.lifecycle = Lifecycle::Terminated;
                 }
                 return self.complete_sync(pod, outcome, ctx);
             };
@@ -253,11 +222,7 @@ impl Kubelet {
     }
 
     fn schedule_step(&mut self, pod: PodId, delay: SimDuration, wait: Wait, ctx: &mut Ctx<'_>) {
-        let id = self
-            .pod(pod)
-            .and_then(|p| p.sync.as_ref())
-            .map(|s| s.id)
-            .expect("sync exists");
+        let id = self.pod(pod).and_then(|p| p.sync.as_ref()).map(|s| s.id).expect("sync exists");
         self.set_wait(pod, wait);
         self.send(ctx, delay, Ev::SyncStep { pod, sync: id });
     }
@@ -290,10 +255,7 @@ impl Kubelet {
                     );
                 }
                 if !running.is_empty() {
-                    self.set_wait(
-                        pod,
-                        Wait::Exits(running.into_iter().map(|(i, _)| i).collect()),
-                    );
+                    self.set_wait(pod, Wait::Exits(running.into_iter().map(|(i, _)| i).collect()));
                 }
             }
             Step::Kill(k) => {
@@ -310,9 +272,7 @@ impl Kubelet {
                     .unwrap_or(spec.termination_grace);
                 let why = match probe {
                     Some(kind) => {
-                        let t = spec.containers[k.container]
-                            .probe(kind)
-                            .map_or(0, |p| p.failure_threshold);
+                        let t = spec.containers[k.container].probe(kind).map_or(0, |p| p.failure_threshold);
                         format!("killed: {kind} probe failed {t} times")
                     }
                     None => "killed".to_string(),
@@ -361,12 +321,8 @@ impl Kubelet {
         let outcome = self.runtime.stop(inst, now, timeout, Arc::from(why));
         self.process_fact(inst, ProcessFact::Sigterm, ctx);
         match outcome {
-            super::runtime::StopOutcome::ExitsAt(t, code) => {
-                self.send(ctx, t.since(now), Ev::Exit { inst, code })
-            }
-            super::runtime::StopOutcome::Sigkill(t) => {
-                self.send(ctx, t.since(now), Ev::Sigkill { inst })
-            }
+            super::runtime::StopOutcome::ExitsAt(t, code) => self.send(ctx, t.since(now), Ev::Exit { inst, code }),
+            super::runtime::StopOutcome::Sigkill(t) => self.send(ctx, t.since(now), Ev::Sigkill { inst }),
         }
     }
 
@@ -389,9 +345,7 @@ impl Kubelet {
             fnv1a(format!("{}{}", container.name, container.image).as_bytes()) as u32
         );
         let pod_desc = format!("{}_{}({})", p.spec.name, p.spec.namespace, p.uid);
-        if let Decision::Wait { backoff, expiry } =
-            do_backoff(&mut self.backoff, &key, newest_exit, now)
-        {
+        if let Decision::Wait { backoff, expiry } = do_backoff(&mut self.backoff, &key, newest_exit, now) {
             let name = &container.name;
             self.emit(
                 pod,
@@ -401,8 +355,7 @@ impl Kubelet {
                 format!("Back-off restarting failed container {name} in pod {pod_desc}"),
                 ctx,
             );
-            let message =
-                format!("back-off {backoff} restarting failed container={name} pod={pod_desc}");
+            let message = format!("back-off {backoff} restarting failed container={name} pod={pod_desc}");
             return self.start_failed(pod, c, "CrashLoopBackOff", message, Some(expiry));
         }
         let present = self.runtime.has_image(&container.image);
@@ -413,59 +366,23 @@ impl Kubelet {
                 self.begin_create(pod, c, ctx);
             }
             ImageAction::Pull { cached } => {
-                self.emit(
-                    pod,
-                    Some(c),
-                    false,
-                    "Pulling",
-                    format!("Pulling image {:?}", container.image),
-                    ctx,
-                );
+                self.emit(pod, Some(c), false, "Pulling", format!("Pulling image {:?}", container.image), ctx);
                 let lat = &self.cluster.latencies;
-                let d = if cached {
-                    lat.image_pull_cached.clone()
-                } else {
-                    lat.image_pull.clone()
-                }
-                .sample(&mut self.rng);
-                self.schedule_step(
-                    pod,
-                    d,
-                    Wait::Pull {
-                        container: c,
-                        began: now,
-                    },
-                    ctx,
-                );
+                let d =
+                    if cached { lat.image_pull_cached.clone() } else { lat.image_pull.clone() }.sample(&mut self.rng);
+                self.schedule_step(pod, d, Wait::Pull { container: c, began: now }, ctx);
             }
             ImageAction::NeverPullMissing => {
-                let msg = format!(
-                    "Container image {:?} is not present with pull policy of Never",
-                    container.image
-                );
+                let msg = format!("Container image {:?} is not present with pull policy of Never", container.image);
                 self.emit(pod, Some(c), true, "ErrImageNeverPull", msg.clone(), ctx);
-                self.emit(
-                    pod,
-                    Some(c),
-                    true,
-                    "Failed",
-                    "Error: ErrImageNeverPull".into(),
-                    ctx,
-                );
+                self.emit(pod, Some(c), true, "Failed", "Error: ErrImageNeverPull".into(), ctx);
                 self.start_failed(pod, c, "ErrImageNeverPull", msg, None);
             }
         }
     }
 
     /// A start failed: the reason cache remembers it for the next status.
-    fn start_failed(
-        &mut self,
-        pod: PodId,
-        c: usize,
-        reason: &'static str,
-        message: String,
-        expiry: Option<SimTime>,
-    ) {
+    fn start_failed(&mut self, pod: PodId, c: usize, reason: &'static str, message: String, expiry: Option<SimTime>) {
         let p = self.pod(pod).expect("synced pod exists");
         p.reasons.insert(c, (Cow::Borrowed(reason), message));
         let run = p.sync.as_mut().expect("sync exists");
@@ -476,11 +393,7 @@ impl Kubelet {
     }
 
     fn begin_create(&mut self, pod: PodId, c: usize, ctx: &mut Ctx<'_>) {
-        let d = self
-            .cluster
-            .latencies
-            .container_create
-            .sample(&mut self.rng);
+        let d = self.cluster.latencies.container_create.sample(&mut self.rng);
         self.schedule_step(pod, d, Wait::Create { container: c }, ctx);
     }
 
@@ -498,19 +411,9 @@ impl Kubelet {
         match wait {
             Wait::Sandbox => {
                 let ip = self.allocate_ip(pod);
-                self.runtime.set_sandbox(
-                    pod,
-                    Some(Sandbox {
-                        created: now,
-                        ip,
-                        ready: true,
-                    }),
-                );
+                self.runtime.set_sandbox(pod, Some(Sandbox { created: now, ip, ready: true }));
                 if self.cluster.version >= Version::V1_36
-                    && self
-                        .cluster
-                        .gates
-                        .enabled(Gate::PodReadyToStartContainersCondition)
+                    && self.cluster.gates.enabled(Gate::PodReadyToStartContainersCondition)
                 {
                     self.sandbox_ready_condition(pod, ctx);
                 }
@@ -540,10 +443,7 @@ impl Kubelet {
                 self.schedule_process(inst, ctx);
                 let msg = self.lifecycle_message("Started", container, pod);
                 self.emit(pod, Some(container), false, "Started", msg, ctx);
-                self.pod(pod)
-                    .expect("synced pod exists")
-                    .reasons
-                    .remove(&container);
+                self.pod(pod).expect("synced pod exists").reasons.remove(&container);
             }
             Wait::Nothing | Wait::Overhead | Wait::Exits(_) => {}
         }
@@ -555,10 +455,7 @@ impl Kubelet {
         let now = ctx.q.now();
         let p = self.pod(pod).expect("synced pod exists");
         let mut s = p.status.previous().clone();
-        s.set_condition(crate::api::status::Condition::new(
-            ConditionType::PodReadyToStartContainers,
-            true,
-        ));
+        s.set_condition(crate::api::status::Condition::new(ConditionType::PodReadyToStartContainers, true));
         if p.status.set(s, now, false) {
             self.flush_status(pod, ctx);
         }
@@ -580,20 +477,13 @@ impl Kubelet {
             return self.node.ip.clone();
         }
         self.next_ip += 1;
-        let node_index = self
-            .cluster
-            .nodes
-            .iter()
-            .position(|n| n.name == self.node.name)
-            .unwrap_or(0);
+        let node_index = self.cluster.nodes.iter().position(|n| n.name == self.node.name).unwrap_or(0);
         Arc::from(format!("10.244.{}.{}", node_index, 1 + self.next_ip))
     }
 
     /// `CreateContainer`: restartCount is the newest instance's + 1 (from the sync's snapshot).
     fn create_instance(&mut self, pod: PodId, c: usize, now: SimTime) -> InstId {
-        let p = self.pods[pod.0 as usize]
-            .as_ref()
-            .expect("synced pod exists");
+        let p = self.pods[pod.0 as usize].as_ref().expect("synced pod exists");
         let snapshot = &p.sync.as_ref().expect("sync exists").snapshot;
         let restart_count = snapshot.newest(c).map_or(0, |n| n.restart_count + 1);
         let spec = &p.spec.containers[c];
@@ -672,19 +562,8 @@ impl Kubelet {
         }
         let again = p.worker.end(now);
         if on_demand && acted && outcome == SyncOutcome::Ok {
-            let d = self
-                .cluster
-                .latencies
-                .on_demand_relist
-                .sample(&mut self.rng);
-            self.send(
-                ctx,
-                d,
-                Ev::OnDemandRelist {
-                    pod,
-                    requested: now,
-                },
-            );
+            let d = self.cluster.latencies.on_demand_relist.sample(&mut self.rng);
+            self.send(ctx, d, Ev::OnDemandRelist { pod, requested: now });
         }
         if again {
             self.try_start_sync(pod, ctx);

@@ -1,8 +1,7 @@
 //! From a defaulted, valid API Pod to the simulator's [`PodSpec`].
 
 use crate::spec::{
-    ContainerPort, ContainerSpec, Handler, PodSpec, PortRef, ProbeSpec, PullPolicy, QosClass,
-    RestartPolicy,
+    ContainerPort, ContainerSpec, Handler, PodSpec, PortRef, ProbeSpec, PullPolicy, QosClass, RestartPolicy,
 };
 use crate::time::SimDuration;
 use k8s_openapi::api::core::v1::{Container, Pod, Probe};
@@ -28,11 +27,7 @@ pub fn pod_spec(pod: Pod) -> (PodSpec, Vec<(String, String)>) {
     let qos = qos_class(&spec.containers);
     let built = PodSpec {
         name: pod.metadata.name.clone().unwrap_or_default(),
-        namespace: pod
-            .metadata
-            .namespace
-            .clone()
-            .unwrap_or_else(|| "default".to_string()),
+        namespace: pod.metadata.namespace.clone().unwrap_or_else(|| "default".to_string()),
         labels: pod.metadata.labels.clone().unwrap_or_default(),
         restart_policy,
         termination_grace: secs(spec.termination_grace_period_seconds.unwrap_or(30)),
@@ -54,10 +49,7 @@ fn container(path: &str, c: &Container, warnings: &mut Vec<(String, String)>) ->
         .ports
         .iter()
         .flatten()
-        .map(|p| ContainerPort {
-            name: p.name.clone(),
-            port: p.container_port.clamp(1, 65535) as u16,
-        })
+        .map(|p| ContainerPort { name: p.name.clone(), port: p.container_port.clamp(1, 65535) as u16 })
         .collect();
     let pull_policy = match c.image_pull_policy.as_deref() {
         Some("Always") => PullPolicy::Always,
@@ -66,8 +58,8 @@ fn container(path: &str, c: &Container, warnings: &mut Vec<(String, String)>) ->
     };
     let mut probe_of = |field: &str, p: &Option<Probe>| {
         let probe = p.as_ref().map(probe)?;
-        if let Some(PortRef::Name(name)) = port_of(&probe.handler) {
-            if !ports.iter().any(|d| d.name.as_deref() == Some(name)) {
+        if let Some(PortRef::Name(name)) = port_of(&probe.handler)
+            && !ports.iter().any(|d| d.name.as_deref() == Some(name)) {
                 warnings.push((
                     format!("{path}.{field}"),
                     format!(
@@ -77,7 +69,6 @@ fn container(path: &str, c: &Container, warnings: &mut Vec<(String, String)>) ->
                     ),
                 ));
             }
-        }
         Some(probe)
     };
     let startup = probe_of("startupProbe", &c.startup_probe);
@@ -120,22 +111,11 @@ fn probe(p: &Probe) -> ProbeSpec {
             scheme: h.scheme.clone().unwrap_or_else(|| "HTTP".into()),
         }
     } else if let Some(t) = &p.tcp_socket {
-        Handler::TcpSocket {
-            port: port_ref(&t.port),
-        }
+        Handler::TcpSocket { port: port_ref(&t.port) }
     } else if let Some(g) = &p.grpc {
-        Handler::Grpc {
-            port: g.port.clamp(1, 65535) as u16,
-            service: g.service.clone().unwrap_or_default(),
-        }
+        Handler::Grpc { port: g.port.clamp(1, 65535) as u16, service: g.service.clone().unwrap_or_default() }
     } else {
-        Handler::Exec {
-            command: p
-                .exec
-                .as_ref()
-                .and_then(|e| e.command.clone())
-                .unwrap_or_default(),
-        }
+        Handler::Exec { command: p.exec.as_ref().and_then(|e| e.command.clone()).unwrap_or_default() }
     };
     let positive = |v: Option<i32>, default: i32| v.filter(|v| *v > 0).unwrap_or(default) as u32;
     ProbeSpec {

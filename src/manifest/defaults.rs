@@ -5,20 +5,14 @@
 //! are present on every real pod. The kube-api-access projected volume is not
 //! added: podsim does not model volumes.
 
-use k8s_openapi::api::core::v1::{
-    Container, HTTPGetAction, Lifecycle, Pod, PodSpec, Probe, Toleration,
-};
+use k8s_openapi::api::core::v1::{Container, HTTPGetAction, Lifecycle, Pod, PodSpec, Probe, Toleration};
 
 /// Applies the defaults the API server applies on create, as listed in kubelet-B.md §6.1
 pub fn apply_defaults(pod: &mut Pod) {
     let spec = pod.spec.get_or_insert_default();
     set_defaults_pod(spec);
     set_defaults_pod_spec(spec);
-    for c in spec
-        .containers
-        .iter_mut()
-        .chain(spec.init_containers.iter_mut().flatten())
-    {
+    for c in spec.containers.iter_mut().chain(spec.init_containers.iter_mut().flatten()) {
         set_defaults_container(c);
     }
     admit_service_account(spec);
@@ -29,11 +23,7 @@ pub fn apply_defaults(pod: &mut Pod) {
 /// `SetDefaults_Pod`: requests from limits, enableServiceLinks, host-network ports.
 fn set_defaults_pod(spec: &mut PodSpec) {
     let host_network = spec.host_network == Some(true);
-    for c in spec
-        .containers
-        .iter_mut()
-        .chain(spec.init_containers.iter_mut().flatten())
-    {
+    for c in spec.containers.iter_mut().chain(spec.init_containers.iter_mut().flatten()) {
         default_requests_to_limits(c);
         if host_network {
             default_host_network_ports(c);
@@ -79,8 +69,7 @@ fn set_defaults_pod_spec(spec: &mut PodSpec) {
 /// `SetDefaults_Container` plus the generated port, probe and lifecycle defaults of one container.
 fn set_defaults_container(c: &mut Container) {
     if c.image_pull_policy.as_deref().unwrap_or("").is_empty() {
-        c.image_pull_policy =
-            Some(default_pull_policy(c.image.as_deref().unwrap_or("")).to_string());
+        c.image_pull_policy = Some(default_pull_policy(c.image.as_deref().unwrap_or("")).to_string());
     }
     // SetDefaults_Container: v1.TerminationMessagePathDefault
     set_if_empty(&mut c.termination_message_path, "/dev/termination-log");
@@ -90,14 +79,7 @@ fn set_defaults_container(c: &mut Container) {
         // zz_generated.defaults: ContainerPort.Protocol
         set_if_empty(&mut port.protocol, "TCP");
     }
-    for probe in [
-        &mut c.startup_probe,
-        &mut c.readiness_probe,
-        &mut c.liveness_probe,
-    ]
-    .into_iter()
-    .flatten()
-    {
+    for probe in [&mut c.startup_probe, &mut c.readiness_probe, &mut c.liveness_probe].into_iter().flatten() {
         set_defaults_probe(probe);
     }
     if let Some(lifecycle) = c.lifecycle.as_mut() {
@@ -107,11 +89,7 @@ fn set_defaults_container(c: &mut Container) {
 
 /// `SetDefaults_Container`: `Always` when the parsed tag is `latest`, else `IfNotPresent`.
 fn default_pull_policy(image: &str) -> &'static str {
-    if image_tag(image) == Some("latest") {
-        "Always"
-    } else {
-        "IfNotPresent"
-    }
+    if image_tag(image) == Some("latest") { "Always" } else { "IfNotPresent" }
 }
 
 /// `SetDefaults_Probe` (0 counts as unset) plus `SetDefaults_HTTPGetAction` and the grpc service.
@@ -173,10 +151,7 @@ fn admit_priority(spec: &mut PodSpec) {
 /// each unless a toleration with that key (or no key) and NoExecute (or no effect) exists.
 fn admit_default_toleration_seconds(spec: &mut PodSpec) {
     let tolerations = spec.tolerations.get_or_insert_default();
-    for key in [
-        "node.kubernetes.io/not-ready",
-        "node.kubernetes.io/unreachable",
-    ] {
+    for key in ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"] {
         if !tolerations.iter().any(|t| tolerates_no_execute(t, key)) {
             tolerations.push(Toleration {
                 key: Some(key.to_string()),
@@ -214,10 +189,7 @@ fn image_tag(image: &str) -> Option<&str> {
     }
     let last_part = name_and_tag.rfind('/').map_or(0, |i| i + 1);
     let (name, tag) = match name_and_tag[last_part..].rfind(':') {
-        Some(i) => (
-            &name_and_tag[..last_part + i],
-            Some(&name_and_tag[last_part + i + 1..]),
-        ),
+        Some(i) => (&name_and_tag[..last_part + i], Some(&name_and_tag[last_part + i + 1..])),
         None => (name_and_tag, None),
     };
     if !valid_name(name) || tag.is_some_and(|t| !valid_tag(t)) {
@@ -238,19 +210,11 @@ fn is_hex_identifier(s: &str) -> bool {
 /// `splitDockerDomain` + `ReferenceRegexp`: optional domain, lowercase path components, ≤255 bytes.
 fn valid_name(name: &str) -> bool {
     let (domain, path) = match name.split_once('/') {
-        Some((d, rest)) if d.contains(['.', ':']) || d == "localhost" || d.to_lowercase() != d => {
-            (d, rest)
-        }
+        Some((d, rest)) if d.contains(['.', ':']) || d == "localhost" || d.to_lowercase() != d => (d, rest),
         _ => ("docker.io", name),
     };
-    let library = if domain == "docker.io" && !path.contains('/') {
-        "library/".len()
-    } else {
-        0
-    };
-    valid_domain(domain)
-        && path.split('/').all(valid_path_component)
-        && domain.len() + 1 + library + path.len() <= 255
+    let library = if domain == "docker.io" && !path.contains('/') { "library/".len() } else { 0 };
+    valid_domain(domain) && path.split('/').all(valid_path_component) && domain.len() + 1 + library + path.len() <= 255
 }
 
 /// `domainAndPort`: dot-separated host labels (or a bracketed IPv6) and an optional numeric port.
@@ -263,15 +227,10 @@ fn valid_domain(domain: &str) -> bool {
                 None if after.is_empty() => None,
                 None => return false,
             };
-            (
-                !v6.is_empty() && v6.bytes().all(|b| b == b':' || b.is_ascii_hexdigit()),
-                port,
-            )
+            (!v6.is_empty() && v6.bytes().all(|b| b == b':' || b.is_ascii_hexdigit()), port)
         }
         None => {
-            let (host, port) = domain
-                .split_once(':')
-                .map_or((domain, None), |(h, p)| (h, Some(p)));
+            let (host, port) = domain.split_once(':').map_or((domain, None), |(h, p)| (h, Some(p)));
             (host.split('.').all(valid_host_label), port)
         }
     };
@@ -302,9 +261,7 @@ fn valid_path_component(c: &str) -> bool {
 /// `tag`: `[\w][\w.-]{0,127}`.
 fn valid_tag(t: &str) -> bool {
     let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
-    t.len() <= 128
-        && t.as_bytes().first().is_some_and(word)
-        && t.bytes().all(|b| word(&b) || b == b'.' || b == b'-')
+    t.len() <= 128 && t.as_bytes().first().is_some_and(word) && t.bytes().all(|b| word(&b) || b == b'.' || b == b'-')
 }
 
 /// go-digest `Digest.Validate`: an available algorithm and lowercase hex of its exact length.
@@ -318,41 +275,26 @@ fn valid_digest(d: &str) -> bool {
         "sha512" => 128,
         _ => return false,
     };
-    encoded.len() == len
-        && encoded
-            .bytes()
-            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    encoded.len() == len && encoded.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use k8s_openapi::api::core::v1::{
-        ContainerPort, GRPCAction, LifecycleHandler, ResourceRequirements,
-    };
+    use k8s_openapi::api::core::v1::{ContainerPort, GRPCAction, LifecycleHandler, ResourceRequirements};
     use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
     use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
     const DIGEST: &str = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
     fn pod_with(c: Container) -> Pod {
-        let mut pod = Pod {
-            spec: Some(PodSpec {
-                containers: vec![c],
-                ..Default::default()
-            }),
-            ..Default::default()
-        };
+        let mut pod = Pod { spec: Some(PodSpec { containers: vec![c], ..Default::default() }), ..Default::default() };
         apply_defaults(&mut pod);
         pod
     }
 
     fn container(image: &str) -> Container {
-        Container {
-            name: "app".into(),
-            image: Some(image.into()),
-            ..Default::default()
-        }
+        Container { name: "app".into(), image: Some(image.into()), ..Default::default() }
     }
 
     fn defaulted(c: Container) -> Container {
@@ -376,20 +318,13 @@ mod tests {
             ("", "IfNotPresent"),
         ];
         for (image, want) in cases {
-            assert_eq!(
-                defaulted(container(image)).image_pull_policy.as_deref(),
-                Some(want),
-                "image {image:?}"
-            );
+            assert_eq!(defaulted(container(image)).image_pull_policy.as_deref(), Some(want), "image {image:?}");
         }
     }
 
     #[test]
     fn explicit_pull_policy_is_kept() {
-        let c = Container {
-            image_pull_policy: Some("Never".into()),
-            ..container("nginx")
-        };
+        let c = Container { image_pull_policy: Some("Never".into()), ..container("nginx") };
         assert_eq!(defaulted(c).image_pull_policy.as_deref(), Some("Never"));
     }
 
@@ -403,18 +338,10 @@ mod tests {
         assert_eq!(spec.scheduler_name.as_deref(), Some("default-scheduler"));
         assert_eq!(spec.enable_service_links, Some(true));
         assert_eq!(spec.priority, Some(0));
-        assert_eq!(
-            spec.preemption_policy.as_deref(),
-            Some("PreemptLowerPriority")
-        );
+        assert_eq!(spec.preemption_policy.as_deref(), Some("PreemptLowerPriority"));
         assert_eq!(spec.service_account_name.as_deref(), Some("default"));
         assert_eq!(spec.service_account.as_deref(), Some("default"));
-        let keys: Vec<_> = spec
-            .tolerations
-            .iter()
-            .flatten()
-            .map(|t| (t.key.clone(), t.toleration_seconds))
-            .collect();
+        let keys: Vec<_> = spec.tolerations.iter().flatten().map(|t| (t.key.clone(), t.toleration_seconds)).collect();
         assert_eq!(
             keys,
             [
@@ -449,39 +376,22 @@ mod tests {
 
     #[test]
     fn container_ports_probes_and_resources() {
-        let limits = [("cpu".to_string(), Quantity("500m".into()))]
-            .into_iter()
-            .collect();
+        let limits = [("cpu".to_string(), Quantity("500m".into()))].into_iter().collect();
         let c = Container {
-            ports: Some(vec![ContainerPort {
-                container_port: 80,
-                ..Default::default()
-            }]),
-            resources: Some(ResourceRequirements {
-                limits: Some(limits),
-                ..Default::default()
-            }),
+            ports: Some(vec![ContainerPort { container_port: 80, ..Default::default() }]),
+            resources: Some(ResourceRequirements { limits: Some(limits), ..Default::default() }),
             liveness_probe: Some(Probe {
-                http_get: Some(HTTPGetAction {
-                    port: IntOrString::Int(80),
-                    ..Default::default()
-                }),
+                http_get: Some(HTTPGetAction { port: IntOrString::Int(80), ..Default::default() }),
                 period_seconds: Some(0),
                 ..Default::default()
             }),
             readiness_probe: Some(Probe {
-                grpc: Some(GRPCAction {
-                    port: 9000,
-                    ..Default::default()
-                }),
+                grpc: Some(GRPCAction { port: 9000, ..Default::default() }),
                 ..Default::default()
             }),
             lifecycle: Some(Lifecycle {
                 pre_stop: Some(LifecycleHandler {
-                    http_get: Some(HTTPGetAction {
-                        port: IntOrString::Int(80),
-                        ..Default::default()
-                    }),
+                    http_get: Some(HTTPGetAction { port: IntOrString::Int(80), ..Default::default() }),
                     ..Default::default()
                 }),
                 ..Default::default()
@@ -489,37 +399,19 @@ mod tests {
             ..container("nginx")
         };
         let c = defaulted(c);
-        assert_eq!(
-            c.termination_message_path.as_deref(),
-            Some("/dev/termination-log")
-        );
+        assert_eq!(c.termination_message_path.as_deref(), Some("/dev/termination-log"));
         assert_eq!(c.termination_message_policy.as_deref(), Some("File"));
-        assert_eq!(
-            c.ports.unwrap_or_default()[0].protocol.as_deref(),
-            Some("TCP")
-        );
+        assert_eq!(c.ports.unwrap_or_default()[0].protocol.as_deref(), Some("TCP"));
         let requests = c.resources.and_then(|r| r.requests).unwrap_or_default();
         assert_eq!(requests.get("cpu"), Some(&Quantity("500m".into())));
         let live = c.liveness_probe.unwrap_or_default();
-        let got = (
-            live.timeout_seconds,
-            live.period_seconds,
-            live.success_threshold,
-            live.failure_threshold,
-        );
+        let got = (live.timeout_seconds, live.period_seconds, live.success_threshold, live.failure_threshold);
         assert_eq!(got, (Some(1), Some(10), Some(1), Some(3)));
         let h = live.http_get.unwrap_or_default();
-        assert_eq!(
-            (h.path.as_deref(), h.scheme.as_deref()),
-            (Some("/"), Some("HTTP"))
-        );
+        assert_eq!((h.path.as_deref(), h.scheme.as_deref()), (Some("/"), Some("HTTP")));
         let grpc = c.readiness_probe.and_then(|p| p.grpc).unwrap_or_default();
         assert_eq!(grpc.service.as_deref(), Some(""));
-        let pre_stop = c
-            .lifecycle
-            .and_then(|l| l.pre_stop)
-            .and_then(|h| h.http_get)
-            .unwrap_or_default();
+        let pre_stop = c.lifecycle.and_then(|l| l.pre_stop).and_then(|h| h.http_get).unwrap_or_default();
         assert_eq!(pre_stop.path.as_deref(), Some("/"));
     }
 
@@ -529,10 +421,7 @@ mod tests {
             spec: Some(PodSpec {
                 host_network: Some(true),
                 containers: vec![Container {
-                    ports: Some(vec![ContainerPort {
-                        container_port: 8080,
-                        ..Default::default()
-                    }]),
+                    ports: Some(vec![ContainerPort { container_port: 8080, ..Default::default() }]),
                     ..container("nginx")
                 }],
                 ..Default::default()
@@ -540,10 +429,7 @@ mod tests {
             ..Default::default()
         };
         apply_defaults(&mut pod);
-        let port = &pod.spec.unwrap_or_default().containers[0]
-            .ports
-            .clone()
-            .unwrap_or_default()[0];
+        let port = &pod.spec.unwrap_or_default().containers[0].ports.clone().unwrap_or_default()[0];
         assert_eq!(port.host_port, Some(8080));
     }
 }

@@ -14,46 +14,27 @@ pub struct FieldError {
 impl FieldError {
     /// `Invalid value: <value>: <detail>`; `value` is already formatted (`2`, `"web"`).
     pub fn invalid(path: impl Into<String>, value: impl fmt::Display, detail: &str) -> Self {
-        FieldError {
-            path: path.into(),
-            body: format!("Invalid value: {value}: {detail}"),
-        }
+        FieldError { path: path.into(), body: format!("Invalid value: {value}: {detail}") }
     }
     /// `Required value` or `Required value: <detail>`.
     pub fn required(path: impl Into<String>, detail: &str) -> Self {
-        let body = if detail.is_empty() {
-            "Required value".to_string()
-        } else {
-            format!("Required value: {detail}")
-        };
-        FieldError {
-            path: path.into(),
-            body,
-        }
+        let body = if detail.is_empty() { "Required value".to_string() } else { format!("Required value: {detail}") };
+        FieldError { path: path.into(), body }
     }
     /// `Forbidden: <detail>`.
     pub fn forbidden(path: impl Into<String>, detail: &str) -> Self {
-        FieldError {
-            path: path.into(),
-            body: format!("Forbidden: {detail}"),
-        }
+        FieldError { path: path.into(), body: format!("Forbidden: {detail}") }
     }
     /// `Duplicate value: "<value>"`.
     pub fn duplicate(path: impl Into<String>, value: &str) -> Self {
-        FieldError {
-            path: path.into(),
-            body: format!("Duplicate value: {value:?}"),
-        }
+        FieldError { path: path.into(), body: format!("Duplicate value: {value:?}") }
     }
     /// `Unsupported value: "<value>": supported values: "A", "B"` (in the order given).
     pub fn not_supported(path: impl Into<String>, value: &str, supported: &[&str]) -> Self {
         let list: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
         FieldError {
             path: path.into(),
-            body: format!(
-                "Unsupported value: {value:?}: supported values: {}",
-                list.join(", ")
-            ),
+            body: format!("Unsupported value: {value:?}: supported values: {}", list.join(", ")),
         }
     }
 }

@@ -42,9 +42,7 @@ impl Manifests {
             }
         }
         if out.pods.is_empty() && problems.is_empty() {
-            problems.push(Problem::error(
-                "the manifests declare no Pod: podsim needs one to simulate",
-            ));
+            problems.push(Problem::error("the manifests declare no Pod: podsim needs one to simulate"));
         }
         if problems.iter().any(Problem::is_error) {
             problems.extend(out.warnings);
@@ -80,13 +78,7 @@ pub(crate) fn join(prefix: &str, path: &str) -> String {
     }
 }
 
-fn read_object(
-    doc: &Doc,
-    json: Value,
-    prefix: &str,
-    out: &mut Manifests,
-    problems: &mut Vec<Problem>,
-) {
+fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, problems: &mut Vec<Problem>) {
     let api_version = json.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let kind = json.get("kind").and_then(Value::as_str).unwrap_or("");
     match (api_version, kind) {
@@ -95,7 +87,9 @@ fn read_object(
         ("v1", "Pod") => {
             if let Some(pod) = read_pod(doc, json, prefix, problems) {
                 if out.pods.iter().any(|p| p.name == pod.name && p.namespace == pod.namespace) {
-                    problems.push(doc.problem(&join(prefix, "metadata.name"), format!("pods {:?} already exists", pod.name)));
+                    problems.push(
+                        doc.problem(&join(prefix, "metadata.name"), format!("pods {:?} already exists", pod.name)),
+                    );
                 } else {
                     out.pods.push(pod);
                 }

@@ -16,11 +16,7 @@ fn walk(input: &Value, decoded: &Value, path: &str, out: &mut Vec<String>) {
     match (input, decoded) {
         (Value::Object(i), Value::Object(d)) => {
             for (key, value) in i {
-                let child = if path.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{path}.{key}")
-                };
+                let child = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
                 match d.get(key) {
                     Some(dv) => walk(value, dv, &child, out),
                     None if value.is_null() => {}
@@ -50,9 +46,6 @@ mod tests {
             "spec": {"containers": [{"name": "app", "image": "nginx", "lisenessProbe": {}}]}
         });
         let pod: Pod = serde_json::from_value(input.clone()).unwrap();
-        assert_eq!(
-            unknown_fields(&input, &pod),
-            vec!["spec.containers[0].lisenessProbe".to_string()]
-        );
+        assert_eq!(unknown_fields(&input, &pod), vec!["spec.containers[0].lisenessProbe".to_string()]);
     }
 }

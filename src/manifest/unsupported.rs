@@ -23,10 +23,7 @@ pub fn check(pod: &Pod) -> Vec<Finding> {
     let mut out = Vec::new();
     let meta = &pod.metadata;
     if meta.name.is_none() && meta.generate_name.is_some() {
-        out.push(error(
-            "metadata.generateName".into(),
-            "podsim needs metadata.name; generateName is not supported",
-        ));
+        out.push(error("metadata.generateName".into(), "podsim needs metadata.name; generateName is not supported"));
     }
     if meta.deletion_timestamp.is_some() || meta.deletion_grace_period_seconds.is_some() {
         out.push(warning(
@@ -34,45 +31,24 @@ pub fn check(pod: &Pod) -> Vec<Finding> {
             "ignored: the API server clears deletion fields on create",
         ));
     }
-    if pod
-        .status
-        .as_ref()
-        .is_some_and(|s| s != &Default::default())
-    {
-        out.push(warning(
-            "status".into(),
-            "ignored: the API server resets status on create",
-        ));
+    if pod.status.as_ref().is_some_and(|s| s != &Default::default()) {
+        out.push(warning("status".into(), "ignored: the API server resets status on create"));
     }
     let Some(spec) = &pod.spec else { return out };
     let not_yet = "podsim does not simulate this yet";
     if spec.init_containers.as_ref().is_some_and(|v| !v.is_empty()) {
-        out.push(error(
-            "spec.initContainers".into(),
-            "init containers and native sidecars are not simulated yet",
-        ));
+        out.push(error("spec.initContainers".into(), "init containers and native sidecars are not simulated yet"));
     }
-    if spec
-        .ephemeral_containers
-        .as_ref()
-        .is_some_and(|v| !v.is_empty())
-    {
+    if spec.ephemeral_containers.as_ref().is_some_and(|v| !v.is_empty()) {
         out.push(error("spec.ephemeralContainers".into(), not_yet));
     }
     if spec.readiness_gates.as_ref().is_some_and(|v| !v.is_empty()) {
-        out.push(error(
-            "spec.readinessGates".into(),
-            "readiness gates are not simulated yet",
-        ));
+        out.push(error("spec.readinessGates".into(), "readiness gates are not simulated yet"));
     }
     if spec.active_deadline_seconds.is_some() {
         out.push(error("spec.activeDeadlineSeconds".into(), not_yet));
     }
-    if spec
-        .scheduling_gates
-        .as_ref()
-        .is_some_and(|v| !v.is_empty())
-    {
+    if spec.scheduling_gates.as_ref().is_some_and(|v| !v.is_empty()) {
         out.push(error(
             "spec.schedulingGates".into(),
             "scheduling gates are not simulated: the pod would never be scheduled",
@@ -85,11 +61,7 @@ pub fn check(pod: &Pod) -> Vec<Finding> {
     if spec.affinity.is_some() {
         out.push(warning("spec.affinity".into(), placement));
     }
-    if spec
-        .topology_spread_constraints
-        .as_ref()
-        .is_some_and(|v| !v.is_empty())
-    {
+    if spec.topology_spread_constraints.as_ref().is_some_and(|v| !v.is_empty()) {
         out.push(warning("spec.topologySpreadConstraints".into(), placement));
     }
     for (i, v) in spec.volumes.iter().flatten().enumerate() {
@@ -107,24 +79,11 @@ pub fn check(pod: &Pod) -> Vec<Finding> {
 }
 
 fn check_container(path: &str, c: &Container, out: &mut Vec<Finding>) {
-    if c.lifecycle
-        .as_ref()
-        .is_some_and(|l| l.post_start.is_some() || l.pre_stop.is_some())
-    {
-        out.push(error(
-            format!("{path}.lifecycle"),
-            "lifecycle hooks (postStart, preStop) are not simulated yet",
-        ));
+    if c.lifecycle.as_ref().is_some_and(|l| l.post_start.is_some() || l.pre_stop.is_some()) {
+        out.push(error(format!("{path}.lifecycle"), "lifecycle hooks (postStart, preStop) are not simulated yet"));
     }
-    if c.restart_policy.is_some()
-        || c.restart_policy_rules
-            .as_ref()
-            .is_some_and(|r| !r.is_empty())
-    {
-        out.push(error(
-            format!("{path}.restartPolicy"),
-            "container restart rules (KEP-5307) are not simulated yet",
-        ));
+    if c.restart_policy.is_some() || c.restart_policy_rules.as_ref().is_some_and(|r| !r.is_empty()) {
+        out.push(error(format!("{path}.restartPolicy"), "container restart rules (KEP-5307) are not simulated yet"));
     }
     for (name, probe) in [
         ("startupProbe", &c.startup_probe),
@@ -138,22 +97,10 @@ fn check_container(path: &str, c: &Container, out: &mut Vec<Finding>) {
 }
 
 fn check_probe(path: &str, p: &Probe, out: &mut Vec<Finding>) {
-    if p.http_get
-        .as_ref()
-        .is_some_and(|h| h.host.as_ref().is_some_and(|s| !s.is_empty()))
-    {
-        out.push(error(
-            format!("{path}.httpGet.host"),
-            "probes to another host than the pod are not simulated",
-        ));
+    if p.http_get.as_ref().is_some_and(|h| h.host.as_ref().is_some_and(|s| !s.is_empty())) {
+        out.push(error(format!("{path}.httpGet.host"), "probes to another host than the pod are not simulated"));
     }
-    if p.tcp_socket
-        .as_ref()
-        .is_some_and(|t| t.host.as_ref().is_some_and(|s| !s.is_empty()))
-    {
-        out.push(error(
-            format!("{path}.tcpSocket.host"),
-            "probes to another host than the pod are not simulated",
-        ));
+    if p.tcp_socket.as_ref().is_some_and(|t| t.host.as_ref().is_some_and(|s| !s.is_empty())) {
+        out.push(error(format!("{path}.tcpSocket.host"), "probes to another host than the pod are not simulated"));
     }
 }

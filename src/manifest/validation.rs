@@ -5,8 +5,8 @@
 
 use super::field::FieldError;
 use k8s_openapi::api::core::v1::{
-    Container, ContainerPort, ExecAction, GRPCAction, HTTPGetAction, Lifecycle, Pod, PodSpec,
-    Probe, SleepAction, TCPSocketAction,
+    Container, ContainerPort, ExecAction, GRPCAction, HTTPGetAction, Lifecycle, Pod, PodSpec, Probe, SleepAction,
+    TCPSocketAction,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
@@ -40,9 +40,7 @@ pub fn validate_pod(pod: &Pod) -> Vec<FieldError> {
 /// `ErrorList.ToAggregate`: the first of each distinct message.
 fn dedup(errs: Errors) -> Errors {
     let mut seen = HashSet::new();
-    errs.into_iter()
-        .filter(|e| seen.insert(e.to_string()))
-        .collect()
+    errs.into_iter().filter(|e| seen.insert(e.to_string())).collect()
 }
 
 /// `ValidateObjectMetaAccessor` with `ValidatePodName`. A generateName is left to
@@ -50,10 +48,7 @@ fn dedup(errs: Errors) -> Errors {
 fn validate_object_meta(meta: &ObjectMeta, errs: &mut Errors) {
     match meta.name.as_deref().unwrap_or("") {
         "" if meta.generate_name.as_deref().unwrap_or("").is_empty() => {
-            errs.push(FieldError::required(
-                "metadata.name",
-                "name or generateName is required",
-            ));
+            errs.push(FieldError::required("metadata.name", "name or generateName is required"));
         }
         "" => {}
         name => invalid_each("metadata.name", name, &dns1123_subdomain_errors(name), errs),
@@ -67,48 +62,25 @@ fn validate_object_meta(meta: &ObjectMeta, errs: &mut Errors) {
 fn validate_pod_spec(spec: &PodSpec, errs: &mut Errors) {
     let grace = spec.termination_grace_period_seconds;
     if grace.is_none() {
-        errs.push(FieldError::required(
-            "spec.terminationGracePeriodSeconds",
-            "",
-        ));
+        errs.push(FieldError::required("spec.terminationGracePeriodSeconds", ""));
     }
     validate_containers(spec, grace, errs);
     validate_init_containers(spec, grace, errs);
     validate_pod_host_network_deps(spec, errs);
     // validateRestartPolicy
     let restart_policies = ["Always", "OnFailure", "Never"];
-    validate_one_of(
-        "spec.restartPolicy",
-        spec.restart_policy.as_deref(),
-        &restart_policies,
-        errs,
-    );
+    validate_one_of("spec.restartPolicy", spec.restart_policy.as_deref(), &restart_policies, errs);
     // validateDNSPolicy
     let dns_policies = ["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
-    validate_one_of(
-        "spec.dnsPolicy",
-        spec.dns_policy.as_deref(),
-        &dns_policies,
-        errs,
-    );
+    validate_one_of("spec.dnsPolicy", spec.dns_policy.as_deref(), &dns_policies, errs);
     // ValidateServiceAccountName and ValidateNodeName: DNS subdomains
-    for (path, value) in [
-        ("spec.serviceAccountName", &spec.service_account_name),
-        ("spec.nodeName", &spec.node_name),
-    ] {
+    for (path, value) in [("spec.serviceAccountName", &spec.service_account_name), ("spec.nodeName", &spec.node_name)] {
         if let Some(v) = value.as_deref().filter(|v| !v.is_empty()) {
             invalid_each(path, v, &dns1123_subdomain_errors(v), errs);
         }
     }
-    if let Some(d) = spec
-        .active_deadline_seconds
-        .filter(|d| !(1..=i64::from(i32::MAX)).contains(d))
-    {
-        errs.push(FieldError::invalid(
-            "spec.activeDeadlineSeconds",
-            d,
-            "must be between 1 and 2147483647, inclusive",
-        ));
+    if let Some(d) = spec.active_deadline_seconds.filter(|d| !(1..=i64::from(i32::MAX)).contains(d)) {
+        errs.push(FieldError::invalid("spec.activeDeadlineSeconds", d, "must be between 1 and 2147483647, inclusive"));
     }
 }
 
@@ -132,10 +104,7 @@ fn validate_containers(spec: &PodSpec, grace: Option<i64>, errs: &mut Errors) {
         }
         validate_lifecycle_and_probes(c, &path, grace, errs);
         if c.restart_policy.is_some() {
-            errs.push(FieldError::forbidden(
-                format!("{path}.restartPolicy"),
-                "may not be set for non-init containers",
-            ));
+            errs.push(FieldError::forbidden(format!("{path}.restartPolicy"), "may not be set for non-init containers"));
         }
     }
     check_host_port_conflicts(&spec.containers, "spec.containers", errs);
@@ -150,11 +119,7 @@ fn validate_init_containers(spec: &PodSpec, grace: Option<i64>, errs: &mut Error
         validate_container_common(c, &path, errs);
         // validateInitContainerRestartPolicy
         if let Some(policy) = c.restart_policy.as_deref().filter(|p| *p != "Always") {
-            errs.push(FieldError::not_supported(
-                format!("{path}.restartPolicy"),
-                policy,
-                &["Always"],
-            ));
+            errs.push(FieldError::not_supported(format!("{path}.restartPolicy"), policy, &["Always"]));
         }
         if names.contains(c.name.as_str()) {
             errs.push(FieldError::duplicate(format!("{path}.name"), &c.name));
@@ -180,10 +145,7 @@ fn forbid_sidecar_fields(c: &Container, path: &str, errs: &mut Errors) {
         ("startupProbe", c.startup_probe.is_some()),
     ];
     for (field, _) in set.into_iter().filter(|(_, is_set)| *is_set) {
-        errs.push(FieldError::forbidden(
-            format!("{path}.{field}"),
-            INIT_ONLY_SIDECAR,
-        ));
+        errs.push(FieldError::forbidden(format!("{path}.{field}"), INIT_ONLY_SIDECAR));
     }
 }
 
@@ -201,25 +163,11 @@ fn validate_container_common(c: &Container, path: &str, errs: &mut Errors) {
     }
     let policies = ["File", "FallbackToLogsOnError"];
     let policy = c.termination_message_policy.as_deref();
-    validate_one_of(
-        &format!("{path}.terminationMessagePolicy"),
-        policy,
-        &policies,
-        errs,
-    );
-    validate_container_ports(
-        c.ports.as_deref().unwrap_or(&[]),
-        &format!("{path}.ports"),
-        errs,
-    );
+    validate_one_of(&format!("{path}.terminationMessagePolicy"), policy, &policies, errs);
+    validate_container_ports(c.ports.as_deref().unwrap_or(&[]), &format!("{path}.ports"), errs);
     // validatePullPolicy: the supported values are a sorted set
     let pull = c.image_pull_policy.as_deref();
-    validate_one_of(
-        &format!("{path}.imagePullPolicy"),
-        pull,
-        &["Always", "IfNotPresent", "Never"],
-        errs,
-    );
+    validate_one_of(&format!("{path}.imagePullPolicy"), pull, &["Always", "IfNotPresent", "Never"], errs);
 }
 
 /// `validateContainersOnlyForPod`: no leading or trailing whitespace in an image.
@@ -228,11 +176,7 @@ fn validate_containers_only_for_pod(containers: &[Container], path: &str, errs: 
         let image = c.image.as_deref().unwrap_or("");
         if image.trim() != image {
             let detail = "must not have leading or trailing whitespace";
-            errs.push(FieldError::invalid(
-                format!("{path}[{i}].image"),
-                format!("{image:?}"),
-                detail,
-            ));
+            errs.push(FieldError::invalid(format!("{path}[{i}].image"), format!("{image:?}"), detail));
         }
     }
 }
@@ -253,22 +197,13 @@ fn validate_container_ports(ports: &[ContainerPort], path: &str, errs: &mut Erro
         if port.container_port == 0 {
             errs.push(FieldError::required(format!("{path}.containerPort"), ""));
         } else {
-            validate_port_num(
-                port.container_port.into(),
-                &format!("{path}.containerPort"),
-                errs,
-            );
+            validate_port_num(port.container_port.into(), &format!("{path}.containerPort"), errs);
         }
         if let Some(host_port) = port.host_port.filter(|p| *p != 0) {
             validate_port_num(host_port.into(), &format!("{path}.hostPort"), errs);
         }
         // supportedPortProtocols, listed sorted
-        validate_one_of(
-            &format!("{path}.protocol"),
-            port.protocol.as_deref(),
-            &["SCTP", "TCP", "UDP"],
-            errs,
-        );
+        validate_one_of(&format!("{path}.protocol"), port.protocol.as_deref(), &["SCTP", "TCP", "UDP"], errs);
     }
 }
 
@@ -277,16 +212,10 @@ fn check_host_port_conflicts(containers: &[Container], path: &str, errs: &mut Er
     let mut seen = HashSet::new();
     for (i, c) in containers.iter().enumerate() {
         for (j, port) in c.ports.iter().flatten().enumerate() {
-            let (protocol, ip) = (
-                port.protocol.as_deref().unwrap_or(""),
-                port.host_ip.as_deref().unwrap_or(""),
-            );
+            let (protocol, ip) = (port.protocol.as_deref().unwrap_or(""), port.host_ip.as_deref().unwrap_or(""));
             let key = format!("{protocol}/{ip}/{}", port.host_port.unwrap_or(0));
             if port.host_port.unwrap_or(0) != 0 && !seen.insert(key.clone()) {
-                errs.push(FieldError::duplicate(
-                    format!("{path}[{i}].ports[{j}].hostPort"),
-                    &key,
-                ));
+                errs.push(FieldError::duplicate(format!("{path}[{i}].ports[{j}].hostPort"), &key));
             }
         }
     }
@@ -302,11 +231,7 @@ fn validate_pod_host_network_deps(spec: &PodSpec, errs: &mut Errors) {
             let host_port = port.host_port.unwrap_or(0);
             if host_port != port.container_port {
                 let detail = "must match `containerPort` when `hostNetwork` is true";
-                errs.push(FieldError::invalid(
-                    format!("spec.containers[{i}].ports[{j}].hostPort"),
-                    host_port,
-                    detail,
-                ));
+                errs.push(FieldError::invalid(format!("spec.containers[{i}].ports[{j}].hostPort"), host_port, detail));
             }
         }
     }
@@ -324,23 +249,14 @@ fn validate_lifecycle_and_probes(c: &Container, path: &str, grace: Option<i64>, 
     ];
     for (field, probe) in probes {
         if let Some(p) = probe {
-            validate_probe(
-                p,
-                &format!("{path}.{field}"),
-                field == "readinessProbe",
-                grace,
-                errs,
-            );
+            validate_probe(p, &format!("{path}.{field}"), field == "readinessProbe", grace, errs);
         }
     }
 }
 
 /// `validateLifecycle`: postStart then preStop, each exactly one of exec, httpGet, tcpSocket, sleep.
 fn validate_lifecycle(lifecycle: &Lifecycle, path: &str, grace: Option<i64>, errs: &mut Errors) {
-    for (field, handler) in [
-        ("postStart", &lifecycle.post_start),
-        ("preStop", &lifecycle.pre_stop),
-    ] {
+    for (field, handler) in [("postStart", &lifecycle.post_start), ("preStop", &lifecycle.pre_stop)] {
         if let Some(h) = handler {
             let actions = [
                 ("exec", h.exec.as_ref().map(Action::Exec)),
@@ -377,28 +293,12 @@ fn validate_probe(p: &Probe, path: &str, readiness: bool, grace: Option<i64>, er
     }
     let grace_path = format!("{path}.terminationGracePeriodSeconds");
     if let Some(t) = p.termination_grace_period_seconds.filter(|t| *t <= 0) {
-        errs.push(FieldError::invalid(
-            &grace_path,
-            t,
-            "must be greater than 0",
-        ));
+        errs.push(FieldError::invalid(&grace_path, t, "must be greater than 0"));
     }
-    match (
-        readiness,
-        p.termination_grace_period_seconds,
-        p.success_threshold.unwrap_or(0),
-    ) {
-        (true, Some(t), _) => errs.push(FieldError::invalid(
-            grace_path,
-            t,
-            "must not be set for readinessProbes",
-        )),
+    match (readiness, p.termination_grace_period_seconds, p.success_threshold.unwrap_or(0)) {
+        (true, Some(t), _) => errs.push(FieldError::invalid(grace_path, t, "must not be set for readinessProbes")),
         (false, _, threshold) if threshold != 1 => {
-            errs.push(FieldError::invalid(
-                format!("{path}.successThreshold"),
-                threshold,
-                "must be 1",
-            ));
+            errs.push(FieldError::invalid(format!("{path}.successThreshold"), threshold, "must be 1"));
         }
         _ => {}
     }
@@ -419,9 +319,7 @@ impl Action<'_> {
         match self {
             Action::Exec(e) => validate_exec_action(e, path, errs),
             Action::HttpGet(h) => validate_http_get_action(h, path, errs),
-            Action::TcpSocket(t) => {
-                validate_port_num_or_name(&t.port, &format!("{path}.port"), errs)
-            }
+            Action::TcpSocket(t) => validate_port_num_or_name(&t.port, &format!("{path}.port"), errs),
             Action::Grpc(g) => validate_port_num(g.port.into(), &format!("{path}.port"), errs),
             Action::Sleep(s) => validate_sleep_action(s, path, grace, errs),
         }
@@ -429,20 +327,12 @@ impl Action<'_> {
 }
 
 /// `validateHandler`: exactly one action; the first set is validated, later ones are forbidden.
-fn validate_handler(
-    actions: &[(&str, Option<Action>)],
-    path: &str,
-    grace: Option<i64>,
-    errs: &mut Errors,
-) {
+fn validate_handler(actions: &[(&str, Option<Action>)], path: &str, grace: Option<i64>, errs: &mut Errors) {
     let mut found = false;
     for (field, action) in actions.iter().filter_map(|(f, a)| Some((f, a.as_ref()?))) {
         let action_path = format!("{path}.{field}");
         if found {
-            errs.push(FieldError::forbidden(
-                action_path,
-                "may not specify more than 1 handler type",
-            ));
+            errs.push(FieldError::forbidden(action_path, "may not specify more than 1 handler type"));
         } else {
             found = true;
             action.validate(&action_path, grace, errs);
@@ -468,19 +358,14 @@ fn validate_http_get_action(h: &HTTPGetAction, path: &str, errs: &mut Errors) {
     validate_port_num_or_name(&h.port, &format!("{path}.port"), errs);
     let scheme = h.scheme.as_deref().unwrap_or("");
     if !matches!(scheme, "HTTP" | "HTTPS") {
-        errs.push(FieldError::not_supported(
-            format!("{path}.scheme"),
-            scheme,
-            &["HTTP", "HTTPS"],
-        ));
+        errs.push(FieldError::not_supported(format!("{path}.scheme"), scheme, &["HTTP", "HTTPS"]));
     }
 }
 
 /// `validateSleepAction` (PodLifecycleSleepActionAllowZero, GA in 1.34): 0 ≤ seconds ≤ the pod's grace period.
 fn validate_sleep_action(s: &SleepAction, path: &str, grace: Option<i64>, errs: &mut Errors) {
     if let Some(g) = grace.filter(|g| s.seconds < 0 || s.seconds > *g) {
-        let detail =
-            format!("must be non-negative and less than terminationGracePeriodSeconds ({g})");
+        let detail = format!("must be non-negative and less than terminationGracePeriodSeconds ({g})");
         errs.push(FieldError::invalid(path, s.seconds, &detail));
     }
 }
@@ -502,39 +387,20 @@ fn validate_port_num(port: i64, path: &str, errs: &mut Errors) {
 
 /// `IsValidPortName`: one message per failed rule, in apimachinery's order.
 fn port_name_errors(port: &str) -> Vec<&'static str> {
-    let charset = port.is_empty()
-        || !port
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    let charset = port.is_empty() || !port.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
     failed([
         (port.len() > 15, "must be no more than 15 characters"),
-        (
-            charset,
-            "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)",
-        ),
-        (
-            !port.bytes().any(|b| b.is_ascii_lowercase()),
-            "must contain at least one letter (a-z)",
-        ),
+        (charset, "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)"),
+        (!port.bytes().any(|b| b.is_ascii_lowercase()), "must contain at least one letter (a-z)"),
         (port.contains("--"), "must not contain consecutive hyphens"),
-        (
-            port.starts_with('-') || port.ends_with('-'),
-            "must not begin or end with a hyphen",
-        ),
+        (port.starts_with('-') || port.ends_with('-'), "must not begin or end with a hyphen"),
     ])
 }
 
 /// `IsDNS1123Label`: length, then dots (when it is a valid subdomain) or the format message.
 fn dns1123_label_errors(value: &str) -> Vec<&'static str> {
-    let format = if is_dns1123_subdomain(value) {
-        "must not contain dots"
-    } else {
-        LABEL_FORMAT
-    };
-    failed([
-        (value.len() > 63, "must be no more than 63 characters"),
-        (!is_dns1123_label(value), format),
-    ])
+    let format = if is_dns1123_subdomain(value) { "must not contain dots" } else { LABEL_FORMAT };
+    failed([(value.len() > 63, "must be no more than 63 characters"), (!is_dns1123_label(value), format)])
 }
 
 /// `IsDNS1123Subdomain`: length, then the format message.
@@ -547,20 +413,14 @@ fn dns1123_subdomain_errors(value: &str) -> Vec<&'static str> {
 
 /// The messages of the failed checks, in order.
 fn failed<const N: usize>(checks: [(bool, &'static str); N]) -> Vec<&'static str> {
-    checks
-        .into_iter()
-        .filter(|(failed, _)| *failed)
-        .map(|(_, msg)| msg)
-        .collect()
+    checks.into_iter().filter(|(failed, _)| *failed).map(|(_, msg)| msg).collect()
 }
 
 /// `dns1123LabelFmt`: `[a-z0-9]([-a-z0-9]*[a-z0-9])?`.
 fn is_dns1123_label(s: &str) -> bool {
     let alnum = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
     let b = s.as_bytes();
-    b.first().is_some_and(alnum)
-        && b.last().is_some_and(alnum)
-        && b.iter().all(|c| alnum(c) || *c == b'-')
+    b.first().is_some_and(alnum) && b.last().is_some_and(alnum) && b.iter().all(|c| alnum(c) || *c == b'-')
 }
 
 /// `dns1123SubdomainFmt`: labels joined by dots.
@@ -579,10 +439,7 @@ fn validate_one_of(path: &str, value: Option<&str>, supported: &[&str], errs: &m
 
 /// One `Invalid value: "<value>": <msg>` per message.
 fn invalid_each(path: &str, value: &str, msgs: &[&str], errs: &mut Errors) {
-    errs.extend(
-        msgs.iter()
-            .map(|msg| FieldError::invalid(path, format!("{value:?}"), msg)),
-    );
+    errs.extend(msgs.iter().map(|msg| FieldError::invalid(path, format!("{value:?}"), msg)));
 }
 
 #[cfg(test)]
@@ -636,27 +493,17 @@ mod tests {
 
     #[test]
     fn container_names() {
-        check(
-            pod(json!({"containers": []})),
-            &["spec.containers: Required value"],
-        );
+        check(pod(json!({"containers": []})), &["spec.containers: Required value"]);
         let long = "a".repeat(64);
         let names = ["", "My_App", "a.b", &long, "a.b"];
-        let containers: Vec<Value> = names
-            .iter()
-            .map(|n| json!({"name": n, "image": "x"}))
-            .collect();
+        let containers: Vec<Value> = names.iter().map(|n| json!({"name": n, "image": "x"})).collect();
         check(
-            pod(
-                json!({"initContainers": [{"name": "a.b", "image": "x"}], "containers": containers}),
-            ),
+            pod(json!({"initContainers": [{"name": "a.b", "image": "x"}], "containers": containers})),
             &[
                 "spec.containers[0].name: Required value",
                 r#"spec.containers[1].name: Invalid value: "My_App": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"#,
                 r#"spec.containers[2].name: Invalid value: "a.b": must not contain dots"#,
-                &format!(
-                    "spec.containers[3].name: Invalid value: \"{long}\": must be no more than 63 characters"
-                ),
+                &format!("spec.containers[3].name: Invalid value: \"{long}\": must be no more than 63 characters"),
                 r#"spec.containers[4].name: Invalid value: "a.b": must not contain dots"#,
                 r#"spec.containers[4].name: Duplicate value: "a.b""#,
                 r#"spec.initContainers[0].name: Invalid value: "a.b": must not contain dots"#,
@@ -668,9 +515,7 @@ mod tests {
     #[test]
     fn images() {
         check(
-            pod(
-                json!({"initContainers": [{"name": "init"}], "containers": [{"name": "app", "image": " nginx"}]}),
-            ),
+            pod(json!({"initContainers": [{"name": "init"}], "containers": [{"name": "app", "image": " nginx"}]})),
             &[
                 "spec.initContainers[0].image: Required value",
                 r#"spec.containers[0].image: Invalid value: " nginx": must not have leading or trailing whitespace"#,
@@ -680,9 +525,7 @@ mod tests {
 
     #[test]
     fn unsupported_values() {
-        let mut p = with_container(
-            json!({"imagePullPolicy": "Sometimes", "terminationMessagePolicy": "X"}),
-        );
+        let mut p = with_container(json!({"imagePullPolicy": "Sometimes", "terminationMessagePolicy": "X"}));
         p["spec"]["restartPolicy"] = json!("Sometimes");
         p["spec"]["dnsPolicy"] = json!("Google");
         check(
@@ -716,17 +559,13 @@ mod tests {
 
     #[test]
     fn host_ports_and_identical_messages() {
-        let ports =
-            json!([{"containerPort": 1, "hostPort": 8080}, {"containerPort": 2, "hostPort": 8080}]);
+        let ports = json!([{"containerPort": 1, "hostPort": 8080}, {"containerPort": 2, "hostPort": 8080}]);
         let mut p = pod(json!({
             "initContainers": [{"name": "a", "image": "x", "ports": ports}, {"name": "b", "image": "x", "ports": ports}],
             "containers": [{"name": "app", "image": "x", "ports": [{"containerPort": 80, "hostPort": 81}]}],
         }));
         // Go checks each init container alone (always as initContainers[0]); the repeated text is reported once.
-        check(
-            p.clone(),
-            &[r#"spec.initContainers[0].ports[1].hostPort: Duplicate value: "TCP//8080""#],
-        );
+        check(p.clone(), &[r#"spec.initContainers[0].ports[1].hostPort: Duplicate value: "TCP//8080""#]);
         p["spec"]["hostNetwork"] = json!(true);
         check(
             p,
@@ -754,9 +593,7 @@ mod tests {
     #[test]
     fn handler_count() {
         check(
-            with_container(
-                json!({"livenessProbe": {"periodSeconds": 5}, "lifecycle": {"postStart": {}}}),
-            ),
+            with_container(json!({"livenessProbe": {"periodSeconds": 5}, "lifecycle": {"postStart": {}}})),
             &[
                 "spec.containers[0].lifecycle.postStart: Required value: must specify a handler type",
                 "spec.containers[0].livenessProbe: Required value: must specify a handler type",
@@ -800,9 +637,7 @@ mod tests {
         ];
         let [http, tcp, grpc] = actions;
         check(
-            with_container(
-                json!({"livenessProbe": http, "readinessProbe": tcp, "startupProbe": grpc}),
-            ),
+            with_container(json!({"livenessProbe": http, "readinessProbe": tcp, "startupProbe": grpc})),
             &[
                 "spec.containers[0].livenessProbe.httpGet.port: Invalid value: 70000: must be between 1 and 65535, inclusive",
                 r#"spec.containers[0].livenessProbe.httpGet.scheme: Unsupported value: "FTP": supported values: "HTTP", "HTTPS""#,
@@ -815,10 +650,7 @@ mod tests {
     #[test]
     fn named_ports() {
         let cases: [(&str, &[&str]); 6] = [
-            (
-                "averyveryverylongname",
-                &["must be no more than 15 characters"],
-            ),
+            ("averyveryverylongname", &["must be no more than 15 characters"]),
             ("8080", &["must contain at least one letter (a-z)"]),
             ("8080-9", &["must contain at least one letter (a-z)"]),
             ("a--b", &["must not contain consecutive hyphens"]),
@@ -834,15 +666,9 @@ mod tests {
         ];
         for (name, msgs) in cases {
             let path = "spec.containers[0].livenessProbe.httpGet.port";
-            let want: Vec<String> = msgs
-                .iter()
-                .map(|m| format!("{path}: Invalid value: \"{name}\": {m}"))
-                .collect();
+            let want: Vec<String> = msgs.iter().map(|m| format!("{path}: Invalid value: \"{name}\": {m}")).collect();
             let want: Vec<&str> = want.iter().map(String::as_str).collect();
-            check(
-                with_container(json!({"livenessProbe": {"httpGet": {"port": name}}})),
-                &want,
-            );
+            check(with_container(json!({"livenessProbe": {"httpGet": {"port": name}}})), &want);
         }
     }
 
@@ -878,10 +704,7 @@ mod tests {
                 )],
             );
         }
-        check(
-            with_container(json!({"lifecycle": {"preStop": {"sleep": {"seconds": 0}}}})),
-            &[],
-        );
+        check(with_container(json!({"lifecycle": {"preStop": {"sleep": {"seconds": 0}}}})), &[]);
     }
 
     #[test]
@@ -901,8 +724,7 @@ mod tests {
     #[test]
     fn undefaulted_pod_reads_go_zero_values() {
         let p: Pod =
-            serde_json::from_value(pod(json!({"containers": [{"name": "app", "image": "x"}]})))
-                .expect("decodes");
+            serde_json::from_value(pod(json!({"containers": [{"name": "app", "image": "x"}]}))).expect("decodes");
         let got: Vec<String> = validate_pod(&p).iter().map(ToString::to_string).collect();
         assert_eq!(
             got,

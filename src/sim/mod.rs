@@ -27,11 +27,7 @@ pub enum Ev {
     /// The scheduler's binding reaches the API server.
     Bind { pod: PodId, node: Arc<str> },
     /// A kubelet's status PATCH reaches the API server.
-    PatchStatus {
-        pod: PodId,
-        node: Arc<str>,
-        status: Box<PodStatus>,
-    },
+    PatchStatus { pod: PodId, node: Arc<str>, status: Box<PodStatus> },
     /// A message to the kubelet of a node.
     Kubelet(Arc<str>, kubelet::Ev),
 }
@@ -72,25 +68,14 @@ impl World {
                 .cluster
                 .nodes
                 .iter()
-                .map(|n| {
-                    Kubelet::new(
-                        n.clone(),
-                        setup.cluster.clone(),
-                        setup.behaviours.clone(),
-                        seed,
-                        setup.epoch_ns,
-                    )
-                })
+                .map(|n| Kubelet::new(n.clone(), setup.cluster.clone(), setup.behaviours.clone(), seed, setup.epoch_ns))
                 .collect(),
             cluster: setup.cluster.clone(),
             scheduler: Stream::new(seed, "scheduler"),
             watch: Stream::new(seed, "apiserver/watch"),
         };
         for k in &mut w.kubelets {
-            let mut ctx = Ctx {
-                q: &mut w.q,
-                trace: &mut w.trace,
-            };
+            let mut ctx = Ctx { q: &mut w.q, trace: &mut w.trace };
             k.start(&mut ctx);
         }
         for p in &setup.pods {
@@ -117,11 +102,7 @@ impl World {
                     // A pod with nodeName skips the scheduler.
                     Some(n) => self.deliver(pod, Arc::from(n)),
                     None => {
-                        let d = self
-                            .cluster
-                            .latencies
-                            .scheduling
-                            .sample(&mut self.scheduler);
+                        let d = self.cluster.latencies.scheduling.sample(&mut self.scheduler);
                         let node = self.pick_node(pod);
                         self.q.after(d, Ev::Bind { pod, node });
                     }
@@ -138,10 +119,7 @@ impl World {
                     field_path: None,
                     warning: false,
                     reason: "Scheduled",
-                    message: format!(
-                        "Successfully assigned {}/{} to {node}",
-                        p.spec.namespace, p.spec.name
-                    ),
+                    message: format!("Successfully assigned {}/{} to {node}", p.spec.namespace, p.spec.name),
                     count: 1,
                     first: now,
                     last: now,
@@ -152,21 +130,11 @@ impl World {
             }
             Ev::PatchStatus { pod, node, status } => {
                 let stored = self.api.patch_status(pod, *status, now, &mut self.trace);
-                self.to_kubelet(
-                    &node,
-                    SimDuration::ZERO,
-                    kubelet::Ev::StatusPatched {
-                        pod,
-                        status: Box::new(stored),
-                    },
-                );
+                self.send_to_kubelet(&node, SimDuration::ZERO, kubelet::Ev::StatusPatched { pod, status: Box::new(stored) });
             }
             Ev::Kubelet(node, kev) => {
                 if let Some(k) = self.kubelets.iter_mut().find(|k| k.node_name() == &*node) {
-                    let mut ctx = Ctx {
-                        q: &mut self.q,
-                        trace: &mut self.trace,
-                    };
+                    let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
                     k.handle(kev, &mut ctx);
                 }
             }
@@ -182,16 +150,12 @@ impl World {
     fn deliver(&mut self, pod: PodId, node: Arc<str>) {
         let d = self.cluster.latencies.watch.sample(&mut self.watch);
         let p = self.api.pod(pod);
-        let ev = kubelet::Ev::PodAdded {
-            pod,
-            spec: p.spec.clone(),
-            uid: p.uid.clone(),
-            status: Box::new(p.status.clone()),
-        };
-        self.to_kubelet(&node, d, ev);
+        let ev =
+            kubelet::Ev::PodAdded { pod, spec: p.spec.clone(), uid: p.uid.clone(), status: Box::new(p.status.clone()) };
+        self.send_to_kubelet(&node, d, ev);
     }
 
-    fn to_kubelet(&mut self, node: &Arc<str>, delay: SimDuration, ev: kubelet::Ev) {
+    fn send_to_kubelet(&mut self, node: &Arc<str>, delay: SimDuration, ev: kubelet::Ev) {
         self.q.after(delay, Ev::Kubelet(node.clone(), ev));
     }
 }

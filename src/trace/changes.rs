@@ -18,32 +18,16 @@ pub struct Change {
 pub fn changes(old: Option<&ApiPod>, new: &ApiPod) -> Vec<Change> {
     let object = format!("pod/{}", new.spec.name);
     let mut out = Vec::new();
-    let mut push = |what: String, why: String| {
-        out.push(Change {
-            object: object.clone(),
-            what,
-            why,
-        })
-    };
+    let mut push = |what: String, why: String| out.push(Change { object: object.clone(), what, why });
     let Some(old) = old else {
-        push(
-            format!("created, phase={}", new.status.phase.as_str()),
-            String::new(),
-        );
+        push(format!("created, phase={}", new.status.phase.as_str()), String::new());
         return out;
     };
     let (o, n) = (&old.status, &new.status);
     for c in &n.conditions {
         let before = o.condition(c.kind);
         if before.is_none_or(|b| b.status != c.status || b.reason != c.reason) {
-            push(
-                format!(
-                    "{}={}",
-                    c.kind.as_str(),
-                    if c.status { "True" } else { "False" }
-                ),
-                condition_why(c, n, new),
-            );
+            push(format!("{}={}", c.kind.as_str(), if c.status { "True" } else { "False" }), condition_why(c, n, new));
         }
     }
     for c in &n.containers {
@@ -64,23 +48,17 @@ fn condition_why(c: &Condition, s: &PodStatus, pod: &ApiPod) -> String {
             None => String::new(),
         },
         (PodReadyToStartContainers, true) => "the pod sandbox and its network are ready".into(),
+        (PodReadyToStartContainers, false) if pod.status.pod_ip.is_some() => "the pod sandbox was stopped".into(),
         (PodReadyToStartContainers, false) => "no pod sandbox yet".into(),
+        (Initialized, true) if c.reason.is_some() => "the pod completed".into(),
         (Initialized, true) => "no init containers to run".into(),
         (Ready | ContainersReady, true) => {
-            let whys: Vec<String> = s
-                .containers
-                .iter()
-                .map(|c| format!("{}: {}", c.name, c.ready_why))
-                .collect();
+            let whys: Vec<String> = s.containers.iter().map(|c| format!("{}: {}", c.name, c.ready_why)).collect();
             format!("every container is ready ({})", whys.join("; "))
         }
         (Ready | ContainersReady, false) => {
-            let unready: Vec<String> = s
-                .containers
-                .iter()
-                .filter(|c| !c.ready)
-                .map(|c| format!("{}: {}", c.name, c.ready_why))
-                .collect();
+            let unready: Vec<String> =
+                s.containers.iter().filter(|c| !c.ready).map(|c| format!("{}: {}", c.name, c.ready_why)).collect();
             let reason = c.reason.as_deref().unwrap_or("");
             if unready.is_empty() || reason == "PodCompleted" || reason == "PodFailed" {
                 reason.to_string()
@@ -100,12 +78,7 @@ fn phase_why(s: &PodStatus, pod: &ApiPod) -> String {
     };
     match s.phase {
         PodPhase::Running => {
-            let running: Vec<&str> = s
-                .containers
-                .iter()
-                .filter(|c| c.state.is_running())
-                .map(|c| &*c.name)
-                .collect();
+            let running: Vec<&str> = s.containers.iter().filter(|c| c.state.is_running()).map(|c| &*c.name).collect();
             if running.is_empty() {
                 format!("no container is running, but restartPolicy {policy} will restart them")
             } else {
@@ -124,68 +97,39 @@ fn phase_why(s: &PodStatus, pod: &ApiPod) -> String {
                     _ => None,
                 })
                 .collect();
-            format!(
-                "{} and restartPolicy {policy} does not restart it",
-                failed.join(", ")
-            )
+            format!("{} and restartPolicy {policy} does not restart it", failed.join(", "))
         }
         PodPhase::Pending => String::new(),
     }
 }
 
-fn container_changes(
-    before: Option<&ContainerStatus>,
-    c: &ContainerStatus,
-    push: &mut impl FnMut(String, String),
-) {
+fn container_changes(before: Option<&ContainerStatus>, c: &ContainerStatus, push: &mut impl FnMut(String, String)) {
     let name = &c.name;
     let state_changed = before.is_none_or(|b| b.state != c.state);
     let restarted = before.is_some_and(|b| b.restart_count != c.restart_count);
     if state_changed {
         let (what, why) = match &c.state {
             ContainerState::Waiting { reason, message } => (
-                format!(
-                    "container {name} Waiting({})",
-                    reason.as_deref().unwrap_or("")
-                ),
+                format!("container {name} Waiting({})", reason.as_deref().unwrap_or("")),
                 message.clone().unwrap_or_default(),
             ),
-            ContainerState::Running { .. } if c.restart_count > 0 => (
-                format!("container {name} Running"),
-                format!("restart {} of the container", c.restart_count),
-            ),
-            ContainerState::Running { .. } => (
-                format!("container {name} Running"),
-                "the kubelet started it".into(),
-            ),
-            ContainerState::Terminated(t) => (
-                format!(
-                    "container {name} Terminated({}, exit {})",
-                    t.reason, t.exit_code
-                ),
-                t.why.to_string(),
-            ),
+            ContainerState::Running { .. } if c.restart_count > 0 => {
+                (format!("container {name} Running"), format!("restart {} of the container", c.restart_count))
+            }
+            ContainerState::Running { .. } => (format!("container {name} Running"), "the kubelet started it".into()),
+            ContainerState::Terminated(t) => {
+                (format!("container {name} Terminated({}, exit {})", t.reason, t.exit_code), t.why.to_string())
+            }
         };
         push(what, why);
     }
     if restarted && !state_changed {
-        push(
-            format!("container {name} restartCount={}", c.restart_count),
-            String::new(),
-        );
+        push(format!("container {name} restartCount={}", c.restart_count), String::new());
     }
-    if before.is_none_or(|b| b.started != c.started)
-        && (c.started || before.is_some_and(|b| b.started))
-    {
-        push(
-            format!("container {name} started={}", c.started),
-            c.started_why.to_string(),
-        );
+    if before.is_none_or(|b| b.started != c.started) && (c.started || before.is_some_and(|b| b.started)) {
+        push(format!("container {name} started={}", c.started), c.started_why.to_string());
     }
     if before.is_none_or(|b| b.ready != c.ready) && (c.ready || before.is_some_and(|b| b.ready)) {
-        push(
-            format!("container {name} ready={}", c.ready),
-            c.ready_why.to_string(),
-        );
+        push(format!("container {name} ready={}", c.ready), c.ready_why.to_string());
     }
 }

@@ -36,19 +36,9 @@ struct Line<'a, W: Write> {
 }
 
 impl<W: Write> Line<'_, W> {
-    fn write(
-        &mut self,
-        t: SimTime,
-        kind: &str,
-        fields: &[(&str, serde_json::Value)],
-    ) -> io::Result<()> {
+    fn write(&mut self, t: SimTime, kind: &str, fields: &[(&str, serde_json::Value)]) -> io::Result<()> {
         let ms = t.as_millis();
-        write!(
-            self.out,
-            "{{\"t\":{}.{:03},\"type\":\"{kind}\"",
-            ms / 1000,
-            ms % 1000
-        )?;
+        write!(self.out, "{{\"t\":{}.{:03},\"type\":\"{kind}\"", ms / 1000, ms % 1000)?;
         for (k, v) in fields {
             write!(self.out, ",\"{k}\":")?;
             serde_json::to_writer(&mut *self.out, v)?;
@@ -57,30 +47,16 @@ impl<W: Write> Line<'_, W> {
     }
     fn object<T: Serialize>(&mut self, t: SimTime, kind: &str, object: &T) -> io::Result<()> {
         let ms = t.as_millis();
-        write!(
-            self.out,
-            "{{\"t\":{}.{:03},\"type\":\"{kind}\",\"object\":",
-            ms / 1000,
-            ms % 1000
-        )?;
+        write!(self.out, "{{\"t\":{}.{:03},\"type\":\"{kind}\",\"object\":", ms / 1000, ms % 1000)?;
         serde_json::to_writer(&mut *self.out, object)?;
         writeln!(self.out, "}}")
     }
 }
 
-pub fn write<W: Write>(
-    trace: &Trace,
-    header: &Header,
-    clock: &Clock,
-    out: &mut W,
-) -> io::Result<()> {
+pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut W) -> io::Result<()> {
     use serde_json::json;
     let mut line = Line { out };
-    line.write(
-        SimTime::ZERO,
-        "HEADER",
-        &[("run", serde_json::to_value(header)?)],
-    )?;
+    line.write(SimTime::ZERO, "HEADER", &[("run", serde_json::to_value(header)?)])?;
     let mut last: HashMap<Arc<str>, Arc<ApiPod>> = HashMap::new();
     for e in &trace.entries {
         match &e.record {
@@ -90,11 +66,7 @@ pub fn write<W: Write>(
                     line.write(
                         e.t,
                         "CHANGE",
-                        &[
-                            ("object", json!(c.object)),
-                            ("change", json!(c.what)),
-                            ("why", json!(c.why)),
-                        ],
+                        &[("object", json!(c.object)), ("change", json!(c.what)), ("why", json!(c.why))],
                     )?;
                 }
                 last.insert(pod.uid.clone(), pod.clone());
@@ -108,22 +80,14 @@ pub fn write<W: Write>(
                     ("container", json!(p.container)),
                     ("containerID", json!(p.container_id)),
                     ("probe", json!(p.probe.as_str())),
-                    (
-                        "result",
-                        json!(if p.success { "success" } else { "failure" }),
-                    ),
+                    ("result", json!(if p.success { "success" } else { "failure" })),
                     ("detail", json!(p.detail)),
                     ("run", json!(p.run)),
                     ("threshold", json!(p.threshold)),
                     ("published", json!(p.published)),
                 ],
             )?,
-            Record::Process {
-                pod,
-                container,
-                container_id,
-                fact,
-            } => {
+            Record::Process { pod, container, container_id, fact } => {
                 let mut fields = vec![
                     ("pod", json!(pod)),
                     ("container", json!(container)),
@@ -145,10 +109,7 @@ pub fn write<W: Write>(
                     ("container", json!(a.container)),
                     ("reason", json!(a.reason)),
                     ("message", json!(a.message)),
-                    (
-                        "eventType",
-                        json!(if a.warning { "Warning" } else { "Normal" }),
-                    ),
+                    ("eventType", json!(if a.warning { "Warning" } else { "Normal" })),
                 ],
             )?,
         }

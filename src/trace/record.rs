@@ -99,18 +99,10 @@ pub struct KubeletAction {
 
 #[derive(Clone, Debug)]
 pub enum Record {
-    Pod {
-        kind: WatchKind,
-        pod: Arc<ApiPod>,
-    },
+    Pod { kind: WatchKind, pod: Arc<ApiPod> },
     Event(Arc<ApiEvent>),
     Probe(ProbeRun),
-    Process {
-        pod: Arc<str>,
-        container: Arc<str>,
-        container_id: Arc<str>,
-        fact: ProcessFact,
-    },
+    Process { pod: Arc<str>, container: Arc<str>, container_id: Arc<str>, fact: ProcessFact },
     Kubelet(KubeletAction),
 }
 

@@ -68,15 +68,9 @@ fn status(s: &PodStatus, clock: &Clock) -> core::PodStatus {
                 .collect()
         }),
         host_ip: s.host_ip.as_ref().map(|i| i.to_string()),
-        host_ips: s
-            .host_ip
-            .as_ref()
-            .map(|i| vec![core::HostIP { ip: i.to_string() }]),
+        host_ips: s.host_ip.as_ref().map(|i| vec![core::HostIP { ip: i.to_string() }]),
         pod_ip: s.pod_ip.as_ref().map(|i| i.to_string()),
-        pod_ips: s
-            .pod_ip
-            .as_ref()
-            .map(|i| vec![core::PodIP { ip: i.to_string() }]),
+        pod_ips: s.pod_ip.as_ref().map(|i| vec![core::PodIP { ip: i.to_string() }]),
         start_time: s.start_time.map(|t| clock.time(t)),
         qos_class: Some(s.qos.as_str().to_string()),
         container_statuses: (!s.containers.is_empty())
@@ -89,19 +83,10 @@ fn container(c: &ContainerStatus, clock: &Clock) -> core::ContainerStatus {
     core::ContainerStatus {
         name: c.name.to_string(),
         image: c.image.to_string(),
-        image_id: c
-            .instance
-            .as_ref()
-            .map(|i| i.image_id.to_string())
-            .unwrap_or_default(),
+        image_id: c.instance.as_ref().map(|i| i.image_id.to_string()).unwrap_or_default(),
         container_id: c.instance.as_ref().map(|i| i.container_id.to_string()),
         state: Some(state(&c.state, clock)),
-        last_state: Some(
-            c.last_state
-                .as_ref()
-                .map(|t| terminated(t, clock))
-                .unwrap_or_default(),
-        ),
+        last_state: Some(c.last_state.as_ref().map(|t| terminated(t, clock)).unwrap_or_default()),
         ready: c.ready,
         started: Some(c.started),
         restart_count: c.restart_count as i32,
@@ -120,9 +105,7 @@ fn state(s: &ContainerState, clock: &Clock) -> core::ContainerState {
             ..Default::default()
         },
         ContainerState::Running { started_at } => core::ContainerState {
-            running: Some(core::ContainerStateRunning {
-                started_at: Some(clock.time(*started_at)),
-            }),
+            running: Some(core::ContainerStateRunning { started_at: Some(clock.time(*started_at)) }),
             ..Default::default()
         },
         ContainerState::Terminated(t) => terminated(t, clock),
@@ -170,10 +153,7 @@ pub fn event(e: &ApiEvent, clock: &Clock) -> core::Event {
     };
     match &e.source {
         EventSource::Kubelet { node } => {
-            out.source = Some(core::EventSource {
-                component: Some("kubelet".into()),
-                host: Some(node.to_string()),
-            });
+            out.source = Some(core::EventSource { component: Some("kubelet".into()), host: Some(node.to_string()) });
             out.reporting_component = Some("kubelet".into());
             out.reporting_instance = Some(node.to_string());
             out.first_timestamp = Some(clock.time(e.first));

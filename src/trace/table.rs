@@ -24,14 +24,7 @@ pub fn rows(trace: &Trace) -> Vec<Row> {
     let mut last: HashMap<Arc<str>, Arc<ApiPod>> = HashMap::new();
     let mut out = Vec::new();
     for e in &trace.entries {
-        let mut push = |object: String, what: String, why: String| {
-            out.push(Row {
-                t: e.t,
-                object,
-                what,
-                why,
-            })
-        };
+        let mut push = |object: String, what: String, why: String| out.push(Row { t: e.t, object, what, why });
         match &e.record {
             Record::Pod { pod, .. } => {
                 for Change { object, what, why } in changes(last.get(&pod.uid).map(|p| &**p), pod) {
@@ -42,18 +35,11 @@ pub fn rows(trace: &Trace) -> Vec<Row> {
             // A probe row when a run starts, reaches its threshold, or changes the result.
             Record::Probe(p) if p.run == 1 || p.run == p.threshold || p.published => {
                 let verdict = if p.success { "succeeded" } else { "failed" };
-                let what = format!(
-                    "{} {} probe {verdict} ({} of {} in a row)",
-                    p.container, p.probe, p.run, p.threshold
-                );
+                let what =
+                    format!("{} {} probe {verdict} ({} of {} in a row)", p.container, p.probe, p.run, p.threshold);
                 push(format!("pod/{}", p.pod), what, p.detail.clone());
             }
-            Record::Process {
-                pod,
-                container,
-                fact,
-                ..
-            } => {
+            Record::Process { pod, container, fact, .. } => {
                 let what = match fact {
                     ProcessFact::Started => format!("{container} process started"),
                     ProcessFact::Listening { ports } if ports.is_empty() => {
@@ -79,11 +65,7 @@ pub fn rows(trace: &Trace) -> Vec<Row> {
                 push(format!("pod/{}", a.pod), what, a.message.clone());
             }
             Record::Event(ev) if ev.reason == "Scheduled" => {
-                push(
-                    format!("pod/{}", ev.pod),
-                    "Scheduled".into(),
-                    ev.message.clone(),
-                );
+                push(format!("pod/{}", ev.pod), "Scheduled".into(), ev.message.clone());
             }
             _ => {}
         }
@@ -93,32 +75,12 @@ pub fn rows(trace: &Trace) -> Vec<Row> {
 
 /// Renders rows as aligned text with a header.
 pub fn render(rows: &[Row]) -> String {
-    let obj_w = rows
-        .iter()
-        .map(|r| r.object.len())
-        .max()
-        .unwrap_or(6)
-        .max(6);
-    let what_w = rows
-        .iter()
-        .map(|r| r.what.len())
-        .max()
-        .unwrap_or(6)
-        .clamp(6, 48);
+    let obj_w = rows.iter().map(|r| r.object.len()).max().unwrap_or(6).max(6);
+    let what_w = rows.iter().map(|r| r.what.len()).max().unwrap_or(6).clamp(6, 48);
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{:>11}  {:obj_w$}  {:what_w$}  WHY",
-        "TIME", "OBJECT", "CHANGE"
-    );
+    let _ = writeln!(s, "{:>11}  {:obj_w$}  {:what_w$}  WHY", "TIME", "OBJECT", "CHANGE");
     for r in rows {
-        let line = format!(
-            "{:>11}  {:obj_w$}  {:what_w$}  {}",
-            r.t.to_string(),
-            r.object,
-            r.what,
-            r.why
-        );
+        let line = format!("{:>11}  {:obj_w$}  {:what_w$}  {}", r.t.to_string(), r.object, r.what, r.why);
         let _ = writeln!(s, "{}", line.trim_end());
     }
     s

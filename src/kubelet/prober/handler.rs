@@ -24,60 +24,32 @@ pub struct Target<'a> {
 }
 
 fn fail(output: String, took: SimDuration) -> Outcome {
-    Outcome {
-        result: ProbeResult::Failure,
-        output,
-        took,
-    }
+    Outcome { result: ProbeResult::Failure, output, took }
 }
 fn ok(output: String, took: SimDuration) -> Outcome {
-    Outcome {
-        result: ProbeResult::Success,
-        output,
-        took,
-    }
+    Outcome { result: ProbeResult::Success, output, took }
 }
 
 /// `DoHTTPProbe`: 200–399 succeed; other statuses, refusals and timeouts fail.
 pub fn http(answer: Answer, t: &Target<'_>, timeout: SimDuration) -> Outcome {
-    let url = format!(
-        "{}://{}:{}{}",
-        t.scheme.to_ascii_lowercase(),
-        t.ip,
-        t.port,
-        t.path
-    );
+    let url = format!("{}://{}:{}{}", t.scheme.to_ascii_lowercase(), t.ip, t.port, t.path);
     match answer {
         Answer::Http { latency, .. } if latency >= timeout => fail(
-            format!(
-                "Get {url:?}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
-            ),
+            format!("Get {url:?}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)"),
             timeout,
         ),
-        Answer::Http { status, latency } if (200..400).contains(&status) => {
-            ok(String::new(), latency)
-        }
-        Answer::Http { status, latency } => fail(
-            format!("HTTP probe failed with statuscode: {status}"),
-            latency,
-        ),
-        _ => fail(
-            format!(
-                "Get {url:?}: dial tcp {}:{}: connect: connection refused",
-                t.ip, t.port
-            ),
-            SimDuration::ZERO,
-        ),
+        Answer::Http { status, latency } if (200..400).contains(&status) => ok(String::new(), latency),
+        Answer::Http { status, latency } => fail(format!("HTTP probe failed with statuscode: {status}"), latency),
+        _ => fail(format!("Get {url:?}: dial tcp {}:{}: connect: connection refused", t.ip, t.port), SimDuration::ZERO),
     }
 }
 
 /// `DoTCPProbe`: a connection succeeds, anything else fails.
 pub fn tcp(answer: Answer, t: &Target<'_>) -> Outcome {
     match answer {
-        Answer::Refused => fail(
-            format!("dial tcp {}:{}: connect: connection refused", t.ip, t.port),
-            SimDuration::ZERO,
-        ),
+        Answer::Refused => {
+            fail(format!("dial tcp {}:{}: connect: connection refused", t.ip, t.port), SimDuration::ZERO)
+        }
         _ => ok(String::new(), SimDuration::ZERO),
     }
 }
@@ -108,12 +80,7 @@ pub fn grpc(answer: Answer, t: &Target<'_>, timeout: SimDuration) -> Outcome {
 
 /// Exec probe: exit 0 succeeds; with ExecProbeTimeout a command still running
 /// at the timeout fails with `command "…" timed out`.
-pub fn exec(
-    answer: Answer,
-    command: &str,
-    overhead: SimDuration,
-    timeout: Option<SimDuration>,
-) -> Outcome {
+pub fn exec(answer: Answer, command: &str, overhead: SimDuration, timeout: Option<SimDuration>) -> Outcome {
     let Answer::Exit { code, latency } = answer else {
         return fail(String::new(), overhead);
     };
@@ -129,12 +96,7 @@ pub fn exec(
 mod tests {
     use super::*;
 
-    const T: Target<'static> = Target {
-        ip: "10.244.0.7",
-        port: 8080,
-        path: "/healthz",
-        scheme: "HTTP",
-    };
+    const T: Target<'static> = Target { ip: "10.244.0.7", port: 8080, path: "/healthz", scheme: "HTTP" };
     const MS: fn(u64) -> SimDuration = SimDuration::from_millis;
 
     #[test]
@@ -144,55 +106,15 @@ mod tests {
             refused.output,
             "Get \"http://10.244.0.7:8080/healthz\": dial tcp 10.244.0.7:8080: connect: connection refused"
         );
-        let s503 = http(
-            Answer::Http {
-                status: 503,
-                latency: MS(5),
-            },
-            &T,
-            MS(1000),
-        );
+        let s503 = http(Answer::Http { status: 503, latency: MS(5) }, &T, MS(1000));
         assert_eq!(
             (s503.result, s503.output.as_str(), s503.took),
-            (
-                ProbeResult::Failure,
-                "HTTP probe failed with statuscode: 503",
-                MS(5)
-            )
+            (ProbeResult::Failure, "HTTP probe failed with statuscode: 503", MS(5))
         );
-        let slow = http(
-            Answer::Http {
-                status: 200,
-                latency: MS(1500),
-            },
-            &T,
-            MS(1000),
-        );
+        let slow = http(Answer::Http { status: 200, latency: MS(1500) }, &T, MS(1000));
         assert_eq!((slow.result, slow.took), (ProbeResult::Failure, MS(1000)));
-        assert_eq!(
-            http(
-                Answer::Http {
-                    status: 302,
-                    latency: MS(0)
-                },
-                &T,
-                MS(1000)
-            )
-            .result,
-            ProbeResult::Success
-        );
-        assert_eq!(
-            http(
-                Answer::Http {
-                    status: 199,
-                    latency: MS(0)
-                },
-                &T,
-                MS(1000)
-            )
-            .result,
-            ProbeResult::Failure
-        );
+        assert_eq!(http(Answer::Http { status: 302, latency: MS(0) }, &T, MS(1000)).result, ProbeResult::Success);
+        assert_eq!(http(Answer::Http { status: 199, latency: MS(0) }, &T, MS(1000)).result, ProbeResult::Failure);
     }
 
     #[test]
@@ -203,38 +125,18 @@ mod tests {
             o.output,
             "timeout: failed to connect service \"10.244.0.7:8080\" within 1s: context deadline exceeded"
         );
-        let ns = grpc(
-            Answer::Grpc {
-                status: GrpcStatus::NotServing,
-                latency: MS(0),
-            },
-            &T,
-            MS(1000),
-        );
-        assert_eq!(
-            ns.output,
-            "service unhealthy (responded with \"NOT_SERVING\")"
-        );
+        let ns = grpc(Answer::Grpc { status: GrpcStatus::NotServing, latency: MS(0) }, &T, MS(1000));
+        assert_eq!(ns.output, "service unhealthy (responded with \"NOT_SERVING\")");
     }
 
     #[test]
     fn exec_times_out_only_when_enforced() {
-        let slow = Answer::Exit {
-            code: 0,
-            latency: MS(3000),
-        };
+        let slow = Answer::Exit { code: 0, latency: MS(3000) };
         let o = exec(slow, "sleep 3", MS(0), Some(MS(1000)));
         assert_eq!(
             (o.result, o.output.as_str(), o.took),
-            (
-                ProbeResult::Failure,
-                "command \"sleep 3\" timed out",
-                MS(1000)
-            )
+            (ProbeResult::Failure, "command \"sleep 3\" timed out", MS(1000))
         );
-        assert_eq!(
-            exec(slow, "sleep 3", MS(0), None).result,
-            ProbeResult::Success
-        );
+        assert_eq!(exec(slow, "sleep 3", MS(0), None).result, ProbeResult::Success);
     }
 }

@@ -49,8 +49,7 @@ impl ProbeManager {
         for (i, c) in spec.containers.iter().enumerate() {
             for kind in ProbeKind::ALL {
                 if let Some(p) = c.probe(kind) {
-                    self.workers
-                        .push(Worker::new(kind, i, c.name.clone(), p.clone()));
+                    self.workers.push(Worker::new(kind, i, c.name.clone(), p.clone()));
                 }
             }
         }
@@ -58,9 +57,7 @@ impl ProbeManager {
     }
 
     fn worker(&self, name: &str, kind: ProbeKind) -> Option<usize> {
-        self.workers
-            .iter()
-            .position(|w| !w.stopped && w.kind == kind && &*w.name == name)
+        self.workers.iter().position(|w| !w.stopped && w.kind == kind && &*w.name == name)
     }
 
     /// `UpdatePodStatus`: fills `started` and `ready`, and returns the
@@ -79,24 +76,17 @@ impl ProbeManager {
                 continue;
             }
             let readiness = inst.and_then(|i| self.results(ProbeKind::Readiness).get(i));
-            (c.ready, c.ready_why) = match (
-                running,
-                readiness,
-                self.worker(&c.name, ProbeKind::Readiness),
-            ) {
+            (c.ready, c.ready_why) = match (running, readiness, self.worker(&c.name, ProbeKind::Readiness)) {
                 (false, _, _) => (false, Cow::Borrowed("the container is not running")),
-                (true, Some(ProbeResult::Success), _) => {
-                    (true, Cow::Borrowed("the readiness probe succeeded"))
-                }
+                (true, Some(ProbeResult::Success), _) => (true, Cow::Borrowed("the readiness probe succeeded")),
                 (true, _, None) => (true, Cow::Borrowed("it runs and has no readiness probe")),
                 (true, result, Some(w)) => {
                     triggers.push(w);
-                    let why =
-                        if result == Some(ProbeResult::Failure) && self.workers[w].result_run > 0 {
-                            "the readiness probe is failing"
-                        } else {
-                            "the readiness probe has not succeeded yet"
-                        };
+                    let why = if result == Some(ProbeResult::Failure) && self.workers[w].result_run > 0 {
+                        "the readiness probe is failing"
+                    } else {
+                        "the readiness probe has not succeeded yet"
+                    };
                     (false, Cow::Borrowed(why))
                 }
             };
@@ -105,25 +95,16 @@ impl ProbeManager {
     }
 
     /// `isContainerStarted`.
-    fn is_started(
-        &self,
-        name: &str,
-        running: bool,
-        inst: Option<InstId>,
-    ) -> (bool, Cow<'static, str>) {
+    fn is_started(&self, name: &str, running: bool, inst: Option<InstId>) -> (bool, Cow<'static, str>) {
         if !running {
             return (false, Cow::Borrowed("the container is not running"));
         }
         match inst.and_then(|i| self.results(ProbeKind::Startup).get(i)) {
             Some(ProbeResult::Success) => (true, Cow::Borrowed("the startup probe succeeded")),
-            Some(_) => (
-                false,
-                Cow::Borrowed("the startup probe has not succeeded yet"),
-            ),
-            None if self.worker(name, ProbeKind::Startup).is_some() => (
-                false,
-                Cow::Borrowed("the startup probe has not succeeded yet"),
-            ),
+            Some(_) => (false, Cow::Borrowed("the startup probe has not succeeded yet")),
+            None if self.worker(name, ProbeKind::Startup).is_some() => {
+                (false, Cow::Borrowed("the startup probe has not succeeded yet"))
+            }
             None => (true, Cow::Borrowed("it runs and has no startup probe")),
         }
     }

@@ -93,12 +93,7 @@ impl Worker {
         updates: &mut Vec<Update>,
     ) {
         if results.set(inst, result) {
-            updates.push(Update {
-                kind: self.kind,
-                inst,
-                result,
-                why,
-            });
+            updates.push(Update { kind: self.kind, inst, result, why });
         }
     }
 
@@ -131,13 +126,7 @@ impl Worker {
                 results.remove(old);
             }
             self.container_id = Some(id);
-            self.set(
-                results,
-                id,
-                self.initial_value(),
-                Cow::Borrowed("a new container"),
-                updates,
-            );
+            self.set(results, id, self.initial_value(), Cow::Borrowed("a new container"), updates);
             self.on_hold = false;
         }
         if self.on_hold {
@@ -146,13 +135,7 @@ impl Worker {
         let started_at = match &c.state {
             ContainerState::Running { started_at } => *started_at,
             state => {
-                self.set(
-                    results,
-                    id,
-                    ProbeResult::Failure,
-                    Cow::Borrowed("the container is not running"),
-                    updates,
-                );
+                self.set(results, id, ProbeResult::Failure, Cow::Borrowed("the container is not running"), updates);
                 let terminated = matches!(state, ContainerState::Terminated(_));
                 return if terminated && !can_restart {
                     Step::Stop
@@ -176,18 +159,8 @@ impl Worker {
 
     /// The second half of `doProbe`: count the result and publish it once a
     /// threshold is reached. Returns the run length after this result.
-    pub fn finish(
-        &mut self,
-        inst: InstId,
-        success: bool,
-        results: &mut Results,
-        updates: &mut Vec<Update>,
-    ) -> u32 {
-        let result = if success {
-            ProbeResult::Success
-        } else {
-            ProbeResult::Failure
-        };
+    pub fn finish(&mut self, inst: InstId, success: bool, results: &mut Results, updates: &mut Vec<Update>) -> u32 {
+        let result = if success { ProbeResult::Success } else { ProbeResult::Failure };
         if self.last_result == Some(result) {
             self.result_run += 1;
         } else {
@@ -195,11 +168,7 @@ impl Worker {
             self.result_run = 1;
         }
         let run = self.result_run;
-        let threshold = if success {
-            self.spec.success_threshold
-        } else {
-            self.spec.failure_threshold
-        };
+        let threshold = if success { self.spec.success_threshold } else { self.spec.failure_threshold };
         if run < threshold {
             return run;
         }

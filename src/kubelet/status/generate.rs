@@ -4,9 +4,7 @@
 
 use super::conditions;
 use super::phase::pod_phase;
-use crate::api::status::{
-    ConditionType, ContainerState, ContainerStatus, InstanceRef, PodStatus, Terminated,
-};
+use crate::api::status::{ConditionType, ContainerState, ContainerStatus, InstanceRef, PodStatus, Terminated};
 use crate::kubelet::pleg::{ContainerSnap, PodSnapshot};
 use crate::kubelet::prober::ProbeManager;
 use crate::kubelet::runtime::{EndCause, InstState};
@@ -55,11 +53,7 @@ pub fn generate(i: &Inputs<'_>) -> Generated {
         phase,
         conditions: Vec::new(),
         host_ip: Some(i.host_ip.clone()),
-        pod_ip: if i.spec.host_network {
-            Some(i.host_ip.clone())
-        } else {
-            i.snapshot.sandbox_ip.clone()
-        },
+        pod_ip: if i.spec.host_network { Some(i.host_ip.clone()) } else { i.snapshot.sandbox_ip.clone() },
         start_time: i.previous.start_time,
         containers,
         qos: i.spec.qos,
@@ -69,26 +63,13 @@ pub fn generate(i: &Inputs<'_>) -> Generated {
     }
     if i.ready_to_start_condition {
         let sandbox_ready = i.snapshot.sandbox_ip.is_some();
-        status.set_condition(conditions::ready_to_start(
-            sandbox_ready,
-            i.ready_to_start_reason,
-        ));
+        status.set_condition(conditions::ready_to_start(sandbox_ready, i.ready_to_start_reason));
     }
     status.set_condition(conditions::initialized(phase));
     status.set_condition(conditions::pod_ready(i.spec, &status.containers, phase));
-    status.set_condition(conditions::containers_ready(
-        i.spec,
-        &status.containers,
-        phase,
-    ));
-    status.set_condition(crate::api::status::Condition::new(
-        ConditionType::PodScheduled,
-        true,
-    ));
-    Generated {
-        status,
-        readiness_triggers,
-    }
+    status.set_condition(conditions::containers_ready(i.spec, &status.containers, phase));
+    status.set_condition(crate::api::status::Condition::new(ConditionType::PodScheduled, true));
+    Generated { status, readiness_triggers }
 }
 
 /// `convertToAPIContainerStatuses` for regular containers.
@@ -106,10 +87,7 @@ fn container_statuses(i: &Inputs<'_>) -> Vec<ContainerStatus> {
                     name: c.name.clone(),
                     image: Arc::from(c.image.as_str()),
                     instance: None,
-                    state: ContainerState::Waiting {
-                        reason: Some(Cow::Borrowed("ContainerCreating")),
-                        message: None,
-                    },
+                    state: ContainerState::Waiting { reason: Some(Cow::Borrowed("ContainerCreating")), message: None },
                     last_state: previous.and_then(|p| p.last_state.clone()),
                     ready: false,
                     started: false,
@@ -134,17 +112,13 @@ fn container_statuses(i: &Inputs<'_>) -> Vec<ContainerStatus> {
                 s.last_state = Some(t);
             }
             // A container due to be (re)started shows why its start failed.
-            if should_restart(i.spec, newest, i.deleting) {
-                if let Some((reason, message)) = i.reasons.get(&idx) {
+            if should_restart(i.spec, newest, i.deleting)
+                && let Some((reason, message)) = i.reasons.get(&idx) {
                     if let ContainerState::Terminated(t) = &s.state {
                         s.last_state = Some(t.clone());
                     }
-                    s.state = ContainerState::Waiting {
-                        reason: Some(reason.clone()),
-                        message: Some(message.clone()),
-                    };
+                    s.state = ContainerState::Waiting { reason: Some(reason.clone()), message: Some(message.clone()) };
                 }
-            }
             s
         })
         .collect();
@@ -155,25 +129,11 @@ fn container_statuses(i: &Inputs<'_>) -> Vec<ContainerStatus> {
 /// `convertContainerStatus`: the runtime state as an API state.
 fn state_of(c: &ContainerSnap) -> ContainerState {
     match &c.state {
-        InstState::Created => ContainerState::Waiting {
-            reason: None,
-            message: None,
-        },
-        InstState::Running { started } => ContainerState::Running {
-            started_at: *started,
-        },
-        InstState::Exited {
-            started,
-            finished,
-            exit_code,
-            cause,
-        } => ContainerState::Terminated(Terminated {
+        InstState::Created => ContainerState::Waiting { reason: None, message: None },
+        InstState::Running { started } => ContainerState::Running { started_at: *started },
+        InstState::Exited { started, finished, exit_code, cause } => ContainerState::Terminated(Terminated {
             exit_code: *exit_code,
-            reason: if *exit_code == 0 {
-                "Completed"
-            } else {
-                "Error"
-            },
+            reason: if *exit_code == 0 { "Completed" } else { "Error" },
             started_at: *started,
             finished_at: *finished,
             container_id: c.container_id.clone(),
@@ -185,13 +145,8 @@ fn state_of(c: &ContainerSnap) -> ContainerState {
 fn end_why(code: i32, cause: &EndCause) -> Arc<str> {
     match cause {
         EndCause::Exited => Arc::from(format!("the process exited by itself with code {code}")),
-        EndCause::Stopped { why, sigkill: true } => {
-            Arc::from(format!("{why}: still running at the deadline, SIGKILL"))
-        }
-        EndCause::Stopped {
-            why,
-            sigkill: false,
-        } => Arc::from(format!("{why}: exited with {code} after SIGTERM")),
+        EndCause::Stopped { why, sigkill: true } => Arc::from(format!("{why}: still running at the deadline, SIGKILL")),
+        EndCause::Stopped { why, sigkill: false } => Arc::from(format!("{why}: exited with {code} after SIGTERM")),
     }
 }
 

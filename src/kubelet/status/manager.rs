@@ -21,13 +21,7 @@ pub struct StatusManager {
 
 impl StatusManager {
     pub fn new(api: PodStatus) -> Self {
-        StatusManager {
-            cached: None,
-            version: 0,
-            sent_version: 0,
-            in_flight: false,
-            api,
-        }
+        StatusManager { cached: None, version: 0, sent_version: 0, in_flight: false, api }
     }
 
     /// `GetPodStatus`: the cached status, if the pod has been synced.
@@ -77,10 +71,7 @@ impl StatusManager {
         let Some(mut status) = self.cached.clone() else {
             return false;
         };
-        let Some(c) = status
-            .containers
-            .iter_mut()
-            .find(|c| c.instance.as_ref().is_some_and(|i| i.handle == handle))
+        let Some(c) = status.containers.iter_mut().find(|c| c.instance.as_ref().is_some_and(|i| i.handle == handle))
         else {
             return false;
         };
@@ -91,29 +82,16 @@ impl StatusManager {
         c.ready_why = why;
         let phase = status.phase;
         status.set_condition(conditions::pod_ready(spec, &status.containers, phase));
-        status.set_condition(conditions::containers_ready(
-            spec,
-            &status.containers,
-            phase,
-        ));
+        status.set_condition(conditions::containers_ready(spec, &status.containers, phase));
         self.set(status, now, false)
     }
 
     /// `SetContainerStartup`: flips one container's `started`; no condition changes.
-    pub fn set_container_startup(
-        &mut self,
-        handle: u32,
-        started: bool,
-        why: Cow<'static, str>,
-        now: SimTime,
-    ) -> bool {
+    pub fn set_container_startup(&mut self, handle: u32, started: bool, why: Cow<'static, str>, now: SimTime) -> bool {
         let Some(mut status) = self.cached.clone() else {
             return false;
         };
-        let Some(c) = status
-            .containers
-            .iter_mut()
-            .find(|c| c.instance.as_ref().is_some_and(|i| i.handle == handle))
+        let Some(c) = status.containers.iter_mut().find(|c| c.instance.as_ref().is_some_and(|i| i.handle == handle))
         else {
             return false;
         };

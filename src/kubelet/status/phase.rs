@@ -9,11 +9,7 @@ use crate::spec::{PodSpec, RestartPolicy};
 pub fn pod_phase(spec: &PodSpec, statuses: &[ContainerStatus], terminal: bool) -> PodPhase {
     let (mut unknown, mut running, mut waiting, mut stopped, mut succeeded) = (0, 0, 0, 0, 0);
     for c in &spec.containers {
-        match statuses
-            .iter()
-            .find(|s| s.name == c.name)
-            .map(|s| (&s.state, &s.last_state))
-        {
+        match statuses.iter().find(|s| s.name == c.name).map(|s| (&s.state, &s.last_state)) {
             None => unknown += 1,
             Some((ContainerState::Running { .. }, _)) => running += 1,
             Some((ContainerState::Terminated(t), _)) => {
@@ -31,11 +27,7 @@ pub fn pod_phase(spec: &PodSpec, statuses: &[ContainerStatus], terminal: bool) -
         _ if running > 0 && unknown == 0 => PodPhase::Running,
         _ if running == 0 && stopped > 0 && unknown == 0 => {
             if terminal {
-                return if stopped == succeeded {
-                    PodPhase::Succeeded
-                } else {
-                    PodPhase::Failed
-                };
+                return if stopped == succeeded { PodPhase::Succeeded } else { PodPhase::Failed };
             }
             match spec.restart_policy {
                 RestartPolicy::Always => PodPhase::Running,

@@ -1,0 +1,127 @@
+//! Helpers for the scenario tests: run a scenario from `models/`, then read
+//! facts out of its trace the way a person reads `kubectl get -w`.
+#![allow(dead_code)]
+
+use podsim::api::pod::ApiPod;
+use podsim::api::status::{ConditionType, ContainerState};
+use podsim::run::{Inputs, prepare, simulate};
+use podsim::time::{SimDuration, SimTime};
+use podsim::trace::Trace;
+use podsim::trace::record::{ProcessFact, Record};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub fn scenario(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/scenarios").join(format!("{name}.yaml"))
+}
+
+/// Runs a scenario of `models/scenarios` with `seed` (and optionally another Kubernetes version).
+pub fn run(name: &str, seed: u64, kubernetes: Option<&str>) -> Trace {
+    let inputs = Inputs {
+        scenario: Some(scenario(name)),
+        seed: Some(seed),
+        kubernetes: kubernetes.map(str::to_string),
+        ..Inputs::default()
+    };
+    let p = prepare(&inputs).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    simulate(&p.setup, p.seed, SimTime::ZERO + p.until)
+}
+
+pub fn secs(s: f64) -> SimDuration {
+    SimDuration::from_millis((s * 1000.0).round() as u64)
+}
+
+pub fn t(s: f64) -> SimTime {
+    SimTime::ZERO + secs(s)
+}
+
+/// One container instance as its process lived it.
+#[derive(Clone, Debug)]
+pub struct Life {
+    pub started: SimTime,
+    pub sigterm: Option<SimTime>,
+    pub finished: Option<SimTime>,
+    pub exit: Option<i32>,
+}
+
+/// Every instance of `container`, in start order (from PROCESS records).
+pub fn lives(trace: &Trace, container: &str) -> Vec<Life> {
+    let mut out: Vec<Life> = Vec::new();
+    for e in &trace.entries {
+        if let Record::Process { container: c, fact, .. } = &e.record {
+            if &**c != container {
+                continue;
+            }
+            match fact {
+                ProcessFact::Started => out.push(Life { started: e.t, sigterm: None, finished: None, exit: None }),
+                ProcessFact::Sigterm => out.last_mut().unwrap().sigterm = Some(e.t),
+                ProcessFact::Exited { code } => {
+                    let l = out.last_mut().unwrap();
+                    l.finished = Some(e.t);
+                    l.exit = Some(*code);
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Every version of the pod the API server stored, with its time.
+pub fn pods(trace: &Trace) -> Vec<(SimTime, Arc<ApiPod>)> {
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Pod { pod, .. } => Some((e.t, pod.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The pod as the API server had it at `at`.
+pub fn pod_at(trace: &Trace, at: SimTime) -> Arc<ApiPod> {
+    pods(trace).into_iter().take_while(|(t, _)| *t <= at).last().expect("the pod exists").1
+}
+
+/// Times at which the API's Ready condition turned to `status`.
+pub fn ready_transitions(trace: &Trace, status: bool) -> Vec<SimTime> {
+    let mut out = Vec::new();
+    let mut last = None;
+    for (t, p) in pods(trace) {
+        let now = p.status.condition(ConditionType::Ready).map(|c| c.status);
+        if now != last && now == Some(status) {
+            out.push(t);
+        }
+        last = now;
+    }
+    out
+}
+
+/// The first time the API showed `container` waiting with `reason`, and its message.
+pub fn first_waiting(trace: &Trace, container: &str, reason: &str) -> Option<(SimTime, String)> {
+    pods(trace).into_iter().find_map(|(t, p)| match &p.status.container(container)?.state {
+        ContainerState::Waiting { reason: Some(r), message } if r == reason => {
+            Some((t, message.clone().unwrap_or_default()))
+        }
+        _ => None,
+    })
+}
+
+/// Kubelet actions (events as emitted) with `reason`: (time, message).
+pub fn actions(trace: &Trace, reason: &str) -> Vec<(SimTime, String)> {
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Kubelet(a) if a.reason == reason => Some((e.t, a.message.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Asserts `lo <= x <= hi` with a readable message.
+#[track_caller]
+pub fn within(what: &str, x: SimTime, lo: SimTime, hi: SimTime) {
+    assert!(lo <= x && x <= hi, "{what}: {x} not in [{lo}, {hi}]");
+}

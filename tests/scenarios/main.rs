@@ -1,0 +1,18 @@
+//! The scenarios of `models/`, each checked against values derived from the
+//! kubelet's rules (../shared/semantics/), never from podsim's own output.
+//! Every test runs several seeds: the derivations hold for any latency the
+//! profile can draw.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod backoff_rule;
+mod crash_loop;
+mod liveness_exec;
+mod probe_actions;
+mod readiness_delay;
+mod restart_policy;
+mod seed_asr;
+
+/// Seeds every scenario test runs.
+const SEEDS: std::ops::Range<u64> = 1..9;
