@@ -98,14 +98,15 @@ pub fn setup(
     }
     for pod in &manifests.pods {
         if let Some(n) = &pod.node_name
-            && !cluster.nodes.iter().any(|x| &*x.name == n) {
-                let nodes: Vec<&str> = cluster.nodes.iter().map(|x| &*x.name).collect();
-                problems.push(Problem::error(format!(
-                    "pod {}: spec.nodeName {n:?} is not a node of the cluster profile (nodes: {})",
-                    pod.name,
-                    nodes.join(", ")
-                )));
-            }
+            && !cluster.nodes.iter().any(|x| &*x.name == n)
+        {
+            let nodes: Vec<&str> = cluster.nodes.iter().map(|x| &*x.name).collect();
+            problems.push(Problem::error(format!(
+                "pod {}: spec.nodeName {n:?} is not a node of the cluster profile (nodes: {})",
+                pod.name,
+                nodes.join(", ")
+            )));
+        }
     }
     if !problems.is_empty() {
         return Err(Error::Input(problems));

@@ -192,9 +192,10 @@ impl Doc {
             }
         }
         if let Node::Map(entries) = &node.value
-            && let Some((key, _)) = entries.iter().find(|(key, _)| key.value == last) {
-                return position(&key.referenced);
-            }
+            && let Some((key, _)) = entries.iter().find(|(key, _)| key.value == last)
+        {
+            return position(&key.referenced);
+        }
         self.locate(path)
     }
 

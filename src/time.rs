@@ -96,6 +96,14 @@ impl Mul<u64> for SimDuration {
     }
 }
 
+/// An earlier instant, saturating at the start of the run.
+impl Sub<SimDuration> for SimTime {
+    type Output = SimTime;
+    fn sub(self, d: SimDuration) -> SimTime {
+        SimTime(self.0.saturating_sub(d.0))
+    }
+}
+
 impl Sub for SimTime {
     type Output = SimDuration;
     fn sub(self, earlier: SimTime) -> SimDuration {

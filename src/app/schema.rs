@@ -151,17 +151,19 @@ impl ContainerBehaviour {
             }
         }
         if let Some(exit) = &self.exit
-            && !(0..=255).contains(&exit.code) {
-                out.push(("exit.code".into(), format!("{}: an exit code is between 0 and 255", exit.code)));
-            }
+            && !(0..=255).contains(&exit.code)
+        {
+            out.push(("exit.code".into(), format!("{}: an exit code is between 0 and 255", exit.code)));
+        }
         if let Some(s) = &self.sigterm {
             if s.ignore && (s.exit_after.is_some() || s.code.is_some()) {
                 out.push(("sigterm".into(), "`ignore: true` cannot be combined with `exit_after` or `code`".into()));
             }
             if let Some(code) = s.code
-                && !(0..=255).contains(&code) {
-                    out.push(("sigterm.code".into(), format!("{code}: an exit code is between 0 and 255")));
-                }
+                && !(0..=255).contains(&code)
+            {
+                out.push(("sigterm.code".into(), format!("{code}: an exit code is between 0 and 255")));
+            }
         }
         out
     }

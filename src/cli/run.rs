@@ -51,10 +51,11 @@ pub fn run(args: RunArgs) -> ExitCode {
         }
     };
     if let Err(e) = written.and_then(|_| stdout.flush())
-        && e.kind() != io::ErrorKind::BrokenPipe {
-            let _ = writeln!(stderr, "error: writing the output: {e}");
-            return ExitCode::from(2);
-        }
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        let _ = writeln!(stderr, "error: writing the output: {e}");
+        return ExitCode::from(2);
+    }
     let violations = check::check(&trace, &prepared.setup.cluster);
     if violations.is_empty() {
         return ExitCode::SUCCESS;

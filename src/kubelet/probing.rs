@@ -155,7 +155,11 @@ impl Kubelet {
         if worker.stopped {
             return;
         }
-        let (kind, container) = (worker.kind, worker.container);
+        let (kind, container, handler) = (worker.kind, worker.container, worker.spec.handler.clone());
+        let outcome = match outcome {
+            Ok(o) => self.cut_short(inst, o, &handler, now),
+            err => err,
+        };
         let title = kind.title();
         match outcome {
             Err(e) => {
@@ -204,6 +208,33 @@ impl Kubelet {
             self.do_probe(pod, w, ctx);
         } else if std::mem::take(&mut worker.pending_tick) {
             self.do_probe(pod, w, ctx);
+        }
+    }
+
+    /// A probe whose process died while it ran does not get the answer it
+    /// was computing: an HTTP or gRPC probe reads EOF, an exec probe's
+    /// `ExecSync` fails (a prober error, thrown away).
+    fn cut_short(
+        &self,
+        inst: InstId,
+        o: Outcome,
+        handler: &Handler,
+        now: crate::time::SimTime,
+    ) -> Result<Outcome, String> {
+        let began = now - o.took;
+        let died = self.runtime.inst(inst).finished().is_some_and(|f| f > began && f <= now);
+        if !died {
+            return Ok(o);
+        }
+        let fail = |output: String| Ok(Outcome { result: ProbeResult::Failure, output, took: o.took });
+        match handler {
+            Handler::HttpGet { .. } => fail("EOF".to_string()),
+            Handler::Grpc { .. } => fail(
+                "error: health rpc probe failed: rpc error: code = Unavailable desc = error reading from server: EOF"
+                    .into(),
+            ),
+            Handler::TcpSocket { .. } => Ok(o),
+            Handler::Exec { .. } => Err("container not running".to_string()),
         }
     }
 

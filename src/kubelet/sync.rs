@@ -277,8 +277,9 @@ impl Kubelet {
                     }
                     None => "killed".to_string(),
                 };
-                if self.runtime.inst(k.inst).is_running() {
-                    self.kill(pod, k.inst, k.container, k.message, grace, &why, ctx);
+                // The snapshot may be stale: the process can have exited since.
+                // The kubelet still reports the kill; stopping a dead container is a no-op.
+                if self.kill(pod, k.inst, k.container, k.message, grace, &why, ctx) {
                     self.set_wait(pod, Wait::Exits(vec![k.inst]));
                 }
             }
@@ -303,7 +304,8 @@ impl Kubelet {
     }
 
     /// `killContainer` without preStop: `Killing` event, then
-    /// `StopContainer(max(grace, 2 s))`.
+    /// `StopContainer(max(grace, 2 s))`. Returns false when the process had
+    /// already exited (nothing to wait for).
     #[allow(clippy::too_many_arguments)]
     fn kill(
         &mut self,
@@ -314,9 +316,12 @@ impl Kubelet {
         grace: SimDuration,
         why: &str,
         ctx: &mut Ctx<'_>,
-    ) {
+    ) -> bool {
         let now = ctx.q.now();
         self.emit(pod, Some(container), false, "Killing", message, ctx);
+        if !self.runtime.inst(inst).is_running() {
+            return false;
+        }
         let timeout = grace.max(MINIMUM_GRACE);
         let outcome = self.runtime.stop(inst, now, timeout, Arc::from(why));
         self.process_fact(inst, ProcessFact::Sigterm, ctx);
@@ -324,6 +329,7 @@ impl Kubelet {
             super::runtime::StopOutcome::ExitsAt(t, code) => self.send(ctx, t.since(now), Ev::Exit { inst, code }),
             super::runtime::StopOutcome::Sigkill(t) => self.send(ctx, t.since(now), Ev::Sigkill { inst }),
         }
+        true
     }
 
     /// The `start` closure of the runtime's SyncPod: backoff, image, create, start.

@@ -59,16 +59,17 @@ fn container(path: &str, c: &Container, warnings: &mut Vec<(String, String)>) ->
     let mut probe_of = |field: &str, p: &Option<Probe>| {
         let probe = p.as_ref().map(probe)?;
         if let Some(PortRef::Name(name)) = port_of(&probe.handler)
-            && !ports.iter().any(|d| d.name.as_deref() == Some(name)) {
-                warnings.push((
-                    format!("{path}.{field}"),
-                    format!(
-                        "port name {name:?} is not declared in {path}.ports: the kubelet cannot resolve it, \
+            && !ports.iter().any(|d| d.name.as_deref() == Some(name))
+        {
+            warnings.push((
+                format!("{path}.{field}"),
+                format!(
+                    "port name {name:?} is not declared in {path}.ports: the kubelet cannot resolve it, \
                          so every {} probe errors and its result is thrown away (it never succeeds or fails)",
-                        field.trim_end_matches("Probe")
-                    ),
-                ));
-            }
+                    field.trim_end_matches("Probe")
+                ),
+            ));
+        }
         Some(probe)
     };
     let startup = probe_of("startupProbe", &c.startup_probe);

@@ -130,7 +130,11 @@ impl World {
             }
             Ev::PatchStatus { pod, node, status } => {
                 let stored = self.api.patch_status(pod, *status, now, &mut self.trace);
-                self.send_to_kubelet(&node, SimDuration::ZERO, kubelet::Ev::StatusPatched { pod, status: Box::new(stored) });
+                self.send_to_kubelet(
+                    &node,
+                    SimDuration::ZERO,
+                    kubelet::Ev::StatusPatched { pod, status: Box::new(stored) },
+                );
             }
             Ev::Kubelet(node, kev) => {
                 if let Some(k) = self.kubelets.iter_mut().find(|k| k.node_name() == &*node) {

@@ -113,12 +113,13 @@ fn container_statuses(i: &Inputs<'_>) -> Vec<ContainerStatus> {
             }
             // A container due to be (re)started shows why its start failed.
             if should_restart(i.spec, newest, i.deleting)
-                && let Some((reason, message)) = i.reasons.get(&idx) {
-                    if let ContainerState::Terminated(t) = &s.state {
-                        s.last_state = Some(t.clone());
-                    }
-                    s.state = ContainerState::Waiting { reason: Some(reason.clone()), message: Some(message.clone()) };
+                && let Some((reason, message)) = i.reasons.get(&idx)
+            {
+                if let ContainerState::Terminated(t) = &s.state {
+                    s.last_state = Some(t.clone());
                 }
+                s.state = ContainerState::Waiting { reason: Some(reason.clone()), message: Some(message.clone()) };
+            }
             s
         })
         .collect();
