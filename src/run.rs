@@ -96,16 +96,11 @@ pub fn setup(
             ));
         }
     }
-    for pod in &manifests.pods {
-        if let Some(n) = &pod.node_name
-            && !cluster.nodes.iter().any(|x| &*x.name == n)
-        {
+    for (i, pod) in manifests.pods.iter().enumerate() {
+        if let Some(n) = pod.node_name.as_ref().filter(|n| !cluster.nodes.iter().any(|x| &*x.name == n.as_str())) {
             let nodes: Vec<&str> = cluster.nodes.iter().map(|x| &*x.name).collect();
-            problems.push(Problem::error(format!(
-                "pod {}: spec.nodeName {n:?} is not a node of the cluster profile (nodes: {})",
-                pod.name,
-                nodes.join(", ")
-            )));
+            let message = format!("{n:?} is not a node of the cluster profile (nodes: {})", nodes.join(", "));
+            problems.push(manifests.problem(i, "spec.nodeName", message));
         }
     }
     if !problems.is_empty() {

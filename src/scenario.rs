@@ -60,6 +60,11 @@ impl Scenario {
                 return Err(Error::input(doc.problem("until", "must be a fixed duration")));
             }
         };
+        if let Some(e) = &f.epoch
+            && let Err(p) = parse_epoch(e)
+        {
+            return Err(Error::input(doc.problem("epoch", p.message)));
+        }
         if f.manifests.is_empty() {
             return Err(Error::input(
                 doc.problem("manifests", "Required value: a scenario names at least one manifest"),
@@ -86,5 +91,7 @@ pub fn read_file(path: &Path) -> Result<Arc<SourceFile>, Error> {
 
 /// Parses an RFC 3339 epoch such as `2026-01-01T00:00:00Z`.
 pub fn parse_epoch(text: &str) -> Result<k8s_openapi::jiff::Timestamp, Problem> {
-    text.parse().map_err(|e| Problem::error(format!("epoch {text:?}: {e}")).field("epoch"))
+    text.parse().map_err(|e| {
+        Problem::error(format!("{text:?} is not an RFC 3339 time such as 2026-01-01T00:00:00Z ({e})")).field("epoch")
+    })
 }

@@ -17,6 +17,8 @@ pub enum Node {
     Null,
     Bool(bool),
     Int(i64),
+    /// An integer above i64::MAX, kept so typed decoding can name the field.
+    UInt(u64),
     Float(f64),
     Str(String),
     Seq(Vec<Spanned<Node>>),
@@ -46,8 +48,8 @@ impl<'de> Deserialize<'de> for Node {
             fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
                 Ok(Node::Int(v))
             }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Node, E> {
-                i64::try_from(v).map(Node::Int).map_err(|_| E::custom("integer too large"))
+            fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
+                Ok(i64::try_from(v).map_or(Node::UInt(v), Node::Int))
             }
             fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
                 Ok(Node::Float(v))
@@ -86,6 +88,7 @@ impl<'de> Deserialize<'de> for Key {
         match Node::deserialize(d)? {
             Node::Str(s) => Ok(Key(s)),
             Node::Int(i) => Ok(Key(i.to_string())),
+            Node::UInt(i) => Ok(Key(i.to_string())),
             Node::Float(f) => Ok(Key(f.to_string())),
             Node::Bool(b) => Ok(Key(b.to_string())),
             Node::Null => Ok(Key("null".into())),
@@ -130,7 +133,38 @@ fn yaml_problem(file: &Arc<SourceFile>, e: &serde_saphyr::Error) -> Problem {
         Some((head, rest)) if head.starts_with("line ") => rest.to_string(),
         _ => first.to_string(),
     };
-    Problem::error(message).in_file(file, e.location().map(|l| position(&l)))
+    let at = e.location().map(|l| position(&l));
+    let hint = at.as_ref().and_then(|p| unclosed_bracket(&file.text, p.line));
+    let message = match hint {
+        Some((line, col, c)) if !message.contains("unclosed") => {
+            format!("{message} (the '{c}' opened at {line}:{col} is not closed)")
+        }
+        _ => message,
+    };
+    Problem::error(message).in_file(file, at)
+}
+
+/// The innermost `[` or `{` still open before line `upto`, skipping quoted
+/// text and comments: the usual cause of a confusing YAML error further down.
+fn unclosed_bracket(text: &str, upto: u64) -> Option<(usize, usize, char)> {
+    let mut open: Vec<(usize, usize, char)> = Vec::new();
+    for (n, line) in text.lines().enumerate().take(upto.saturating_sub(1) as usize) {
+        let mut quote: Option<char> = None;
+        for (col, c) in line.chars().enumerate() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '#') => break,
+                (None, '[' | '{') => open.push((n + 1, col + 1, c)),
+                (None, ']' | '}') => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+    open.pop()
 }
 
 pub fn position(l: &Location) -> Position {
@@ -144,28 +178,25 @@ impl Doc {
         to_json(&self.root.value)
     }
 
-    /// Where the value at `path` (`spec.containers[0].image`) is; for a path
-    /// that does not exist, the nearest existing parent.
+    /// Where the field at `path` (`spec.containers[0].image`) is written:
+    /// its key's line, or the value itself when it is a scalar or a flow
+    /// collection on the key's line, or a list item's `-`. For a path that
+    /// does not exist, the nearest existing parent.
     pub fn locate(&self, path: &str) -> Position {
         let mut node = &self.root;
         let mut best = position(&node.referenced);
         for seg in path_segments(path) {
-            let next = match (&node.value, seg) {
-                (Node::Map(entries), Segment::Key(k)) => {
-                    entries.iter().find(|(key, _)| key.value == k).map(|(key, v)| {
-                        best = position(&key.referenced);
-                        v
-                    })
-                }
-                (Node::Seq(items), Segment::Index(i)) => items.get(i),
-                _ => None,
-            };
-            match next {
-                Some(n) => {
+            match step(node, &seg) {
+                Some((key, n)) => {
+                    best = match key {
+                        Some(k)
+                            if k.line() != n.referenced.line() && matches!(n.value, Node::Map(_) | Node::Seq(_)) =>
+                        {
+                            position(k)
+                        }
+                        _ => position(&n.referenced),
+                    };
                     node = n;
-                    if !matches!(n.value, Node::Map(_) | Node::Seq(_)) || n.referenced.line() > 0 {
-                        best = position(&n.referenced);
-                    }
                 }
                 None => break,
             }
@@ -173,30 +204,20 @@ impl Doc {
         best
     }
 
-    /// The location of the key `path` itself (for "unknown field" errors).
+    /// The location of the key that ends `path` (for "unknown field" errors).
     pub fn locate_key(&self, path: &str) -> Position {
-        let (parent, last) = match path.rsplit_once('.') {
-            Some((p, l)) => (p, l),
-            None => ("", path),
-        };
         let mut node = &self.root;
-        for seg in path_segments(parent) {
-            let next = match (&node.value, seg) {
-                (Node::Map(entries), Segment::Key(k)) => entries.iter().find(|(key, _)| key.value == k).map(|(_, v)| v),
-                (Node::Seq(items), Segment::Index(i)) => items.get(i),
-                _ => None,
-            };
-            match next {
-                Some(n) => node = n,
-                None => return self.locate(path),
+        let mut best = position(&node.referenced);
+        for seg in path_segments(path) {
+            match step(node, &seg) {
+                Some((key, n)) => {
+                    best = key.map_or_else(|| position(&n.referenced), position);
+                    node = n;
+                }
+                None => break,
             }
         }
-        if let Node::Map(entries) = &node.value
-            && let Some((key, _)) = entries.iter().find(|(key, _)| key.value == last)
-        {
-            return position(&key.referenced);
-        }
-        self.locate(path)
+        best
     }
 
     /// A problem located at `path` in this document.
@@ -223,7 +244,9 @@ pub fn decode_value<T: DeserializeOwned>(doc: &Doc, value: serde_json::Value, pr
         };
         let message = e.into_inner().to_string();
         let path = if path == "." { String::new() } else { path };
-        let mut p = Problem::error(message).in_file(&doc.file, Some(doc.locate(&path)));
+        // serde names an unknown key's path: point at the key, not its value.
+        let at = if message.starts_with("unknown field") { doc.locate_key(&path) } else { doc.locate(&path) };
+        let mut p = Problem::error(message).in_file(&doc.file, Some(at));
         if !path.is_empty() {
             p = p.field(path);
         }
@@ -237,6 +260,7 @@ fn to_json(node: &Node) -> serde_json::Value {
         Node::Null => Value::Null,
         Node::Bool(b) => Value::Bool(*b),
         Node::Int(i) => Value::from(*i),
+        Node::UInt(i) => Value::from(*i),
         Node::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => Value::from(*f as i64),
         Node::Float(f) => serde_json::Number::from_f64(*f).map(Value::Number).unwrap_or(Value::Null),
         Node::Str(s) => Value::String(s.clone()),
@@ -247,30 +271,76 @@ fn to_json(node: &Node) -> serde_json::Value {
     }
 }
 
-enum Segment<'a> {
-    Key(&'a str),
+#[derive(Debug, PartialEq, Eq)]
+enum Segment {
+    Key(String),
     Index(usize),
 }
 
-/// Splits `a.b[0].c` into keys and indices.
-fn path_segments(path: &str) -> impl Iterator<Item = Segment<'_>> {
-    path.split('.').filter(|s| !s.is_empty()).flat_map(|part| {
-        let mut out = Vec::new();
-        let (key, mut rest) = match part.find('[') {
-            Some(i) => (&part[..i], &part[i..]),
-            None => (part, ""),
-        };
-        if !key.is_empty() {
-            out.push(Segment::Key(key));
+/// One step down the tree: the key's location (for a mapping) and the child.
+fn step<'a>(node: &'a Spanned<Node>, seg: &Segment) -> Option<(Option<&'a Location>, &'a Spanned<Node>)> {
+    match (&node.value, seg) {
+        (Node::Map(entries), Segment::Key(k)) => {
+            entries.iter().find(|(key, _)| &key.value == k).map(|(key, v)| (Some(&key.referenced), v))
         }
-        while let Some(close) = rest.find(']') {
-            if let Ok(i) = rest[1..close].parse() {
-                out.push(Segment::Index(i));
+        (Node::Seq(items), Segment::Index(i)) => items.get(*i).map(|v| (None, v)),
+        _ => None,
+    }
+}
+
+/// A field path segment for `key`: `.key`, or `["key"]` when the key holds
+/// characters of the path syntax (an HTTP path, a command line).
+pub fn key_path(parent: &str, key: &str) -> String {
+    let plain = !key.is_empty() && !key.contains(['.', '[', ']', '"']);
+    match (plain, parent.is_empty()) {
+        (true, true) => key.to_string(),
+        (true, false) => format!("{parent}.{key}"),
+        (false, _) => format!("{parent}[{key:?}]"),
+    }
+}
+
+/// Splits `a.b[0]["x.y"].c` into keys and indices.
+fn path_segments(path: &str) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let mut key = String::new();
+    let mut chars = path.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '.' => {
+                if !key.is_empty() {
+                    out.push(Segment::Key(std::mem::take(&mut key)));
+                }
             }
-            rest = &rest[close + 1..];
+            '[' => {
+                if !key.is_empty() {
+                    out.push(Segment::Key(std::mem::take(&mut key)));
+                }
+                if chars.peek() == Some(&'"') {
+                    chars.next();
+                    let mut quoted = String::new();
+                    while let Some(q) = chars.next() {
+                        match q {
+                            '\\' => quoted.extend(chars.next()),
+                            '"' => break,
+                            _ => quoted.push(q),
+                        }
+                    }
+                    out.push(Segment::Key(quoted));
+                    let _ = chars.next(); // the closing bracket
+                } else {
+                    let digits: String = chars.by_ref().take_while(|c| *c != ']').collect();
+                    if let Ok(i) = digits.parse() {
+                        out.push(Segment::Index(i));
+                    }
+                }
+            }
+            _ => key.push(c),
         }
-        out
-    })
+    }
+    if !key.is_empty() {
+        out.push(Segment::Key(key));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -291,6 +361,26 @@ mod tests {
     }
 
     #[test]
+    fn block_fields_point_at_their_key() {
+        let f = file("spec:\n  probe:\n    period: 5\n  flow: {a: 1}\n  list:\n  - x: 1\n");
+        let d = &parse_documents(&f).unwrap()[0];
+        assert_eq!(d.locate("spec.probe").line, 2);
+        assert_eq!(d.locate("spec.probe.period").line, 3);
+        assert_eq!(d.locate("spec.flow").line, 4);
+        assert_eq!(d.locate("spec.list").line, 5);
+        assert_eq!(d.locate("spec.list[0]").line, 6);
+    }
+
+    #[test]
+    fn quoted_keys_keep_their_dots() {
+        let f = file("exec:\n  \"test -f a.flag\":\n  - {exit: 0}\n  - {exit: 300}\n");
+        let d = &parse_documents(&f).unwrap()[0];
+        let path = format!("{}[1].exit", key_path("exec", "test -f a.flag"));
+        assert_eq!(path, "exec[\"test -f a.flag\"][1].exit");
+        assert_eq!(d.locate(&path).line, 4);
+    }
+
+    #[test]
     fn splits_multiple_documents_and_skips_empty_ones() {
         let f = file("a: 1\n---\n---\nb: 2\n");
         assert_eq!(parse_documents(&f).unwrap().len(), 2);
@@ -301,6 +391,13 @@ mod tests {
         let f = file("a: 1\nb: [1, 2\nc: 3\n");
         let Err(Error::Input(p)) = parse_documents(&f) else { panic!() };
         assert_eq!(p[0].position.as_ref().unwrap().line, 3);
+    }
+
+    #[test]
+    fn an_unclosed_bracket_is_named() {
+        let f = file("a:\n  command: [sleep, \"3600\"\n  ports:\n  - 1\n");
+        let Err(Error::Input(p)) = parse_documents(&f) else { panic!() };
+        assert!(p[0].message.contains("the '[' opened at 2:12 is not closed"), "{}", p[0].message);
     }
 
     #[test]

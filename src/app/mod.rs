@@ -25,7 +25,7 @@ pub use process::{Answer, Ask, OnSigterm, Plan};
 pub use schema::{ContainerBehaviour, ExitSpec, GrpcStatus, Phase, SigtermSpec};
 
 use crate::error::{Error, Problem, SourceFile};
-use crate::source::{Doc, decode_value, parse_single};
+use crate::source::{Doc, decode_value, key_path, parse_single};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -62,7 +62,7 @@ impl Behaviours {
     /// A problem pointing at the entry for `container`.
     pub fn problem_at(&self, container: &str, message: String) -> Problem {
         match &self.origin {
-            Some(doc) => doc.problem(&format!("containers.{container}"), message),
+            Some(doc) => doc.problem(&key_path("containers", container), message),
             None => Problem::error(message),
         }
     }
@@ -82,7 +82,7 @@ impl Behaviours {
         match top.get("containers") {
             Some(serde_json::Value::Object(map)) => {
                 for (name, value) in map {
-                    let path = format!("containers.{name}");
+                    let path = key_path("containers", name);
                     match read_container(&doc, &path, value.clone()) {
                         Ok(list) => {
                             containers.insert(name.clone(), list);
@@ -119,7 +119,13 @@ fn read_container(
         match decode_value::<ContainerBehaviour>(doc, v, &p) {
             Ok(b) => {
                 problems.extend(b.check().into_iter().map(|(field, msg)| {
-                    let full = if field.is_empty() { p.clone() } else { format!("{p}.{field}") };
+                    let full = if field.is_empty() {
+                        p.clone()
+                    } else if field.starts_with('[') {
+                        format!("{p}{field}")
+                    } else {
+                        format!("{p}.{field}")
+                    };
                     doc.problem(&full, msg)
                 }));
                 out.push(Arc::new(b));

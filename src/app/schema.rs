@@ -1,6 +1,7 @@
 //! The behaviour of one container instance, as written in a behaviour file.
 
 use crate::dist::Dist;
+use crate::source::key_path;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -119,29 +120,28 @@ impl ContainerBehaviour {
     pub fn check(&self) -> Vec<(String, String)> {
         let mut out = Vec::new();
         for (path, phases) in &self.http {
-            check_schedule(&format!("http.{path}"), phases, &mut out);
+            let field = key_path("http", path);
+            check_schedule(&field, phases, &mut out);
             for (i, p) in phases.iter().enumerate() {
                 if !(100..=599).contains(&p.status) {
                     out.push((
-                        format!("http.{path}[{i}].status"),
+                        format!("{field}[{i}].status"),
                         format!("{}: an HTTP status is between 100 and 599", p.status),
                     ));
                 }
             }
         }
         for (cmd, phases) in &self.exec {
-            check_schedule(&format!("exec.{cmd}"), phases, &mut out);
+            let field = key_path("exec", cmd);
+            check_schedule(&field, phases, &mut out);
             for (i, p) in phases.iter().enumerate() {
                 if !(0..=255).contains(&p.exit) {
-                    out.push((
-                        format!("exec.{cmd}[{i}].exit"),
-                        format!("{}: an exit code is between 0 and 255", p.exit),
-                    ));
+                    out.push((format!("{field}[{i}].exit"), format!("{}: an exit code is between 0 and 255", p.exit)));
                 }
             }
         }
         for (svc, phases) in &self.grpc {
-            check_schedule(&format!("grpc.{svc}"), phases, &mut out);
+            check_schedule(&key_path("grpc", svc), phases, &mut out);
         }
         if let Some(ports) = &self.ports {
             for (i, p) in ports.iter().enumerate() {

@@ -101,7 +101,7 @@ pub struct NodeFile {
 struct ProfileFile {
     #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "version_text")]
     kubernetes: Option<String>,
     #[serde(default)]
     feature_gates: BTreeMap<String, bool>,
@@ -163,6 +163,20 @@ impl Cluster {
             Problem::error(format!("with Kubernetes {version}: {}", text.join("; ")))
         })
     }
+}
+
+/// `kubernetes: "1.37"`, or unquoted `1.37` (a YAML float; minors have two digits).
+fn version_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Text {
+        S(String),
+        F(f64),
+    }
+    Ok(Option::<Text>::deserialize(d)?.map(|t| match t {
+        Text::S(s) => s,
+        Text::F(f) => format!("{f:.2}"),
+    }))
 }
 
 fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {

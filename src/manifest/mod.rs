@@ -21,9 +21,17 @@ use std::sync::Arc;
 pub struct Manifests {
     pub pods: Vec<PodSpec>,
     pub warnings: Vec<Problem>,
+    /// Where each pod was written (document and `items[i]` prefix).
+    origins: Vec<(Doc, String)>,
 }
 
 impl Manifests {
+    /// A problem about field `path` of the `pod`-th pod, located in its file.
+    pub fn problem(&self, pod: usize, path: &str, message: impl Into<String>) -> Problem {
+        let (doc, prefix) = &self.origins[pod];
+        doc.problem(&join(prefix, path), message)
+    }
+
     /// Reads every object of every file; all problems are reported together.
     pub fn load(files: &[Arc<SourceFile>]) -> Result<Manifests, Error> {
         let mut out = Manifests::default();
@@ -92,6 +100,7 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                     );
                 } else {
                     out.pods.push(pod);
+                    out.origins.push((doc.clone(), prefix.to_string()));
                 }
             }
         }
