@@ -26,6 +26,10 @@ impl ApiServer {
         ApiServer { pods: Vec::new(), resource_version: 0, uids: Stream::new(seed, "apiserver/uid") }
     }
 
+    pub fn pods(&self) -> &[ApiPod] {
+        &self.pods
+    }
+
     pub fn pod(&self, id: PodId) -> &ApiPod {
         &self.pods[id.0 as usize]
     }

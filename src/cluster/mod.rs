@@ -248,3 +248,34 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
         file,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `models/clusters/default.yaml` states podsim's built-in defaults.
+    #[test]
+    fn the_shipped_default_profile_is_the_built_in_one() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/clusters/default.yaml");
+        let text = std::fs::read_to_string(path).unwrap();
+        let file = Arc::new(SourceFile { name: path.into(), text });
+        let loaded = Cluster::load(&file).unwrap();
+        let built_in = Cluster::default();
+        assert_eq!(format!("{:?}", loaded.latencies), format!("{:?}", built_in.latencies));
+        assert_eq!(format!("{:?}", loaded.kubelet), format!("{:?}", built_in.kubelet));
+        assert_eq!(loaded.version, built_in.version);
+        assert_eq!(loaded.gates, built_in.gates);
+        assert_eq!(loaded.nodes.len(), 1);
+        assert_eq!((&*loaded.nodes[0].name, &*loaded.nodes[0].ip), (&*built_in.nodes[0].name, &*built_in.nodes[0].ip));
+    }
+
+    #[test]
+    fn kind_is_1_35_on_one_node() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/clusters/kind.yaml");
+        let file = Arc::new(SourceFile { name: path.into(), text: std::fs::read_to_string(path).unwrap() });
+        let kind = Cluster::load(&file).unwrap();
+        assert_eq!(kind.version, Version::V1_35);
+        assert_eq!(&*kind.nodes[0].name, "kind-control-plane");
+        assert!(kind.gates.enabled(Gate::KubeletCrashLoopBackOffMax));
+    }
+}

@@ -56,6 +56,7 @@ pub struct World {
     cluster: Arc<Cluster>,
     scheduler: Stream,
     watch: Stream,
+    epoch_ns: u128,
 }
 
 impl World {
@@ -73,6 +74,7 @@ impl World {
             cluster: setup.cluster.clone(),
             scheduler: Stream::new(seed, "scheduler"),
             watch: Stream::new(seed, "apiserver/watch"),
+            epoch_ns: setup.epoch_ns,
         };
         for k in &mut w.kubelets {
             let mut ctx = Ctx { q: &mut w.q, trace: &mut w.trace };
@@ -103,7 +105,7 @@ impl World {
                     Some(n) => self.deliver(pod, Arc::from(n)),
                     None => {
                         let d = self.cluster.latencies.scheduling.sample(&mut self.scheduler);
-                        let node = self.pick_node(pod);
+                        let node = self.pick_node();
                         self.q.after(d, Ev::Bind { pod, node });
                     }
                 }
@@ -112,7 +114,7 @@ impl World {
                 self.api.bind(pod, node.clone(), now, &mut self.trace);
                 let p = self.api.pod(pod);
                 let event = ApiEvent {
-                    name: format!("{}.{:x}", p.spec.name, now.as_millis()),
+                    name: format!("{}.{:x}", p.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000),
                     pod: Arc::from(p.spec.name.as_str()),
                     namespace: Arc::from(p.spec.namespace.as_str()),
                     pod_uid: p.uid.clone(),
@@ -145,9 +147,12 @@ impl World {
         }
     }
 
-    /// The scheduler's choice: the node with the fewest pods bound so far.
-    fn pick_node(&mut self, _pod: PodId) -> Arc<str> {
-        self.cluster.nodes[0].name.clone()
+    /// The scheduler's choice: the node with the fewest pods bound so far
+    /// (first in profile order on a tie). Scheduling constraints are not modelled.
+    fn pick_node(&self) -> Arc<str> {
+        let bound = |n: &Arc<str>| self.api.pods().iter().filter(|p| p.node.as_ref() == Some(n)).count();
+        let best = self.cluster.nodes.iter().min_by_key(|n| bound(&n.name)).expect("a cluster has a node");
+        best.name.clone()
     }
 
     /// The kubelet of `node` learns of the pod through its watch.

@@ -10,6 +10,7 @@ use crate::SEEDS;
 use crate::common::*;
 use podsim::api::status::PodPhase;
 use podsim::time::SimDuration;
+use std::path::PathBuf;
 
 fn backoff(restart: usize) -> SimDuration {
     // restart 1 is free; restart k ≥ 2 waits 10 s · 2^(k−2), capped at 300 s.
@@ -105,5 +106,30 @@ fn crash_loop_back_off_first_shows_with_the_10s_delay() {
             backoffs[0].0 > exit1 && backoffs[0].0 <= exit1 + secs(1.1),
             "the first BackOff follows the second exit's relist"
         );
+    }
+}
+
+/// A container that runs 11 minutes before each exit: the backoff entry
+/// expires (eventTime − lastUpdate > 600 s, the kubelet's HasExpiredFunc),
+/// so every restart is immediate and no CrashLoopBackOff appears.
+#[test]
+fn ten_minutes_of_running_resets_the_backoff() {
+    use podsim::run::{Inputs, prepare, simulate};
+    let dir = std::env::temp_dir().join(format!("podsim-long-runner-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let app = dir.join("app.yaml");
+    std::fs::write(&app, "containers:\n  app:\n    exit: {after: 11m, code: 1}\n").unwrap();
+    for seed in SEEDS {
+        let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/manifests/crashloop.yaml");
+        let inputs = Inputs { manifests: vec![manifest], app: Some(app.clone()), seed: Some(seed), until: Some(secs(3600.0)), ..Inputs::default() };
+        let p = prepare(&inputs).unwrap();
+        let trace = simulate(&p.setup, p.seed, podsim::time::SimTime::ZERO + p.until);
+        let lives = lives(&trace, "app");
+        assert!(lives.len() >= 5, "seed {seed}");
+        for pair in lives.windows(2) {
+            let exit = pair[0].finished.unwrap();
+            within("immediate restart", pair[1].started, exit, exit + secs(2.5));
+        }
+        assert!(first_waiting(&trace, "app", "CrashLoopBackOff").is_none());
     }
 }
