@@ -9,7 +9,7 @@ use crate::spec::ProbeKind;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Trace;
 use crate::trace::record::{ProcessFact, Record};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -57,7 +57,7 @@ pub fn check(trace: &Trace, cluster: &Cluster) -> Vec<Violation> {
     let mut last: HashMap<Arc<str>, Arc<ApiPod>> = HashMap::new();
     let mut started_ok: HashSet<Arc<str>> = HashSet::new();
     let mut startup_probed: HashSet<Arc<str>> = HashSet::new();
-    let mut life: HashMap<(Arc<str>, Arc<str>), Vec<Life>> = HashMap::new();
+    let mut life: BTreeMap<(Arc<str>, Arc<str>), Vec<Life>> = BTreeMap::new();
     for e in &trace.entries {
         match &e.record {
             Record::Pod { pod, .. } => {

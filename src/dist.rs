@@ -74,15 +74,6 @@ impl Dist {
         };
         SimDuration::from_millis(if ms.is_finite() && ms > 0.0 { libm::round(ms) as u64 } else { 0 })
     }
-
-    /// The smallest value a draw can take (used for static checks such as
-    /// "this readiness threshold can never be reached").
-    pub fn min(&self) -> SimDuration {
-        match *self {
-            Dist::Fixed(d) | Dist::Uniform(d, _) => d,
-            Dist::Normal { .. } | Dist::LogNormal { .. } => SimDuration::ZERO,
-        }
-    }
 }
 
 /// Box–Muller with `libm`, one normal per call (the pair's twin is discarded

@@ -32,7 +32,7 @@ impl PodSnapshot {
     /// Reads the runtime's current state of `pod`.
     pub fn read(runtime: &Runtime, pod: PodId) -> PodSnapshot {
         PodSnapshot {
-            sandbox_ip: runtime.sandbox(pod).filter(|s| s.ready).map(|s| s.ip.clone()),
+            sandbox_ip: runtime.sandbox(pod).map(|s| s.ip.clone()),
             containers: runtime
                 .pod_instances(pod)
                 .map(|(id, i)| ContainerSnap {

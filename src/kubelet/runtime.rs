@@ -32,7 +32,6 @@ pub enum InstState {
 /// A stop in progress (`StopContainer(timeout)`).
 #[derive(Clone, Debug)]
 pub struct Stopping {
-    pub sigterm_at: SimTime,
     pub deadline: SimTime,
     pub why: Arc<str>,
 }
@@ -49,7 +48,6 @@ pub struct Instance {
     pub image: Arc<str>,
     pub image_id: Arc<str>,
     pub restart_count: u32,
-    pub created: SimTime,
     pub state: InstState,
     pub plan: Plan,
     pub stopping: Option<Stopping>,
@@ -79,12 +77,10 @@ impl Instance {
     }
 }
 
-/// A pod sandbox (pause container + network namespace).
+/// A ready pod sandbox (pause container + network namespace).
 #[derive(Clone, Debug)]
 pub struct Sandbox {
-    pub created: SimTime,
     pub ip: Arc<str>,
-    pub ready: bool,
 }
 
 /// What SIGTERM leads to, decided when the stop begins.
@@ -172,7 +168,7 @@ impl Runtime {
     pub fn stop(&mut self, id: InstId, now: SimTime, timeout: SimDuration, why: Arc<str>) -> StopOutcome {
         let inst = self.inst_mut(id);
         let deadline = now + timeout;
-        inst.stopping = Some(Stopping { sigterm_at: now, deadline, why });
+        inst.stopping = Some(Stopping { deadline, why });
         match inst.plan.on_sigterm {
             OnSigterm::Exit { after, code } if now + after < deadline => StopOutcome::ExitsAt(now + after, code),
             _ => StopOutcome::Sigkill(deadline),

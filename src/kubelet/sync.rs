@@ -30,8 +30,9 @@ const MINIMUM_GRACE: SimDuration = SimDuration::from_secs(2);
 pub(super) enum Step {
     /// The sync's own work before any runtime action.
     Overhead,
-    /// `killPodWithSyncResult`: stop every running container, in parallel.
-    KillAll,
+    /// `killPodWithSyncResult`: stop every running container, in parallel;
+    /// the text says why, for the timeline.
+    KillAll(Arc<str>),
     Kill(Kill),
     CreateSandbox,
     Start(usize),
@@ -157,7 +158,15 @@ impl Kubelet {
         let run = p.sync.as_mut().expect("sync exists");
         run.steps.push_back(Step::Overhead);
         if a.kill_pod {
-            run.steps.push_back(Step::KillAll);
+            // The kill list is dropped on this path: every container gets the
+            // pod-level "Stopping container" kill and the pod's grace period.
+            let why = match a.kill.first() {
+                Some(k) => {
+                    format!("{} and restartPolicy is Never: the kubelet stops the pod", k.message.to_lowercase())
+                }
+                None => "no container is left to run: the kubelet stops the pod".to_string(),
+            };
+            run.steps.push_back(Step::KillAll(Arc::from(why)));
             if !a.create_sandbox {
                 run.steps.push_back(Step::StopSandbox);
             }
@@ -179,7 +188,8 @@ impl Kubelet {
         let p = self.pod(pod).expect("synced pod exists");
         p.probes.stop_liveness_and_startup();
         let run = p.sync.as_mut().expect("sync exists");
-        run.steps.extend([Step::Overhead, Step::KillAll, Step::StopSandbox, Step::FinishTerminating]);
+        let why = Arc::from("the pod is being stopped");
+        run.steps.extend([Step::Overhead, Step::KillAll(why), Step::StopSandbox, Step::FinishTerminating]);
         self.advance(pod, ctx);
     }
 
@@ -228,13 +238,12 @@ impl Kubelet {
     }
 
     fn run_step(&mut self, pod: PodId, step: Step, ctx: &mut Ctx<'_>) {
-        let lat = self.cluster.latencies.clone();
         match step {
             Step::Overhead => {
-                let d = lat.pod_sync.sample(&mut self.rng);
+                let d = self.cluster.latencies.pod_sync.sample(&mut self.rng);
                 self.schedule_step(pod, d, Wait::Overhead, ctx);
             }
-            Step::KillAll => {
+            Step::KillAll(why) => {
                 let grace = self.pod_spec(pod).termination_grace;
                 let running: Vec<(InstId, usize)> = self
                     .runtime
@@ -244,15 +253,7 @@ impl Kubelet {
                     .collect();
                 for (inst, container) in &running {
                     let name = self.pod_spec(pod).containers[*container].name.clone();
-                    self.kill(
-                        pod,
-                        *inst,
-                        *container,
-                        format!("Stopping container {name}"),
-                        grace,
-                        "the pod is being stopped",
-                        ctx,
-                    );
+                    self.kill(pod, *inst, *container, format!("Stopping container {name}"), grace, &why, ctx);
                 }
                 if !running.is_empty() {
                     self.set_wait(pod, Wait::Exits(running.into_iter().map(|(i, _)| i).collect()));
@@ -284,12 +285,12 @@ impl Kubelet {
                 }
             }
             Step::CreateSandbox => {
-                let d = lat.sandbox_create.sample(&mut self.rng);
+                let d = self.cluster.latencies.sandbox_create.sample(&mut self.rng);
                 self.schedule_step(pod, d, Wait::Sandbox, ctx);
             }
             Step::StopSandbox => {
                 if self.runtime.sandbox(pod).is_some() {
-                    let d = lat.sandbox_stop.sample(&mut self.rng);
+                    let d = self.cluster.latencies.sandbox_stop.sample(&mut self.rng);
                     self.schedule_step(pod, d, Wait::StopSandbox, ctx);
                 }
             }
@@ -417,7 +418,7 @@ impl Kubelet {
         match wait {
             Wait::Sandbox => {
                 let ip = self.allocate_ip(pod);
-                self.runtime.set_sandbox(pod, Some(Sandbox { created: now, ip, ready: true }));
+                self.runtime.set_sandbox(pod, Some(Sandbox { ip }));
                 if self.cluster.version >= Version::V1_36
                     && self.cluster.gates.enabled(Gate::PodReadyToStartContainersCondition)
                 {
@@ -437,7 +438,7 @@ impl Kubelet {
                 self.begin_create(pod, container, ctx);
             }
             Wait::Create { container } => {
-                let inst = self.create_instance(pod, container, now);
+                let inst = self.create_instance(pod, container);
                 let msg = self.lifecycle_message("Created", container, pod);
                 self.emit(pod, Some(container), false, "Created", msg, ctx);
                 let d = self.cluster.latencies.container_start.sample(&mut self.rng);
@@ -488,7 +489,7 @@ impl Kubelet {
     }
 
     /// `CreateContainer`: restartCount is the newest instance's + 1 (from the sync's snapshot).
-    fn create_instance(&mut self, pod: PodId, c: usize, now: SimTime) -> InstId {
+    fn create_instance(&mut self, pod: PodId, c: usize) -> InstId {
         let p = self.pods[pod.0 as usize].as_ref().expect("synced pod exists");
         let snapshot = &p.sync.as_ref().expect("sync exists").snapshot;
         let restart_count = snapshot.newest(c).map_or(0, |n| n.restart_count + 1);
@@ -511,7 +512,6 @@ impl Kubelet {
             image_id: Arc::from(images::image_id(&normalized, &digest)),
             image: Arc::from(normalized),
             restart_count,
-            created: now,
             state: InstState::Created,
             plan,
             stopping: None,

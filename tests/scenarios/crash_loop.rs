@@ -121,7 +121,13 @@ fn ten_minutes_of_running_resets_the_backoff() {
     std::fs::write(&app, "containers:\n  app:\n    exit: {after: 11m, code: 1}\n").unwrap();
     for seed in SEEDS {
         let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/manifests/crashloop.yaml");
-        let inputs = Inputs { manifests: vec![manifest], app: Some(app.clone()), seed: Some(seed), until: Some(secs(3600.0)), ..Inputs::default() };
+        let inputs = Inputs {
+            manifests: vec![manifest],
+            app: Some(app.clone()),
+            seed: Some(seed),
+            until: Some(secs(3600.0)),
+            ..Inputs::default()
+        };
         let p = prepare(&inputs).unwrap();
         let trace = simulate(&p.setup, p.seed, podsim::time::SimTime::ZERO + p.until);
         let lives = lives(&trace, "app");
