@@ -3,7 +3,7 @@
 //! one sync whose snapshot was taken before the kill, so `doBackOff` sees the
 //! previous dead instance, not the one just killed.
 
-use crate::common::Life;
+use crate::common::{Life, secs, within};
 use podsim::time::{SimDuration, SimTime};
 
 /// What the kubelet does right after the k-th probe kill.
@@ -40,4 +40,21 @@ pub fn replay(lives: &[Life]) -> Vec<AfterKill> {
         prev_exit = Some(exit);
     }
     out
+}
+
+/// Checks each restart after a probe kill against the replayed decision:
+/// an immediate restart comes within the create + start latencies; a held-back
+/// one no earlier than exit + backoff and, with the 1.35+ requeue, at most
+/// half of the last ≤ 60 s slice late (plus the sync ticker and a relist).
+pub fn assert_restarts(lives: &[Life], expected: &[AfterKill]) {
+    for (k, e) in expected.iter().enumerate() {
+        let (exit, next) = (lives[k].finished.unwrap(), lives.get(k + 1).map(|l| l.started));
+        match (e, next) {
+            (AfterKill::Immediate, Some(n)) => within("immediate restart", n, exit, exit + secs(0.5)),
+            (AfterKill::Wait { backoff }, Some(n)) => {
+                within("held-back restart", n, exit + *backoff, exit + *backoff + secs(32.5))
+            }
+            (_, None) => {}
+        }
+    }
 }

@@ -8,7 +8,7 @@
 //! 7 waits 160 s, kill 8 waits 300 s, kill 9 restarts at once (300 s + a
 //! cycle > 300 s), kill 10 waits 300 s.
 
-use super::backoff_rule::{AfterKill, replay};
+use super::backoff_rule::{AfterKill, assert_restarts, replay};
 use crate::SEEDS;
 use crate::common::*;
 
@@ -36,16 +36,7 @@ fn always_failing_exec_liveness_over_25_minutes() {
             Immediate,
         ];
         assert_eq!(&expected[..want.len()], &want, "seed {seed}");
-        for (k, e) in expected.iter().enumerate() {
-            let (exit, next) = (lives[k].finished.unwrap(), lives.get(k + 1).map(|l| l.started));
-            match (e, next) {
-                (Immediate, Some(n)) => within("immediate restart", n, exit, exit + secs(0.5)),
-                (Wait { backoff }, Some(n)) => {
-                    within("held-back restart", n, exit + *backoff, exit + *backoff + secs(32.5))
-                }
-                (_, None) => {}
-            }
-        }
+        assert_restarts(&lives, &expected);
         let messages: Vec<String> = actions(&trace, "Killing").into_iter().map(|(_, m)| m).collect();
         assert!(messages.iter().all(|m| m == "Container app failed liveness probe, will be restarted"));
         let (_, first) = first_waiting(&trace, "app", "CrashLoopBackOff").unwrap();

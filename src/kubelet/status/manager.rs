@@ -57,6 +57,14 @@ impl StatusManager {
         true
     }
 
+    /// A copy of the cached status and the index of the container running
+    /// as instance `handle`, if the cache lists it.
+    fn cached_container(&self, handle: u32) -> Option<(PodStatus, usize)> {
+        let status = self.cached.clone()?;
+        let i = status.containers.iter().position(|c| c.instance.as_ref().is_some_and(|i| i.handle == handle))?;
+        Some((status, i))
+    }
+
     /// `SetContainerReadiness`: flips one container's `ready` and regenerates
     /// Ready and ContainersReady at once. A container the cached status does
     /// not list yet is ignored (the sync that follows fixes it).
@@ -68,18 +76,12 @@ impl StatusManager {
         why: Cow<'static, str>,
         now: SimTime,
     ) -> bool {
-        let Some(mut status) = self.cached.clone() else {
-            return false;
-        };
-        let Some(c) = status.containers.iter_mut().find(|c| c.instance.as_ref().is_some_and(|i| i.handle == handle))
-        else {
-            return false;
-        };
-        if c.ready == ready {
+        let Some((mut status, i)) = self.cached_container(handle) else { return false };
+        if status.containers[i].ready == ready {
             return false;
         }
-        c.ready = ready;
-        c.ready_why = why;
+        status.containers[i].ready = ready;
+        status.containers[i].ready_why = why;
         let phase = status.phase;
         status.set_condition(conditions::pod_ready(spec, &status.containers, phase));
         status.set_condition(conditions::containers_ready(spec, &status.containers, phase));
@@ -88,18 +90,12 @@ impl StatusManager {
 
     /// `SetContainerStartup`: flips one container's `started`; no condition changes.
     pub fn set_container_startup(&mut self, handle: u32, started: bool, why: Cow<'static, str>, now: SimTime) -> bool {
-        let Some(mut status) = self.cached.clone() else {
-            return false;
-        };
-        let Some(c) = status.containers.iter_mut().find(|c| c.instance.as_ref().is_some_and(|i| i.handle == handle))
-        else {
-            return false;
-        };
-        if c.started == started {
+        let Some((mut status, i)) = self.cached_container(handle) else { return false };
+        if status.containers[i].started == started {
             return false;
         }
-        c.started = started;
-        c.started_why = why;
+        status.containers[i].started = started;
+        status.containers[i].started_why = why;
         self.set(status, now, false)
     }
 
