@@ -8,7 +8,7 @@ use crate::cluster::Cluster;
 use crate::spec::ProbeKind;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Trace;
-use crate::trace::record::{ProcessFact, Record};
+use crate::trace::record::{ProcessFact, Record, Verdict};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
@@ -70,7 +70,7 @@ pub fn check(trace: &Trace, cluster: &Cluster) -> Vec<Violation> {
             Record::Probe(p) => match p.probe {
                 ProbeKind::Startup => {
                     startup_probed.insert(p.container_id.clone());
-                    if p.published && p.success {
+                    if p.published && p.verdict == Verdict::Success {
                         started_ok.insert(p.container_id.clone());
                     }
                 }

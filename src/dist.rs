@@ -38,7 +38,9 @@ impl Dist {
             return parse_duration(s).map(Dist::Fixed);
         };
         let name = s[..open].trim();
-        let inner = s[open + 1..].strip_suffix(')').ok_or_else(|| format!("{s:?}: missing closing parenthesis"))?;
+        let inner = s[open + 1..].strip_suffix(')').ok_or_else(|| {
+            format!("{s:?}: missing closing parenthesis (inside {{…}} quote it: \"uniform(1s, 2s)\")")
+        })?;
         let args: Vec<&str> = inner.split(',').map(str::trim).collect();
         if args.len() != 2 {
             return Err(format!("{s:?}: {name} takes two durations"));

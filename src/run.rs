@@ -6,6 +6,7 @@ use crate::error::{Error, Problem};
 use crate::manifest::Manifests;
 use crate::scenario::{Scenario, parse_epoch, read_file};
 use crate::sim::{Setup, World};
+use crate::spec::{Handler, ProbeKind};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Trace;
 use crate::trace::render::Clock;
@@ -109,11 +110,15 @@ pub fn setup(
     let mut warnings = Vec::new();
     for pod in &manifests.pods {
         for c in &pod.containers {
-            if c.ports.is_empty() && behaviours.listens_nowhere(&c.name) {
-                warnings.push(behaviours.problem_at(
-                    &c.name,
-                    format!("container {:?} declares no containerPorts and its behaviour sets no `ports`: it listens on no port, so every HTTP, TCP and gRPC probe is refused", c.name),
-                ).warn());
+            let probes_a_port =
+                ProbeKind::ALL.iter().any(|k| c.probe(*k).is_some_and(|p| !matches!(p.handler, Handler::Exec { .. })));
+            if c.ports.is_empty() && probes_a_port && behaviours.ports_unset(&c.name) {
+                let message = format!(
+                    "container {:?} declares no containerPorts and its behaviour sets no `ports`: \
+                     it listens on no port, so its HTTP, TCP and gRPC probes are refused",
+                    c.name
+                );
+                warnings.push(behaviours.problem_at(&c.name, message).warn());
             }
         }
     }

@@ -235,17 +235,21 @@ impl Doc {
 /// Decodes `value` (found at `prefix` in `doc`) into `T` with located errors.
 pub fn decode_value<T: DeserializeOwned>(doc: &Doc, value: serde_json::Value, prefix: &str) -> Result<T, Problem> {
     serde_path_to_error::deserialize(value).map_err(|e| {
-        let inner = e.path().to_string();
-        let path = match (prefix.is_empty(), inner == ".") {
-            (true, _) => inner,
-            (false, true) => prefix.to_string(),
-            (false, false) if inner.starts_with('[') => format!("{prefix}{inner}"),
-            (false, false) => format!("{prefix}.{inner}"),
-        };
+        let path = e.path().iter().fold(prefix.to_string(), |acc, seg| match seg {
+            serde_path_to_error::Segment::Seq { index } => format!("{acc}[{index}]"),
+            serde_path_to_error::Segment::Map { key } => key_path(&acc, key),
+            serde_path_to_error::Segment::Enum { variant } => key_path(&acc, variant),
+            serde_path_to_error::Segment::Unknown => acc,
+        });
         let message = e.into_inner().to_string();
-        let path = if path == "." { String::new() } else { path };
         // serde names an unknown key's path: point at the key, not its value.
         let at = if message.starts_with("unknown field") { doc.locate_key(&path) } else { doc.locate(&path) };
+        // `{latency: uniform(1s, 2s)}` splits at the comma in YAML flow style.
+        let message = if message.starts_with("unknown field") && message.contains(")`") {
+            format!("{message} (a distribution inside {{…}} must be quoted: \"uniform(1s, 2s)\")")
+        } else {
+            message
+        };
         let mut p = Problem::error(message).in_file(&doc.file, Some(at));
         if !path.is_empty() {
             p = p.field(path);
@@ -288,10 +292,10 @@ fn step<'a>(node: &'a Spanned<Node>, seg: &Segment) -> Option<(Option<&'a Locati
     }
 }
 
-/// A field path segment for `key`: `.key`, or `["key"]` when the key holds
-/// characters of the path syntax (an HTTP path, a command line).
+/// A field path segment for `key`: `.key` for a name, or `["key"]` for
+/// anything else (an HTTP path, a command line, the empty gRPC service).
 pub fn key_path(parent: &str, key: &str) -> String {
-    let plain = !key.is_empty() && !key.contains(['.', '[', ']', '"']);
+    let plain = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     match (plain, parent.is_empty()) {
         (true, true) => key.to_string(),
         (true, false) => format!("{parent}.{key}"),

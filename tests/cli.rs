@@ -16,8 +16,6 @@
 //! component-base featuregate).
 //!
 //! Inputs are written to a fresh directory under the system temp dir per test.
-//! Tests marked `` assert the intended behaviour that
-//! podsim does not have yet.
 
 use std::ffi::OsStr;
 use std::fs;
@@ -194,7 +192,6 @@ fn malformed_yaml_unclosed_flow_sequence() {
 }
 
 #[test]
-
 fn malformed_yaml_unclosed_flow_sequence_before_more_keys() {
     let dir = TempDir::new("malformed-more");
     let text = pod_with("    command: [sleep, \"3600\"\n    ports:\n    - containerPort: 80\n");
@@ -276,7 +273,6 @@ fn liveness_success_threshold_must_be_1() {
 }
 
 #[test]
-
 fn probe_with_two_handlers() {
     let dir = TempDir::new("two-handlers");
     let text =
@@ -306,7 +302,6 @@ fn probe_with_two_handlers_flow_style() {
 }
 
 #[test]
-
 fn probe_without_a_handler() {
     let dir = TempDir::new("no-handler");
     let text = pod_with("    livenessProbe:\n      periodSeconds: 5\n");
@@ -498,7 +493,6 @@ items:
 }
 
 #[test]
-
 fn init_containers_are_unsupported() {
     let dir = TempDir::new("init");
     let text = pod_with("  initContainers:\n  - name: init\n    image: busybox:1.36\n");
@@ -581,12 +575,11 @@ containers:
         &run,
         &file,
         line_of(text, "until: 20s"),
-        "containers.app.http./ready[1].until: the last entry must not have `until`",
+        r#"containers.app.http["/ready"][1].until: the last entry must not have `until`"#,
     );
 }
 
 #[test]
-
 fn behaviour_names_an_unknown_container() {
     let dir = TempDir::new("app-unknown-container");
     let text = "containers:\n  app:\n    listen: 1s\n  web:\n    listen: 2s\n";
@@ -608,7 +601,6 @@ fn behaviour_names_an_unknown_container_flow_style() {
 }
 
 #[test]
-
 fn behaviour_exec_command_with_a_dot() {
     let dir = TempDir::new("app-exec-dot");
     let text = "\
@@ -692,7 +684,6 @@ fn kubernetes_flag_with_an_unknown_version() {
 }
 
 #[test]
-
 fn node_name_not_in_the_cluster() {
     let dir = TempDir::new("node-name");
     let text = pod_with("  nodeName: node-9\n");
@@ -721,7 +712,6 @@ fn scenario_naming_a_missing_manifest() {
 }
 
 #[test]
-
 fn scenario_with_a_bad_epoch() {
     let dir = TempDir::new("scenario-epoch");
     dir.write("pod.yaml", POD);
@@ -779,7 +769,6 @@ fn manifest_file_without_a_pod() {
 }
 
 #[test]
-
 fn integer_too_large_names_the_field() {
     let dir = TempDir::new("huge-int");
     let text = pod_with("    ports: [{containerPort: 18446744073709551615}]\n");
@@ -885,7 +874,6 @@ fn probe_on_an_undeclared_named_port_warns() {
 }
 
 #[test]
-
 fn probe_on_an_undeclared_named_port_warns_block_style() {
     let dir = TempDir::new("warn-port-block");
     let text = pod_with("    readinessProbe:\n      httpGet:\n        path: /\n        port: metrics\n");

@@ -51,12 +51,10 @@ impl Behaviours {
         self.containers.keys().map(String::as_str)
     }
 
-    /// True when some instance of `container` answers probes on a port but
-    /// names no `ports` (so it listens on the declared containerPorts only).
-    pub fn listens_nowhere(&self, container: &str) -> bool {
-        self.containers
-            .get(container)
-            .is_some_and(|list| list.iter().any(|b| b.ports.is_none() && (!b.http.is_empty() || !b.grpc.is_empty())))
+    /// True when the file describes `container` and some instance of it
+    /// names no `ports`: that instance listens on the declared containerPorts only.
+    pub fn ports_unset(&self, container: &str) -> bool {
+        self.containers.get(container).is_some_and(|list| list.iter().any(|b| b.ports.is_none()))
     }
 
     /// A problem pointing at the entry for `container`.

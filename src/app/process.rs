@@ -17,7 +17,7 @@ pub enum Ask<'a> {
 }
 
 /// What the process answers, before any timeout is applied.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
     /// Nothing listens on the port (yet): the connection is refused at once.
     Refused,
@@ -38,6 +38,7 @@ pub enum Answer {
     Exit {
         code: i32,
         latency: SimDuration,
+        output: Option<Arc<str>>,
     },
 }
 
@@ -116,7 +117,7 @@ impl Plan {
                 Ask::Http { .. } => Answer::Http { status: 200, latency: SimDuration::ZERO },
                 Ask::Tcp { .. } => Answer::Accepted,
                 Ask::Grpc { .. } => Answer::Grpc { status: GrpcStatus::Serving, latency: SimDuration::ZERO },
-                Ask::Exec { .. } => Answer::Exit { code: 0, latency: SimDuration::ZERO },
+                Ask::Exec { .. } => Answer::Exit { code: 0, latency: SimDuration::ZERO, output: None },
             };
         };
         let listening = |port: u16| age >= self.listen_after && self.ports.contains(&port);
@@ -124,9 +125,13 @@ impl Plan {
             Ask::Exec { command } => match b.exec.iter().position(|(k, _)| k == command) {
                 Some(i) => {
                     let phase = &b.exec[command][stretch(&self.exec_untils[i], age)];
-                    Answer::Exit { code: phase.exit, latency: latency(&phase.latency, rng) }
+                    Answer::Exit {
+                        code: phase.exit,
+                        latency: latency(&phase.latency, rng),
+                        output: phase.output.clone(),
+                    }
                 }
-                None => Answer::Exit { code: 0, latency: SimDuration::ZERO },
+                None => Answer::Exit { code: 0, latency: SimDuration::ZERO, output: None },
             },
             _ if !listening(port_of(ask)) => Answer::Refused,
             Ask::Tcp { .. } => Answer::Accepted,
@@ -208,7 +213,7 @@ mod tests {
         assert_eq!(p.answer(Ask::Tcp { port: 9090 }, at(10), &mut r), Answer::Refused);
         assert_eq!(
             p.answer(Ask::Exec { command: "true" }, at(0), &mut r),
-            Answer::Exit { code: 0, latency: SimDuration::ZERO }
+            Answer::Exit { code: 0, latency: SimDuration::ZERO, output: None }
         );
         assert_eq!(p.answer(Ask::Grpc { port: 8080, service: "" }, at(10), &mut r), Answer::GrpcUnimplemented);
     }

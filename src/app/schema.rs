@@ -4,6 +4,7 @@ use crate::dist::Dist;
 use crate::source::key_path;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -51,6 +52,9 @@ pub struct ExecPhase {
     #[serde(default)]
     pub until: Option<Dist>,
     pub exit: i32,
+    /// What the command prints (stdout then stderr), shown in probe events.
+    #[serde(default)]
+    pub output: Option<Arc<str>>,
     #[serde(default)]
     pub latency: Option<Dist>,
 }

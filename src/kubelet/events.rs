@@ -60,8 +60,7 @@ impl Recorder {
         message: String,
     ) -> Option<ApiEvent> {
         let field_path = s.container.map(|c| format!("spec.containers{{{c}}}"));
-        let (message, field_path) = self.aggregate(now, s, warning, reason, message, field_path);
-        let key = format!("{}|{}|{:?}|{warning}|{reason}|{message}", s.uid, s.pod, field_path);
+        let (message, key) = self.aggregate(now, s, warning, reason, message, &field_path);
         let event = match self.seen.get(&key) {
             Some(old) => ApiEvent { count: old.count + 1, last: now, message, ..old.clone() },
             None => {
@@ -88,7 +87,9 @@ impl Recorder {
     }
 
     /// `EventAggregate`: the 10th distinct message of one (object, type,
-    /// reason) within the window becomes a "combined" event.
+    /// reason) within the window becomes a "combined" event, counted under
+    /// the aggregate key (so every later combined message updates one Event).
+    /// Returns the message and the key the event is counted under.
     fn aggregate(
         &mut self,
         now: SimTime,
@@ -96,23 +97,24 @@ impl Recorder {
         warning: bool,
         reason: &str,
         message: String,
-        field_path: Option<String>,
-    ) -> (String, Option<String>) {
-        let key = format!("{}|{warning}|{reason}", s.uid);
-        let agg = self.aggregates.entry(key).or_default();
+        field_path: &Option<String>,
+    ) -> (String, String) {
+        let aggregate_key = format!("{}|{}|{warning}|{reason}", s.uid, s.pod);
+        let agg = self.aggregates.entry(aggregate_key.clone()).or_default();
         if now.since(agg.last) > AGGREGATE_WINDOW {
             agg.messages.clear();
         }
         agg.last = now;
         agg.messages.insert(message.clone());
         if agg.messages.len() < AGGREGATE_MAX {
-            return (message, field_path);
+            let key = format!("{}|{}|{field_path:?}|{warning}|{reason}|{message}", s.uid, s.pod);
+            return (message, key);
         }
         // PopAny: Go picks an arbitrary member; podsim drops the smallest.
         if let Some(first) = agg.messages.iter().next().cloned() {
             agg.messages.remove(&first);
         }
-        (format!("(combined from similar events): {message}"), field_path)
+        (format!("(combined from similar events): {message}"), aggregate_key)
     }
 
     /// `EventSourceObjectSpamFilter`: one token bucket per pod.
@@ -148,6 +150,21 @@ mod tests {
             (b.name.as_str(), b.count, b.first, b.last),
             (a.name.as_str(), 2, a.first, SimTime::from_millis(11_000))
         );
+    }
+
+    #[test]
+    fn the_tenth_distinct_message_is_combined_into_one_event() {
+        let mut r = Recorder::new(0);
+        let mut combined = Vec::new();
+        for i in 0..12 {
+            let e = rec(&mut r, i * 1000, &format!("m{i:02}")).unwrap();
+            if e.message.starts_with("(combined from similar events): ") {
+                combined.push(e);
+            }
+        }
+        assert_eq!(combined.len(), 3, "messages 10, 11 and 12 are combined");
+        assert!(combined.iter().all(|e| e.name == combined[0].name));
+        assert_eq!(combined.iter().map(|e| e.count).collect::<Vec<_>>(), vec![1, 2, 3]);
     }
 
     #[test]

@@ -10,9 +10,9 @@ use super::{Ev, Kubelet};
 use crate::app::Ask;
 use crate::cluster::Gate;
 use crate::sim::{Ctx, PodId};
-use crate::spec::{Handler, ProbeKind, RestartPolicy};
+use crate::spec::{Handler, PortRef, ProbeKind, RestartPolicy};
 use crate::trace::Record;
-use crate::trace::record::ProbeRun;
+use crate::trace::record::{ProbeRun, Verdict};
 
 impl Kubelet {
     /// A ticker tick (`probeTicker.C`).
@@ -97,8 +97,13 @@ impl Kubelet {
         let ip = self.runtime.sandbox(pod).map(|s| s.ip.clone()).unwrap_or_else(|| self.node.ip.clone());
         let age = instance.age(now);
         let alive = instance.is_running();
-        let resolve = |port| {
-            spec.resolve_port(port).ok_or_else(|| format!("couldn't find port: {port:?} in container {}", spec.name))
+        // probe.ResolveContainerPort: "couldn't find port: %v in %v".
+        let resolve = |port: &PortRef| {
+            let shown = match port {
+                PortRef::Number(n) => n.to_string(),
+                PortRef::Name(n) => n.clone(),
+            };
+            spec.resolve_port(port).ok_or_else(|| format!("couldn't find port: {shown} in container {}", spec.name))
         };
         match &probe.handler {
             Handler::HttpGet { port, path, scheme } => {
@@ -163,6 +168,19 @@ impl Kubelet {
         let title = kind.title();
         match outcome {
             Err(e) => {
+                let p = self.pod(pod).expect("probed pod exists");
+                let record = ProbeRun {
+                    pod: p.name.clone(),
+                    container: p.probes.workers[w].name.clone(),
+                    container_id: self.runtime.inst(inst).container_id.clone(),
+                    probe: kind,
+                    verdict: Verdict::Error,
+                    detail: e.clone(),
+                    run: 0,
+                    threshold: 0,
+                    published: false,
+                };
+                ctx.trace.push(now, Record::Probe(record));
                 let msg = format!("{title} probe errored and resulted in unknown state: {e}");
                 self.emit(pod, Some(container), true, "Unhealthy", msg, ctx);
             }
@@ -178,7 +196,7 @@ impl Kubelet {
                     container: worker.name.clone(),
                     container_id: self.runtime.inst(inst).container_id.clone(),
                     probe: kind,
-                    success,
+                    verdict: if success { Verdict::Success } else { Verdict::Failure },
                     detail: o.output.clone(),
                     run,
                     threshold,

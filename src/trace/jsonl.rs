@@ -80,7 +80,7 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
                     ("container", json!(p.container)),
                     ("containerID", json!(p.container_id)),
                     ("probe", json!(p.probe.as_str())),
-                    ("result", json!(if p.success { "success" } else { "failure" })),
+                    ("result", json!(p.verdict.as_str())),
                     ("detail", json!(p.detail)),
                     ("run", json!(p.run)),
                     ("threshold", json!(p.threshold)),

@@ -68,6 +68,25 @@ impl ProcessFact {
     }
 }
 
+/// The verdict of one probe run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Success,
+    Failure,
+    /// The prober returned an error: the kubelet throws the result away.
+    Error,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Success => "success",
+            Verdict::Failure => "failure",
+            Verdict::Error => "error",
+        }
+    }
+}
+
 /// One probe run and what the worker made of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProbeRun {
@@ -76,10 +95,11 @@ pub struct ProbeRun {
     /// The instance probed (`containerd://…`).
     pub container_id: Arc<str>,
     pub probe: ProbeKind,
-    pub success: bool,
+    pub verdict: Verdict,
     /// The handler's output (`HTTP probe failed with statuscode: 503`).
     pub detail: String,
-    /// Consecutive identical results so far, and the threshold for this result.
+    /// Consecutive identical results so far, and the threshold for this
+    /// result (both 0 for an error, which is not counted).
     pub run: u32,
     pub threshold: u32,
     /// This run changed the published result.

@@ -3,7 +3,7 @@
 
 use super::Trace;
 use super::changes::{Change, changes};
-use super::record::{ProcessFact, Record};
+use super::record::{ProcessFact, Record, Verdict};
 use crate::api::pod::ApiPod;
 use crate::time::SimTime;
 use std::collections::HashMap;
@@ -22,6 +22,7 @@ pub struct Row {
 /// The rows of a trace, in time order.
 pub fn rows(trace: &Trace) -> Vec<Row> {
     let mut last: HashMap<Arc<str>, Arc<ApiPod>> = HashMap::new();
+    let mut errors = HashMap::new();
     let mut out = Vec::new();
     for e in &trace.entries {
         let mut push = |object: String, what: String, why: String| out.push(Row { t: e.t, object, what, why });
@@ -32,9 +33,18 @@ pub fn rows(trace: &Trace) -> Vec<Row> {
                 }
                 last.insert(pod.uid.clone(), pod.clone());
             }
+            // An errored probe repeats every period: one row per new error.
+            Record::Probe(p) if p.verdict == Verdict::Error => {
+                let key = (p.pod.clone(), p.container.clone(), p.probe);
+                if errors.insert(key, p.detail.clone()).as_ref() != Some(&p.detail) {
+                    let what = format!("{} {} probe errored (result thrown away)", p.container, p.probe);
+                    push(format!("pod/{}", p.pod), what, p.detail.clone());
+                }
+            }
             // A probe row when a run starts, reaches its threshold, or changes the result.
             Record::Probe(p) if p.run == 1 || p.run == p.threshold || p.published => {
-                let verdict = if p.success { "succeeded" } else { "failed" };
+                errors.remove(&(p.pod.clone(), p.container.clone(), p.probe));
+                let verdict = if p.verdict == Verdict::Success { "succeeded" } else { "failed" };
                 let what =
                     format!("{} {} probe {verdict} ({} of {} in a row)", p.container, p.probe, p.run, p.threshold);
                 push(format!("pod/{}", p.pod), what, p.detail.clone());
@@ -80,7 +90,8 @@ pub fn render(rows: &[Row]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{:>11}  {:obj_w$}  {:what_w$}  WHY", "TIME", "OBJECT", "CHANGE");
     for r in rows {
-        let line = format!("{:>11}  {:obj_w$}  {:what_w$}  {}", r.t.to_string(), r.object, r.what, r.why);
+        let why = r.why.trim_end().replace('\n', " ⏎ ");
+        let line = format!("{:>11}  {:obj_w$}  {:what_w$}  {why}", r.t.to_string(), r.object, r.what);
         let _ = writeln!(s, "{}", line.trim_end());
     }
     s

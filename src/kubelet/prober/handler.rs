@@ -80,15 +80,17 @@ pub fn grpc(answer: Answer, t: &Target<'_>, timeout: SimDuration) -> Outcome {
 
 /// Exec probe: exit 0 succeeds; with ExecProbeTimeout a command still running
 /// at the timeout fails with `command "…" timed out`.
+/// The output is the command's stdout and stderr, as it printed them.
 pub fn exec(answer: Answer, command: &str, overhead: SimDuration, timeout: Option<SimDuration>) -> Outcome {
-    let Answer::Exit { code, latency } = answer else {
+    let Answer::Exit { code, latency, output } = answer else {
         return fail(String::new(), overhead);
     };
     let took = overhead + latency;
+    let output = output.map(|o| o.to_string()).unwrap_or_default();
     match timeout {
         Some(t) if took >= t => fail(format!("command {command:?} timed out"), t),
-        _ if code == 0 => ok(String::new(), took),
-        _ => fail(String::new(), took),
+        _ if code == 0 => ok(output, took),
+        _ => fail(output, took),
     }
 }
 
@@ -131,12 +133,14 @@ mod tests {
 
     #[test]
     fn exec_times_out_only_when_enforced() {
-        let slow = Answer::Exit { code: 0, latency: MS(3000) };
-        let o = exec(slow, "sleep 3", MS(0), Some(MS(1000)));
+        let slow = Answer::Exit { code: 0, latency: MS(3000), output: None };
+        let o = exec(slow.clone(), "sleep 3", MS(0), Some(MS(1000)));
         assert_eq!(
             (o.result, o.output.as_str(), o.took),
             (ProbeResult::Failure, "command \"sleep 3\" timed out", MS(1000))
         );
         assert_eq!(exec(slow, "sleep 3", MS(0), None).result, ProbeResult::Success);
+        let printed = Answer::Exit { code: 1, latency: MS(0), output: Some("cat: can't open '/tmp/healthy'\n".into()) };
+        assert_eq!(exec(printed, "cat /tmp/healthy", MS(0), None).output, "cat: can't open '/tmp/healthy'\n");
     }
 }
