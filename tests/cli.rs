@@ -160,6 +160,16 @@ fn assert_error(run: &Run, file: &str, line: u64, expected: &str) -> u64 {
     col
 }
 
+/// Runs `podsim run -f` on a pod with `snippet` added to its container and
+/// expects one error at the line holding `anchor`.
+fn manifest_error(tag: &str, snippet: &str, anchor: &str, expected: &str) {
+    let dir = TempDir::new(tag);
+    let text = pod_with(snippet);
+    let file = dir.write("pod.yaml", &text);
+    let run = podsim(["run", "-f", &file]);
+    assert_error(&run, &file, line_of(&text, anchor), expected);
+}
+
 /// A valid pod whose one container `app` ends the document, so a test can append its fields
 /// (4 spaces of indentation) or pod-level fields (2 spaces).
 const POD: &str = "\
@@ -260,14 +270,10 @@ fn misspelled_field_is_a_strict_decoding_error() {
 
 #[test]
 fn liveness_success_threshold_must_be_1() {
-    let dir = TempDir::new("success-threshold");
-    let text = pod_with("    livenessProbe:\n      tcpSocket: {port: 80}\n      successThreshold: 2\n");
-    let file = dir.write("pod.yaml", &text);
-    let run = podsim(["run", "-f", &file]);
-    assert_error(
-        &run,
-        &file,
-        line_of(&text, "successThreshold: 2"),
+    manifest_error(
+        "success-threshold",
+        "    livenessProbe:\n      tcpSocket: {port: 80}\n      successThreshold: 2\n",
+        "successThreshold: 2",
         "spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
     );
 }
@@ -289,70 +295,50 @@ fn probe_with_two_handlers() {
 
 #[test]
 fn probe_with_two_handlers_flow_style() {
-    let dir = TempDir::new("two-handlers-flow");
-    let text = pod_with("    livenessProbe:\n      exec: {command: [\"true\"]}\n      tcpSocket: {port: 80}\n");
-    let file = dir.write("pod.yaml", &text);
-    let run = podsim(["run", "-f", &file]);
-    assert_error(
-        &run,
-        &file,
-        line_of(&text, "tcpSocket:"),
+    manifest_error(
+        "two-handlers-flow",
+        "    livenessProbe:\n      exec: {command: [\"true\"]}\n      tcpSocket: {port: 80}\n",
+        "tcpSocket:",
         "spec.containers[0].livenessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type",
     );
 }
 
 #[test]
 fn probe_without_a_handler() {
-    let dir = TempDir::new("no-handler");
-    let text = pod_with("    livenessProbe:\n      periodSeconds: 5\n");
-    let file = dir.write("pod.yaml", &text);
-    let run = podsim(["run", "-f", &file]);
-    assert_error(
-        &run,
-        &file,
-        line_of(&text, "livenessProbe:"),
+    manifest_error(
+        "no-handler",
+        "    livenessProbe:\n      periodSeconds: 5\n",
+        "livenessProbe:",
         "spec.containers[0].livenessProbe: Required value: must specify a handler type",
     );
 }
 
 #[test]
 fn probe_without_a_handler_flow_style() {
-    let dir = TempDir::new("no-handler-flow");
-    let text = pod_with("    livenessProbe: {periodSeconds: 5}\n");
-    let file = dir.write("pod.yaml", &text);
-    let run = podsim(["run", "-f", &file]);
-    assert_error(
-        &run,
-        &file,
-        line_of(&text, "livenessProbe:"),
+    manifest_error(
+        "no-handler-flow",
+        "    livenessProbe: {periodSeconds: 5}\n",
+        "livenessProbe:",
         "spec.containers[0].livenessProbe: Required value: must specify a handler type",
     );
 }
 
 #[test]
 fn container_port_out_of_range() {
-    let dir = TempDir::new("port-range");
-    let text = pod_with("    ports:\n    - containerPort: 70000\n");
-    let file = dir.write("pod.yaml", &text);
-    let run = podsim(["run", "-f", &file]);
-    assert_error(
-        &run,
-        &file,
-        line_of(&text, "70000"),
+    manifest_error(
+        "port-range",
+        "    ports:\n    - containerPort: 70000\n",
+        "70000",
         "spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
     );
 }
 
 #[test]
 fn container_port_name_with_underscore() {
-    let dir = TempDir::new("port-name");
-    let text = pod_with("    ports:\n    - containerPort: 8080\n      name: web_port\n");
-    let file = dir.write("pod.yaml", &text);
-    let run = podsim(["run", "-f", &file]);
-    assert_error(
-        &run,
-        &file,
-        line_of(&text, "web_port"),
+    manifest_error(
+        "port-name",
+        "    ports:\n    - containerPort: 8080\n      name: web_port\n",
+        "web_port",
         r#"spec.containers[0].ports[0].name: Invalid value: "web_port": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)"#,
     );
 }
@@ -374,28 +360,20 @@ fn probe_named_port_with_underscore() {
 
 #[test]
 fn negative_initial_delay_seconds() {
-    let dir = TempDir::new("negative-delay");
-    let text = pod_with("    readinessProbe:\n      tcpSocket: {port: 80}\n      initialDelaySeconds: -5\n");
-    let file = dir.write("pod.yaml", &text);
-    let run = podsim(["run", "-f", &file]);
-    assert_error(
-        &run,
-        &file,
-        line_of(&text, "initialDelaySeconds"),
+    manifest_error(
+        "negative-delay",
+        "    readinessProbe:\n      tcpSocket: {port: 80}\n      initialDelaySeconds: -5\n",
+        "initialDelaySeconds",
         "spec.containers[0].readinessProbe.initialDelaySeconds: Invalid value: -5: must be greater than or equal to 0",
     );
 }
 
 #[test]
 fn restart_policy_sometimes() {
-    let dir = TempDir::new("restart-policy");
-    let text = pod_with("  restartPolicy: Sometimes\n");
-    let file = dir.write("pod.yaml", &text);
-    let run = podsim(["run", "-f", &file]);
-    assert_error(
-        &run,
-        &file,
-        line_of(&text, "restartPolicy"),
+    manifest_error(
+        "restart-policy",
+        "  restartPolicy: Sometimes\n",
+        "restartPolicy",
         r#"spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never""#,
     );
 }
@@ -494,28 +472,20 @@ items:
 
 #[test]
 fn init_containers_are_unsupported() {
-    let dir = TempDir::new("init");
-    let text = pod_with("  initContainers:\n  - name: init\n    image: busybox:1.36\n");
-    let file = dir.write("pod.yaml", &text);
-    let run = podsim(["run", "-f", &file]);
-    assert_error(
-        &run,
-        &file,
-        line_of(&text, "initContainers:"),
+    manifest_error(
+        "init",
+        "  initContainers:\n  - name: init\n    image: busybox:1.36\n",
+        "initContainers:",
         "spec.initContainers: init containers and native sidecars are not simulated yet",
     );
 }
 
 #[test]
 fn init_containers_are_unsupported_flow_style() {
-    let dir = TempDir::new("init-flow");
-    let text = pod_with("  initContainers: [{name: init, image: busybox:1.36}]\n");
-    let file = dir.write("pod.yaml", &text);
-    let run = podsim(["run", "-f", &file]);
-    assert_error(
-        &run,
-        &file,
-        line_of(&text, "initContainers:"),
+    manifest_error(
+        "init-flow",
+        "  initContainers: [{name: init, image: busybox:1.36}]\n",
+        "initContainers:",
         "spec.initContainers: init containers and native sidecars are not simulated yet",
     );
 }
@@ -685,14 +655,10 @@ fn kubernetes_flag_with_an_unknown_version() {
 
 #[test]
 fn node_name_not_in_the_cluster() {
-    let dir = TempDir::new("node-name");
-    let text = pod_with("  nodeName: node-9\n");
-    let file = dir.write("pod.yaml", &text);
-    let run = podsim(["run", "-f", &file]);
-    assert_error(
-        &run,
-        &file,
-        line_of(&text, "nodeName"),
+    manifest_error(
+        "node-name",
+        "  nodeName: node-9\n",
+        "nodeName",
         r#"spec.nodeName: "node-9" is not a node of the cluster profile"#,
     );
 }
