@@ -199,3 +199,38 @@ proptest! {
         prop_assert_eq!(jsonl_bytes(&setup, p.seed, FIVE_MINUTES), jsonl_bytes(&setup, p.seed, FIVE_MINUTES));
     }
 }
+
+const VALID: &str = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  restartPolicy: OnFailure\n  containers:\n  - name: app\n    image: nginx:1.27\n    ports: [{containerPort: 8080, name: http}]\n    readinessProbe:\n      httpGet: {path: /ready, port: http}\n      periodSeconds: 2\n    livenessProbe:\n      exec: {command: [cat, /tmp/ok]}\n      initialDelaySeconds: 5\n";
+const APP: &str = "containers:\n  app:\n    listen: uniform(1s, 2s)\n    http:\n      /ready: [{until: 10s, status: 503}, {status: 200}]\n    exit: {after: 30s, code: 1}\n";
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Bad input never panics: any text, or a valid file with one byte
+    /// replaced, either loads or gives problems; whatever loads also runs.
+    #[test]
+    fn any_input_is_an_answer_or_an_error(
+        junk in ".{0,200}",
+        which in 0usize..3,
+        at in 0usize..400,
+        byte in prop::sample::select(vec![b' ', b':', b'-', b'[', b'{', b'"', b'\n', b'0', b'x', b'#', b'\t']),
+    ) {
+        let base = [VALID, APP, "kubernetes: \"1.35\"\nlatencies: {watch: 5ms}\n"][which];
+        let mut mutated = base.as_bytes().to_vec();
+        let i = at % mutated.len();
+        mutated[i] = byte;
+        let mutated = String::from_utf8_lossy(&mutated).into_owned();
+        for text in [junk, mutated] {
+            let file = Arc::new(SourceFile { name: "input.yaml".into(), text });
+            let manifests = Manifests::load(std::slice::from_ref(&file));
+            let _ = Behaviours::load(&file);
+            let _ = Cluster::load(&file);
+            if let Ok(m) = manifests {
+                let app = Behaviours::load(&Arc::new(SourceFile { name: "app.yaml".into(), text: APP.into() })).unwrap();
+                if let Ok((setup, _)) = setup(m, app, Cluster::default(), DEFAULT_EPOCH.parse().unwrap()) {
+                    let _ = simulate(&setup, 1, SimTime::from_millis(60_000));
+                }
+            }
+        }
+    }
+}
