@@ -46,6 +46,13 @@ impl Problem {
     pub fn warning(message: impl Into<String>) -> Self {
         Problem { severity: Severity::Warning, ..Problem::error(message) }
     }
+    /// A problem at `line` of a file whose text is not kept (a stream).
+    pub fn at_line(mut self, file: &str, line: u64) -> Self {
+        self.file = Some(Arc::new(SourceFile { name: file.to_string(), text: String::new() }));
+        self.position = Some(Position { line, column: 1, offset: 0, len: 0 });
+        self
+    }
+
     /// The same problem as a warning.
     pub fn warn(mut self) -> Self {
         self.severity = Severity::Warning;

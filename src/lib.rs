@@ -24,6 +24,7 @@ pub mod engine;
 pub mod error;
 pub mod kubelet;
 pub mod manifest;
+pub mod observe;
 pub mod rng;
 pub mod run;
 pub mod scenario;

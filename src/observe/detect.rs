@@ -1,0 +1,100 @@
+//! Which format a recording is in, and reading it record by record.
+//!
+//! JSON inputs (podsim's JSON Lines, `kubectl get -o json`, watch streams of
+//! concatenated objects with or without `--output-watch-events`) are read as a
+//! stream, one object at a time, so a recording of any size is read in
+//! bounded memory. YAML and text recordings are snapshots and read whole.
+
+use super::{Record, json, text};
+use crate::error::{Error, Problem, SourceFile};
+use crate::source::parse_documents;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The formats podsim recognises.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// podsim's own trace (first line: the HEADER record).
+    PodsimJsonl,
+    /// JSON objects: one, a List, or a stream (watch output).
+    Json,
+    /// YAML documents (`kubectl get -o yaml`, multi-document).
+    Yaml,
+    /// `kubectl get pods` tables and `kubectl describe` output.
+    Text,
+}
+
+/// Guesses the format from the first meaningful line.
+pub fn detect(first_line: &str, whole: Option<&str>) -> Format {
+    let t = first_line.trim_start();
+    if t.starts_with('{') && t.contains("\"type\":\"HEADER\"") && t.contains("podsim/trace/") {
+        return Format::PodsimJsonl;
+    }
+    if t.starts_with('{') || t.starts_with('[') {
+        return Format::Json;
+    }
+    let yamlish = |l: &str| l.starts_with("apiVersion:") || l.starts_with("kind:") || l.starts_with("---") || l.starts_with("items:");
+    match whole {
+        Some(text) if text.lines().any(|l| yamlish(l.trim_end())) && !looks_like_text(text) => Format::Yaml,
+        _ if yamlish(t) => Format::Yaml,
+        _ => Format::Text,
+    }
+}
+
+/// A table header or a describe block somewhere in the file.
+fn looks_like_text(text: &str) -> bool {
+    text.lines().any(|l| {
+        let cols: Vec<&str> = l.split_whitespace().collect();
+        (cols.first() == Some(&"NAME") && cols.contains(&"READY") && cols.contains(&"STATUS")) || l.starts_with("Events:")
+    })
+}
+
+/// Reads a recording from a file, streaming JSON.
+pub fn read_file(path: &Path, sink: &mut dyn FnMut(Record)) -> Result<Vec<Problem>, Error> {
+    let io = |source| Error::Io { path: path.display().to_string(), source };
+    let name: Arc<str> = Arc::from(path.display().to_string());
+    let mut reader = BufReader::new(std::fs::File::open(path).map_err(io)?);
+    let first = peek_first_line(&mut reader).map_err(io)?;
+    match detect(&first, None) {
+        Format::PodsimJsonl | Format::Json => json::read_stream(&name, reader, sink).map_err(io),
+        Format::Yaml | Format::Text => {
+            let mut text = String::new();
+            reader.read_to_string(&mut text).map_err(io)?;
+            Ok(read(&Arc::new(SourceFile { name: name.to_string(), text }), sink))
+        }
+    }
+}
+
+/// Reads a recording already in memory.
+pub fn read(file: &Arc<SourceFile>, sink: &mut dyn FnMut(Record)) -> Vec<Problem> {
+    let name: Arc<str> = Arc::from(file.name.as_str());
+    let first = file.text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let mut problems = Vec::new();
+    match detect(first, Some(&file.text)) {
+        Format::PodsimJsonl | Format::Json => {
+            problems = json::read_stream(&name, file.text.as_bytes(), sink).unwrap_or_default();
+        }
+        Format::Yaml => match parse_documents(file) {
+            Ok(docs) => {
+                for doc in &docs {
+                    json::read_document(doc, sink, &mut problems);
+                }
+            }
+            Err(Error::Input(mut p)) => problems.append(&mut p),
+            Err(e) => problems.push(Problem::error(e.to_string())),
+        },
+        Format::Text => text::read_text(&name, &file.text, sink, &mut problems),
+    }
+    if problems.is_empty() && file.text.trim().is_empty() {
+        problems.push(Problem::warning("the file is empty").in_file(file, None));
+    }
+    problems
+}
+
+/// The first non-blank line, without consuming the reader's buffer.
+fn peek_first_line<R: BufRead>(reader: &mut R) -> std::io::Result<String> {
+    let buf = reader.fill_buf()?;
+    let text = String::from_utf8_lossy(&buf[..buf.len().min(64 * 1024)]).into_owned();
+    Ok(text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").to_string())
+}

@@ -1,0 +1,210 @@
+//! JSON and YAML objects: Pods, Events, EndpointSlices, Lists, watch events
+//! (`{"type":"MODIFIED","object":{…}}`) and podsim's own trace lines.
+
+use super::{Observed, Origin, Record, Span, When};
+use crate::error::Problem;
+use crate::source::Doc;
+use serde_json::Value;
+use std::io::BufRead;
+use std::sync::Arc;
+
+/// State carried along a stream: podsim's epoch turns `t` into a time.
+#[derive(Default)]
+struct Stream {
+    epoch_ms: Option<i64>,
+}
+
+/// Reads concatenated JSON values (one per line, or pretty-printed over many
+/// lines) one at a time. A value that does not parse is reported with its
+/// first line and skipped; a value cut off at the end is reported too.
+pub fn read_stream<R: BufRead>(name: &Arc<str>, mut reader: R, sink: &mut dyn FnMut(Record)) -> std::io::Result<Vec<Problem>> {
+    let mut problems = Vec::new();
+    let mut stream = Stream::default();
+    let mut buf = String::new();
+    let mut scan = Scanner::default();
+    let (mut line_no, mut start) = (0u64, 0u64);
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if reader.read_line(&mut line)? == 0 {
+            break;
+        }
+        line_no += 1;
+        if scan.depth == 0 && buf.trim().is_empty() {
+            buf.clear();
+            start = line_no;
+        }
+        buf.push_str(&line);
+        scan.feed(&line);
+        if scan.depth == 0 && !buf.trim().is_empty() {
+            let origin = Origin { file: name.clone(), line: start };
+            // Several values may share a line (`{…}{…}`): parse them all.
+            let mut values = serde_json::Deserializer::from_str(&buf).into_iter::<Value>();
+            loop {
+                match values.next() {
+                    Some(Ok(v)) => dispatch(v, &origin, None, When::Unknown, &mut stream, sink, &mut problems),
+                    Some(Err(e)) => {
+                        problems.push(problem(&origin, format!("not valid JSON: {e}")));
+                        break;
+                    }
+                    None => break,
+                }
+            }
+            buf.clear();
+            scan = Scanner::default();
+        }
+    }
+    if !buf.trim().is_empty() {
+        problems.push(problem(&Origin { file: name.clone(), line: start }, "the file ends inside this JSON value (truncated?)".into()).warn());
+    }
+    Ok(problems)
+}
+
+/// Tracks bracket depth outside JSON strings.
+#[derive(Default)]
+struct Scanner {
+    depth: i64,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl Scanner {
+    fn feed(&mut self, text: &str) {
+        for c in text.chars() {
+            if self.in_string {
+                match (self.escaped, c) {
+                    (true, _) => self.escaped = false,
+                    (false, '\\') => self.escaped = true,
+                    (false, '"') => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                '"' => self.in_string = true,
+                '{' | '[' => self.depth += 1,
+                '}' | ']' => self.depth = (self.depth - 1).max(0),
+                _ => {}
+            }
+        }
+    }
+}
+
+fn problem(origin: &Origin, message: String) -> Problem {
+    Problem::error(message).at_line(&origin.file, origin.line)
+}
+
+/// Reads the objects of one YAML document (with the line of each List item).
+pub fn read_document(doc: &Doc, sink: &mut dyn FnMut(Record), problems: &mut Vec<Problem>) {
+    let name: Arc<str> = Arc::from(doc.file.name.as_str());
+    let value = doc.to_json();
+    let mut stream = Stream::default();
+    if let Some(Value::Array(items)) = value.get("items").filter(|_| is_list(&value)) {
+        for (i, item) in items.iter().enumerate() {
+            let origin = Origin { file: name.clone(), line: doc.locate(&format!("items[{i}]")).line };
+            dispatch(item.clone(), &origin, None, When::Unknown, &mut stream, sink, problems);
+        }
+        return;
+    }
+    let origin = Origin { file: name, line: doc.locate("").line };
+    dispatch(value, &origin, None, When::Unknown, &mut stream, sink, problems);
+}
+
+fn is_list(v: &Value) -> bool {
+    v.get("kind").and_then(Value::as_str).is_some_and(|k| k == "List" || k.ends_with("List"))
+}
+
+/// One JSON value: a podsim line, a watch event, a List or an object.
+fn dispatch(v: Value, origin: &Origin, watch: Option<String>, seen: When, stream: &mut Stream, sink: &mut dyn FnMut(Record), problems: &mut Vec<Problem>) {
+    if let Value::Array(items) = v {
+        for item in items {
+            dispatch(item, origin, None, When::Unknown, stream, sink, problems);
+        }
+        return;
+    }
+    let kind = v.get("kind").and_then(Value::as_str).map(str::to_string);
+    let event_type = v.get("type").and_then(Value::as_str).map(str::to_string);
+    // podsim's trace: `t` and `type` on every line.
+    if let (Some(t), Some(ty)) = (v.get("t").and_then(Value::as_f64), event_type.as_deref()) {
+        if ty == "HEADER" {
+            let epoch = v.pointer("/run/epoch").and_then(Value::as_str).and_then(|e| e.parse::<k8s_openapi::jiff::Timestamp>().ok());
+            stream.epoch_ms = epoch.map(|e| e.as_millisecond());
+            return;
+        }
+        let seen = stream.epoch_ms.map_or(When::Unknown, |e| When::At(Span::exact(e + (t * 1000.0).round() as i64)));
+        if let Some(object) = v.get("object").cloned().filter(|_| ty != "CHANGE") {
+            let watch = matches!(ty, "ADDED" | "MODIFIED" | "DELETED").then(|| ty.to_string());
+            dispatch(object, origin, watch, seen, stream, sink, problems);
+        }
+        return;
+    }
+    // A watch event: {"type": "MODIFIED", "object": {…}}.
+    if kind.is_none() {
+        if let (Some(ty), Some(object)) = (event_type, v.get("object")) {
+            return dispatch(object.clone(), origin, Some(ty), seen, stream, sink, problems);
+        }
+        problems.push(problem(origin, "a JSON value with no `kind`: not a Kubernetes object or watch event".into()).warn());
+        return;
+    }
+    if is_list(&v) {
+        if let Some(Value::Array(items)) = v.get("items") {
+            for item in items {
+                dispatch(item.clone(), origin, None, seen, stream, sink, problems);
+            }
+        }
+        return;
+    }
+    let observed = match kind.as_deref() {
+        Some("Pod") => serde_json::from_value(v).map(|p| Observed::Pod(Box::new(p))),
+        Some("Event") => serde_json::from_value(v).map(|e| Observed::Event(Box::new(e))),
+        Some("EndpointSlice") => serde_json::from_value(v).map(|s| Observed::EndpointSlice(Box::new(s))),
+        Some(other) => {
+            problems.push(problem(origin, format!("skipped a {other}: podsim check reads Pods, Events and EndpointSlices")).warn());
+            return;
+        }
+        None => return,
+    };
+    match observed {
+        Ok(observed) => sink(Record { origin: origin.clone(), seen, watch, observed }),
+        Err(e) => problems.push(problem(origin, format!("not a valid {}: {e}", kind.unwrap_or_default()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> (Vec<Record>, Vec<Problem>) {
+        let mut out = Vec::new();
+        let p = read_stream(&Arc::from("t.json"), text.as_bytes(), &mut |r| out.push(r)).unwrap();
+        (out, p)
+    }
+
+    const POD: &str = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","uid":"u1"}}"#;
+
+    #[test]
+    fn reads_concatenated_pretty_objects_with_their_lines() {
+        let text = format!("{{\n  \"type\": \"ADDED\",\n  \"object\": {POD}\n}}\n{{\"type\":\"MODIFIED\",\"object\":{POD}}}\n{POD}{POD}\n");
+        let (records, problems) = read(&text);
+        assert!(problems.is_empty(), "{problems:?}");
+        let lines: Vec<u64> = records.iter().map(|r| r.origin.line).collect();
+        assert_eq!(lines, vec![1, 5, 6, 6]);
+        assert_eq!(records[0].watch.as_deref(), Some("ADDED"));
+    }
+
+    #[test]
+    fn bad_and_truncated_values_are_reported_and_the_rest_is_read() {
+        let text = format!("{POD}\n{{\"kind\": \"Pod\", \"metadata\": 7}}\n{POD}\n{{\"kind\": \"Pod\",\n");
+        let (records, problems) = read(&text);
+        assert_eq!(records.len(), 2);
+        assert_eq!(problems.len(), 2);
+        assert_eq!(problems[0].position.as_ref().unwrap().line, 2);
+        assert_eq!(problems[1].position.as_ref().unwrap().line, 4);
+    }
+
+    #[test]
+    fn lists_give_each_item() {
+        let text = format!("{{\"kind\":\"List\",\"items\":[{POD},{POD}]}}");
+        assert_eq!(read(&text).0.len(), 2);
+    }
+}

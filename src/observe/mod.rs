@@ -1,0 +1,113 @@
+//! Observations: what a recording (or a podsim trace) shows about pods, in
+//! observation order, with the file and line of every record and every time
+//! carried at its true precision.
+//!
+//! Readers turn each input format into [`Record`]s: full Pod objects (from
+//! `kubectl get -o yaml|json`, watch streams, podsim's JSON Lines), rows of
+//! `kubectl get pods` tables, Events (objects or `kubectl describe` rows) and
+//! EndpointSlices. The invariant checker consumes them one at a time.
+
+mod detect;
+mod json;
+mod text;
+mod when;
+
+pub use detect::{Format, read, read_file};
+pub use when::{Span, When, human_duration};
+
+use k8s_openapi::api::core::v1::{Event, Pod};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+use std::fmt;
+use std::sync::Arc;
+
+/// Where a record was read: file and 1-based line.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Origin {
+    pub file: Arc<str>,
+    pub line: u64,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// A line of `kubectl get pods` (`NAME READY STATUS RESTARTS AGE`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodRow {
+    pub namespace: Option<String>,
+    pub name: String,
+    /// READY `1/2`: ready containers and all counted containers.
+    pub ready: (u32, u32),
+    pub status: String,
+    pub restarts: u32,
+    /// RESTARTS `3 (20s ago)`: how long before the row the last restart ended.
+    pub last_restart_ago: Option<Span>,
+    /// AGE: time since the pod's creation when the row was printed.
+    pub age: Span,
+}
+
+/// An event line of `kubectl describe` or `kubectl get events`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventRow {
+    pub warning: bool,
+    pub reason: String,
+    /// Age of the last occurrence when printed.
+    pub last_seen: Span,
+    /// `(x3 over 30s)`: the count and the age of the first occurrence.
+    pub count: u32,
+    pub first_seen: Span,
+    pub from: String,
+    pub message: String,
+}
+
+/// What one record shows.
+#[derive(Clone, Debug)]
+pub enum Observed {
+    /// A whole Pod object.
+    Pod(Box<Pod>),
+    /// A pod as a `kubectl get pods` row.
+    Row(PodRow),
+    /// A core/v1 Event object.
+    Event(Box<Event>),
+    /// An event as printed by `kubectl describe`/`get events`, about `pod`.
+    EventRow { pod: Option<String>, row: EventRow },
+    EndpointSlice(Box<EndpointSlice>),
+}
+
+/// One observation.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub origin: Origin,
+    /// When it was observed, if the input says (podsim's `t`); recordings
+    /// usually only carry the timestamps inside the objects.
+    pub seen: When,
+    /// `ADDED`/`MODIFIED`/`DELETED` for watch events.
+    pub watch: Option<String>,
+    pub observed: Observed,
+}
+
+impl Record {
+    /// The pod this record is about: UID when known, else namespace/name.
+    pub fn pod_key(&self) -> Option<String> {
+        match &self.observed {
+            Observed::Pod(p) => Some(pod_key(p.metadata.uid.as_deref(), p.metadata.namespace.as_deref(), p.metadata.name.as_deref()?)),
+            Observed::Row(r) => Some(pod_key(None, r.namespace.as_deref(), &r.name)),
+            Observed::Event(e) => {
+                let o = &e.involved_object;
+                (o.kind.as_deref() == Some("Pod")).then(|| pod_key(o.uid.as_deref(), o.namespace.as_deref(), o.name.as_deref().unwrap_or("")))
+            }
+            Observed::EventRow { pod, .. } => pod.as_deref().map(|p| pod_key(None, None, p)),
+            Observed::EndpointSlice(_) => None,
+        }
+    }
+}
+
+/// `uid/…` when the UID is known, else `namespace/name`.
+pub fn pod_key(uid: Option<&str>, namespace: Option<&str>, name: &str) -> String {
+    match uid {
+        Some(u) if !u.is_empty() => format!("uid/{u}"),
+        _ => format!("{}/{name}", namespace.unwrap_or("default")),
+    }
+}
