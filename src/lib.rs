@@ -22,6 +22,7 @@ pub mod cluster;
 pub mod dist;
 pub mod engine;
 pub mod error;
+pub mod invariants;
 pub mod kubelet;
 pub mod manifest;
 pub mod observe;

@@ -16,13 +16,16 @@ pub struct Cli {
 pub enum Command {
     /// Simulate a pod and print its timeline.
     Run(RunArgs),
+    /// Check recordings from a real cluster (or podsim traces) against the kubelet's invariants.
+    Check(CheckArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Output {
     /// One line per change, with the reason (kubectl-style).
     Table,
-    /// The full trace as JSON Lines (schema podsim/trace/v1).
+    /// The full trace as JSON Lines (schema podsim/trace/v1); for `check`, JSON.
+    #[value(alias = "json")]
     Jsonl,
 }
 
@@ -55,4 +58,21 @@ pub struct RunArgs {
 
 fn duration(s: &str) -> Result<SimDuration, String> {
     parse_duration(s)
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Recordings: podsim JSONL, kubectl get -o json|yaml, watch streams, events,
+    /// EndpointSlices, `kubectl get pods -w` tables, `kubectl describe pod` output.
+    #[arg(required = true, value_name = "TRACE")]
+    pub traces: Vec<PathBuf>,
+    /// Cluster profile whose version and backoff settings the rules assume.
+    #[arg(long, value_name = "PROFILE.yaml")]
+    pub cluster: Option<PathBuf>,
+    /// Kubernetes version the recording comes from (1.34–1.37).
+    #[arg(long, value_name = "VERSION")]
+    pub kubernetes: Option<String>,
+    /// Output format: table, or json (`-o json`).
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = Output::Table)]
+    pub output: Output,
 }

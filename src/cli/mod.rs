@@ -5,18 +5,20 @@
 //! combination podsim does not model; 2 bad input (files, flags, manifests).
 
 mod args;
+mod check;
 mod report;
 mod run;
 
 use clap::Parser;
 use std::process::ExitCode;
 
-pub use args::{Cli, Command, Output, RunArgs};
+pub use args::{CheckArgs, Cli, Command, Output, RunArgs};
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Run(args) => run::run(args),
+        Command::Check(args) => check::check(args),
     }
 }

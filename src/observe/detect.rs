@@ -34,7 +34,9 @@ pub fn detect(first_line: &str, whole: Option<&str>) -> Format {
     if t.starts_with('{') || t.starts_with('[') {
         return Format::Json;
     }
-    let yamlish = |l: &str| l.starts_with("apiVersion:") || l.starts_with("kind:") || l.starts_with("---") || l.starts_with("items:");
+    let yamlish = |l: &str| {
+        l.starts_with("apiVersion:") || l.starts_with("kind:") || l.starts_with("---") || l.starts_with("items:")
+    };
     match whole {
         Some(text) if text.lines().any(|l| yamlish(l.trim_end())) && !looks_like_text(text) => Format::Yaml,
         _ if yamlish(t) => Format::Yaml,
@@ -46,7 +48,8 @@ pub fn detect(first_line: &str, whole: Option<&str>) -> Format {
 fn looks_like_text(text: &str) -> bool {
     text.lines().any(|l| {
         let cols: Vec<&str> = l.split_whitespace().collect();
-        (cols.first() == Some(&"NAME") && cols.contains(&"READY") && cols.contains(&"STATUS")) || l.starts_with("Events:")
+        (cols.first() == Some(&"NAME") && cols.contains(&"READY") && cols.contains(&"STATUS"))
+            || l.starts_with("Events:")
     })
 }
 
@@ -57,8 +60,8 @@ pub fn read_file(path: &Path, sink: &mut dyn FnMut(Record)) -> Result<Vec<Proble
     let mut reader = BufReader::new(std::fs::File::open(path).map_err(io)?);
     let first = peek_first_line(&mut reader).map_err(io)?;
     match detect(&first, None) {
-        Format::PodsimJsonl | Format::Json => json::read_stream(&name, reader, sink).map_err(io),
-        Format::Yaml | Format::Text => {
+        Format::PodsimJsonl | Format::Json if !is_command(&first) => json::read_stream(&name, reader, sink).map_err(io),
+        _ => {
             let mut text = String::new();
             reader.read_to_string(&mut text).map_err(io)?;
             Ok(read(&Arc::new(SourceFile { name: name.to_string(), text }), sink))
@@ -66,24 +69,39 @@ pub fn read_file(path: &Path, sink: &mut dyn FnMut(Record)) -> Result<Vec<Proble
     }
 }
 
+/// A shell prompt with a kubectl command, pasted above the output.
+fn is_command(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("$ ") || t.contains("$ kubectl ") || t.starts_with("# kubectl ")
+}
+
+/// The text with command lines blanked, so YAML and JSON parse and every
+/// other line keeps its number.
+fn without_commands(text: &str) -> String {
+    text.lines().map(|l| if is_command(l) { "" } else { l }).collect::<Vec<_>>().join("\n")
+}
+
 /// Reads a recording already in memory.
 pub fn read(file: &Arc<SourceFile>, sink: &mut dyn FnMut(Record)) -> Vec<Problem> {
     let name: Arc<str> = Arc::from(file.name.as_str());
-    let first = file.text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let first = file.text.lines().find(|l| !l.trim().is_empty() && !is_command(l)).unwrap_or("");
     let mut problems = Vec::new();
     match detect(first, Some(&file.text)) {
         Format::PodsimJsonl | Format::Json => {
-            problems = json::read_stream(&name, file.text.as_bytes(), sink).unwrap_or_default();
+            problems = json::read_stream(&name, without_commands(&file.text).as_bytes(), sink).unwrap_or_default();
         }
-        Format::Yaml => match parse_documents(file) {
-            Ok(docs) => {
-                for doc in &docs {
-                    json::read_document(doc, sink, &mut problems);
+        Format::Yaml => {
+            match parse_documents(&Arc::new(SourceFile { name: file.name.clone(), text: without_commands(&file.text) }))
+            {
+                Ok(docs) => {
+                    for doc in &docs {
+                        json::read_document(doc, sink, &mut problems);
+                    }
                 }
+                Err(Error::Input(mut p)) => problems.append(&mut p),
+                Err(e) => problems.push(Problem::error(e.to_string())),
             }
-            Err(Error::Input(mut p)) => problems.append(&mut p),
-            Err(e) => problems.push(Problem::error(e.to_string())),
-        },
+        }
         Format::Text => text::read_text(&name, &file.text, sink, &mut problems),
     }
     if problems.is_empty() && file.text.trim().is_empty() {

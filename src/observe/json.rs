@@ -17,7 +17,11 @@ struct Stream {
 /// Reads concatenated JSON values (one per line, or pretty-printed over many
 /// lines) one at a time. A value that does not parse is reported with its
 /// first line and skipped; a value cut off at the end is reported too.
-pub fn read_stream<R: BufRead>(name: &Arc<str>, mut reader: R, sink: &mut dyn FnMut(Record)) -> std::io::Result<Vec<Problem>> {
+pub fn read_stream<R: BufRead>(
+    name: &Arc<str>,
+    mut reader: R,
+    sink: &mut dyn FnMut(Record),
+) -> std::io::Result<Vec<Problem>> {
     let mut problems = Vec::new();
     let mut stream = Stream::default();
     let mut buf = String::new();
@@ -55,9 +59,59 @@ pub fn read_stream<R: BufRead>(name: &Arc<str>, mut reader: R, sink: &mut dyn Fn
         }
     }
     if !buf.trim().is_empty() {
-        problems.push(problem(&Origin { file: name.clone(), line: start }, "the file ends inside this JSON value (truncated?)".into()).warn());
+        let origin = Origin { file: name.clone(), line: start };
+        match salvage(&buf) {
+            Some(v) => {
+                problems.push(
+                    problem(&origin, "the file ends inside this JSON value (truncated): read what was complete".into())
+                        .warn(),
+                );
+                dispatch(v, &origin, None, When::Unknown, &mut stream, sink, &mut problems);
+            }
+            None => problems.push(problem(&origin, "the file ends inside this JSON value (truncated)".into()).warn()),
+        }
     }
     Ok(problems)
+}
+
+/// Closes a truncated JSON value: drops the element being written when the
+/// text stops and closes every open bracket, keeping what was complete.
+fn salvage(text: &str) -> Option<Value> {
+    let mut cut = text.trim_end().to_string();
+    for _ in 0..64 {
+        let mut stack = Vec::new();
+        let (mut in_string, mut escaped) = (false, false);
+        let mut last_comma = None;
+        for (i, c) in cut.char_indices() {
+            if in_string {
+                match (escaped, c) {
+                    (true, _) => escaped = false,
+                    (false, '\\') => escaped = true,
+                    (false, '"') => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                '"' => in_string = true,
+                '{' => stack.push('}'),
+                '[' => stack.push(']'),
+                '}' | ']' => {
+                    stack.pop();
+                }
+                ',' => last_comma = Some(i),
+                _ => {}
+            }
+        }
+        if !in_string {
+            let closed: String = cut.clone() + &stack.iter().rev().collect::<String>();
+            if let Ok(v) = serde_json::from_str::<Value>(&closed) {
+                return Some(v);
+            }
+        }
+        cut.truncate(last_comma?);
+    }
+    None
 }
 
 /// Tracks bracket depth outside JSON strings.
@@ -110,24 +164,52 @@ pub fn read_document(doc: &Doc, sink: &mut dyn FnMut(Record), problems: &mut Vec
     dispatch(value, &origin, None, When::Unknown, &mut stream, sink, problems);
 }
 
+/// The kind of an object whose `kind` was lost (a truncated paste).
+fn infer_kind(v: &Value) -> Option<&'static str> {
+    if v.get("addressType").is_some() && v.get("endpoints").is_some() {
+        Some("EndpointSlice")
+    } else if v.get("involvedObject").is_some() {
+        Some("Event")
+    } else if v.pointer("/spec/containers").is_some() {
+        Some("Pod")
+    } else {
+        None
+    }
+}
+
 fn is_list(v: &Value) -> bool {
     v.get("kind").and_then(Value::as_str).is_some_and(|k| k == "List" || k.ends_with("List"))
 }
 
 /// One JSON value: a podsim line, a watch event, a List or an object.
-fn dispatch(v: Value, origin: &Origin, watch: Option<String>, seen: When, stream: &mut Stream, sink: &mut dyn FnMut(Record), problems: &mut Vec<Problem>) {
+fn dispatch(
+    v: Value,
+    origin: &Origin,
+    watch: Option<String>,
+    seen: When,
+    stream: &mut Stream,
+    sink: &mut dyn FnMut(Record),
+    problems: &mut Vec<Problem>,
+) {
     if let Value::Array(items) = v {
         for item in items {
             dispatch(item, origin, None, When::Unknown, stream, sink, problems);
         }
         return;
     }
-    let kind = v.get("kind").and_then(Value::as_str).map(str::to_string);
+    let kind = v.get("kind").and_then(Value::as_str).map(str::to_string).or_else(|| {
+        let inferred = infer_kind(&v)?;
+        problems.push(problem(origin, format!("no `kind`: read as a {inferred} from its fields")).warn());
+        Some(inferred.to_string())
+    });
     let event_type = v.get("type").and_then(Value::as_str).map(str::to_string);
     // podsim's trace: `t` and `type` on every line.
     if let (Some(t), Some(ty)) = (v.get("t").and_then(Value::as_f64), event_type.as_deref()) {
         if ty == "HEADER" {
-            let epoch = v.pointer("/run/epoch").and_then(Value::as_str).and_then(|e| e.parse::<k8s_openapi::jiff::Timestamp>().ok());
+            let epoch = v
+                .pointer("/run/epoch")
+                .and_then(Value::as_str)
+                .and_then(|e| e.parse::<k8s_openapi::jiff::Timestamp>().ok());
             stream.epoch_ms = epoch.map(|e| e.as_millisecond());
             return;
         }
@@ -143,7 +225,8 @@ fn dispatch(v: Value, origin: &Origin, watch: Option<String>, seen: When, stream
         if let (Some(ty), Some(object)) = (event_type, v.get("object")) {
             return dispatch(object.clone(), origin, Some(ty), seen, stream, sink, problems);
         }
-        problems.push(problem(origin, "a JSON value with no `kind`: not a Kubernetes object or watch event".into()).warn());
+        problems
+            .push(problem(origin, "a JSON value with no `kind`: not a Kubernetes object or watch event".into()).warn());
         return;
     }
     if is_list(&v) {
@@ -159,7 +242,10 @@ fn dispatch(v: Value, origin: &Origin, watch: Option<String>, seen: When, stream
         Some("Event") => serde_json::from_value(v).map(|e| Observed::Event(Box::new(e))),
         Some("EndpointSlice") => serde_json::from_value(v).map(|s| Observed::EndpointSlice(Box::new(s))),
         Some(other) => {
-            problems.push(problem(origin, format!("skipped a {other}: podsim check reads Pods, Events and EndpointSlices")).warn());
+            problems.push(
+                problem(origin, format!("skipped a {other}: podsim check reads Pods, Events and EndpointSlices"))
+                    .warn(),
+            );
             return;
         }
         None => return,
@@ -184,7 +270,9 @@ mod tests {
 
     #[test]
     fn reads_concatenated_pretty_objects_with_their_lines() {
-        let text = format!("{{\n  \"type\": \"ADDED\",\n  \"object\": {POD}\n}}\n{{\"type\":\"MODIFIED\",\"object\":{POD}}}\n{POD}{POD}\n");
+        let text = format!(
+            "{{\n  \"type\": \"ADDED\",\n  \"object\": {POD}\n}}\n{{\"type\":\"MODIFIED\",\"object\":{POD}}}\n{POD}{POD}\n"
+        );
         let (records, problems) = read(&text);
         assert!(problems.is_empty(), "{problems:?}");
         let lines: Vec<u64> = records.iter().map(|r| r.origin.line).collect();
@@ -196,10 +284,20 @@ mod tests {
     fn bad_and_truncated_values_are_reported_and_the_rest_is_read() {
         let text = format!("{POD}\n{{\"kind\": \"Pod\", \"metadata\": 7}}\n{POD}\n{{\"kind\": \"Pod\",\n");
         let (records, problems) = read(&text);
-        assert_eq!(records.len(), 2);
+        assert_eq!(records.len(), 3, "the truncated Pod is closed and kept");
         assert_eq!(problems.len(), 2);
         assert_eq!(problems[0].position.as_ref().unwrap().line, 2);
         assert_eq!(problems[1].position.as_ref().unwrap().line, 4);
+    }
+
+    #[test]
+    fn a_truncated_object_keeps_its_complete_parts() {
+        let text = "{\"kind\":\"EndpointSlice\",\"endpoints\":[{\"addresses\":[\"10.0.0.1\"]},{\"addresses\":[\"10.0.0.2\"],\"zo";
+        let (records, problems) = read(text);
+        assert_eq!(records.len(), 1);
+        assert!(problems[0].message.contains("read what was complete"));
+        let Observed::EndpointSlice(s) = &records[0].observed else { panic!() };
+        assert_eq!(s.endpoints.as_ref().unwrap().len(), 2);
     }
 
     #[test]

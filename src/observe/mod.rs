@@ -72,7 +72,10 @@ pub enum Observed {
     /// A core/v1 Event object.
     Event(Box<Event>),
     /// An event as printed by `kubectl describe`/`get events`, about `pod`.
-    EventRow { pod: Option<String>, row: EventRow },
+    EventRow {
+        pod: Option<String>,
+        row: EventRow,
+    },
     EndpointSlice(Box<EndpointSlice>),
 }
 
@@ -92,11 +95,14 @@ impl Record {
     /// The pod this record is about: UID when known, else namespace/name.
     pub fn pod_key(&self) -> Option<String> {
         match &self.observed {
-            Observed::Pod(p) => Some(pod_key(p.metadata.uid.as_deref(), p.metadata.namespace.as_deref(), p.metadata.name.as_deref()?)),
+            Observed::Pod(p) => {
+                Some(pod_key(p.metadata.uid.as_deref(), p.metadata.namespace.as_deref(), p.metadata.name.as_deref()?))
+            }
             Observed::Row(r) => Some(pod_key(None, r.namespace.as_deref(), &r.name)),
             Observed::Event(e) => {
                 let o = &e.involved_object;
-                (o.kind.as_deref() == Some("Pod")).then(|| pod_key(o.uid.as_deref(), o.namespace.as_deref(), o.name.as_deref().unwrap_or("")))
+                (o.kind.as_deref() == Some("Pod"))
+                    .then(|| pod_key(o.uid.as_deref(), o.namespace.as_deref(), o.name.as_deref().unwrap_or("")))
             }
             Observed::EventRow { pod, .. } => pod.as_deref().map(|p| pod_key(None, None, p)),
             Observed::EndpointSlice(_) => None,

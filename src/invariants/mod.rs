@@ -1,0 +1,162 @@
+//! The invariant catalogue: rules every kubelet trace obeys, each with the
+//! Kubernetes source it comes from. One checker judges podsim's own traces
+//! (through the same records a recording gives) and real recordings.
+//!
+//! The checker consumes [`Record`]s one at a time and keeps, per pod, only
+//! what the sequence rules need, so a recording of any length is checked in
+//! bounded memory.
+
+mod input;
+mod pod;
+mod report;
+mod rows;
+mod slices;
+
+pub use input::check_files;
+pub use report::{PodReport, Report, Verdict, Violation};
+
+use crate::cluster::Cluster;
+use crate::observe::{Observed, Record};
+use std::collections::BTreeMap;
+
+/// Whether an invariant needs one snapshot or a sequence of observations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Snapshot,
+    Sequence,
+}
+
+impl Scope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Snapshot => "snapshot",
+            Scope::Sequence => "sequence",
+        }
+    }
+}
+
+/// One invariant of the catalogue.
+#[derive(Copy, Clone, Debug)]
+pub struct Invariant {
+    pub name: &'static str,
+    pub statement: &'static str,
+    pub source: &'static str,
+    pub scope: Scope,
+}
+
+const fn inv(name: &'static str, statement: &'static str, source: &'static str, scope: Scope) -> Invariant {
+    Invariant { name, statement, source, scope }
+}
+
+/// Every invariant, in report order.
+pub const CATALOGUE: &[Invariant] = &[
+    inv(
+        "ready-implies-containers-ready",
+        "Ready=True ⇒ ContainersReady=True and every readiness gate True",
+        "pkg/kubelet/status/generate.go GeneratePodReadyCondition",
+        Scope::Snapshot,
+    ),
+    inv(
+        "containers-ready-implies-all-ready",
+        "ContainersReady=True ⇒ every container and sidecar is ready",
+        "pkg/kubelet/status/generate.go GenerateContainersReadyCondition",
+        Scope::Snapshot,
+    ),
+    inv(
+        "ready-implies-started",
+        "a ready container is running and started",
+        "pkg/kubelet/prober/prober_manager.go UpdatePodStatus",
+        Scope::Snapshot,
+    ),
+    inv(
+        "initialized-after-init",
+        "Initialized=True ⇒ every init container exited 0 (sidecars: started), or a regular container has started",
+        "pkg/kubelet/status/generate.go GeneratePodInitializedCondition",
+        Scope::Snapshot,
+    ),
+    inv(
+        "ready-after-initial-delay",
+        "Ready turns True no earlier than each container's startedAt + its readiness initialDelaySeconds",
+        "pkg/kubelet/prober/worker.go doProbe (initialDelaySeconds against StartedAt)",
+        Scope::Snapshot,
+    ),
+    inv(
+        "restart-gap-backoff",
+        "a container that exits by itself restarts no sooner than the CrashLoopBackOff delay for its restartCount",
+        "pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff; client-go flowcontrol.Backoff",
+        Scope::Snapshot,
+    ),
+    inv(
+        "crashloop-message-delay",
+        "the delay in `back-off D restarting failed container` is on the backoff schedule and fits the restartCount",
+        "pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff",
+        Scope::Snapshot,
+    ),
+    inv(
+        "restart-count-steps",
+        "restartCount never decreases and grows by at most one per observed start",
+        "pkg/kubelet/kuberuntime/kuberuntime_container.go startContainer (restartCount = previous + 1)",
+        Scope::Sequence,
+    ),
+    inv(
+        "phase-consistent",
+        "the phase is the one getPhase gives for the container states and restartPolicy (a terminal phase may lag)",
+        "pkg/kubelet/kubelet_pods.go getPhase; pkg/kubelet/status/status_manager.go mergePodStatus",
+        Scope::Snapshot,
+    ),
+    inv(
+        "exit-code-reason",
+        "a termination's exit code fits its reason: Completed ⇔ 0, Error and OOMKilled ≠ 0",
+        "CRI runtime (containerd) exit reasons, as the kubelet reports them",
+        Scope::Snapshot,
+    ),
+    inv(
+        "no-start-after-deletion",
+        "no container (re)starts after the pod's deletion was requested",
+        "pkg/kubelet/container/helpers.go ShouldContainerBeRestarted",
+        Scope::Snapshot,
+    ),
+    inv(
+        "endpoint-conditions",
+        "an EndpointSlice endpoint is ready only if serving and not terminating (unless publishNotReadyAddresses), and ready ⇔ its pod is Ready and not terminating, serving ⇔ Ready",
+        "pkg/controller/endpointslice/utils.go podToEndpoint; staging/src/k8s.io/endpointslice/utils.go",
+        Scope::Snapshot,
+    ),
+];
+
+/// The checker: feed it records, then ask for the report.
+pub struct Checker {
+    cluster: Cluster,
+    pods: BTreeMap<String, pod::PodState>,
+    slices: slices::SliceState,
+}
+
+impl Checker {
+    pub fn new(cluster: Cluster) -> Self {
+        Checker { cluster, pods: BTreeMap::new(), slices: slices::SliceState::default() }
+    }
+
+    pub fn observe(&mut self, r: &Record) {
+        let Some(key) = r.pod_key() else {
+            if let Observed::EndpointSlice(s) = &r.observed {
+                self.slices.observe(r, s, &self.pods);
+            }
+            return;
+        };
+        let state = self.pods.entry(key).or_default();
+        match &r.observed {
+            Observed::Pod(p) => state.observe_pod(r, p, &self.cluster),
+            Observed::Row(row) => rows::observe(state, r, row),
+            Observed::Event(_) | Observed::EventRow { .. } => state.events += 1,
+            Observed::EndpointSlice(_) => {}
+        }
+    }
+
+    pub fn report(self) -> Report {
+        let mut pods: Vec<PodReport> = self.pods.into_values().map(pod::PodState::report).collect();
+        if let Some(r) = self.slices.report() {
+            pods.push(r);
+        }
+        Report { pods }
+    }
+}

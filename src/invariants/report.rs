@@ -1,0 +1,135 @@
+//! Verdicts per pod and invariant, and their renderings.
+
+use super::CATALOGUE;
+use crate::observe::Origin;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// One place where an invariant is broken.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    /// The records that break it (`file:line`).
+    pub records: Vec<String>,
+    pub expected: String,
+    pub observed: String,
+}
+
+/// The verdict of one invariant for one pod.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Checked `checked` times, never broken.
+    Holds {
+        checked: u32,
+    },
+    Violated {
+        violations: Vec<Violation>,
+    },
+    NotApplicable {
+        why: String,
+    },
+}
+
+impl Verdict {
+    pub fn word(&self) -> &'static str {
+        match self {
+            Verdict::Holds { .. } => "holds",
+            Verdict::Violated { .. } => "VIOLATED",
+            Verdict::NotApplicable { .. } => "n/a",
+        }
+    }
+}
+
+/// What was found about one pod (or the EndpointSlices).
+#[derive(Clone, Debug, Serialize)]
+pub struct PodReport {
+    pub pod: String,
+    /// What the recording holds about it: objects, rows, events.
+    pub observed: String,
+    pub verdicts: BTreeMap<&'static str, Verdict>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Report {
+    pub pods: Vec<PodReport>,
+}
+
+impl Report {
+    pub fn violated(&self) -> bool {
+        self.pods.iter().any(|p| p.verdicts.values().any(|v| matches!(v, Verdict::Violated { .. })))
+    }
+
+    /// The verdict of `invariant` for the pod whose name is `pod`.
+    pub fn verdict(&self, pod: &str, invariant: &str) -> Option<&Verdict> {
+        self.pods.iter().find(|p| p.pod == pod)?.verdicts.get(invariant)
+    }
+
+    /// One block per pod, one line per invariant, violations in detail.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        for p in &self.pods {
+            let _ = writeln!(s, "pod {} ({})", p.pod, p.observed);
+            for inv in CATALOGUE {
+                let Some(v) = p.verdicts.get(inv.name) else { continue };
+                let detail = match v {
+                    Verdict::Holds { checked } => {
+                        format!("checked {checked} time{}", if *checked == 1 { "" } else { "s" })
+                    }
+                    Verdict::NotApplicable { why } => why.clone(),
+                    Verdict::Violated { violations } => {
+                        format!("{} violation{}", violations.len(), if violations.len() == 1 { "" } else { "s" })
+                    }
+                };
+                let _ = writeln!(s, "  {:<9} {:<36} {detail}", v.word(), inv.name);
+                if let Verdict::Violated { violations } = v {
+                    for x in violations {
+                        let _ = writeln!(s, "            at {}", x.records.join(", "));
+                        let _ = writeln!(s, "            expected {}", x.expected);
+                        let _ = writeln!(s, "            observed {}", x.observed);
+                    }
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Per pod and invariant, what the checker saw so far.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub checked: u32,
+    pub violations: Vec<Violation>,
+    pub not_applicable: Option<String>,
+}
+
+/// At most this many violations are kept per pod and invariant.
+const KEEP: usize = 20;
+
+impl Tally {
+    pub fn hold(&mut self) {
+        self.checked += 1;
+    }
+    pub fn violate(&mut self, origin: &[&Origin], expected: String, observed: String) {
+        self.checked += 1;
+        if self.violations.len() < KEEP {
+            self.violations.push(Violation {
+                records: origin.iter().map(|o| o.to_string()).collect(),
+                expected,
+                observed,
+            });
+        }
+    }
+    pub fn skip(&mut self, why: &str) {
+        if self.not_applicable.is_none() {
+            self.not_applicable = Some(why.to_string());
+        }
+    }
+    pub fn verdict(self, default_why: &str) -> Verdict {
+        match (self.violations.is_empty(), self.checked) {
+            (false, _) => Verdict::Violated { violations: self.violations },
+            (true, 0) => Verdict::NotApplicable { why: self.not_applicable.unwrap_or_else(|| default_why.to_string()) },
+            (true, n) => Verdict::Holds { checked: n },
+        }
+    }
+}
