@@ -16,7 +16,6 @@
 
 pub mod api;
 pub mod app;
-pub mod check;
 pub mod cli;
 pub mod cluster;
 pub mod dist;

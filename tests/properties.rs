@@ -1,13 +1,13 @@
 //! Property tests over random pods, behaviours, versions and seeds: the
-//! kubelet invariants of `podsim::check` hold on every simulated trace, and a
+//! invariants of `podsim::invariants` hold on every simulated trace, and a
 //! run is a pure function of its inputs and seed.
 //!
 //! `PROPTEST_CASES=1000 cargo test --test properties` runs a deeper search.
 
 use podsim::app::Behaviours;
-use podsim::check::check;
 use podsim::cluster::{Cluster, Version};
 use podsim::error::SourceFile;
+use podsim::invariants::check_trace;
 use podsim::manifest::Manifests;
 use podsim::run::{DEFAULT_EPOCH, setup, simulate};
 use podsim::sim::Setup;
@@ -188,8 +188,8 @@ proptest! {
     fn kubelet_invariants_hold(p in pod()) {
         let setup = build(&p);
         let trace = simulate(&setup, p.seed, FIVE_MINUTES);
-        let violations = check(&trace, &setup.cluster);
-        prop_assert!(violations.is_empty(), "seed {}: {:?}\n{}", p.seed, violations, files(&p).0);
+        let report = check_trace(&trace, &Clock { epoch: DEFAULT_EPOCH.parse().unwrap() }, &setup.cluster);
+        prop_assert!(!report.violated(), "seed {}:\n{}\n{}", p.seed, report.render_violations(), files(&p).0);
     }
 
     /// The same inputs and seed give the same bytes.

@@ -2,7 +2,7 @@
 
 use super::args::{Output, RunArgs};
 use super::report;
-use crate::check;
+use crate::invariants::check_trace;
 use crate::run::{Inputs, prepare, simulate};
 use crate::time::SimTime;
 use crate::trace::jsonl::{self, Header, SCHEMA};
@@ -56,18 +56,11 @@ pub fn run(args: RunArgs) -> ExitCode {
         let _ = writeln!(stderr, "error: writing the output: {e}");
         return ExitCode::from(2);
     }
-    let violations = check::check(&trace, &prepared.setup.cluster);
-    if violations.is_empty() {
+    let report = check_trace(&trace, &prepared.clock, &prepared.setup.cluster);
+    if !report.violated() {
         return ExitCode::SUCCESS;
     }
-    let _ = writeln!(
-        stderr,
-        "podsim: the simulated trace broke {} kubelet invariant(s) (seed {}):",
-        violations.len(),
-        prepared.seed
-    );
-    for v in &violations {
-        let _ = writeln!(stderr, "  {v}");
-    }
+    let _ = writeln!(stderr, "podsim: the simulated trace broke a kubelet invariant (seed {}):", prepared.seed);
+    let _ = write!(stderr, "{}", report.render_violations());
     ExitCode::from(1)
 }

@@ -10,10 +10,12 @@ mod input;
 mod pod;
 mod report;
 mod rows;
+mod sim;
 mod slices;
 
 pub use input::check_files;
 pub use report::{PodReport, Report, Verdict, Violation};
+pub use sim::{SIM_ONLY, check_trace};
 
 use crate::cluster::Cluster;
 use crate::observe::{Observed, Record};
@@ -76,7 +78,7 @@ pub const CATALOGUE: &[Invariant] = &[
     ),
     inv(
         "ready-after-initial-delay",
-        "Ready turns True no earlier than each container's startedAt + its readiness initialDelaySeconds",
+        "Ready turns True no earlier than startedAt + readiness initialDelaySeconds of each container with a readiness probe",
         "pkg/kubelet/prober/worker.go doProbe (initialDelaySeconds against StartedAt)",
         Scope::Snapshot,
     ),
@@ -91,6 +93,12 @@ pub const CATALOGUE: &[Invariant] = &[
         "the delay in `back-off D restarting failed container` is on the backoff schedule and fits the restartCount",
         "pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff",
         Scope::Snapshot,
+    ),
+    inv(
+        "transition-time-moves-with-status",
+        "a condition's lastTransitionTime changes only when its status does",
+        "pkg/kubelet/status/status_manager.go updateLastTransitionTime",
+        Scope::Sequence,
     ),
     inv(
         "restart-count-steps",

@@ -19,6 +19,8 @@ pub struct PodState {
     pub tallies: BTreeMap<&'static str, Tally>,
     /// Per container: the last restartCount and container ID seen, and where.
     last_counts: BTreeMap<String, (i32, Option<String>, Origin)>,
+    /// Per condition: the last status and lastTransitionTime seen, and where.
+    last_conditions: BTreeMap<String, (String, Option<i64>, Origin)>,
     /// Pod Ready, terminating, and where (for EndpointSlice checks).
     pub last_ready: Option<(bool, bool, Origin)>,
     /// The last `kubectl get` row: restarts, age in ms, where.
@@ -100,6 +102,7 @@ impl PodState {
         self.backoff(p, o, cluster);
         self.message_delay(p, o, cluster);
         self.steps(p, o);
+        self.transitions(p, o);
         self.phase(p, o);
         self.exit_codes(p, o);
         self.deletion(p, o);
@@ -223,17 +226,20 @@ impl PodState {
         let delay = |name: &str| {
             let spec = p.spec.as_ref()?;
             let c = spec.containers.iter().chain(spec.init_containers.iter().flatten()).find(|c| c.name == name)?;
-            c.readiness_probe.as_ref()?.initial_delay_seconds.map(i64::from)
+            c.readiness_probe.as_ref().map(|r| i64::from(r.initial_delay_seconds.unwrap_or(0)))
         };
         let mut late = Vec::new();
         let mut checked = false;
+        // Only containers with a readiness probe: one without becomes ready as
+        // soon as it runs, and a probe kill and restart in one sync can leave
+        // Ready True throughout (the API never sees the dead instance).
         for s in statuses(p) {
             let Some(start) = s.state.as_ref().and_then(|x| x.running.as_ref()).and_then(|r| r.started_at.as_ref())
             else {
                 continue;
             };
+            let Some(d) = delay(&s.name) else { continue };
             checked = true;
-            let d = delay(&s.name).unwrap_or(0);
             // Whole seconds: Ready's second ≥ StartedAt's second + d (int(now − StartedAt) ≥ d).
             if secs(ltt) < secs(start) + d {
                 late.push(format!(
@@ -243,7 +249,7 @@ impl PodState {
             }
         }
         match (checked, late.is_empty()) {
-            (false, _) => t.skip("no running container with a startedAt"),
+            (false, _) => t.skip("no running container with a readiness probe and a startedAt"),
             (true, true) => t.hold(),
             (true, false) => {
                 t.violate(&[o], "Ready no earlier than startedAt + initialDelaySeconds".into(), late.join("; "))
@@ -383,6 +389,27 @@ impl PodState {
             }
         }
         self.tally("restart-count-steps").skip("fewer than two snapshots of the pod");
+    }
+
+    /// transition-time-moves-with-status across snapshots of the same pod.
+    fn transitions(&mut self, p: &Pod, o: &Origin) {
+        let conditions = p.status.as_ref().and_then(|s| s.conditions.clone()).unwrap_or_default();
+        for c in conditions {
+            let ltt = c.last_transition_time.as_ref().map(secs);
+            let prev = self.last_conditions.insert(c.type_.clone(), (c.status.clone(), ltt, o.clone()));
+            let Some((status, prev_ltt, prev_o)) = prev else { continue };
+            let t = self.tally("transition-time-moves-with-status");
+            match (ltt, prev_ltt) {
+                (Some(a), Some(b)) if status == c.status && a != b => t.violate(
+                    &[&prev_o, o],
+                    format!("{} stays {}: lastTransitionTime stays", c.type_, c.status),
+                    format!("lastTransitionTime moved by {} s", a - b),
+                ),
+                (Some(_), Some(_)) => t.hold(),
+                _ => {}
+            }
+        }
+        self.tally("transition-time-moves-with-status").skip("fewer than two snapshots with condition times");
     }
 
     /// phase-consistent.

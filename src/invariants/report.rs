@@ -1,6 +1,6 @@
 //! Verdicts per pod and invariant, and their renderings.
 
-use super::CATALOGUE;
+use super::{CATALOGUE, SIM_ONLY};
 use crate::observe::Origin;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -65,12 +65,34 @@ impl Report {
         self.pods.iter().find(|p| p.pod == pod)?.verdicts.get(invariant)
     }
 
+    /// Only the broken invariants, in detail.
+    pub fn render_violations(&self) -> String {
+        let mut s = String::new();
+        for p in &self.pods {
+            for (name, v) in &p.verdicts {
+                if let Verdict::Violated { violations } = v {
+                    for x in violations {
+                        let _ = writeln!(
+                            s,
+                            "  pod {} {name} at {}: expected {}, observed {}",
+                            p.pod,
+                            x.records.join(", "),
+                            x.expected,
+                            x.observed
+                        );
+                    }
+                }
+            }
+        }
+        s
+    }
+
     /// One block per pod, one line per invariant, violations in detail.
     pub fn render(&self) -> String {
         let mut s = String::new();
         for p in &self.pods {
             let _ = writeln!(s, "pod {} ({})", p.pod, p.observed);
-            for inv in CATALOGUE {
+            for inv in CATALOGUE.iter().chain(SIM_ONLY) {
                 let Some(v) = p.verdicts.get(inv.name) else { continue };
                 let detail = match v {
                     Verdict::Holds { checked } => {

@@ -1,0 +1,163 @@
+//! The second arm: podsim's own traces judged by the same catalogue (every
+//! Pod version rendered as the API object a recording would hold), plus two
+//! rules only a simulated trace can show, from its probe and process records.
+
+use super::report::{Report, Tally};
+use super::{Checker, Invariant, Scope, inv};
+use crate::cluster::Cluster;
+use crate::observe::{Observed, Origin, Record as Observation, Span, When};
+use crate::spec::ProbeKind;
+use crate::time::{SimDuration, SimTime};
+use crate::trace::Trace;
+use crate::trace::record::{ProcessFact, Record, Verdict};
+use crate::trace::render::{self, Clock};
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+/// Rules that need podsim's PROBE and PROCESS records.
+pub const SIM_ONLY: &[Invariant] = &[
+    inv(
+        "startup-gates-probes",
+        "no readiness or liveness probe runs on a container before its startup probe succeeded",
+        "pkg/kubelet/prober/worker.go doProbe",
+        Scope::Sequence,
+    ),
+    inv(
+        "crash-loop-backoff",
+        "a container that keeps exiting by itself waits at least 10 s, 20 s, 40 s … (the profile's schedule) before each restart after the first",
+        "pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff",
+        Scope::Sequence,
+    ),
+];
+
+/// Judges a simulated trace: the catalogue over its Pod versions, and the
+/// simulation-only rules.
+pub fn check_trace(trace: &Trace, clock: &Clock, cluster: &Cluster) -> Report {
+    let file: Arc<str> = Arc::from("trace");
+    let mut checker = Checker::new(cluster.clone());
+    for (i, e) in trace.entries.iter().enumerate() {
+        if let Record::Pod { kind, pod } = &e.record {
+            let ms = clock.epoch.as_millisecond() + e.t.as_millis() as i64;
+            checker.observe(&Observation {
+                origin: Origin { file: file.clone(), line: i as u64 + 1 },
+                seen: When::At(Span::exact(ms)),
+                watch: Some(kind.as_str().to_string()),
+                observed: Observed::Pod(Box::new(render::pod(pod, clock))),
+            });
+        }
+    }
+    let mut report = checker.report();
+    for (pod, verdicts) in sim_only(trace, cluster) {
+        if let Some(p) = report.pods.iter_mut().find(|p| *p.pod == *pod) {
+            p.verdicts.extend(verdicts);
+        }
+    }
+    report
+}
+
+/// One container instance as its process lived it.
+struct Life {
+    started: SimTime,
+    finished: Option<SimTime>,
+    killed: bool,
+}
+
+fn origin(i: usize) -> Origin {
+    Origin { file: Arc::from("trace"), line: i as u64 + 1 }
+}
+
+fn sim_only(trace: &Trace, cluster: &Cluster) -> BTreeMap<Arc<str>, Vec<(&'static str, super::Verdict)>> {
+    let mut gates: BTreeMap<Arc<str>, Tally> = BTreeMap::new();
+    let mut started_ok: HashSet<Arc<str>> = HashSet::new();
+    let mut startup_probed: HashSet<Arc<str>> = HashSet::new();
+    let mut lives: BTreeMap<(Arc<str>, Arc<str>), Vec<(Life, usize)>> = BTreeMap::new();
+    for (i, e) in trace.entries.iter().enumerate() {
+        match &e.record {
+            Record::Probe(p) if p.probe == ProbeKind::Startup => {
+                startup_probed.insert(p.container_id.clone());
+                if p.published && p.verdict == Verdict::Success {
+                    started_ok.insert(p.container_id.clone());
+                }
+            }
+            Record::Probe(p) => {
+                let t = gates.entry(p.pod.clone()).or_default();
+                if startup_probed.contains(&p.container_id) && !started_ok.contains(&p.container_id) {
+                    t.violate(
+                        &[&origin(i)],
+                        "no probe before the startup probe succeeds".into(),
+                        format!("{} {} probe ran first", p.container, p.probe),
+                    );
+                } else {
+                    t.hold();
+                }
+            }
+            Record::Process { pod, container, fact, .. } => {
+                let l = lives.entry((pod.clone(), container.clone())).or_default();
+                match fact {
+                    ProcessFact::Started => l.push((Life { started: e.t, finished: None, killed: false }, i)),
+                    ProcessFact::Sigterm => l.last_mut().into_iter().for_each(|(x, _)| x.killed = true),
+                    ProcessFact::Exited { .. } => l.last_mut().into_iter().for_each(|(x, _)| x.finished = Some(e.t)),
+                    _ => {}
+                }
+            }
+            // A kill decided on a stale snapshot may find the process gone;
+            // the restart still follows the kill rule.
+            Record::Kubelet(a) if a.reason == "Killing" => {
+                if let Some((l, _)) = a
+                    .container
+                    .as_ref()
+                    .and_then(|c| lives.get_mut(&(a.pod.clone(), c.clone())))
+                    .and_then(|v| v.last_mut())
+                {
+                    l.killed = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out: BTreeMap<Arc<str>, Vec<(&'static str, super::Verdict)>> = BTreeMap::new();
+    for (pod, t) in gates {
+        out.entry(pod).or_default().push(("startup-gates-probes", t.verdict("no probe ran")));
+    }
+    let mut loops: BTreeMap<Arc<str>, Tally> = BTreeMap::new();
+    for ((pod, _), l) in &lives {
+        crash_loop(l, cluster, loops.entry(pod.clone()).or_default());
+    }
+    for (pod, t) in loops {
+        out.entry(pod)
+            .or_default()
+            .push(("crash-loop-backoff", t.verdict("no container exited by itself and restarted twice")));
+    }
+    out
+}
+
+/// For a container whose every exit so far was its own (no kill) and whose
+/// runs were short (no 10-minute reset), restart 1 is immediate (#133472)
+/// and restart i ≥ 2 waits at least min(initial · 2^(i−2), max) after the
+/// previous exit.
+fn crash_loop(lives: &[(Life, usize)], cluster: &Cluster, t: &mut Tally) {
+    let reset_guard = SimDuration::from_secs(600).saturating_sub(cluster.backoff_max);
+    for i in 1..lives.len() {
+        let window = &lives[..=i];
+        if window.iter().any(|(l, _)| l.killed)
+            || window[..i].iter().any(|(l, _)| l.finished.is_none_or(|f| f.since(l.started) >= reset_guard))
+        {
+            return;
+        }
+        if i < 2 {
+            continue;
+        }
+        let finished = lives[i - 1].0.finished.unwrap_or(SimTime::ZERO);
+        let want = (cluster.backoff_initial * (1 << (i - 2).min(20))).min(cluster.backoff_max);
+        let gap = lives[i].0.started.since(finished);
+        if gap < want {
+            t.violate(
+                &[&origin(lives[i].1)],
+                format!("restart {i} at least {want} after the exit"),
+                format!("restarted {gap} after it"),
+            );
+        } else {
+            t.hold();
+        }
+    }
+}
