@@ -55,6 +55,9 @@ pub fn check_trace(trace: &Trace, clock: &Clock, cluster: &Cluster) -> Report {
     report
 }
 
+/// The instances of each (pod, container), with the trace line of each start.
+type Lives = BTreeMap<(Arc<str>, Arc<str>), Vec<(Life, usize)>>;
+
 /// One container instance as its process lived it.
 struct Life {
     started: SimTime,
@@ -70,7 +73,7 @@ fn sim_only(trace: &Trace, cluster: &Cluster) -> BTreeMap<Arc<str>, Vec<(&'stati
     let mut gates: BTreeMap<Arc<str>, Tally> = BTreeMap::new();
     let mut started_ok: HashSet<Arc<str>> = HashSet::new();
     let mut startup_probed: HashSet<Arc<str>> = HashSet::new();
-    let mut lives: BTreeMap<(Arc<str>, Arc<str>), Vec<(Life, usize)>> = BTreeMap::new();
+    let mut lives: Lives = BTreeMap::new();
     for (i, e) in trace.entries.iter().enumerate() {
         match &e.record {
             Record::Probe(p) if p.probe == ProbeKind::Startup => {
