@@ -188,7 +188,8 @@ impl PodState {
         if spec_init == 0 && init_statuses(p).next().is_none() {
             return t.skip("no init containers");
         }
-        if !is_true(condition(p, "Initialized")) {
+        let succeeded = p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Succeeded");
+        if !is_true(condition(p, "Initialized")) || succeeded {
             return t.hold();
         }
         let sidecars = sidecars(p);
@@ -268,7 +269,9 @@ impl PodState {
         let mut out = Vec::new();
         let mut any = false;
         let mut skip = None;
-        for s in statuses(p) {
+        // Sidecars follow the same schedule, whatever the pod's restartPolicy.
+        let sidecars = sidecars(p);
+        for s in statuses(p).chain(init_statuses(p).filter(|s| sidecars.contains(&s.name.as_str()))) {
             let Some(last) = s.last_state.as_ref().and_then(|l| l.terminated.as_ref()) else { continue };
             let (Some(finished), Some(prev_start)) = (last.finished_at.as_ref(), last.started_at.as_ref()) else {
                 continue;
@@ -428,6 +431,8 @@ impl PodState {
         let mut allowed = vec![expected];
         if p.metadata.deletion_timestamp.is_some() {
             allowed.push(get_phase(p, policy, true));
+            // Kubelets up to 1.21 could reset a deleted pod to Pending (kubernetes#70644).
+            allowed.push("Pending");
         }
         if matches!(expected, "Succeeded" | "Failed") {
             // mergePodStatus holds a terminal phase back while containers could still run.

@@ -5,12 +5,12 @@
 use super::report::{Report, Tally};
 use super::{Checker, Invariant, Scope, inv};
 use crate::cluster::Cluster;
-use crate::observe::{Observed, Origin, Record as Observation, Span, When};
+use crate::observe::{Observed, Origin, simulated_records};
 use crate::spec::ProbeKind;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Trace;
 use crate::trace::record::{ProcessFact, Record, Verdict};
-use crate::trace::render::{self, Clock};
+use crate::trace::render::Clock;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
@@ -33,17 +33,10 @@ pub const SIM_ONLY: &[Invariant] = &[
 /// Judges a simulated trace: the catalogue over its Pod versions, and the
 /// simulation-only rules.
 pub fn check_trace(trace: &Trace, clock: &Clock, cluster: &Cluster) -> Report {
-    let file: Arc<str> = Arc::from("trace");
     let mut checker = Checker::new(cluster.clone());
-    for (i, e) in trace.entries.iter().enumerate() {
-        if let Record::Pod { kind, pod } = &e.record {
-            let ms = clock.epoch.as_millisecond() + e.t.as_millis() as i64;
-            checker.observe(&Observation {
-                origin: Origin { file: file.clone(), line: i as u64 + 1 },
-                seen: When::At(Span::exact(ms)),
-                watch: Some(kind.as_str().to_string()),
-                observed: Observed::Pod(Box::new(render::pod(pod, clock))),
-            });
+    for r in simulated_records(trace, clock) {
+        if matches!(r.observed, Observed::Pod(_)) {
+            checker.observe(&r);
         }
     }
     let mut report = checker.report();

@@ -9,10 +9,12 @@
 
 mod detect;
 mod json;
+mod sim;
 mod text;
 mod when;
 
 pub use detect::{Format, read, read_file};
+pub use sim::simulated_records;
 pub use when::{Span, When, human_duration};
 
 use k8s_openapi::api::core::v1::{Event, Pod};
