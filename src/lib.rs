@@ -20,6 +20,7 @@ pub mod cli;
 pub mod cluster;
 pub mod dist;
 pub mod engine;
+pub mod envelope;
 pub mod error;
 pub mod invariants;
 pub mod kubelet;

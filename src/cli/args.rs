@@ -75,4 +75,11 @@ pub struct CheckArgs {
     /// Output format: table, or json (`-o json`).
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Output::Table)]
     pub output: Output,
+    /// Also compare the recorded timings with what podsim predicts: the recorded pod's
+    /// spec simulated with this scenario's app behaviour and cluster profile.
+    #[arg(long, value_name = "SCENARIO")]
+    pub against: Option<PathBuf>,
+    /// How many seeded runs make the envelope.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub runs: u32,
 }

@@ -3,9 +3,11 @@
 use super::args::{CheckArgs, Output};
 use super::report;
 use crate::cluster::{Cluster, Version};
+use crate::envelope::{Envelope, envelopes, render};
 use crate::error::{Error, Problem};
 use crate::invariants::{Checker, check_files};
-use crate::scenario::read_file;
+use crate::observe::read_file;
+use crate::run::{Inputs, prepare};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -19,6 +21,9 @@ pub fn check(args: CheckArgs) -> ExitCode {
         }
     };
     let paths: Vec<&std::path::Path> = args.traces.iter().map(|p| p.as_path()).collect();
+    if let Some(scenario) = &args.against {
+        return against(&paths, scenario, args.runs, args.output, stderr);
+    }
     let (result, problems) = match check_files(&paths, Checker::new(cluster)) {
         Ok(r) => r,
         Err(e) => {
@@ -42,9 +47,63 @@ pub fn check(args: CheckArgs) -> ExitCode {
     if result.violated() { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
+/// `--against`: the invariants with the scenario's profile, then the envelope.
+fn against(
+    paths: &[&std::path::Path],
+    scenario: &std::path::Path,
+    runs: u32,
+    output: Output,
+    stderr: &mut impl Write,
+) -> ExitCode {
+    let inputs = Inputs { scenario: Some(scenario.to_path_buf()), ..Inputs::default() };
+    let prepared = match prepare(&inputs) {
+        Ok(p) => p,
+        Err(e) => {
+            report::error(stderr, &e);
+            return ExitCode::from(2);
+        }
+    };
+    let mut records = Vec::new();
+    let mut problems = Vec::new();
+    for path in paths {
+        match read_file(path, &mut |r| records.push(r)) {
+            Ok(p) => problems.extend(p),
+            Err(e) => {
+                report::error(stderr, &e);
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let mut checker = Checker::new((*prepared.setup.cluster).clone());
+    for r in &records {
+        checker.observe(r);
+    }
+    let result = checker.report();
+    let (envelopes, notes) = match envelopes(&records, &prepared, runs) {
+        Ok(e) => e,
+        Err(e) => {
+            report::error(stderr, &e);
+            return ExitCode::from(2);
+        }
+    };
+    for p in problems.iter().chain(&notes) {
+        report::problem(stderr, &p.clone().warn());
+    }
+    let stdout = &mut io::stdout().lock();
+    let text = match output {
+        Output::Table => result.render() + &render(&envelopes),
+        Output::Jsonl => {
+            let both = serde_json::json!({"invariants": result, "envelopes": envelopes});
+            serde_json::to_string_pretty(&both).unwrap_or_default() + "\n"
+        }
+    };
+    let _ = stdout.write_all(text.as_bytes());
+    if result.violated() || envelopes.iter().any(Envelope::misses) { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
 fn profile(args: &CheckArgs) -> Result<Cluster, Error> {
     let mut cluster = match &args.cluster {
-        Some(p) => Cluster::load(&read_file(p)?)?,
+        Some(p) => Cluster::load(&crate::scenario::read_file(p)?)?,
         None => Cluster::default(),
     };
     if let Some(v) = &args.kubernetes {

@@ -55,7 +55,12 @@ pub fn timings(records: &[Record]) -> BTreeMap<String, Timings> {
 fn from_object(p: &Pod, created: i64, r: &Record, out: &mut Timings) {
     let o = &r.origin;
     let status = p.status.as_ref();
-    if let Some(ready) = status.and_then(|s| s.conditions.as_ref()).into_iter().flatten().find(|c| c.type_ == "Ready" && c.status == "True") {
+    if let Some(ready) = status
+        .and_then(|s| s.conditions.as_ref())
+        .into_iter()
+        .flatten()
+        .find(|c| c.type_ == "Ready" && c.status == "True")
+    {
         if let Some(t) = ready.last_transition_time.as_ref() {
             insert(out, "Ready".into(), since(created, secs(t)), o);
         }
@@ -99,7 +104,10 @@ pub fn row_timings(records: &[Record]) -> BTreeMap<String, Timings> {
     let mut out: BTreeMap<String, Timings> = BTreeMap::new();
     for r in records {
         let (Observed::Pod(p), When::At(seen)) = (&r.observed, r.seen) else { continue };
-        let (Some(name), Some(created)) = (p.metadata.name.clone(), p.metadata.creation_timestamp.as_ref().map(secs)) else { continue };
+        let (Some(name), Some(created)) = (p.metadata.name.clone(), p.metadata.creation_timestamp.as_ref().map(secs))
+        else {
+            continue;
+        };
         let Some(row) = as_row(p) else { continue };
         let age = Span { lo: seen.lo - created * 1000, hi: seen.hi - created * 1000 };
         let record = Record { observed: Observed::Row(crate::observe::PodRow { age, ..row }), ..r.clone() };
@@ -114,7 +122,8 @@ pub fn row_timings(records: &[Record]) -> BTreeMap<String, Timings> {
 fn as_row(p: &Pod) -> Option<crate::observe::PodRow> {
     let s = p.status.as_ref()?;
     let statuses = s.container_statuses.as_deref().unwrap_or_default();
-    let ready = statuses.iter().filter(|c| c.ready && c.state.as_ref().is_some_and(|x| x.running.is_some())).count() as u32;
+    let ready =
+        statuses.iter().filter(|c| c.ready && c.state.as_ref().is_some_and(|x| x.running.is_some())).count() as u32;
     let total = p.spec.as_ref().map_or(statuses.len(), |sp| sp.containers.len()) as u32;
     let restarts = statuses.iter().map(|c| c.restart_count.max(0) as u32).sum();
     let mut status = s.phase.clone().unwrap_or_default();

@@ -126,7 +126,7 @@ pub const CATALOGUE: &[Invariant] = &[
     ),
     inv(
         "endpoint-conditions",
-        "an EndpointSlice endpoint is ready only if serving and not terminating (unless publishNotReadyAddresses), and ready ⇔ its pod is Ready and not terminating, serving ⇔ Ready",
+        "an EndpointSlice endpoint is ready only if it is serving and not terminating (publishNotReadyAddresses off): ready ⇔ pod Ready ∧ ¬terminating, serving ⇔ pod Ready",
         "pkg/controller/endpointslice/utils.go podToEndpoint; staging/src/k8s.io/endpointslice/utils.go",
         Scope::Snapshot,
     ),
@@ -147,7 +147,7 @@ impl Checker {
     pub fn observe(&mut self, r: &Record) {
         let Some(key) = r.pod_key() else {
             if let Observed::EndpointSlice(s) = &r.observed {
-                self.slices.observe(r, s, &self.pods);
+                self.slices.observe(r, s);
             }
             return;
         };

@@ -21,8 +21,6 @@ pub struct PodState {
     last_counts: BTreeMap<String, (i32, Option<String>, Origin)>,
     /// Per condition: the last status and lastTransitionTime seen, and where.
     last_conditions: BTreeMap<String, (String, Option<i64>, Origin)>,
-    /// Pod Ready, terminating, and where (for EndpointSlice checks).
-    pub last_ready: Option<(bool, bool, Origin)>,
     /// The last `kubectl get` row: restarts, age in ms, where.
     pub last_row: Option<(u32, i64, Origin)>,
 }
@@ -106,8 +104,6 @@ impl PodState {
         self.phase(p, o);
         self.exit_codes(p, o);
         self.deletion(p, o);
-        let terminating = p.metadata.deletion_timestamp.is_some();
-        self.last_ready = Some((is_true(condition(p, "Ready")), terminating, o.clone()));
     }
 
     /// ready-implies-containers-ready and containers-ready-implies-all-ready.

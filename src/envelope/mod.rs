@@ -1,0 +1,190 @@
+//! The envelope check: does a recorded timing fall inside what podsim
+//! predicts for the same pod? The recorded pod's own spec is simulated with a
+//! scenario's app behaviour and cluster profile over many seeds; each timing
+//! the recording shows is compared with the simulated range.
+
+mod timings;
+
+pub use timings::{Timing, Timings, row_timings, timings};
+
+use crate::error::{Error, Problem, SourceFile};
+use crate::manifest::Manifests;
+use crate::observe::{Observed, Origin, Record, simulated_records};
+use crate::run::{Prepared, setup, simulate};
+use crate::time::SimTime;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Where a recorded timing falls against the simulated range.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "fit", rename_all = "kebab-case")]
+pub enum Fit {
+    Inside,
+    /// Earlier than every simulated run, by this many milliseconds at least.
+    Early {
+        by_ms: i64,
+    },
+    /// Later than every simulated run.
+    Late {
+        by_ms: i64,
+    },
+    /// No simulated run reached this point.
+    NotSimulated,
+}
+
+/// One recorded timing against the simulation.
+#[derive(Clone, Debug, Serialize)]
+pub struct Line {
+    pub timing: String,
+    /// Milliseconds since the pod's creation, as an interval.
+    pub recorded: (i64, i64),
+    pub at: Option<String>,
+    /// The smallest and largest simulated value, over the runs that reached it.
+    pub simulated: Option<(i64, i64)>,
+    pub runs: u32,
+    pub of: u32,
+    #[serde(flatten)]
+    pub fit: Fit,
+}
+
+/// The envelope of one recorded pod.
+#[derive(Clone, Debug, Serialize)]
+pub struct Envelope {
+    pub pod: String,
+    /// Which spec was simulated: the recorded one, or the scenario's.
+    pub spec: String,
+    pub lines: Vec<Line>,
+}
+
+impl Envelope {
+    pub fn misses(&self) -> bool {
+        self.lines.iter().any(|l| matches!(l.fit, Fit::Early { .. } | Fit::Late { .. }))
+    }
+}
+
+/// The spec of the newest recorded Pod object with that name, as a manifest
+/// (status and scheduling left out), for the simulator.
+fn recorded_spec(records: &[Record], pod: &str) -> Option<(String, Origin)> {
+    let (p, origin) = records.iter().rev().find_map(|r| match &r.observed {
+        Observed::Pod(p) if p.metadata.name.as_deref() == Some(pod) && p.spec.is_some() => Some((p, &r.origin)),
+        _ => None,
+    })?;
+    let mut spec = p.spec.clone()?;
+    spec.node_name = None;
+    let manifest = serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": pod, "namespace": p.metadata.namespace, "labels": p.metadata.labels},
+        "spec": spec,
+    });
+    Some((manifest.to_string(), origin.clone()))
+}
+
+/// Simulates each recorded pod `runs` times and compares its timings.
+pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(Vec<Envelope>, Vec<Problem>), Error> {
+    let mut recorded = timings(records);
+    for (pod, t) in row_timings_of_rows(records) {
+        recorded.entry(pod).or_default().extend(t);
+    }
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    for (pod, wanted) in recorded {
+        if wanted.is_empty() {
+            continue;
+        }
+        let (setup_used, spec) = match recorded_spec(records, &pod) {
+            Some((text, origin)) => {
+                let file = Arc::new(SourceFile { name: format!("{origin} (the recorded spec of pod {pod})"), text });
+                let loaded = Manifests::load(&[file]).and_then(|m| {
+                    setup(
+                        m,
+                        (*scenario.setup.behaviours).clone(),
+                        (*scenario.setup.cluster).clone(),
+                        scenario.clock.epoch,
+                    )
+                });
+                match loaded {
+                    Ok((s, _)) => (s, format!("the recorded spec ({origin})")),
+                    Err(Error::Input(problems)) => {
+                        notes.push(Problem::warning(format!("pod {pod}: its recorded spec cannot be simulated; the scenario's manifests are used instead")));
+                        notes.extend(problems.into_iter().map(Problem::warn));
+                        (scenario.setup.clone(), "the scenario's manifests".to_string())
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            None => (scenario.setup.clone(), "the scenario's manifests".to_string()),
+        };
+        let mut seen: BTreeMap<String, (i64, i64, u32)> = BTreeMap::new();
+        for seed in 1..=u64::from(runs) {
+            let trace = simulate(&setup_used, seed, SimTime::ZERO + scenario.until);
+            let sim = simulated_records(&trace, &scenario.clock);
+            let mut all = timings(&sim);
+            for (p, t) in row_timings(&sim) {
+                all.entry(p).or_default().extend(t);
+            }
+            // The simulated pod is the recorded one, or the scenario's first pod.
+            let simulated = all.remove(&pod).or_else(|| all.into_values().next()).unwrap_or_default();
+            for (name, t) in simulated {
+                let e = seen.entry(name).or_insert((i64::MAX, i64::MIN, 0));
+                e.0 = e.0.min(t.at.lo);
+                e.1 = e.1.max(t.at.hi);
+                e.2 += 1;
+            }
+        }
+        let lines = wanted
+            .into_iter()
+            .map(|(name, t)| {
+                let sim = seen.get(&name).copied();
+                let fit = match sim {
+                    None => Fit::NotSimulated,
+                    Some((lo, _, _)) if t.at.hi <= lo => Fit::Early { by_ms: lo - (t.at.hi - 1) },
+                    Some((_, hi, _)) if t.at.lo >= hi => Fit::Late { by_ms: t.at.lo - (hi - 1) },
+                    Some(_) => Fit::Inside,
+                };
+                Line {
+                    timing: name,
+                    recorded: (t.at.lo, t.at.hi),
+                    at: t.origin.map(|o| o.to_string()),
+                    simulated: sim.map(|(lo, hi, _)| (lo, hi)),
+                    runs: sim.map_or(0, |s| s.2),
+                    of: runs,
+                    fit,
+                }
+            })
+            .collect();
+        out.push(Envelope { pod, spec, lines });
+    }
+    Ok((out, notes))
+}
+
+/// Row timings of a recording's `kubectl get` rows.
+fn row_timings_of_rows(records: &[Record]) -> BTreeMap<String, Timings> {
+    let rows: Vec<Record> = records.iter().filter(|r| matches!(r.observed, Observed::Row(_))).cloned().collect();
+    timings(&rows)
+}
+
+/// Renders envelopes as a table.
+pub fn render(envelopes: &[Envelope]) -> String {
+    use std::fmt::Write;
+    let secs = |ms: i64| format!("{:.1}s", ms as f64 / 1000.0);
+    let mut s = String::new();
+    for e in envelopes {
+        let _ = writeln!(s, "envelope of pod {} (simulating {})", e.pod, e.spec);
+        for l in &e.lines {
+            let recorded = format!("{}–{}", secs(l.recorded.0), secs(l.recorded.1));
+            let simulated = l
+                .simulated
+                .map_or("never".to_string(), |(a, b)| format!("{}–{} ({}/{} runs)", secs(a), secs(b), l.runs, l.of));
+            let fit = match &l.fit {
+                Fit::Inside => "inside".to_string(),
+                Fit::Early { by_ms } => format!("EARLY by {}", secs(*by_ms)),
+                Fit::Late { by_ms } => format!("LATE by {}", secs(*by_ms)),
+                Fit::NotSimulated => "not simulated".to_string(),
+            };
+            let _ = writeln!(s, "  {:<34} recorded {:<16} simulated {:<28} {fit}", l.timing, recorded, simulated);
+        }
+    }
+    s
+}
