@@ -90,6 +90,7 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
     let mut out = Vec::new();
     let mut notes = Vec::new();
     for (pod, wanted) in recorded {
+        let wanted = rebase(wanted);
         if wanted.is_empty() {
             continue;
         }
@@ -125,7 +126,7 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
                 all.entry(p).or_default().extend(t);
             }
             // The simulated pod is the recorded one, or the scenario's first pod.
-            let simulated = all.remove(&pod).or_else(|| all.into_values().next()).unwrap_or_default();
+            let simulated = rebase(all.remove(&pod).or_else(|| all.into_values().next()).unwrap_or_default());
             for (name, t) in simulated {
                 let e = seen.entry(name).or_insert((i64::MAX, i64::MIN, 0));
                 e.0 = e.0.min(t.at.lo);
@@ -159,6 +160,27 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
     Ok((out, notes))
 }
 
+/// Measures every timing but the first start from the first start: how long
+/// a pod waits for scheduling and its image is the environment's business,
+/// what follows the first start is the kubelet's. The first start itself
+/// stays measured from creation.
+fn rebase(t: Timings) -> Timings {
+    let first = t
+        .iter()
+        .find(|(name, _)| name.as_str() == "Running #0" || name.ends_with(" started #0"))
+        .map(|(n, v)| (n.clone(), v.at));
+    let Some((first_name, base)) = first else { return t };
+    t.into_iter()
+        .map(|(name, v)| {
+            if name == first_name {
+                return (name, v);
+            }
+            let at = crate::observe::Span { lo: v.at.lo - (base.hi - 1), hi: v.at.hi - base.lo };
+            (format!("{name} (after the first start)"), Timing { at, ..v })
+        })
+        .collect()
+}
+
 /// Row timings of a recording's `kubectl get` rows.
 fn row_timings_of_rows(records: &[Record]) -> BTreeMap<String, Timings> {
     let rows: Vec<Record> = records.iter().filter(|r| matches!(r.observed, Observed::Row(_))).cloned().collect();
@@ -183,7 +205,7 @@ pub fn render(envelopes: &[Envelope]) -> String {
                 Fit::Late { by_ms } => format!("LATE by {}", secs(*by_ms)),
                 Fit::NotSimulated => "not simulated".to_string(),
             };
-            let _ = writeln!(s, "  {:<34} recorded {:<16} simulated {:<28} {fit}", l.timing, recorded, simulated);
+            let _ = writeln!(s, "  {:<52} recorded {:<16} simulated {:<30} {fit}", l.timing, recorded, simulated);
         }
     }
     s

@@ -60,10 +60,9 @@ fn from_object(p: &Pod, created: i64, r: &Record, out: &mut Timings) {
         .into_iter()
         .flatten()
         .find(|c| c.type_ == "Ready" && c.status == "True")
+        && let Some(t) = ready.last_transition_time.as_ref()
     {
-        if let Some(t) = ready.last_transition_time.as_ref() {
-            insert(out, "Ready".into(), since(created, secs(t)), o);
-        }
+        insert(out, "Ready".into(), since(created, secs(t)), o);
     }
     for s in status.and_then(|s| s.container_statuses.as_ref()).into_iter().flatten() {
         let state = s.state.as_ref();
@@ -75,11 +74,11 @@ fn from_object(p: &Pod, created: i64, r: &Record, out: &mut Timings) {
             insert(out, format!("{} exited #{}", s.name, s.restart_count.max(1) - 1), since(created, secs(t)), o);
         }
         // When CrashLoopBackOff showed is an observation time: only a trace with times has it.
-        if let (Some(w), When::At(seen)) = (state.and_then(|x| x.waiting.as_ref()), r.seen) {
-            if w.reason.as_deref() == Some("CrashLoopBackOff") {
-                let at = Span { lo: seen.lo - created * 1000, hi: seen.hi - created * 1000 };
-                insert(out, format!("{} CrashLoopBackOff after #{}", s.name, s.restart_count), at, o);
-            }
+        if let (Some(w), When::At(seen)) = (state.and_then(|x| x.waiting.as_ref()), r.seen)
+            && w.reason.as_deref() == Some("CrashLoopBackOff")
+        {
+            let at = Span { lo: seen.lo - created * 1000, hi: seen.hi - created * 1000 };
+            insert(out, format!("{} CrashLoopBackOff after #{}", s.name, s.restart_count), at, o);
         }
     }
 }

@@ -83,9 +83,7 @@ impl PodState {
 
     pub fn observe_pod(&mut self, r: &Record, p: &Pod, cluster: &Cluster) {
         self.objects += 1;
-        if let Some(n) = &p.metadata.name {
-            self.name = n.clone();
-        }
+        self.name = p.metadata.name.clone().unwrap_or_else(|| format!("(unnamed in {})", r.origin.file));
         let o = &r.origin;
         if p.status.is_none() {
             for inv in CATALOGUE.iter().filter(|i| i.name != "endpoint-conditions") {
@@ -422,18 +420,28 @@ impl PodState {
                 .tally("phase-consistent")
                 .skip("the pod has a status reason (eviction, node loss): not a kubelet phase");
         }
-        let policy = p.spec.as_ref().and_then(|s| s.restart_policy.as_deref()).unwrap_or("Always");
-        let expected = get_phase(p, policy, false);
-        let mut allowed = vec![expected];
-        if p.metadata.deletion_timestamp.is_some() {
-            allowed.push(get_phase(p, policy, true));
-            // Kubelets up to 1.21 could reset a deleted pod to Pending (kubernetes#70644).
-            allowed.push("Pending");
+        // An API object always has a restartPolicy; `kubectl describe` does not print it.
+        let given = p.spec.as_ref().and_then(|s| s.restart_policy.as_deref());
+        let policies: Vec<&str> = match given {
+            Some(p) => vec![p],
+            None => vec!["Always", "OnFailure", "Never"],
+        };
+        let policy = given.unwrap_or("unknown");
+        let mut allowed = Vec::new();
+        for pol in &policies {
+            let expected = get_phase(p, pol, false);
+            allowed.push(expected);
+            if p.metadata.deletion_timestamp.is_some() {
+                allowed.push(get_phase(p, pol, true));
+                // Kubelets up to 1.21 could reset a deleted pod to Pending (kubernetes#70644).
+                allowed.push("Pending");
+            }
+            if matches!(expected, "Succeeded" | "Failed") {
+                // mergePodStatus holds a terminal phase back while containers could still run.
+                allowed.extend(["Running", "Pending"]);
+            }
         }
-        if matches!(expected, "Succeeded" | "Failed") {
-            // mergePodStatus holds a terminal phase back while containers could still run.
-            allowed.extend(["Running", "Pending"]);
-        }
+        allowed.dedup();
         let t = self.tally("phase-consistent");
         if allowed.contains(&phase) {
             t.hold();

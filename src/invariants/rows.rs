@@ -13,8 +13,9 @@ pub fn observe(state: &mut PodState, r: &Record, row: &PodRow) {
     let prev = state.last_row.replace((row.restarts, age, r.origin.clone()));
     let t = state.tallies.entry("restart-count-steps").or_default();
     let Some((restarts, prev_age, prev_o)) = prev else { return t.skip("a single row of the pod") };
-    if age + 1000 < prev_age {
-        // A younger pod of the same name (recreated): a new sequence starts.
+    if age + 1000 < prev_age || prev_o.file != r.origin.file {
+        // A younger pod of the same name (recreated), or another capture
+        // (rows carry no UID to join them): a new sequence starts.
         return;
     }
     let step = row.restarts as i64 - restarts as i64;

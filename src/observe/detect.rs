@@ -31,7 +31,10 @@ pub fn detect(first_line: &str, whole: Option<&str>) -> Format {
     if t.starts_with('{') && t.contains("\"type\":\"HEADER\"") && t.contains("podsim/trace/") {
         return Format::PodsimJsonl;
     }
-    if t.starts_with('{') || t.starts_with('[') {
+    // A JSON array of objects starts `[` then `{` (or is empty); `[sig-node] …` is text.
+    let array =
+        t.strip_prefix('[').is_some_and(|r| r.trim_start().is_empty() || r.trim_start().starts_with(['{', ']']));
+    if t.starts_with('{') || array {
         return Format::Json;
     }
     let yamlish = |l: &str| {

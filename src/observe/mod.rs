@@ -97,8 +97,10 @@ impl Record {
     /// The pod this record is about: UID when known, else namespace/name.
     pub fn pod_key(&self) -> Option<String> {
         match &self.observed {
+            // An excerpt that never names its pod is known by its file.
             Observed::Pod(p) => {
-                Some(pod_key(p.metadata.uid.as_deref(), p.metadata.namespace.as_deref(), p.metadata.name.as_deref()?))
+                let name = p.metadata.name.clone().unwrap_or_else(|| format!("(unnamed in {})", self.origin.file));
+                Some(pod_key(p.metadata.uid.as_deref(), p.metadata.namespace.as_deref(), &name))
             }
             Observed::Row(r) => Some(pod_key(None, r.namespace.as_deref(), &r.name)),
             Observed::Event(e) => {

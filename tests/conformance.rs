@@ -1,0 +1,198 @@
+//! Every recording in tests/traces/ (real clusters, see each source.md) is
+//! read and judged by the invariant catalogue, with the verdicts the kubelet
+//! source predicts for it (derivations in /book/src/checking.md); and the
+//! recordings podsim can simulate fall inside podsim's envelope.
+
+use podsim::cluster::Cluster;
+use podsim::envelope::{Fit, envelopes};
+use podsim::error::Severity;
+use podsim::invariants::{Checker, Report, Verdict};
+use podsim::observe::{Record, read_file};
+use podsim::run::{Inputs, prepare};
+use std::path::{Path, PathBuf};
+
+fn folder(id: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces");
+    std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with(id))
+        .unwrap()
+}
+
+/// Every recording file of a folder (not its source.md).
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut f: Vec<PathBuf> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| !p.ends_with("source.md")).collect();
+    f.sort();
+    f
+}
+
+/// Reads a folder: its records and whether any problem was an error.
+fn read(dir: &Path) -> (Vec<Record>, usize) {
+    let mut records = Vec::new();
+    let mut errors = 0;
+    for f in files(dir) {
+        let problems = read_file(&f, &mut |r| records.push(r)).unwrap();
+        errors += problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error && !p.message.contains("mapping values are not allowed"))
+            .count();
+    }
+    (records, errors)
+}
+
+fn check(id: &str) -> Report {
+    let (records, _) = read(&folder(id));
+    let mut c = Checker::new(Cluster::default());
+    for r in &records {
+        c.observe(r);
+    }
+    c.report()
+}
+
+#[track_caller]
+fn holds(r: &Report, pod: &str, invariant: &str) {
+    match r.verdict(pod, invariant) {
+        Some(Verdict::Holds { .. }) => {}
+        other => panic!("{pod} {invariant}: {other:?}\n{}", r.render()),
+    }
+}
+
+const ALL: [&str; 25] = [
+    "001", "002", "003", "004", "005", "006", "007", "009", "010", "011", "014", "016", "017", "018", "019", "020",
+    "021", "023", "027", "028", "029", "030", "031", "032", "035",
+];
+
+/// Each recording reads without an error (warnings for what is not a
+/// kubectl output; 014's damaged YAML is the one syntax error, reported and
+/// skipped) and no invariant is violated by any of them.
+#[test]
+fn every_recording_reads_and_breaks_no_invariant() {
+    for id in ALL {
+        let (records, errors) = read(&folder(id));
+        assert_eq!(errors, 0, "{id}");
+        let mut c = Checker::new(Cluster::default());
+        for r in &records {
+            c.observe(r);
+        }
+        let report = c.report();
+        assert!(!report.violated(), "{id}:\n{}", report.render());
+    }
+}
+
+/// Recordings made only of logs, notes and Go source give no observations.
+#[test]
+fn notes_and_logs_give_nothing_to_check() {
+    for id in ["016", "018", "019"] {
+        assert!(check(id).pods.is_empty(), "{id}");
+    }
+}
+
+/// 001: restartCount 2 then 3; the restarts came 15 s (needs 10) and 29 s
+/// (needs 20) after the previous exit; `Back-off 40s` at restartCount 3 is
+/// 10 s · 2^(3−1).
+#[test]
+fn crash_loop_snapshots_follow_the_backoff_schedule() {
+    let r = check("001");
+    for inv in [
+        "restart-gap-backoff",
+        "crashloop-message-delay",
+        "restart-count-steps",
+        "phase-consistent",
+        "exit-code-reason",
+    ] {
+        holds(&r, "my-pod", inv);
+    }
+    // 002: `Back-off 1m20s` at restartCount 4 = 10 s · 2^3.
+    holds(&check("002"), "my-pod", "crashloop-message-delay");
+}
+
+/// 003 Never + exit 1 → Failed; 004 Never + exit 0 → Succeeded after Running.
+#[test]
+fn terminal_phases_follow_get_phase() {
+    holds(&check("003"), "my-pod", "phase-consistent");
+    let r = check("004");
+    holds(&r, "my-pod", "phase-consistent");
+    holds(&r, "my-pod", "exit-code-reason");
+}
+
+/// 005: never Ready with a failing TCP probe, Ready at once without a probe.
+#[test]
+fn readiness_conditions_agree() {
+    let r = check("005");
+    holds(&r, "my-pod", "ready-implies-containers-ready");
+    holds(&r, "never-ready", "ready-implies-started");
+}
+
+/// 007 (terminating, serving) and 035 (terminating, not serving):
+/// a terminating endpoint is never ready.
+#[test]
+fn terminating_endpoints_are_not_ready() {
+    holds(&check("007"), "(EndpointSlices)", "endpoint-conditions");
+    holds(&check("035"), "(EndpointSlices)", "endpoint-conditions");
+}
+
+/// 014: the init container exited 0 before Initialized=True.
+#[test]
+fn initialized_after_the_init_container() {
+    holds(&check("014"), "blue", "initialized-after-init");
+}
+
+/// Watch tables: RESTARTS steps by at most one per printed change.
+#[test]
+fn watch_tables_step_restart_counts() {
+    for (id, pod) in
+        [("009", "web-0"), ("017", "job3-qgv4b"), ("023", "lifecycle-crashloop"), ("027", "thing"), ("031", "zk-0")]
+    {
+        holds(&check(id), pod, "restart-count-steps");
+    }
+}
+
+/// 029: OOMKilled with exit code 137 (a describe excerpt that never names
+/// its pod, known by its file).
+#[test]
+fn oom_kills_have_a_non_zero_exit_code() {
+    let r = check("029");
+    let pod =
+        r.pods.iter().find(|p| p.pod.ends_with("b2-describe-oom-demo.txt)")).expect("the excerpt's pod").pod.clone();
+    holds(&r, &pod, "exit-code-reason");
+}
+
+fn envelope(trace: &str, file: &str, scenario: &str) -> Vec<(String, Fit)> {
+    let mut records = Vec::new();
+    read_file(&folder(trace).join(file), &mut |r| records.push(r)).unwrap();
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/scenarios/recorded").join(scenario);
+    let p = prepare(&Inputs { scenario: Some(scenario), ..Inputs::default() }).unwrap();
+    let (e, _) = envelopes(&records, &p, 100).unwrap();
+    e.into_iter().flat_map(|e| e.lines).map(|l| (l.timing, l.fit)).collect()
+}
+
+/// 023 (minikube 1.37): every restart and CrashLoopBackOff time of the lab's
+/// crash loop, and its readiness delay, fall inside podsim's envelope.
+#[test]
+fn a_1_37_crash_loop_and_readiness_fit_the_envelope() {
+    for (file, scenario) in
+        [("05a-crashloop-watch.txt", "023-crashloop.yaml"), ("07-readiness-watch.txt", "023-readiness.yaml")]
+    {
+        let lines = envelope("023", file, scenario);
+        assert!(lines.len() >= 2);
+        for (timing, fit) in lines {
+            assert_eq!(fit, Fit::Inside, "{file}: {timing}");
+        }
+    }
+}
+
+/// 027 (a 1.30-era cluster): after the first start every timing fits the
+/// ≤1.34 pod-worker requeue; the first start itself came after 97 s of
+/// Pending that the manifest cannot explain (scheduling and pull).
+#[test]
+fn a_1_30_crash_loop_fits_the_1_34_envelope_after_its_first_start() {
+    for (timing, fit) in envelope("027", "watch.txt", "027-thing.yaml") {
+        if timing == "Running #0" {
+            assert!(matches!(fit, Fit::Late { .. }), "{fit:?}");
+        } else {
+            assert_eq!(fit, Fit::Inside, "{timing}");
+        }
+    }
+}
