@@ -234,3 +234,26 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// The recording reader never panics, whatever the bytes: random bytes,
+    /// or random bytes after the start of each format it detects.
+    #[test]
+    fn the_recording_reader_takes_any_bytes(
+        bytes in proptest::collection::vec(any::<u8>(), 0..600),
+        prefix in prop::sample::select(vec![
+            "", "{", "[{", "{\"type\":\"MODIFIED\",\"object\":", "apiVersion: v1\nkind: Pod\n",
+            "NAME READY STATUS RESTARTS AGE\nweb ", "Name: web\nNamespace: default\nContainers:\n  app:\n    State: ",
+            "Events:\n  Type Reason Age From Message\n  Normal Started ",
+            "{\"t\":0.000,\"type\":\"HEADER\",\"run\":{\"schema\":\"podsim/trace/v1\"}}\n",
+        ]),
+    ) {
+        let text = format!("{prefix}{}", String::from_utf8_lossy(&bytes));
+        let file = Arc::new(SourceFile { name: "recording".into(), text });
+        let mut checker = podsim::invariants::Checker::new(Cluster::default());
+        let _ = podsim::observe::read(&file, &mut |r| checker.observe(&r));
+        let _ = checker.report();
+    }
+}

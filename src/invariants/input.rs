@@ -2,40 +2,36 @@
 
 use super::{Checker, Report};
 use crate::error::{Error, Problem};
-use crate::observe::{Observed, Record, read_file};
+use crate::observe::{Format, Observed, Record, detect_file, read_file};
 use std::path::Path;
 
-/// Beyond this many records a recording is checked as it streams, in file
-/// order; below it, Pod snapshots are put in resourceVersion order first.
-const BUFFER: usize = 100_000;
-
-/// Reads every file and checks every record. Unreadable files are errors;
-/// bad records inside a file are reported as warnings and skipped.
+/// Reads every file and checks every record. JSON streams (watch output,
+/// podsim traces) are already in observation order and are checked as they
+/// are read, in bounded memory; snapshot files (YAML, single objects, text)
+/// are gathered and their Pods put in resourceVersion order first.
+/// Unreadable files are errors; bad records inside a file are reported as
+/// warnings and skipped.
 pub fn check_files(paths: &[&Path], mut checker: Checker) -> Result<(Report, Vec<Problem>), Error> {
     let mut problems = Vec::new();
-    let mut buffer: Vec<Record> = Vec::new();
-    let mut streaming = false;
+    let mut snapshots: Vec<Record> = Vec::new();
     for path in paths {
-        let mut sink = |r: Record| {
-            if streaming {
-                checker.observe(&r);
-            } else {
-                buffer.push(r);
-                if buffer.len() > BUFFER {
-                    streaming = true;
-                    for r in buffer.drain(..) {
-                        checker.observe(&r);
-                    }
-                }
+        match detect_file(path)? {
+            Format::PodsimJsonl | Format::Json => {
+                flush(&mut snapshots, &mut checker);
+                problems.extend(read_file(path, &mut |r| checker.observe(&r))?);
             }
-        };
-        problems.extend(read_file(path, &mut sink)?);
+            _ => problems.extend(read_file(path, &mut |r| snapshots.push(r))?),
+        }
     }
-    sort_snapshots(&mut buffer);
-    for r in &buffer {
-        checker.observe(r);
-    }
+    flush(&mut snapshots, &mut checker);
     Ok((checker.report(), problems))
+}
+
+fn flush(snapshots: &mut Vec<Record>, checker: &mut Checker) {
+    sort_snapshots(snapshots);
+    for r in snapshots.drain(..) {
+        checker.observe(&r);
+    }
 }
 
 /// Puts the Pod objects in resourceVersion order, leaving every other record

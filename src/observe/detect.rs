@@ -56,6 +56,18 @@ fn looks_like_text(text: &str) -> bool {
     })
 }
 
+/// The format of a file, from its first meaningful line.
+pub fn detect_file(path: &Path) -> Result<Format, Error> {
+    let io = |source| Error::Io { path: path.display().to_string(), source };
+    let mut reader = BufReader::new(std::fs::File::open(path).map_err(io)?);
+    let first = peek_first_line(&mut reader).map_err(io)?;
+    Ok(match detect(&first, None) {
+        f @ (Format::PodsimJsonl | Format::Json) if !is_command(&first) => f,
+        // Command lines, YAML and text are read whole; treat as snapshots.
+        _ => Format::Yaml,
+    })
+}
+
 /// Reads a recording from a file, streaming JSON.
 pub fn read_file(path: &Path, sink: &mut dyn FnMut(Record)) -> Result<Vec<Problem>, Error> {
     let io = |source| Error::Io { path: path.display().to_string(), source };

@@ -13,7 +13,7 @@ mod sim;
 mod text;
 mod when;
 
-pub use detect::{Format, read, read_file};
+pub use detect::{Format, detect_file, read, read_file};
 pub use sim::simulated_records;
 pub use when::{Span, When, human_duration};
 
