@@ -126,7 +126,7 @@ pub const CATALOGUE: &[Invariant] = &[
     ),
     inv(
         "endpoint-conditions",
-        "an EndpointSlice endpoint is ready only if it is serving and not terminating (publishNotReadyAddresses off): ready ⇔ pod Ready ∧ ¬terminating, serving ⇔ pod Ready",
+        "an EndpointSlice endpoint is ready only if serving and not terminating (publishNotReadyAddresses off); in a watch, its serving/terminating are those of some earlier version of its pod (serving ⇔ Ready, terminating ⇔ deletionTimestamp)",
         "pkg/controller/endpointslice/utils.go podToEndpoint; staging/src/k8s.io/endpointslice/utils.go",
         Scope::Snapshot,
     ),
@@ -147,7 +147,7 @@ impl Checker {
     pub fn observe(&mut self, r: &Record) {
         let Some(key) = r.pod_key() else {
             if let Observed::EndpointSlice(s) = &r.observed {
-                self.slices.observe(r, s);
+                self.slices.observe(r, s, &self.pods);
             }
             return;
         };
@@ -155,7 +155,18 @@ impl Checker {
         match &r.observed {
             Observed::Pod(p) => state.observe_pod(r, p, &self.cluster),
             Observed::Row(row) => rows::observe(state, r, row),
-            Observed::Event(_) | Observed::EventRow { .. } => state.events += 1,
+            Observed::Event(e) => {
+                state.events += 1;
+                if state.name.is_empty() {
+                    state.name = e.involved_object.name.clone().unwrap_or_default();
+                }
+            }
+            Observed::EventRow { pod, .. } => {
+                state.events += 1;
+                if state.name.is_empty() {
+                    state.name = pod.clone().unwrap_or_default();
+                }
+            }
             Observed::EndpointSlice(_) => {}
         }
     }

@@ -23,6 +23,9 @@ pub struct PodState {
     last_conditions: BTreeMap<String, (String, Option<i64>, Origin)>,
     /// The last `kubectl get` row: restarts, age in ms, where.
     pub last_row: Option<(u32, i64, Origin)>,
+    /// Every (Ready, terminating) the pod showed in a watch so far: an
+    /// EndpointSlice, written late, must reflect one of them.
+    pub watched_states: Vec<(bool, bool)>,
 }
 
 fn secs(t: &Time) -> i64 {
@@ -102,6 +105,12 @@ impl PodState {
         self.phase(p, o);
         self.exit_codes(p, o);
         self.deletion(p, o);
+        if r.watch.is_some() {
+            let state = (is_true(condition(p, "Ready")), p.metadata.deletion_timestamp.is_some());
+            if !self.watched_states.contains(&state) {
+                self.watched_states.push(state);
+            }
+        }
     }
 
     /// ready-implies-containers-ready and containers-ready-implies-all-ready.
