@@ -196,3 +196,25 @@ fn a_1_30_crash_loop_fits_the_1_34_envelope_after_its_first_start() {
         }
     }
 }
+
+/// A watch stream is checked as it is read: a long one goes through in
+/// order, every version counted (the 700 MB measurement is in the book).
+#[test]
+fn a_long_watch_stream_is_checked_as_it_streams() {
+    let dir = std::env::temp_dir().join(format!("podsim-long-watch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("watch.json");
+    let mut text = String::new();
+    for i in 0..20_000 {
+        let ready = if i % 2 == 0 { "True" } else { "False" };
+        text.push_str(&format!(
+            "{{\"type\":\"MODIFIED\",\"object\":{{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{{\"name\":\"web\",\"uid\":\"u1\",\"resourceVersion\":\"{i}\"}},\"spec\":{{\"containers\":[{{\"name\":\"app\",\"image\":\"nginx\"}}]}},\"status\":{{\"phase\":\"Running\",\"conditions\":[{{\"type\":\"Ready\",\"status\":\"{ready}\"}},{{\"type\":\"ContainersReady\",\"status\":\"{ready}\"}}],\"containerStatuses\":[{{\"name\":\"app\",\"image\":\"nginx\",\"imageID\":\"\",\"ready\":{},\"restartCount\":0,\"state\":{{\"running\":{{}}}}}}]}}}}}}\n",
+            ready == "True"
+        ));
+    }
+    std::fs::write(&path, text).unwrap();
+    let (report, problems) =
+        podsim::invariants::check_files(&[path.as_path()], Checker::new(Cluster::default())).unwrap();
+    assert!(problems.is_empty());
+    assert_eq!(report.verdict("web", "ready-implies-containers-ready"), Some(&Verdict::Holds { checked: 20_000 }));
+}

@@ -55,6 +55,19 @@ pub fn timings(records: &[Record]) -> BTreeMap<String, Timings> {
 fn from_object(p: &Pod, created: i64, r: &Record, out: &mut Timings) {
     let o = &r.origin;
     let status = p.status.as_ref();
+    // Deletion: the request (deletionTimestamp − grace), and each container's
+    // end after it.
+    if let Some(dt) = p.metadata.deletion_timestamp.as_ref() {
+        let requested = secs(dt) - p.metadata.deletion_grace_period_seconds.unwrap_or(0);
+        insert(out, "deletion requested".into(), since(created, requested), o);
+        for s in status.and_then(|s| s.container_statuses.as_ref()).into_iter().flatten() {
+            if let Some(t) = s.state.as_ref().and_then(|x| x.terminated.as_ref()).and_then(|t| t.finished_at.as_ref())
+                && secs(t) >= requested
+            {
+                insert(out, format!("{} stopped after the deletion", s.name), since(created, secs(t)), o);
+            }
+        }
+    }
     if let Some(ready) = status
         .and_then(|s| s.conditions.as_ref())
         .into_iter()
