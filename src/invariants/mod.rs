@@ -7,8 +7,10 @@
 //! bounded memory.
 
 mod input;
+mod phase;
 mod pod;
 mod report;
+mod restarts;
 mod rows;
 mod sim;
 mod slices;

@@ -5,7 +5,7 @@ use super::CATALOGUE;
 use super::report::{PodReport, Tally, Verdict};
 use crate::cluster::Cluster;
 use crate::observe::{Origin, Record};
-use k8s_openapi::api::core::v1::{ContainerState, ContainerStatus, Pod, PodCondition};
+use k8s_openapi::api::core::v1::{ContainerStatus, Pod, PodCondition};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use std::collections::BTreeMap;
 
@@ -18,7 +18,7 @@ pub struct PodState {
     pub events: u32,
     pub tallies: BTreeMap<&'static str, Tally>,
     /// Per container: the last restartCount and container ID seen, and where.
-    last_counts: BTreeMap<String, (i32, Option<String>, Origin)>,
+    pub(super) last_counts: BTreeMap<String, (i32, Option<String>, Origin)>,
     /// Per condition: the last status and lastTransitionTime seen, and where.
     last_conditions: BTreeMap<String, (String, Option<i64>, Origin)>,
     /// The last `kubectl get` row: restarts, age in ms, where.
@@ -28,59 +28,37 @@ pub struct PodState {
     pub watched_states: Vec<(bool, bool)>,
 }
 
-fn secs(t: &Time) -> i64 {
+pub(super) fn secs(t: &Time) -> i64 {
     t.0.as_second()
 }
 
-fn condition<'a>(p: &'a Pod, kind: &str) -> Option<&'a PodCondition> {
+pub(super) fn condition<'a>(p: &'a Pod, kind: &str) -> Option<&'a PodCondition> {
     p.status.as_ref()?.conditions.as_ref()?.iter().find(|c| c.type_ == kind)
 }
 
-fn is_true(c: Option<&PodCondition>) -> bool {
+pub(super) fn is_true(c: Option<&PodCondition>) -> bool {
     c.is_some_and(|c| c.status == "True")
 }
 
-fn statuses(p: &Pod) -> impl Iterator<Item = &ContainerStatus> {
+pub(super) fn statuses(p: &Pod) -> impl Iterator<Item = &ContainerStatus> {
     let s = p.status.as_ref();
     s.and_then(|s| s.container_statuses.as_ref()).into_iter().flatten()
 }
 
-fn init_statuses(p: &Pod) -> impl Iterator<Item = &ContainerStatus> {
+pub(super) fn init_statuses(p: &Pod) -> impl Iterator<Item = &ContainerStatus> {
     let s = p.status.as_ref();
     s.and_then(|s| s.init_container_statuses.as_ref()).into_iter().flatten()
 }
 
 /// Restartable init containers (native sidecars) by name.
-fn sidecars(p: &Pod) -> Vec<&str> {
+pub(super) fn sidecars(p: &Pod) -> Vec<&str> {
     let spec = p.spec.as_ref();
     let init = spec.and_then(|s| s.init_containers.as_ref()).into_iter().flatten();
     init.filter(|c| c.restart_policy.as_deref() == Some("Always")).map(|c| c.name.as_str()).collect()
 }
 
-/// A Go duration as the kubelet prints backoffs: `10s`, `1m20s`, `5m0s`.
-fn go_duration_secs(text: &str) -> Option<i64> {
-    let mut total = 0i64;
-    let mut num = String::new();
-    for c in text.chars() {
-        match c {
-            '0'..='9' => num.push(c),
-            'h' | 'm' | 's' => {
-                let n: i64 = num.parse().ok()?;
-                num.clear();
-                total += n * match c {
-                    'h' => 3600,
-                    'm' => 60,
-                    _ => 1,
-                };
-            }
-            _ => return None,
-        }
-    }
-    num.is_empty().then_some(total)
-}
-
 impl PodState {
-    fn tally(&mut self, name: &'static str) -> &mut Tally {
+    pub(super) fn tally(&mut self, name: &'static str) -> &mut Tally {
         self.tallies.entry(name).or_default()
     }
 
@@ -261,142 +239,6 @@ impl PodState {
         }
     }
 
-    /// restart-gap-backoff: for a container that can only exit by itself.
-    fn backoff(&mut self, p: &Pod, o: &Origin, cluster: &Cluster) {
-        let probe_kills = |name: &str| {
-            p.spec
-                .as_ref()
-                .and_then(|s| s.containers.iter().find(|c| c.name == name))
-                .is_some_and(|c| c.liveness_probe.is_some() || c.startup_probe.is_some())
-        };
-        let mut out = Vec::new();
-        let mut any = false;
-        let mut skip = None;
-        // Sidecars follow the same schedule, whatever the pod's restartPolicy.
-        let sidecars = sidecars(p);
-        for s in statuses(p).chain(init_statuses(p).filter(|s| sidecars.contains(&s.name.as_str()))) {
-            let Some(last) = s.last_state.as_ref().and_then(|l| l.terminated.as_ref()) else { continue };
-            let (Some(finished), Some(prev_start)) = (last.finished_at.as_ref(), last.started_at.as_ref()) else {
-                continue;
-            };
-            let start = match s.state.as_ref() {
-                Some(ContainerState { running: Some(r), .. }) => r.started_at.as_ref(),
-                Some(ContainerState { terminated: Some(t), .. }) => t.started_at.as_ref(),
-                _ => None,
-            };
-            let Some(start) = start else { continue };
-            if probe_kills(&s.name) {
-                skip = Some(
-                    "the container has a liveness or startup probe: a probe kill restarts without waiting while the backoff entry lags (restarts-and-backoff.md)",
-                );
-                continue;
-            }
-            if secs(finished) - secs(prev_start) >= 599 {
-                skip = Some("the previous instance ran about 10 minutes or more: the backoff may have reset");
-                continue;
-            }
-            any = true;
-            let n = s.restart_count.max(0) as u32;
-            let need = required_wait(n, cluster);
-            // The most the gap can be, given whole-second timestamps.
-            let max_gap_ms = (secs(start) - secs(finished)) * 1000 + 999;
-            if max_gap_ms < need * 1000 {
-                out.push(format!(
-                    "{}: restart {n} came {} s after the previous exit",
-                    s.name,
-                    secs(start) - secs(finished)
-                ));
-                let t = self.tally("restart-gap-backoff");
-                t.violate(
-                    &[o],
-                    format!("{}: at least {need} s before restart {n}", s.name),
-                    out.last().cloned().unwrap_or_default(),
-                );
-            }
-        }
-        let t = self.tally("restart-gap-backoff");
-        match (any, skip) {
-            (true, _) if out.is_empty() => t.hold(),
-            (true, _) => {}
-            (false, Some(why)) => t.skip(why),
-            (false, None) => t.skip("no container restarted after a recorded termination"),
-        }
-    }
-
-    /// crashloop-message-delay.
-    fn message_delay(&mut self, p: &Pod, o: &Origin, cluster: &Cluster) {
-        let initial = cluster.backoff_initial.as_millis() as i64 / 1000;
-        let max = cluster.backoff_max.as_millis() as i64 / 1000;
-        for s in statuses(p).chain(init_statuses(p)) {
-            let Some(w) = s.state.as_ref().and_then(|x| x.waiting.as_ref()) else { continue };
-            if w.reason.as_deref() != Some("CrashLoopBackOff") {
-                continue;
-            }
-            // `back-off 40s …` (older kubelets: `Back-off 40s …`).
-            let message = w.message.as_deref().unwrap_or("");
-            let rest = message.strip_prefix("back-off ").or_else(|| message.strip_prefix("Back-off "));
-            let Some(d) = rest.and_then(|m| m.split_whitespace().next()).and_then(go_duration_secs) else {
-                continue;
-            };
-            let schedule: Vec<i64> = (0..12).map(|k| (initial << k).min(max)).collect();
-            let n = s.restart_count.max(0) as u32;
-            // After n restarts the entry has doubled at most n − 1 times.
-            let bound = (initial << n.saturating_sub(1).min(20)).min(max);
-            let t = self.tally("crashloop-message-delay");
-            if !schedule.contains(&d) || d > bound {
-                t.violate(
-                    &[o],
-                    format!(
-                        "{}: a delay on the schedule {:?} and ≤ {bound} s at restartCount {n}",
-                        s.name,
-                        &schedule[..6]
-                    ),
-                    format!("back-off {d} s"),
-                );
-            } else {
-                t.hold();
-            }
-        }
-        self.tally("crashloop-message-delay").skip("no CrashLoopBackOff message");
-    }
-
-    /// restart-count-steps across snapshots of the same pod.
-    fn steps(&mut self, p: &Pod, o: &Origin) {
-        for s in statuses(p).chain(init_statuses(p)) {
-            let id = s.container_id.clone();
-            let last_id =
-                s.last_state.as_ref().and_then(|l| l.terminated.as_ref()).and_then(|t| t.container_id.clone());
-            let prev = self.last_counts.insert(s.name.clone(), (s.restart_count, id.clone(), o.clone()));
-            let Some((count, prev_id, prev_o)) = prev else { continue };
-            let t = self.tally("restart-count-steps");
-            let step = s.restart_count - count;
-            // One start since the last snapshot when the instance it showed is the one that ended.
-            let one_start = prev_id.is_some() && prev_id == last_id;
-            if step < 0 {
-                t.violate(
-                    &[&prev_o, o],
-                    format!("{}: restartCount ≥ {count}", s.name),
-                    format!("restartCount {}", s.restart_count),
-                );
-            } else if step > 1 && one_start {
-                t.violate(
-                    &[&prev_o, o],
-                    format!("{}: restartCount {} after one start", s.name, count + 1),
-                    format!("restartCount {}", s.restart_count),
-                );
-            } else if step == 0 && id.is_some() && prev_id.is_some() && id != prev_id {
-                t.violate(
-                    &[&prev_o, o],
-                    format!("{}: restartCount > {count} for a new container", s.name),
-                    "a new container ID with the same restartCount".into(),
-                );
-            } else {
-                t.hold();
-            }
-        }
-        self.tally("restart-count-steps").skip("fewer than two snapshots of the pod");
-    }
-
     /// transition-time-moves-with-status across snapshots of the same pod.
     fn transitions(&mut self, p: &Pod, o: &Origin) {
         let conditions = p.status.as_ref().and_then(|s| s.conditions.clone()).unwrap_or_default();
@@ -416,51 +258,6 @@ impl PodState {
             }
         }
         self.tally("transition-time-moves-with-status").skip("fewer than two snapshots with condition times");
-    }
-
-    /// phase-consistent.
-    fn phase(&mut self, p: &Pod, o: &Origin) {
-        let status = p.status.as_ref();
-        let Some(phase) = status.and_then(|s| s.phase.as_deref()) else {
-            return self.tally("phase-consistent").skip("no phase");
-        };
-        if status.and_then(|s| s.reason.as_deref()).is_some_and(|r| !r.is_empty()) {
-            return self
-                .tally("phase-consistent")
-                .skip("the pod has a status reason (eviction, node loss): not a kubelet phase");
-        }
-        // An API object always has a restartPolicy; `kubectl describe` does not print it.
-        let given = p.spec.as_ref().and_then(|s| s.restart_policy.as_deref());
-        let policies: Vec<&str> = match given {
-            Some(p) => vec![p],
-            None => vec!["Always", "OnFailure", "Never"],
-        };
-        let policy = given.unwrap_or("unknown");
-        let mut allowed = Vec::new();
-        for pol in &policies {
-            let expected = get_phase(p, pol, false);
-            allowed.push(expected);
-            if p.metadata.deletion_timestamp.is_some() {
-                allowed.push(get_phase(p, pol, true));
-                // Kubelets up to 1.21 could reset a deleted pod to Pending (kubernetes#70644).
-                allowed.push("Pending");
-            }
-            if matches!(expected, "Succeeded" | "Failed") {
-                // mergePodStatus holds a terminal phase back while containers could still run.
-                allowed.extend(["Running", "Pending"]);
-            }
-        }
-        allowed.dedup();
-        let t = self.tally("phase-consistent");
-        if allowed.contains(&phase) {
-            t.hold();
-        } else {
-            t.violate(
-                &[o],
-                format!("phase {} (restartPolicy {policy})", allowed.join(" or ")),
-                format!("phase {phase}"),
-            );
-        }
     }
 
     /// exit-code-reason.
@@ -526,79 +323,4 @@ impl PodState {
             .collect::<BTreeMap<_, Verdict>>();
         PodReport { pod: if self.name.is_empty() { "?".into() } else { self.name }, observed, verdicts }
     }
-}
-
-/// The CrashLoopBackOff wait before restart `n` of a container that exits by
-/// itself: restart 1 is immediate (#133472), restart n ≥ 2 waits
-/// initial · 2^(n−2), capped at max.
-pub fn required_wait(n: u32, cluster: &Cluster) -> i64 {
-    let initial = cluster.backoff_initial.as_millis() as i64 / 1000;
-    let max = cluster.backoff_max.as_millis() as i64 / 1000;
-    if n < 2 { 0 } else { (initial << (n - 2).min(20)).min(max) }
-}
-
-/// `getPhase` from the API's container statuses.
-fn get_phase(p: &Pod, policy: &str, terminal: bool) -> &'static str {
-    let sidecars = sidecars(p);
-    let spec = p.spec.as_ref();
-    let regular_init_pending = spec
-        .and_then(|s| s.init_containers.as_ref())
-        .into_iter()
-        .flatten()
-        .filter(|c| !sidecars.contains(&c.name.as_str()))
-        .any(|c| {
-            let st = init_statuses(p).find(|s| s.name == c.name).and_then(|s| s.state.clone());
-            st.and_then(|x| x.terminated).is_none_or(|t| t.exit_code != 0)
-        });
-    let (mut running, mut waiting, mut stopped, mut succeeded, mut unknown) = (0, 0, 0, 0, 0);
-    let names: Vec<String> = match spec {
-        Some(s) if !s.containers.is_empty() => s.containers.iter().map(|c| c.name.clone()).collect(),
-        _ => statuses(p).map(|s| s.name.clone()).collect(),
-    };
-    let regular_started = statuses(p).any(|s| {
-        s.state.as_ref().is_some_and(|x| x.running.is_some() || x.terminated.is_some()) || s.restart_count > 0
-    });
-    for name in &names {
-        let Some(s) = statuses(p).find(|s| &s.name == name) else {
-            unknown += 1;
-            continue;
-        };
-        match s.state.as_ref() {
-            Some(ContainerState { running: Some(_), .. }) => running += 1,
-            Some(ContainerState { terminated: Some(t), .. }) => {
-                stopped += 1;
-                if t.exit_code == 0 {
-                    succeeded += 1;
-                }
-            }
-            Some(ContainerState { waiting: Some(_), .. })
-                if s.last_state.as_ref().is_some_and(|l| l.terminated.is_some()) =>
-            {
-                stopped += 1
-            }
-            Some(ContainerState { waiting: Some(_), .. }) => waiting += 1,
-            _ => unknown += 1,
-        }
-    }
-    if regular_init_pending && !regular_started {
-        return "Pending";
-    }
-    if waiting > 0 {
-        return "Pending";
-    }
-    if running > 0 && unknown == 0 {
-        return "Running";
-    }
-    if running == 0 && stopped > 0 && unknown == 0 {
-        if terminal {
-            return if stopped == succeeded { "Succeeded" } else { "Failed" };
-        }
-        return match policy {
-            "Always" => "Running",
-            _ if stopped == succeeded => "Succeeded",
-            "Never" => "Failed",
-            _ => "Running",
-        };
-    }
-    "Pending"
 }
