@@ -10,8 +10,10 @@
 //!   its same-instant ordering contract), [`sim`] (the world of one run);
 //! - the components: [`api`] (API server and the Pod status types),
 //!   [`kubelet`] (pod workers, PLEG, runtime, prober, backoff, status);
-//! - outputs: [`trace`] (records, JSON Lines, timeline table) and [`check`]
-//!   (invariants over traces);
+//! - outputs: [`trace`] (records, JSON Lines, timeline table) and
+//!   [`envelope`] (timings across many runs);
+//! - checking: [`observe`] (reading recordings from real clusters: JSON,
+//!   `kubectl` text) and [`invariants`] (the rules both must obey);
 //! - [`run`] ties one simulation together; [`cli`] is the `podsim` command.
 
 pub mod api;
