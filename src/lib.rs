@@ -25,6 +25,7 @@ pub mod engine;
 pub mod envelope;
 pub mod error;
 pub mod invariants;
+pub mod kubectl;
 pub mod kubelet;
 pub mod manifest;
 pub mod observe;

@@ -130,29 +130,16 @@ pub fn row_timings(records: &[Record]) -> BTreeMap<String, Timings> {
     out
 }
 
-/// The `kubectl get pods` row of a Pod (printPod, single-container view).
+/// The `kubectl get pods` row of a Pod (`printPod`).
 fn as_row(p: &Pod) -> Option<crate::observe::PodRow> {
-    let s = p.status.as_ref()?;
-    let statuses = s.container_statuses.as_deref().unwrap_or_default();
-    let ready =
-        statuses.iter().filter(|c| c.ready && c.state.as_ref().is_some_and(|x| x.running.is_some())).count() as u32;
-    let total = p.spec.as_ref().map_or(statuses.len(), |sp| sp.containers.len()) as u32;
-    let restarts = statuses.iter().map(|c| c.restart_count.max(0) as u32).sum();
-    let mut status = s.phase.clone().unwrap_or_default();
-    for c in statuses.iter().rev() {
-        let st = c.state.as_ref();
-        if let Some(r) = st.and_then(|x| x.waiting.as_ref()).and_then(|w| w.reason.clone()) {
-            status = r;
-        } else if let Some(r) = st.and_then(|x| x.terminated.as_ref()).and_then(|t| t.reason.clone()) {
-            status = r;
-        }
-    }
+    p.status.as_ref()?;
+    let line = crate::kubectl::print_pod(p);
     Some(crate::observe::PodRow {
         namespace: p.metadata.namespace.clone(),
         name: p.metadata.name.clone()?,
-        ready: (ready, total),
-        status,
-        restarts,
+        ready: line.ready,
+        status: line.status,
+        restarts: line.restarts,
         last_restart_ago: None,
         age: Span::exact(0),
     })
