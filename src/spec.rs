@@ -76,6 +76,44 @@ pub enum Handler {
     Grpc { port: u16, service: String },
 }
 
+/// A lifecycle hook handler (`LifecycleHandler`): exactly one action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HookHandler {
+    Exec {
+        command: Vec<String>,
+    },
+    /// `host` is empty for the pod IP.
+    HttpGet {
+        port: PortRef,
+        path: String,
+        scheme: String,
+        host: Option<String>,
+    },
+    Sleep {
+        duration: SimDuration,
+    },
+    /// Accepted by the API server for compatibility; the kubelet cannot run it.
+    TcpSocket {
+        port: PortRef,
+    },
+}
+
+/// Which hook, as events and messages name it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum HookKind {
+    PostStart,
+    PreStop,
+}
+
+impl HookKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookKind::PostStart => "PostStart",
+            HookKind::PreStop => "PreStop",
+        }
+    }
+}
+
 /// A defaulted probe.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProbeSpec {
@@ -96,16 +134,38 @@ pub struct ContainerPort {
     pub port: u16,
 }
 
-/// A regular container.
+/// What kind of container: the kubelet runs each kind by its own rules.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// An init container that runs to completion before the next one starts.
+    Init,
+    /// An init container with `restartPolicy: Always` (a native sidecar):
+    /// started in init order, then kept running alongside the regular containers.
+    Sidecar,
+    /// One of `spec.containers`.
+    Regular,
+}
+
+impl Role {
+    /// Listed in `spec.initContainers` (and `status.initContainerStatuses`).
+    pub fn is_init(self) -> bool {
+        matches!(self, Role::Init | Role::Sidecar)
+    }
+}
+
+/// A container of the pod, of any role.
 #[derive(Clone, Debug)]
 pub struct ContainerSpec {
     pub name: Arc<str>,
+    pub role: Role,
     pub image: String,
     pub pull_policy: PullPolicy,
     pub ports: Vec<ContainerPort>,
     pub startup: Option<ProbeSpec>,
     pub readiness: Option<ProbeSpec>,
     pub liveness: Option<ProbeSpec>,
+    pub post_start: Option<HookHandler>,
+    pub pre_stop: Option<HookHandler>,
 }
 
 impl ContainerSpec {
@@ -124,6 +184,19 @@ impl ContainerSpec {
             PortRef::Number(n) => Some(*n),
             PortRef::Name(name) => self.ports.iter().find(|p| p.name.as_deref() == Some(name)).map(|p| p.port),
         }
+    }
+
+    pub fn hook(&self, kind: HookKind) -> Option<&HookHandler> {
+        match kind {
+            HookKind::PostStart => self.post_start.as_ref(),
+            HookKind::PreStop => self.pre_stop.as_ref(),
+        }
+    }
+
+    /// The field path events use: `spec.containers{app}`, `spec.initContainers{fetch}`.
+    pub fn field_path(&self) -> String {
+        let list = if self.role.is_init() { "initContainers" } else { "containers" };
+        format!("spec.{list}{{{}}}", self.name)
     }
 
     pub fn declared_ports(&self) -> Vec<u16> {
@@ -160,7 +233,12 @@ pub struct PodSpec {
     /// `spec.nodeName` when the manifest pins the pod to a node.
     pub node_name: Option<String>,
     pub host_network: bool,
+    /// Every container: the init containers (run-to-completion and sidecars)
+    /// in spec order, then the regular containers in spec order. The kubelet
+    /// model refers to a container by its index here.
     pub containers: Vec<ContainerSpec>,
+    /// `spec.readinessGates[].conditionType`.
+    pub readiness_gates: Vec<String>,
     pub qos: QosClass,
     /// The defaulted API object, for rendering the trace's Pod objects.
     pub object: Pod,
@@ -169,5 +247,19 @@ pub struct PodSpec {
 impl PodSpec {
     pub fn container_index(&self, name: &str) -> Option<usize> {
         self.containers.iter().position(|c| &*c.name == name)
+    }
+
+    /// The regular containers (`spec.containers`) with their indices.
+    pub fn regular(&self) -> impl Iterator<Item = (usize, &ContainerSpec)> {
+        self.containers.iter().enumerate().filter(|(_, c)| c.role == Role::Regular)
+    }
+
+    /// The init containers (`spec.initContainers`, sidecars included), in order.
+    pub fn init(&self) -> impl Iterator<Item = (usize, &ContainerSpec)> {
+        self.containers.iter().enumerate().filter(|(_, c)| c.role.is_init())
+    }
+
+    pub fn has_init_containers(&self) -> bool {
+        self.containers.iter().any(|c| c.role.is_init())
     }
 }

@@ -32,10 +32,13 @@ impl PodPhase {
     }
 }
 
-/// The pod conditions the kubelet and scheduler own, in the order the kubelet
-/// writes them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// A pod condition type: the ones the kubelet and scheduler own, in the
+/// order the kubelet writes them, after any other (a readiness gate's
+/// condition, set by another client, which the kubelet's merge keeps first).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ConditionType {
+    /// Any condition the kubelet does not own (`PodConditionByKubelet` is false).
+    Other(Arc<str>),
     PodReadyToStartContainers,
     Initialized,
     Ready,
@@ -44,14 +47,20 @@ pub enum ConditionType {
 }
 
 impl ConditionType {
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
+            ConditionType::Other(t) => t,
             ConditionType::PodReadyToStartContainers => "PodReadyToStartContainers",
             ConditionType::Initialized => "Initialized",
             ConditionType::Ready => "Ready",
             ConditionType::ContainersReady => "ContainersReady",
             ConditionType::PodScheduled => "PodScheduled",
         }
+    }
+
+    /// `kubetypes.PodConditionByKubelet` (PodScheduled included: the kubelet re-asserts it).
+    pub fn by_kubelet(&self) -> bool {
+        !matches!(self, ConditionType::Other(_))
     }
 }
 
@@ -196,11 +205,11 @@ impl PodStatus {
         }
     }
 
-    pub fn condition(&self, kind: ConditionType) -> Option<&Condition> {
-        self.conditions.iter().find(|c| c.kind == kind)
+    pub fn condition(&self, kind: &ConditionType) -> Option<&Condition> {
+        self.conditions.iter().find(|c| &c.kind == kind)
     }
 
-    pub fn condition_true(&self, kind: ConditionType) -> bool {
+    pub fn condition_true(&self, kind: &ConditionType) -> bool {
         self.condition(kind).is_some_and(|c| c.status)
     }
 
@@ -218,7 +227,7 @@ impl PodStatus {
             Some(x) => *x = c,
             None => {
                 self.conditions.push(c);
-                self.conditions.sort_by_key(|c| c.kind);
+                self.conditions.sort_by(|a, b| a.kind.cmp(&b.kind));
             }
         }
     }

@@ -1,10 +1,11 @@
 //! From a defaulted, valid API Pod to the simulator's [`PodSpec`].
 
 use crate::spec::{
-    ContainerPort, ContainerSpec, Handler, PodSpec, PortRef, ProbeSpec, PullPolicy, QosClass, RestartPolicy,
+    ContainerPort, ContainerSpec, Handler, HookHandler, PodSpec, PortRef, ProbeSpec, PullPolicy, QosClass,
+    RestartPolicy, Role,
 };
 use crate::time::SimDuration;
-use k8s_openapi::api::core::v1::{Container, Pod, Probe};
+use k8s_openapi::api::core::v1::{Container, LifecycleHandler, Pod, Probe};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use std::sync::Arc;
 
@@ -18,13 +19,19 @@ pub fn pod_spec(pod: Pod) -> (PodSpec, Vec<(String, String)>) {
         Some("Never") => RestartPolicy::Never,
         _ => RestartPolicy::Always,
     };
-    let containers: Vec<ContainerSpec> = spec
+    let inits = spec.init_containers.as_deref().unwrap_or_default();
+    let init = inits.iter().enumerate().map(|(i, c)| {
+        let role = if c.restart_policy.as_deref() == Some("Always") { Role::Sidecar } else { Role::Init };
+        container(&format!("spec.initContainers[{i}]"), c, role, &mut warnings)
+    });
+    let init: Vec<ContainerSpec> = init.collect();
+    let regular = spec
         .containers
         .iter()
         .enumerate()
-        .map(|(i, c)| container(&format!("spec.containers[{i}]"), c, &mut warnings))
-        .collect();
-    let qos = qos_class(&spec.containers);
+        .map(|(i, c)| container(&format!("spec.containers[{i}]"), c, Role::Regular, &mut warnings));
+    let containers: Vec<ContainerSpec> = init.into_iter().chain(regular).collect();
+    let qos = qos_class(spec.containers.iter().chain(inits));
     let built = PodSpec {
         name: pod.metadata.name.clone().unwrap_or_default(),
         namespace: pod.metadata.namespace.clone().unwrap_or_else(|| "default".to_string()),
@@ -34,6 +41,7 @@ pub fn pod_spec(pod: Pod) -> (PodSpec, Vec<(String, String)>) {
         node_name: spec.node_name.clone(),
         host_network: spec.host_network.unwrap_or(false),
         containers,
+        readiness_gates: spec.readiness_gates.iter().flatten().map(|g| g.condition_type.clone()).collect(),
         qos,
         object: pod,
     };
@@ -44,7 +52,7 @@ fn secs(s: i64) -> SimDuration {
     SimDuration::from_secs(s.max(0) as u64)
 }
 
-fn container(path: &str, c: &Container, warnings: &mut Vec<(String, String)>) -> ContainerSpec {
+fn container(path: &str, c: &Container, role: Role, warnings: &mut Vec<(String, String)>) -> ContainerSpec {
     let ports: Vec<ContainerPort> = c
         .ports
         .iter()
@@ -75,14 +83,37 @@ fn container(path: &str, c: &Container, warnings: &mut Vec<(String, String)>) ->
     let startup = probe_of("startupProbe", &c.startup_probe);
     let readiness = probe_of("readinessProbe", &c.readiness_probe);
     let liveness = probe_of("livenessProbe", &c.liveness_probe);
+    let lifecycle = c.lifecycle.as_ref();
     ContainerSpec {
         name: Arc::from(c.name.as_str()),
+        role,
         image: c.image.clone().unwrap_or_default(),
         pull_policy,
         ports,
         startup,
         readiness,
         liveness,
+        post_start: lifecycle.and_then(|l| l.post_start.as_ref()).map(hook),
+        pre_stop: lifecycle.and_then(|l| l.pre_stop.as_ref()).map(hook),
+    }
+}
+
+/// A validated hook has exactly one action; validation ran before this.
+fn hook(h: &LifecycleHandler) -> HookHandler {
+    if let Some(e) = &h.exec {
+        HookHandler::Exec { command: e.command.clone().unwrap_or_default() }
+    } else if let Some(g) = &h.http_get {
+        HookHandler::HttpGet {
+            port: port_ref(&g.port),
+            path: g.path.clone().unwrap_or_else(|| "/".into()),
+            scheme: g.scheme.clone().unwrap_or_else(|| "HTTP".into()),
+            host: g.host.clone().filter(|h| !h.is_empty()),
+        }
+    } else if let Some(t) = &h.tcp_socket {
+        HookHandler::TcpSocket { port: port_ref(&t.port) }
+    } else {
+        let seconds = h.sleep.as_ref().map_or(0, |s| s.seconds);
+        HookHandler::Sleep { duration: secs(seconds) }
     }
 }
 
@@ -133,7 +164,7 @@ fn probe(p: &Probe) -> ProbeSpec {
 /// `GetPodQOS` (pkg/apis/core/v1/helper/qos): Guaranteed when every container
 /// has cpu and memory limits equal to its requests, BestEffort when none has
 /// any, else Burstable. Quantities are compared as written.
-fn qos_class(containers: &[Container]) -> QosClass {
+fn qos_class<'a>(containers: impl Iterator<Item = &'a Container>) -> QosClass {
     let mut any = false;
     let mut guaranteed = true;
     for c in containers {

@@ -5,6 +5,7 @@
 mod build;
 mod defaults;
 pub mod field;
+mod names;
 mod strict;
 mod unsupported;
 mod validation;

@@ -4,6 +4,7 @@
 //! absent from the k8s-openapi types are read as Go's zero values.
 
 use super::field::FieldError;
+use super::names::{dns1123_label_errors, dns1123_subdomain_errors, port_name_errors, qualified_name_errors};
 use k8s_openapi::api::core::v1::{
     Container, ContainerPort, ExecAction, GRPCAction, HTTPGetAction, Lifecycle, Pod, PodSpec, Probe, SleepAction,
     TCPSocketAction,
@@ -18,10 +19,6 @@ type Errors = Vec<FieldError>;
 const PORT_RANGE: &str = "must be between 1 and 65535, inclusive";
 /// `apimachineryvalidation.IsNegativeErrorMsg`.
 const NEGATIVE: &str = "must be greater than or equal to 0";
-/// `dns1123LabelErrMsg` through `RegexError` (the double space is the API server's).
-const LABEL_FORMAT: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-/// `dns1123SubdomainErrorMsg` through `RegexError`.
-const SUBDOMAIN_FORMAT: &str = r"a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 /// `validateInitContainers`: what a non-restartable init container may not have.
 const INIT_ONLY_SIDECAR: &str = "may not be set for init containers without restartPolicy=Always";
 
@@ -81,6 +78,11 @@ fn validate_pod_spec(spec: &PodSpec, errs: &mut Errors) {
     }
     if let Some(d) = spec.active_deadline_seconds.filter(|d| !(1..=i64::from(i32::MAX)).contains(d)) {
         errs.push(FieldError::invalid("spec.activeDeadlineSeconds", d, "must be between 1 and 2147483647, inclusive"));
+    }
+    // validateReadinessGates
+    for (i, g) in spec.readiness_gates.iter().flatten().enumerate() {
+        let path = format!("spec.readinessGates[{i}].conditionType");
+        invalid_each(&path, &g.condition_type, &qualified_name_errors(&g.condition_type), errs);
     }
 }
 
@@ -385,49 +387,6 @@ fn validate_port_num(port: i64, path: &str, errs: &mut Errors) {
     }
 }
 
-/// `IsValidPortName`: one message per failed rule, in apimachinery's order.
-fn port_name_errors(port: &str) -> Vec<&'static str> {
-    let charset = port.is_empty() || !port.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-    failed([
-        (port.len() > 15, "must be no more than 15 characters"),
-        (charset, "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)"),
-        (!port.bytes().any(|b| b.is_ascii_lowercase()), "must contain at least one letter (a-z)"),
-        (port.contains("--"), "must not contain consecutive hyphens"),
-        (port.starts_with('-') || port.ends_with('-'), "must not begin or end with a hyphen"),
-    ])
-}
-
-/// `IsDNS1123Label`: length, then dots (when it is a valid subdomain) or the format message.
-fn dns1123_label_errors(value: &str) -> Vec<&'static str> {
-    let format = if is_dns1123_subdomain(value) { "must not contain dots" } else { LABEL_FORMAT };
-    failed([(value.len() > 63, "must be no more than 63 characters"), (!is_dns1123_label(value), format)])
-}
-
-/// `IsDNS1123Subdomain`: length, then the format message.
-fn dns1123_subdomain_errors(value: &str) -> Vec<&'static str> {
-    failed([
-        (value.len() > 253, "must be no more than 253 characters"),
-        (!is_dns1123_subdomain(value), SUBDOMAIN_FORMAT),
-    ])
-}
-
-/// The messages of the failed checks, in order.
-fn failed<const N: usize>(checks: [(bool, &'static str); N]) -> Vec<&'static str> {
-    checks.into_iter().filter(|(failed, _)| *failed).map(|(_, msg)| msg).collect()
-}
-
-/// `dns1123LabelFmt`: `[a-z0-9]([-a-z0-9]*[a-z0-9])?`.
-fn is_dns1123_label(s: &str) -> bool {
-    let alnum = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
-    let b = s.as_bytes();
-    b.first().is_some_and(alnum) && b.last().is_some_and(alnum) && b.iter().all(|c| alnum(c) || *c == b'-')
-}
-
-/// `dns1123SubdomainFmt`: labels joined by dots.
-fn is_dns1123_subdomain(s: &str) -> bool {
-    s.split('.').all(is_dns1123_label)
-}
-
 /// Required when empty, NotSupported (values in the order given) when not listed.
 fn validate_one_of(path: &str, value: Option<&str>, supported: &[&str], errs: &mut Errors) {
     match value.unwrap_or("") {
@@ -438,8 +397,8 @@ fn validate_one_of(path: &str, value: Option<&str>, supported: &[&str], errs: &m
 }
 
 /// One `Invalid value: "<value>": <msg>` per message.
-fn invalid_each(path: &str, value: &str, msgs: &[&str], errs: &mut Errors) {
-    errs.extend(msgs.iter().map(|msg| FieldError::invalid(path, format!("{value:?}"), msg)));
+fn invalid_each<M: AsRef<str>>(path: &str, value: &str, msgs: &[M], errs: &mut Errors) {
+    errs.extend(msgs.iter().map(|msg| FieldError::invalid(path, format!("{value:?}"), msg.as_ref())));
 }
 
 #[cfg(test)]

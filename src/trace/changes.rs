@@ -25,7 +25,7 @@ pub fn changes(old: Option<&ApiPod>, new: &ApiPod) -> Vec<Change> {
     };
     let (o, n) = (&old.status, &new.status);
     for c in &n.conditions {
-        let before = o.condition(c.kind);
+        let before = o.condition(&c.kind);
         if before.is_none_or(|b| b.status != c.status || b.reason != c.reason) {
             push(format!("{}={}", c.kind.as_str(), if c.status { "True" } else { "False" }), condition_why(c, n, new));
         }
@@ -42,7 +42,7 @@ pub fn changes(old: Option<&ApiPod>, new: &ApiPod) -> Vec<Change> {
 
 fn condition_why(c: &Condition, s: &PodStatus, pod: &ApiPod) -> String {
     use crate::api::status::ConditionType::*;
-    match (c.kind, c.status) {
+    match (&c.kind, c.status) {
         (PodScheduled, true) => match &pod.node {
             Some(n) => format!("bound to {n}"),
             None => String::new(),

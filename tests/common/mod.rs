@@ -89,7 +89,7 @@ pub fn ready_transitions(trace: &Trace, status: bool) -> Vec<SimTime> {
     let mut out = Vec::new();
     let mut last = None;
     for (t, p) in pods(trace) {
-        let now = p.status.condition(ConditionType::Ready).map(|c| c.status);
+        let now = p.status.condition(&ConditionType::Ready).map(|c| c.status);
         if now != last && now == Some(status) {
             out.push(t);
         }

@@ -21,7 +21,7 @@ fn terminal(name: &str, phase: PodPhase, reason: &str, code: i32) {
         // Three syncs, each waiting for a relist (≤ 1 s): the one that sees the exit,
         // SyncTerminatingPod (plus stopping the sandbox, ≤ 0.4 s), SyncTerminatedPod.
         within("terminal phase", when, exit, exit + secs(3.6));
-        let ready = pod.status.condition(ConditionType::Ready).unwrap();
+        let ready = pod.status.condition(&ConditionType::Ready).unwrap();
         assert_eq!((ready.status, ready.reason.as_deref()), (false, Some(reason)));
         assert_eq!(pod.status.containers[0].restart_count, 0);
         assert_eq!(pod_at(&trace, t(60.0)).status.phase, phase, "phase stays terminal");

@@ -43,7 +43,7 @@ impl StatusManager {
     pub fn set(&mut self, mut status: PodStatus, now: SimTime, force: bool) -> bool {
         let old = self.previous();
         for c in &mut status.conditions {
-            c.last_transition = match old.condition(c.kind) {
+            c.last_transition = match old.condition(&c.kind) {
                 Some(o) if o.status == c.status => o.last_transition,
                 _ => now,
             };
@@ -146,7 +146,7 @@ pub fn merge(api: &PodStatus, new: &PodStatus, could_run: bool, now: SimTime) ->
     }
     if out.phase.is_terminal() {
         for kind in [ConditionType::ContainersReady, ConditionType::Ready] {
-            if out.condition_true(kind) {
+            if out.condition_true(&kind) {
                 let mut c = conditions::terminal(kind, out.phase);
                 c.last_transition = now;
                 out.set_condition(c);

@@ -7,12 +7,19 @@
 //! cluster: ../clusters/default.yaml
 //! seed: 1
 //! until: 10m
+//! actions:                # see `actions`
+//!   - {at: 60s, delete: pod/web}
+//! gates:                  # readiness-gate controllers
+//!   - {condition: example.com/lb, delay: 5s}
 //! ```
+
+pub mod actions;
 
 use crate::dist::Dist;
 use crate::error::{Error, Problem, SourceFile};
-use crate::source::parse_single;
+use crate::source::{Doc, parse_single};
 use crate::time::SimDuration;
+use actions::{ActionEntry, Timed};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -34,6 +41,51 @@ struct ScenarioFile {
     until: Option<Dist>,
     #[serde(default)]
     epoch: Option<String>,
+    #[serde(default)]
+    actions: Vec<ActionEntry>,
+    #[serde(default)]
+    gates: Vec<GateEntry>,
+}
+
+/// A readiness-gate controller: it sets the pod condition `condition` to
+/// the pod's ContainersReady status, `delay` after it sees that change
+/// (like a load balancer controller registering a healthy target).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GateEntry {
+    condition: String,
+    #[serde(default)]
+    delay: Option<Dist>,
+}
+
+/// A modelled readiness-gate controller.
+#[derive(Clone, Debug)]
+pub struct GateController {
+    pub condition: String,
+    pub delay: Dist,
+}
+
+/// Where an action came from, for errors found when it is resolved.
+#[derive(Clone, Debug)]
+pub enum ActionOrigin {
+    /// `actions[i]` of the scenario file.
+    File { doc: Doc, index: usize },
+    /// A command-line flag, as written.
+    Flag(String),
+}
+
+impl ActionOrigin {
+    /// A problem about `field` of the action (`delete`, `kill`, …).
+    pub fn problem(&self, field: &str, message: String) -> Problem {
+        match self {
+            ActionOrigin::File { doc, index } => {
+                let path =
+                    if field.is_empty() { format!("actions[{index}]") } else { format!("actions[{index}].{field}") };
+                doc.problem(&path, message)
+            }
+            ActionOrigin::Flag(flag) => Problem::error(format!("{flag}: {message}")),
+        }
+    }
 }
 
 /// A scenario with its paths resolved.
@@ -46,6 +98,8 @@ pub struct Scenario {
     pub seed: Option<u64>,
     pub until: Option<SimDuration>,
     pub epoch: Option<String>,
+    pub actions: Vec<(Timed, ActionOrigin)>,
+    pub gates: Vec<GateController>,
 }
 
 impl Scenario {
@@ -65,6 +119,26 @@ impl Scenario {
         {
             return Err(Error::input(doc.problem("epoch", p.message)));
         }
+        let mut actions = Vec::new();
+        let mut problems = Vec::new();
+        for (index, entry) in f.actions.iter().enumerate() {
+            let origin = ActionOrigin::File { doc: doc.clone(), index };
+            match entry.resolve() {
+                Ok(t) => actions.push((t, origin)),
+                Err((field, message)) => problems.push(origin.problem(field, message)),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(Error::Input(problems));
+        }
+        let gates = f
+            .gates
+            .iter()
+            .map(|g| GateController {
+                condition: g.condition.clone(),
+                delay: g.delay.clone().unwrap_or(Dist::Fixed(SimDuration::ZERO)),
+            })
+            .collect();
         if f.manifests.is_empty() {
             return Err(Error::input(
                 doc.problem("manifests", "Required value: a scenario names at least one manifest"),
@@ -78,6 +152,8 @@ impl Scenario {
             seed: f.seed,
             until,
             epoch: f.epoch,
+            actions,
+            gates,
         })
     }
 }

@@ -1,0 +1,243 @@
+//! Scenario actions: what someone does to the cluster at a given time —
+//! delete a pod, set a pod condition (a readiness gate), kill a container's
+//! process from outside. Written in the scenario file or as `run` flags.
+//!
+//! ```yaml
+//! actions:
+//!   - {at: 60s, delete: pod/web, gracePeriodSeconds: 10}
+//!   - {at: 30s, setCondition: {pod: web, type: example.com/lb, status: "True"}}
+//!   - {at: 45s, kill: pod/web/app, signal: SIGTERM}
+//! ```
+
+use crate::time::{SimDuration, SimTime, parse_duration};
+use serde::Deserialize;
+
+/// A process signal sent by a `kill` action.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Signal {
+    /// The app's SIGTERM behaviour applies (exit 0 at once by default).
+    Term,
+    /// The process dies at once with exit code 137.
+    Kill,
+}
+
+impl Signal {
+    fn parse(s: &str) -> Result<Signal, String> {
+        match s.trim_start_matches("SIG").to_ascii_uppercase().as_str() {
+            "TERM" => Ok(Signal::Term),
+            "KILL" => Ok(Signal::Kill),
+            _ => Err(format!("{s:?}: the signal is SIGTERM or SIGKILL")),
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Signal::Term => "SIGTERM",
+            Signal::Kill => "SIGKILL",
+        }
+    }
+}
+
+/// What an action does, with the pod named as written (resolved against the
+/// manifests when the run is prepared).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// `kubectl delete pod NAME [--grace-period=N]`.
+    Delete { pod: String, grace_period_seconds: Option<i64> },
+    /// `kubectl patch pod NAME --subresource=status` setting one condition.
+    SetCondition { pod: String, condition: String, status: bool },
+    /// A signal to a container's process from outside the kubelet.
+    Kill { pod: String, container: String, signal: Signal },
+}
+
+impl Action {
+    pub fn pod(&self) -> &str {
+        match self {
+            Action::Delete { pod, .. } | Action::SetCondition { pod, .. } | Action::Kill { pod, .. } => pod,
+        }
+    }
+}
+
+/// An action at a time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timed {
+    pub at: SimTime,
+    pub action: Action,
+}
+
+/// `pod/web` or `web` → `web`.
+fn pod_name(s: &str) -> Result<String, String> {
+    let name = s.strip_prefix("pod/").or_else(|| s.strip_prefix("pods/")).unwrap_or(s);
+    if name.is_empty() || name.contains('/') {
+        return Err(format!("{s:?}: name a pod as pod/NAME"));
+    }
+    Ok(name.to_string())
+}
+
+/// `pod/web/app` → (`web`, `app`).
+fn pod_container(s: &str) -> Result<(String, String), String> {
+    let rest = s.strip_prefix("pod/").or_else(|| s.strip_prefix("pods/")).unwrap_or(s);
+    match rest.split_once('/') {
+        Some((pod, c)) if !pod.is_empty() && !c.is_empty() && !c.contains('/') => Ok((pod.into(), c.into())),
+        _ => Err(format!("{s:?}: name a container as pod/NAME/CONTAINER")),
+    }
+}
+
+fn condition_status(s: &str) -> Result<bool, String> {
+    match s {
+        "True" => Ok(true),
+        "False" => Ok(false),
+        _ => Err(format!("{s:?}: a condition status is \"True\" or \"False\"")),
+    }
+}
+
+/// Splits `SUBJECT@TIME[,key=value…]` as the flags write it.
+fn flag_parts(s: &str) -> Result<(&str, SimTime, Vec<(&str, &str)>), String> {
+    let (subject, rest) =
+        s.rsplit_once('@').ok_or_else(|| format!("{s:?}: expected SUBJECT@TIME, e.g. pod/web@60s"))?;
+    let mut parts = rest.split(',');
+    let at = parse_duration(parts.next().unwrap_or(""))?;
+    let options = parts
+        .map(|p| p.split_once('=').ok_or_else(|| format!("{p:?}: expected key=value")))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((subject, SimTime::ZERO + at, options))
+}
+
+fn unknown_option(key: &str, known: &str) -> String {
+    format!("unknown option {key:?} (known: {known})")
+}
+
+/// `--delete pod/web@60s[,grace-period=10]`.
+pub fn parse_delete_flag(s: &str) -> Result<Timed, String> {
+    let (subject, at, options) = flag_parts(s)?;
+    let mut grace = None;
+    for (k, v) in options {
+        match k {
+            "grace-period" => {
+                grace = Some(v.parse::<i64>().map_err(|_| format!("{v:?}: grace-period is whole seconds"))?)
+            }
+            _ => return Err(unknown_option(k, "grace-period")),
+        }
+    }
+    Ok(Timed { at, action: Action::Delete { pod: pod_name(subject)?, grace_period_seconds: grace } })
+}
+
+/// `--set-condition pod/web:example.com/lb=True@30s`.
+pub fn parse_condition_flag(s: &str) -> Result<Timed, String> {
+    let (subject, at, options) = flag_parts(s)?;
+    if let Some((k, _)) = options.first() {
+        return Err(unknown_option(k, "none"));
+    }
+    let (pod, cond) =
+        subject.split_once(':').ok_or_else(|| format!("{subject:?}: expected pod/NAME:CONDITION=True|False"))?;
+    let (condition, status) =
+        cond.rsplit_once('=').ok_or_else(|| format!("{cond:?}: expected CONDITION=True or CONDITION=False"))?;
+    let action =
+        Action::SetCondition { pod: pod_name(pod)?, condition: condition.into(), status: condition_status(status)? };
+    Ok(Timed { at, action })
+}
+
+/// `--kill pod/web/app@45s[,signal=SIGTERM]`.
+pub fn parse_kill_flag(s: &str) -> Result<Timed, String> {
+    let (subject, at, options) = flag_parts(s)?;
+    let mut signal = Signal::Kill;
+    for (k, v) in options {
+        match k {
+            "signal" => signal = Signal::parse(v)?,
+            _ => return Err(unknown_option(k, "signal")),
+        }
+    }
+    let (pod, container) = pod_container(subject)?;
+    Ok(Timed { at, action: Action::Kill { pod, container, signal } })
+}
+
+/// One entry of a scenario's `actions:` list.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ActionEntry {
+    at: String,
+    #[serde(default)]
+    delete: Option<String>,
+    #[serde(default)]
+    grace_period_seconds: Option<i64>,
+    #[serde(default)]
+    set_condition: Option<ConditionEntry>,
+    #[serde(default)]
+    kill: Option<String>,
+    #[serde(default)]
+    signal: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionEntry {
+    pod: String,
+    #[serde(rename = "type")]
+    condition: String,
+    status: String,
+}
+
+impl ActionEntry {
+    /// The action, or (field relative to the entry, message).
+    pub fn resolve(&self) -> Result<Timed, (&'static str, String)> {
+        let at = SimTime::ZERO + parse_duration(&self.at).map_err(|e| ("at", e))?;
+        let kinds = [self.delete.is_some(), self.set_condition.is_some(), self.kill.is_some()];
+        if kinds.iter().filter(|k| **k).count() != 1 {
+            return Err(("", "an action has exactly one of `delete`, `setCondition` and `kill`".into()));
+        }
+        if self.grace_period_seconds.is_some() && self.delete.is_none() {
+            return Err(("gracePeriodSeconds", "only a `delete` action takes gracePeriodSeconds".into()));
+        }
+        if self.signal.is_some() && self.kill.is_none() {
+            return Err(("signal", "only a `kill` action takes a signal".into()));
+        }
+        let action = if let Some(pod) = &self.delete {
+            Action::Delete {
+                pod: pod_name(pod).map_err(|e| ("delete", e))?,
+                grace_period_seconds: self.grace_period_seconds,
+            }
+        } else if let Some(c) = &self.set_condition {
+            Action::SetCondition {
+                pod: pod_name(&c.pod).map_err(|e| ("setCondition.pod", e))?,
+                condition: c.condition.clone(),
+                status: condition_status(&c.status).map_err(|e| ("setCondition.status", e))?,
+            }
+        } else {
+            let (pod, container) = pod_container(self.kill.as_deref().unwrap_or("")).map_err(|e| ("kill", e))?;
+            let signal = match &self.signal {
+                Some(s) => Signal::parse(s).map_err(|e| ("signal", e))?,
+                None => Signal::Kill,
+            };
+            Action::Kill { pod, container, signal }
+        };
+        Ok(Timed { at, action })
+    }
+}
+
+/// `SimDuration` of a whole number of seconds, as the API takes grace periods.
+pub fn grace_seconds(s: i64) -> SimDuration {
+    SimDuration::from_secs(s.max(0) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags() {
+        let d = parse_delete_flag("pod/web@60s,grace-period=5").unwrap();
+        assert_eq!(d.at, SimTime::ZERO + SimDuration::from_secs(60));
+        assert_eq!(d.action, Action::Delete { pod: "web".into(), grace_period_seconds: Some(5) });
+        let c = parse_condition_flag("pod/web:example.com/lb=True@1m30s").unwrap();
+        assert_eq!(
+            c.action,
+            Action::SetCondition { pod: "web".into(), condition: "example.com/lb".into(), status: true }
+        );
+        let k = parse_kill_flag("pod/web/app@45s,signal=TERM").unwrap();
+        assert_eq!(k.action, Action::Kill { pod: "web".into(), container: "app".into(), signal: Signal::Term });
+        assert!(parse_delete_flag("pod/web").unwrap_err().contains("SUBJECT@TIME"));
+        assert!(parse_delete_flag("pod/web@60").unwrap_err().contains("unit"));
+        assert!(parse_kill_flag("pod/web@4s").unwrap_err().contains("pod/NAME/CONTAINER"));
+        assert!(parse_condition_flag("pod/web:x=maybe@4s").unwrap_err().contains("True"));
+        assert!(parse_delete_flag("pod/web@6s,force=true").unwrap_err().contains("unknown option"));
+    }
+}
