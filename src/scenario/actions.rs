@@ -90,8 +90,11 @@ fn condition_status(s: &str) -> Result<bool, String> {
     }
 }
 
+/// A flag's `key=value` options.
+type Options<'a> = Vec<(&'a str, &'a str)>;
+
 /// Splits `SUBJECT@TIME[,key=value…]` as the flags write it.
-fn flag_parts(s: &str) -> Result<(&str, SimTime, Vec<(&str, &str)>), String> {
+fn flag_parts(s: &str) -> Result<(&str, SimTime, Options<'_>), String> {
     let (subject, rest) =
         s.rsplit_once('@').ok_or_else(|| format!("{s:?}: expected SUBJECT@TIME, e.g. pod/web@60s"))?;
     let mut parts = rest.split(',');
