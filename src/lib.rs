@@ -20,6 +20,7 @@ pub mod api;
 pub mod app;
 pub mod cli;
 pub mod cluster;
+pub mod control;
 pub mod dist;
 pub mod engine;
 pub mod envelope;

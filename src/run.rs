@@ -1,12 +1,15 @@
 //! Running one simulation: inputs in, trace out.
 
+use crate::api::status::ConditionType;
 use crate::app::Behaviours;
 use crate::cluster::{Cluster, Version};
 use crate::error::{Error, Problem};
 use crate::manifest::Manifests;
-use crate::scenario::{Scenario, parse_epoch, read_file};
-use crate::sim::{Setup, World};
-use crate::spec::{Handler, ProbeKind};
+use crate::manifest::qualified_name_errors;
+use crate::scenario::actions::{Action, Timed};
+use crate::scenario::{ActionOrigin, GateController, Scenario, parse_epoch, read_file};
+use crate::sim::{Action as SimAction, PodId, Scheduled, Setup, World};
+use crate::spec::{Handler, PodSpec, ProbeKind};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Trace;
 use crate::trace::render::Clock;
@@ -27,6 +30,8 @@ pub struct Inputs {
     pub kubernetes: Option<String>,
     pub seed: Option<u64>,
     pub until: Option<SimDuration>,
+    /// Actions from flags, added to the scenario's.
+    pub actions: Vec<(Timed, ActionOrigin)>,
 }
 
 /// Everything read and checked, ready to simulate.
@@ -65,7 +70,10 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
     }
     let epoch = parse_epoch(scenario.epoch.as_deref().unwrap_or(DEFAULT_EPOCH)).map_err(Error::input)?;
     let mut warnings = manifests.warnings.clone();
-    let (setup, more) = setup(manifests, behaviours, cluster, epoch)?;
+    let mut actions = scenario.actions.clone();
+    actions.extend(inputs.actions.iter().cloned());
+    let scenario_parts = ScenarioParts { actions, gates: scenario.gates.clone() };
+    let (setup, more) = setup(manifests, behaviours, cluster, epoch, scenario_parts)?;
     warnings.extend(more);
     Ok(Prepared {
         setup,
@@ -80,14 +88,45 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
 /// are this plus whole seconds.
 pub const DEFAULT_EPOCH: &str = "2026-01-01T00:00:00Z";
 
+/// What a scenario adds to the manifests: timed actions and controllers.
+#[derive(Clone, Debug, Default)]
+pub struct ScenarioParts {
+    pub actions: Vec<(Timed, ActionOrigin)>,
+    pub gates: Vec<GateController>,
+}
+
 /// Checks the inputs against each other and builds a run setup.
 pub fn setup(
     manifests: Manifests,
     behaviours: Behaviours,
     cluster: Cluster,
     epoch: Timestamp,
+    scenario: ScenarioParts,
 ) -> Result<(Setup, Vec<Problem>), Error> {
     let mut problems = Vec::new();
+    let mut warnings = Vec::new();
+    let mut actions = Vec::new();
+    for (timed, origin) in &scenario.actions {
+        match resolve_action(&manifests.pods, &timed.action, origin) {
+            Ok((action, warning)) => {
+                actions.push(Scheduled { at: timed.at, action });
+                warnings.extend(warning);
+            }
+            Err(p) => problems.push(p),
+        }
+    }
+    // Same-instant actions keep their written order.
+    actions.sort_by_key(|a| a.at);
+    for g in &scenario.gates {
+        let errors = qualified_name_errors(&g.condition);
+        if let Some(e) = errors.first() {
+            problems.push(Problem::error(format!("gates: condition {:?}: {e}", g.condition)).field("gates"));
+        } else if !manifests.pods.iter().any(|p| p.readiness_gates.contains(&g.condition)) {
+            let message =
+                format!("gates: no pod has a readiness gate {:?}: this controller has nothing to do", g.condition);
+            warnings.push(Problem::error(message).field("gates").warn());
+        }
+    }
     for name in behaviours.container_names() {
         if !manifests.pods.iter().any(|p| p.container_index(name).is_some()) {
             let known: Vec<&str> = manifests.pods.iter().flat_map(|p| p.containers.iter().map(|c| &*c.name)).collect();
@@ -107,7 +146,6 @@ pub fn setup(
     if !problems.is_empty() {
         return Err(Error::Input(problems));
     }
-    let mut warnings = Vec::new();
     for pod in &manifests.pods {
         for c in &pod.containers {
             let probes_a_port =
@@ -123,8 +161,74 @@ pub fn setup(
         }
     }
     let epoch_ns = epoch.as_nanosecond().max(0) as u128;
-    let setup = Setup { pods: manifests.pods, behaviours: Arc::new(behaviours), cluster: Arc::new(cluster), epoch_ns };
+    let setup = Setup {
+        pods: manifests.pods,
+        behaviours: Arc::new(behaviours),
+        cluster: Arc::new(cluster),
+        epoch_ns,
+        actions: Arc::new(actions),
+        gates: scenario.gates,
+    };
     Ok((setup, warnings))
+}
+
+/// The pod (and container) an action names, with a warning when it will
+/// have no visible effect.
+fn resolve_action(
+    pods: &[PodSpec],
+    action: &Action,
+    origin: &ActionOrigin,
+) -> Result<(SimAction, Option<Problem>), Problem> {
+    let field = match action {
+        Action::Delete { .. } => "delete",
+        Action::SetCondition { .. } => "setCondition.pod",
+        Action::Kill { .. } => "kill",
+    };
+    let name = action.pod();
+    let Some(index) = pods.iter().position(|p| p.name == name) else {
+        let known: Vec<&str> = pods.iter().map(|p| p.name.as_str()).collect();
+        return Err(
+            origin.problem(field, format!("no pod named {name:?} in the manifests (pods: {})", known.join(", ")))
+        );
+    };
+    let pod = PodId(index as u32);
+    let spec = &pods[index];
+    match action {
+        Action::Delete { grace_period_seconds, .. } => {
+            Ok((SimAction::Delete { pod, grace_period_seconds: *grace_period_seconds }, None))
+        }
+        Action::SetCondition { condition, status, .. } => {
+            if let Some(e) = qualified_name_errors(condition).first() {
+                return Err(origin.problem("setCondition.type", format!("{condition:?}: {e}")));
+            }
+            let owned = ["PodScheduled", "PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady"];
+            if owned.contains(&condition.as_str()) {
+                let message = format!(
+                    "{condition:?} is a condition the kubelet owns and rewrites at its next sync; set a readiness gate's condition instead"
+                );
+                return Err(origin.problem("setCondition.type", message));
+            }
+            let warning = (!spec.readiness_gates.contains(condition)).then(|| {
+                origin
+                    .problem(
+                        "setCondition.type",
+                        format!("pod {name:?} has no readiness gate {condition:?}: the condition is stored but changes nothing"),
+                    )
+                    .warn()
+            });
+            Ok((SimAction::SetCondition { pod, condition: Arc::from(condition.as_str()), status: *status }, warning))
+        }
+        Action::Kill { container, signal, .. } => match spec.container_index(container) {
+            Some(c) => Ok((SimAction::Kill { pod, container: c, signal: *signal }, None)),
+            None => {
+                let known: Vec<&str> = spec.containers.iter().map(|c| &*c.name).collect();
+                Err(origin.problem(
+                    "kill",
+                    format!("pod {name:?} has no container {container:?} (containers: {})", known.join(", ")),
+                ))
+            }
+        },
+    }
 }
 
 /// Simulates `setup` with `seed` until `until`.

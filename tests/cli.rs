@@ -471,22 +471,22 @@ items:
 }
 
 #[test]
-fn init_containers_are_unsupported() {
+fn ephemeral_containers_are_unsupported() {
     manifest_error(
-        "init",
-        "  initContainers:\n  - name: init\n    image: busybox:1.36\n",
-        "initContainers:",
-        "spec.initContainers: init containers and native sidecars are not simulated yet",
+        "ephemeral",
+        "  ephemeralContainers:\n  - name: debug\n    image: busybox:1.36\n",
+        "ephemeralContainers:",
+        "spec.ephemeralContainers: podsim does not simulate this yet",
     );
 }
 
 #[test]
-fn init_containers_are_unsupported_flow_style() {
+fn stop_signals_are_unsupported_flow_style() {
     manifest_error(
-        "init-flow",
-        "  initContainers: [{name: init, image: busybox:1.36}]\n",
+        "stop-signal",
+        "  initContainers: [{name: proxy, image: envoy:1.30, restartPolicy: Always, lifecycle: {stopSignal: SIGUSR1}}]\n",
         "initContainers:",
-        "spec.initContainers: init containers and native sidecars are not simulated yet",
+        "spec.initContainers[0].lifecycle.stopSignal: stop signals (ContainerStopSignals, alpha) are not simulated: podsim sends SIGTERM",
     );
 }
 

@@ -9,7 +9,7 @@ use podsim::cluster::{Cluster, Version};
 use podsim::error::SourceFile;
 use podsim::invariants::check_trace;
 use podsim::manifest::Manifests;
-use podsim::run::{DEFAULT_EPOCH, setup, simulate};
+use podsim::run::{DEFAULT_EPOCH, ScenarioParts, setup, simulate};
 use podsim::sim::Setup;
 use podsim::time::SimTime;
 use podsim::trace::jsonl::{self, Header, SCHEMA};
@@ -155,7 +155,7 @@ fn build(p: &Pod) -> Setup {
     let behaviours =
         Behaviours::load(&file("app.yaml", behaviour.clone())).unwrap_or_else(|e| panic!("{e:?}\n{behaviour}"));
     let cluster = Cluster::default().with_version(Version::ALL[p.version as usize]).unwrap();
-    setup(manifests, behaviours, cluster, DEFAULT_EPOCH.parse().unwrap()).unwrap().0
+    setup(manifests, behaviours, cluster, DEFAULT_EPOCH.parse().unwrap(), ScenarioParts::default()).unwrap().0
 }
 
 fn jsonl_bytes(setup: &Setup, seed: u64, until: SimTime) -> Vec<u8> {
@@ -227,7 +227,7 @@ proptest! {
             let _ = Cluster::load(&file);
             if let Ok(m) = manifests {
                 let app = Behaviours::load(&Arc::new(SourceFile { name: "app.yaml".into(), text: APP.into() })).unwrap();
-                if let Ok((setup, _)) = setup(m, app, Cluster::default(), DEFAULT_EPOCH.parse().unwrap()) {
+                if let Ok((setup, _)) = setup(m, app, Cluster::default(), DEFAULT_EPOCH.parse().unwrap(), ScenarioParts::default()) {
                     let _ = simulate(&setup, 1, SimTime::from_millis(60_000));
                 }
             }

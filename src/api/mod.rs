@@ -9,10 +9,11 @@ use crate::api::status::{Condition, ConditionType, PodStatus};
 use crate::rng::Stream;
 use crate::sim::PodId;
 use crate::spec::PodSpec;
+use crate::time::SimDuration;
 use crate::time::SimTime;
 use crate::trace::Trace;
 use crate::trace::record::{Record, WatchKind};
-use pod::ApiPod;
+use pod::{ApiPod, Deletion};
 use std::sync::Arc;
 
 pub struct ApiServer {
@@ -57,7 +58,10 @@ impl ApiServer {
             created: now,
             resource_version: rv,
             node: None,
+            generation: 1,
+            deletion: None,
             status,
+            removed: false,
         });
         self.record(id, WatchKind::Added, now, trace);
         id
@@ -75,9 +79,16 @@ impl ApiServer {
         self.record(id, WatchKind::Modified, now, trace);
     }
 
-    /// A status PATCH from the kubelet; returns the stored status.
-    pub fn patch_status(&mut self, id: PodId, status: PodStatus, now: SimTime, trace: &mut Trace) -> PodStatus {
+    /// A status PATCH from the kubelet; returns the stored status. The
+    /// conditions the kubelet does not own stay as stored (its strategic
+    /// merge patch only names its own).
+    pub fn patch_status(&mut self, id: PodId, mut status: PodStatus, now: SimTime, trace: &mut Trace) -> PodStatus {
         let p = &mut self.pods[id.0 as usize];
+        if p.removed {
+            return p.status.clone();
+        }
+        let kubelets = status.conditions.into_iter().filter(|c| c.kind.by_kubelet());
+        status.conditions = p.status.other_conditions().cloned().chain(kubelets).collect();
         if p.status.same_as(&status) {
             return p.status.clone();
         }
@@ -87,4 +98,100 @@ impl ApiServer {
         self.record(id, WatchKind::Modified, now, trace);
         self.pods[id.0 as usize].status.clone()
     }
+
+    /// Another client's status PATCH setting one condition (e.g. a
+    /// readiness gate): lastTransitionTime moves only when the status does.
+    /// Returns false when nothing changed.
+    pub fn set_condition(&mut self, id: PodId, mut c: Condition, now: SimTime, trace: &mut Trace) -> bool {
+        let p = &mut self.pods[id.0 as usize];
+        if p.removed {
+            return false;
+        }
+        let old = p.status.condition(&c.kind);
+        if old.is_some_and(|o| o.same_as(&c)) {
+            return false;
+        }
+        c.last_transition = match old {
+            Some(o) if o.status == c.status => o.last_transition,
+            _ => now,
+        };
+        p.status.set_condition(c);
+        let rv = self.bump();
+        self.pods[id.0 as usize].resource_version = rv;
+        self.record(id, WatchKind::Modified, now, trace);
+        true
+    }
+
+    /// `DELETE` (`CheckGracefulDelete`, `BeforeDelete`): the grace is the
+    /// request's, else the pod's; 0 for an unscheduled or finished pod. A
+    /// graceful delete stores `deletionTimestamp` = now (to the second) +
+    /// grace and bumps the generation; a repeated one only shortens it; a
+    /// zero grace removes the object at once.
+    pub fn delete(&mut self, id: PodId, request: Option<i64>, now: SimTime, trace: &mut Trace) -> DeleteOutcome {
+        let p = &self.pods[id.0 as usize];
+        if p.removed {
+            return DeleteOutcome::NotFound;
+        }
+        let spec_grace = (p.spec.termination_grace.as_millis() / 1000) as i64;
+        let mut period = request.unwrap_or(spec_grace);
+        if p.node.is_none() || p.status.phase.is_terminal() {
+            period = 0;
+        }
+        if period < 0 {
+            period = 1;
+        }
+        let whole = SimTime::ZERO + SimDuration::from_secs(now.whole_seconds());
+        let deletion = match p.deletion {
+            None => Deletion { timestamp: whole + SimDuration::from_secs(period as u64), grace_seconds: period },
+            // Already deleting: only a shorter grace changes anything.
+            Some(d) if d.grace_seconds == 0 || period >= d.grace_seconds => return DeleteOutcome::Unchanged,
+            Some(d) => {
+                Deletion { timestamp: d.requested() + SimDuration::from_secs(period as u64), grace_seconds: period }
+            }
+        };
+        let first = p.deletion.is_none();
+        let rv = self.bump();
+        let p = &mut self.pods[id.0 as usize];
+        p.deletion = Some(deletion);
+        if first {
+            p.generation += 1;
+        }
+        p.resource_version = rv;
+        self.record(id, WatchKind::Modified, now, trace);
+        if period == 0 {
+            self.remove(id, now, trace);
+            return DeleteOutcome::Removed;
+        }
+        DeleteOutcome::Graceful
+    }
+
+    /// The kubelet's final `DELETE` (grace 0, UID precondition) of a finished pod.
+    pub fn delete_final(&mut self, id: PodId, uid: &str, now: SimTime, trace: &mut Trace) -> bool {
+        let p = &self.pods[id.0 as usize];
+        if p.removed || &*p.uid != uid {
+            return false;
+        }
+        matches!(self.delete(id, Some(0), now, trace), DeleteOutcome::Removed)
+    }
+
+    /// The object leaves storage: a DELETED watch event with the last object.
+    fn remove(&mut self, id: PodId, now: SimTime, trace: &mut Trace) {
+        let rv = self.bump();
+        let p = &mut self.pods[id.0 as usize];
+        p.resource_version = rv;
+        p.removed = true;
+        self.record(id, WatchKind::Deleted, now, trace);
+    }
+}
+
+/// What a DELETE did.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DeleteOutcome {
+    /// `deletionTimestamp` set (or shortened): the kubelet terminates the pod.
+    Graceful,
+    /// Removed at once (grace 0).
+    Removed,
+    /// Already deleting with a shorter or equal grace: nothing written.
+    Unchanged,
+    NotFound,
 }

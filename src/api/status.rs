@@ -99,11 +99,14 @@ impl Condition {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Terminated {
     pub exit_code: i32,
-    /// Set by the runtime: `Completed` for 0, `Error` otherwise.
+    /// Set by the runtime: `Completed` for 0, `Error` otherwise; or by the
+    /// kubelet: `ContainerStatusUnknown` for a container it cannot find.
     pub reason: &'static str,
-    pub started_at: SimTime,
-    pub finished_at: SimTime,
-    pub container_id: Arc<str>,
+    pub message: Option<&'static str>,
+    /// Absent when the kubelet made the state up (`ContainerStatusUnknown`).
+    pub started_at: Option<SimTime>,
+    pub finished_at: Option<SimTime>,
+    pub container_id: Option<Arc<str>>,
     /// Why it ended, for the timeline (not part of the API object).
     pub why: Arc<str>,
 }
@@ -186,9 +189,13 @@ pub struct PodStatus {
     pub host_ip: Option<Arc<str>>,
     pub pod_ip: Option<Arc<str>>,
     pub start_time: Option<SimTime>,
-    /// Sorted by name, as the kubelet sorts them.
+    /// `initContainerStatuses`, in spec order.
+    pub init_containers: Vec<ContainerStatus>,
+    /// `containerStatuses`, sorted by name, as the kubelet sorts them.
     pub containers: Vec<ContainerStatus>,
     pub qos: QosClass,
+    /// `status.observedGeneration`: the pod generation the kubelet last saw.
+    pub observed_generation: i64,
 }
 
 impl PodStatus {
@@ -200,8 +207,10 @@ impl PodStatus {
             host_ip: None,
             pod_ip: None,
             start_time: None,
+            init_containers: Vec::new(),
             containers: Vec::new(),
             qos,
+            observed_generation: 0,
         }
     }
 
@@ -213,12 +222,22 @@ impl PodStatus {
         self.condition(kind).is_some_and(|c| c.status)
     }
 
+    /// Init and regular container statuses (names are unique across both).
+    pub fn all_containers(&self) -> impl Iterator<Item = &ContainerStatus> {
+        self.init_containers.iter().chain(&self.containers)
+    }
+
     pub fn container(&self, name: &str) -> Option<&ContainerStatus> {
-        self.containers.iter().find(|c| &*c.name == name)
+        self.all_containers().find(|c| &*c.name == name)
     }
 
     pub fn container_mut(&mut self, name: &str) -> Option<&mut ContainerStatus> {
-        self.containers.iter_mut().find(|c| &*c.name == name)
+        self.init_containers.iter_mut().chain(&mut self.containers).find(|c| &*c.name == name)
+    }
+
+    /// Conditions the kubelet does not own, e.g. readiness gates.
+    pub fn other_conditions(&self) -> impl Iterator<Item = &Condition> {
+        self.conditions.iter().filter(|c| !c.kind.by_kubelet())
     }
 
     /// Replaces or appends a condition, keeping the kubelet's order.
@@ -238,8 +257,17 @@ impl PodStatus {
             && self.host_ip == o.host_ip
             && self.pod_ip == o.pod_ip
             && self.start_time == o.start_time
-            && self.conditions == o.conditions
-            && self.containers.len() == o.containers.len()
-            && self.containers.iter().zip(&o.containers).all(|(a, b)| a.same_as(b))
+            && self.observed_generation == o.observed_generation
+            && self
+                .conditions
+                .iter()
+                .filter(|c| c.kind.by_kubelet())
+                .eq(o.conditions.iter().filter(|c| c.kind.by_kubelet()))
+            && same_list(&self.init_containers, &o.init_containers)
+            && same_list(&self.containers, &o.containers)
     }
+}
+
+fn same_list(a: &[ContainerStatus], b: &[ContainerStatus]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y))
 }

@@ -21,7 +21,7 @@
 mod process;
 mod schema;
 
-pub use process::{Answer, Ask, OnSigterm, Plan};
+pub use process::{Answer, Ask, Moments, OnSigterm, Plan};
 pub use schema::{ContainerBehaviour, ExitSpec, GrpcStatus, Phase, SigtermSpec};
 
 use crate::error::{Error, Problem, SourceFile};

@@ -1,7 +1,7 @@
 //! One container instance's process: its behaviour with every random time drawn
 //! once at start, and the answers it gives to probes at any moment.
 
-use super::schema::{ContainerBehaviour, GrpcStatus, Phase};
+use super::schema::{ContainerBehaviour, GrpcStatus, Moment, Phase, Stretch};
 use crate::dist::Dist;
 use crate::rng::Stream;
 use crate::time::SimDuration;
@@ -42,6 +42,42 @@ pub enum Answer {
     },
 }
 
+/// What has happened to the process that a schedule may react to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Moments {
+    /// Its container's preStop hook has started.
+    pub prestop: bool,
+    /// It has received SIGTERM.
+    pub sigterm: bool,
+}
+
+/// One response schedule with its random boundaries drawn.
+#[derive(Clone, Debug)]
+struct Schedule {
+    /// Indices of the timed entries, and the drawn `until` of each but the last.
+    timed: Vec<usize>,
+    untils: Vec<SimDuration>,
+    after_prestop: Option<usize>,
+    after_sigterm: Option<usize>,
+}
+
+impl Schedule {
+    fn draw<S: Stretch>(entries: &[S], rng: &mut Stream) -> Schedule {
+        let find = |m: Moment| entries.iter().position(|e| e.moment() == m);
+        let timed: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].moment() == Moment::Timed).collect();
+        let untils = untils(timed.iter().map(|&i| entries[i].until()), rng);
+        Schedule { timed, untils, after_prestop: find(Moment::AfterPrestop), after_sigterm: find(Moment::AfterSigterm) }
+    }
+
+    /// The entry in force at `age`, given what happened to the process.
+    fn pick(&self, age: SimDuration, m: Moments) -> usize {
+        match (m.sigterm.then_some(self.after_sigterm).flatten(), m.prestop.then_some(self.after_prestop).flatten()) {
+            (Some(i), _) | (None, Some(i)) => i,
+            _ => self.timed[stretch(&self.untils, age)],
+        }
+    }
+}
+
 /// What SIGTERM does to the process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OnSigterm {
@@ -62,11 +98,11 @@ pub struct Plan {
     /// Since process start: when and how it exits by itself.
     pub exit: Option<(SimDuration, i32)>,
     pub on_sigterm: OnSigterm,
-    /// Drawn `until`s, per http path / exec command / grpc service, in the
+    /// Drawn schedules, per http path / exec command / grpc service, in the
     /// order of the behaviour's maps.
-    http_untils: Vec<Vec<SimDuration>>,
-    exec_untils: Vec<Vec<SimDuration>>,
-    grpc_untils: Vec<Vec<SimDuration>>,
+    http: Vec<Schedule>,
+    exec: Vec<Schedule>,
+    grpc: Vec<Schedule>,
 }
 
 impl Plan {
@@ -80,9 +116,9 @@ impl Plan {
                 listen_after: SimDuration::ZERO,
                 exit: None,
                 on_sigterm: OnSigterm::Exit { after: SimDuration::ZERO, code: 0 },
-                http_untils: Vec::new(),
-                exec_untils: Vec::new(),
-                grpc_untils: Vec::new(),
+                http: Vec::new(),
+                exec: Vec::new(),
+                grpc: Vec::new(),
             };
         };
         let listen_after = latency(&b.listen, rng);
@@ -92,11 +128,11 @@ impl Plan {
             Some(s) => OnSigterm::Exit { after: latency(&s.exit_after, rng), code: s.code.unwrap_or(0) },
             None => OnSigterm::Exit { after: SimDuration::ZERO, code: 0 },
         };
-        let http_untils = b.http.values().map(|ps| untils(ps.iter().map(|p| &p.until), rng)).collect();
-        let exec_untils = b.exec.values().map(|ps| untils(ps.iter().map(|p| &p.until), rng)).collect();
-        let grpc_untils = b.grpc.values().map(|ps| untils(ps.iter().map(|p| &p.until), rng)).collect();
+        let http = b.http.values().map(|ps| Schedule::draw(ps, rng)).collect();
+        let exec = b.exec.values().map(|ps| Schedule::draw(ps, rng)).collect();
+        let grpc = b.grpc.values().map(|ps| Schedule::draw(ps, rng)).collect();
         let ports = b.ports.clone().unwrap_or_else(|| declared_ports.to_vec());
-        Plan { behaviour: Some(b), ports, listen_after, exit, on_sigterm, http_untils, exec_untils, grpc_untils }
+        Plan { behaviour: Some(b), ports, listen_after, exit, on_sigterm, http, exec, grpc }
     }
 
     /// False for podsim's default app (no behaviour given).
@@ -109,9 +145,9 @@ impl Plan {
         &self.ports
     }
 
-    /// The answer to `ask` when the process has been up for `age`; the latency
-    /// draw (if any) comes from `rng`.
-    pub fn answer(&self, ask: Ask<'_>, age: SimDuration, rng: &mut Stream) -> Answer {
+    /// The answer to `ask` when the process has been up for `age`, after
+    /// `moments`; the latency draw (if any) comes from `rng`.
+    pub fn answer(&self, ask: Ask<'_>, age: SimDuration, moments: Moments, rng: &mut Stream) -> Answer {
         let Some(b) = &self.behaviour else {
             return match ask {
                 Ask::Http { .. } => Answer::Http { status: 200, latency: SimDuration::ZERO },
@@ -124,7 +160,7 @@ impl Plan {
         match ask {
             Ask::Exec { command } => match b.exec.iter().position(|(k, _)| k == command) {
                 Some(i) => {
-                    let phase = &b.exec[command][stretch(&self.exec_untils[i], age)];
+                    let phase = &b.exec[command][self.exec[i].pick(age, moments)];
                     Answer::Exit {
                         code: phase.exit,
                         latency: latency(&phase.latency, rng),
@@ -137,7 +173,7 @@ impl Plan {
             Ask::Tcp { .. } => Answer::Accepted,
             Ask::Http { path, .. } => match b.http.keys().position(|k| k == path) {
                 Some(i) => {
-                    let p: &Phase<u16> = &b.http[path][stretch(&self.http_untils[i], age)];
+                    let p: &Phase<u16> = &b.http[path][self.http[i].pick(age, moments)];
                     Answer::Http { status: p.status, latency: latency(&p.latency, rng) }
                 }
                 None => Answer::Http { status: 404, latency: SimDuration::ZERO },
@@ -148,7 +184,7 @@ impl Plan {
             }
             Ask::Grpc { service, .. } => match b.grpc.keys().position(|k| k == service) {
                 Some(i) => {
-                    let p = &b.grpc[service][stretch(&self.grpc_untils[i], age)];
+                    let p = &b.grpc[service][self.grpc[i].pick(age, moments)];
                     Answer::Grpc { status: p.status, latency: latency(&p.latency, rng) }
                 }
                 None => Answer::GrpcNotFound,
@@ -165,7 +201,7 @@ fn port_of(ask: Ask<'_>) -> u16 {
 }
 
 /// Draws a schedule's boundaries; random ones are kept non-decreasing.
-fn untils<'a>(items: impl Iterator<Item = &'a Option<Dist>>, rng: &mut Stream) -> Vec<SimDuration> {
+fn untils<'a>(items: impl Iterator<Item = Option<&'a Dist>>, rng: &mut Stream) -> Vec<SimDuration> {
     let mut out: Vec<SimDuration> = Vec::new();
     for u in items.flatten() {
         let d = u.sample(rng).max(out.last().copied().unwrap_or(SimDuration::ZERO));
@@ -195,6 +231,8 @@ mod tests {
         Plan::draw(b.for_instance("app", 0), &[8080], &mut Stream::new(1, "t"))
     }
 
+    const M: Moments = Moments { prestop: false, sigterm: false };
+
     #[test]
     fn answers_follow_the_schedule() {
         let p = plan(
@@ -203,26 +241,44 @@ mod tests {
         let mut r = Stream::new(1, "r");
         let at = |s: u64| SimDuration::from_secs(s);
         let ready = Ask::Http { port: 8080, path: "/ready" };
-        assert_eq!(p.answer(ready, at(1), &mut r), Answer::Refused);
-        assert_eq!(p.answer(ready, at(2), &mut r), Answer::Http { status: 503, latency: SimDuration::ZERO });
-        assert_eq!(p.answer(ready, at(10), &mut r), Answer::Http { status: 200, latency: SimDuration::ZERO });
+        assert_eq!(p.answer(ready, at(1), M, &mut r), Answer::Refused);
+        assert_eq!(p.answer(ready, at(2), M, &mut r), Answer::Http { status: 503, latency: SimDuration::ZERO });
+        assert_eq!(p.answer(ready, at(10), M, &mut r), Answer::Http { status: 200, latency: SimDuration::ZERO });
         assert_eq!(
-            p.answer(Ask::Http { port: 8080, path: "/x" }, at(10), &mut r),
+            p.answer(Ask::Http { port: 8080, path: "/x" }, at(10), M, &mut r),
             Answer::Http { status: 404, latency: SimDuration::ZERO }
         );
-        assert_eq!(p.answer(Ask::Tcp { port: 9090 }, at(10), &mut r), Answer::Refused);
+        assert_eq!(p.answer(Ask::Tcp { port: 9090 }, at(10), M, &mut r), Answer::Refused);
         assert_eq!(
-            p.answer(Ask::Exec { command: "true" }, at(0), &mut r),
+            p.answer(Ask::Exec { command: "true" }, at(0), M, &mut r),
             Answer::Exit { code: 0, latency: SimDuration::ZERO, output: None }
         );
-        assert_eq!(p.answer(Ask::Grpc { port: 8080, service: "" }, at(10), &mut r), Answer::GrpcUnimplemented);
+        assert_eq!(p.answer(Ask::Grpc { port: 8080, service: "" }, at(10), M, &mut r), Answer::GrpcUnimplemented);
+    }
+
+    #[test]
+    fn sigterm_and_prestop_entries_take_over() {
+        let p = plan(
+            "containers:\n  app:\n    http:\n      /ready: [{after_sigterm: true, status: 500}, {until: 10s, status: 503}, {after_prestop: true, status: 429}, {status: 200}]\n",
+        );
+        let mut r = Stream::new(1, "r");
+        let ready = Ask::Http { port: 8080, path: "/ready" };
+        let at = |s: u64| SimDuration::from_secs(s);
+        let status = |m: Moments, s: u64, r: &mut Stream| match p.answer(ready, at(s), m, r) {
+            Answer::Http { status, .. } => status,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(status(M, 5, &mut r), 503);
+        assert_eq!(status(M, 50, &mut r), 200);
+        assert_eq!(status(Moments { prestop: true, sigterm: false }, 5, &mut r), 429);
+        assert_eq!(status(Moments { prestop: true, sigterm: true }, 50, &mut r), 500);
     }
 
     #[test]
     fn the_default_app_always_succeeds() {
         let p = Plan::draw(None, &[], &mut Stream::new(1, "t"));
         let mut r = Stream::new(1, "r");
-        assert_eq!(p.answer(Ask::Tcp { port: 1 }, SimDuration::ZERO, &mut r), Answer::Accepted);
+        assert_eq!(p.answer(Ask::Tcp { port: 1 }, SimDuration::ZERO, M, &mut r), Answer::Accepted);
         assert_eq!(p.on_sigterm, OnSigterm::Exit { after: SimDuration::ZERO, code: 0 });
     }
 }

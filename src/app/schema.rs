@@ -43,6 +43,13 @@ pub struct Phase<T> {
     /// Time to answer (default 0s).
     #[serde(default)]
     pub latency: Option<Dist>,
+    /// Applies once the process has received SIGTERM, whatever the time.
+    #[serde(default)]
+    pub after_sigterm: bool,
+    /// Applies once the container's preStop hook has started (e.g. after a
+    /// `/drain` call), until SIGTERM.
+    #[serde(default)]
+    pub after_prestop: bool,
 }
 
 /// An exec stretch: `{until: 30s, exit: 0, latency: 10ms}`.
@@ -57,6 +64,10 @@ pub struct ExecPhase {
     pub output: Option<Arc<str>>,
     #[serde(default)]
     pub latency: Option<Dist>,
+    #[serde(default)]
+    pub after_sigterm: bool,
+    #[serde(default)]
+    pub after_prestop: bool,
 }
 
 /// The statuses of the standard gRPC health service.
@@ -103,18 +114,43 @@ pub struct SigtermSpec {
     pub ignore: bool,
 }
 
+/// When a schedule entry applies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Moment {
+    /// By time since process start (`until`).
+    Timed,
+    AfterPrestop,
+    AfterSigterm,
+}
+
 /// Anything with an `until` can be checked the same way.
 pub trait Stretch {
     fn until(&self) -> Option<&Dist>;
+    fn moment(&self) -> Moment;
 }
+
+fn moment(after_sigterm: bool, after_prestop: bool) -> Moment {
+    match (after_sigterm, after_prestop) {
+        (true, _) => Moment::AfterSigterm,
+        (_, true) => Moment::AfterPrestop,
+        _ => Moment::Timed,
+    }
+}
+
 impl<T> Stretch for Phase<T> {
     fn until(&self) -> Option<&Dist> {
         self.until.as_ref()
+    }
+    fn moment(&self) -> Moment {
+        moment(self.after_sigterm, self.after_prestop)
     }
 }
 impl Stretch for ExecPhase {
     fn until(&self) -> Option<&Dist> {
         self.until.as_ref()
+    }
+    fn moment(&self) -> Moment {
+        moment(self.after_sigterm, self.after_prestop)
     }
 }
 
@@ -173,15 +209,42 @@ impl ContainerBehaviour {
     }
 }
 
-/// Every stretch but the last needs `until`; fixed `until`s must increase.
+/// Every timed stretch but the last needs `until`; fixed `until`s must
+/// increase; `after_sigterm`/`after_prestop` entries stand apart, at most
+/// one of each, without `until`.
 fn check_schedule<S: Stretch>(field: &str, phases: &[S], out: &mut Vec<(String, String)>) {
     if phases.is_empty() {
         out.push((field.to_string(), "a schedule needs at least one entry".into()));
         return;
     }
-    let last = phases.len() - 1;
-    let mut previous = None;
+    let mut seen = Vec::new();
     for (i, p) in phases.iter().enumerate() {
+        let m = p.moment();
+        if m == Moment::Timed {
+            continue;
+        }
+        let name = if m == Moment::AfterSigterm { "after_sigterm" } else { "after_prestop" };
+        if p.until().is_some() {
+            out.push((
+                format!("{field}[{i}].until"),
+                format!("an `{name}` entry applies from that moment on: it takes no `until`"),
+            ));
+        }
+        if seen.contains(&m) {
+            out.push((format!("{field}[{i}]"), format!("only one entry may be `{name}`")));
+        }
+        seen.push(m);
+    }
+    let timed: Vec<(usize, &S)> = phases.iter().enumerate().filter(|(_, p)| p.moment() == Moment::Timed).collect();
+    let Some(&(last, _)) = timed.last() else {
+        out.push((
+            field.to_string(),
+            "a schedule needs an entry for normal times (one without `after_sigterm` or `after_prestop`)".into(),
+        ));
+        return;
+    };
+    let mut previous = None;
+    for (i, p) in timed {
         match (p.until(), i == last) {
             (None, false) => out.push((
                 format!("{field}[{i}]"),

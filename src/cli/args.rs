@@ -51,6 +51,18 @@ pub struct RunArgs {
     /// How much simulated time to run, e.g. 90s, 5m, 250ms (default 10m).
     #[arg(long, value_parser = duration)]
     pub until: Option<SimDuration>,
+    /// Delete a pod at a time, like `kubectl delete`: POD@TIME[,grace-period=N],
+    /// e.g. pod/web@60s. Repeatable; added to the scenario's actions.
+    #[arg(long = "delete", value_name = "POD@TIME")]
+    pub delete: Vec<String>,
+    /// Set a pod condition (a readiness gate) at a time, like `kubectl patch
+    /// --subresource=status`: POD:TYPE=True|False@TIME, e.g. pod/web:example.com/lb=True@30s.
+    #[arg(long = "set-condition", value_name = "POD:TYPE=STATUS@TIME")]
+    pub set_condition: Vec<String>,
+    /// Send a signal to a container's process from outside the kubelet:
+    /// POD/CONTAINER@TIME[,signal=SIGTERM], e.g. pod/web/app@45s (default SIGKILL).
+    #[arg(long = "kill", value_name = "POD/CONTAINER@TIME")]
+    pub kill: Vec<String>,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Output::Table)]
     pub output: Output,

@@ -2,8 +2,11 @@
 
 use super::args::{Output, RunArgs};
 use super::report;
+use crate::error::Error;
 use crate::invariants::check_trace;
 use crate::run::{Inputs, prepare, simulate};
+use crate::scenario::ActionOrigin;
+use crate::scenario::actions::{parse_condition_flag, parse_delete_flag, parse_kill_flag};
 use crate::time::SimTime;
 use crate::trace::jsonl::{self, Header, SCHEMA};
 use crate::trace::table;
@@ -12,6 +15,27 @@ use std::process::ExitCode;
 
 pub fn run(args: RunArgs) -> ExitCode {
     let stderr = &mut io::stderr().lock();
+    let mut actions = Vec::new();
+    let mut bad = Vec::new();
+    let flags = [("--delete", &args.delete), ("--set-condition", &args.set_condition), ("--kill", &args.kill)];
+    for (flag, values) in flags {
+        for v in values {
+            let parsed = match flag {
+                "--delete" => parse_delete_flag(v),
+                "--set-condition" => parse_condition_flag(v),
+                _ => parse_kill_flag(v),
+            };
+            let origin = ActionOrigin::Flag(format!("{flag} {v}"));
+            match parsed {
+                Ok(t) => actions.push((t, origin)),
+                Err(e) => bad.push(origin.problem("", e)),
+            }
+        }
+    }
+    if !bad.is_empty() {
+        report::error(stderr, &Error::Input(bad));
+        return ExitCode::from(2);
+    }
     let inputs = Inputs {
         scenario: args.scenario.clone(),
         manifests: args.manifests.clone(),
@@ -20,6 +44,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         kubernetes: args.kubernetes.clone(),
         seed: args.seed,
         until: args.until,
+        actions,
     };
     let prepared = match prepare(&inputs) {
         Ok(p) => p,
@@ -34,7 +59,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     let trace = simulate(&prepared.setup, prepared.seed, SimTime::ZERO + prepared.until);
     let stdout = &mut io::stdout().lock();
     let written = match args.output {
-        Output::Table => stdout.write_all(table::render(&table::rows(&trace)).as_bytes()),
+        Output::Table => stdout.write_all(table::render(&table::rows(&trace, &prepared.clock)).as_bytes()),
         Output::Jsonl => {
             let cluster = &prepared.setup.cluster;
             let header = Header {

@@ -45,6 +45,11 @@ pub struct Latencies {
     pub pleg_relist: Dist,
     /// The on-demand single-pod relist after a sync (1.37, or 1.36 with the gate).
     pub on_demand_relist: Dist,
+    /// `SyncTerminatedPod`'s cleanup: volumes unmounted, the pod cgroup removed.
+    pub pod_cleanup: Dist,
+    /// A readiness-gate controller's status PATCH after it decided (beyond
+    /// its own configured delay).
+    pub controller_write: Dist,
 }
 
 impl Default for Latencies {
@@ -64,6 +69,8 @@ impl Default for Latencies {
             exec_probe: u(20, 80),
             pleg_relist: u(2, 15),
             on_demand_relist: u(1, 10),
+            pod_cleanup: u(100, 1000),
+            controller_write: u(5, 25),
         }
     }
 }

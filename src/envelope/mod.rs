@@ -10,7 +10,7 @@ pub use timings::{Timing, Timings, row_timings, timings};
 use crate::error::{Error, Problem, SourceFile};
 use crate::manifest::Manifests;
 use crate::observe::{Observed, Origin, Record, simulated_records};
-use crate::run::{Prepared, setup, simulate};
+use crate::run::{Prepared, ScenarioParts, setup, simulate};
 use crate::time::SimTime;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -103,6 +103,7 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
                         (*scenario.setup.behaviours).clone(),
                         (*scenario.setup.cluster).clone(),
                         scenario.clock.epoch,
+                        ScenarioParts { actions: Vec::new(), gates: scenario.setup.gates.clone() },
                     )
                 });
                 match loaded {

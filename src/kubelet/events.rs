@@ -18,7 +18,8 @@ pub struct Subject<'a> {
     pub pod: &'a Arc<str>,
     pub namespace: &'a Arc<str>,
     pub uid: &'a Arc<str>,
-    pub container: Option<&'a str>,
+    /// `spec.containers{app}` or `spec.initContainers{fetch}` for container events.
+    pub field_path: Option<String>,
 }
 
 #[derive(Default)]
@@ -59,7 +60,7 @@ impl Recorder {
         reason: &'static str,
         message: String,
     ) -> Option<ApiEvent> {
-        let field_path = s.container.map(|c| format!("spec.containers{{{c}}}"));
+        let field_path = s.field_path.clone();
         let (message, key) = self.aggregate(now, s, warning, reason, message, &field_path);
         let event = match self.seen.get(&key) {
             Some(old) => ApiEvent { count: old.count + 1, last: now, message, ..old.clone() },
@@ -137,7 +138,7 @@ mod tests {
 
     fn rec(r: &mut Recorder, t: u64, msg: &str) -> Option<ApiEvent> {
         let (pod, ns, uid): (Arc<str>, Arc<str>, Arc<str>) = ("web".into(), "default".into(), "u1".into());
-        let s = Subject { pod: &pod, namespace: &ns, uid: &uid, container: Some("app") };
+        let s = Subject { pod: &pod, namespace: &ns, uid: &uid, field_path: Some("spec.containers{app}".into()) };
         r.record(SimTime::from_millis(t), &"node-1".into(), &s, true, "Unhealthy", msg.to_string())
     }
 

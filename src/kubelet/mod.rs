@@ -9,18 +9,23 @@ pub mod actions;
 pub mod backoff;
 pub mod events;
 pub mod images;
+mod kill;
+pub mod lifecycle;
 pub mod pleg;
+mod pod_updates;
 pub mod pod_worker;
 pub mod prober;
 mod probing;
 pub mod runtime;
+mod start;
 pub mod status;
 mod sync;
 
-use crate::api::status::PodStatus;
+use crate::api::status::{Condition, PodStatus};
 use crate::app::Behaviours;
 use crate::cluster::{Cluster, Gate, Node};
 use crate::rng::Stream;
+use crate::scenario::actions::Signal;
 use crate::sim::{Ctx, Ev as WorldEv, PodId};
 use crate::spec::PodSpec;
 use crate::time::{SimDuration, SimTime};
@@ -55,6 +60,7 @@ pub enum Ev {
         pod: PodId,
         spec: Arc<PodSpec>,
         uid: Arc<str>,
+        generation: i64,
         status: Box<PodStatus>,
     },
     /// A periodic relist starts.
@@ -105,11 +111,48 @@ pub enum Ev {
     Sigkill {
         inst: InstId,
     },
+    /// A preStop or termination-order deadline of a kill.
+    KillTimer {
+        pod: PodId,
+        task: u64,
+        timer: u32,
+    },
+    /// A lifecycle hook returned.
+    HookDone {
+        pod: PodId,
+        hook: u64,
+    },
+    /// The watch delivered a change another client made to a pod on this
+    /// node: a deletion (DELETE) or a status change (RECONCILE).
+    PodUpdated {
+        pod: PodId,
+        update: PodUpdate,
+    },
+    /// The pod is gone from the API server (REMOVE).
+    PodRemoved {
+        pod: PodId,
+    },
+    /// A signal to a container's process from outside the kubelet.
+    Signal {
+        pod: PodId,
+        container: usize,
+        signal: Signal,
+    },
     /// A status PATCH returned.
     StatusPatched {
         pod: PodId,
         status: Box<PodStatus>,
     },
+}
+
+/// What the kubelet learns from a pod update it did not make itself.
+#[derive(Clone, Debug)]
+pub struct PodUpdate {
+    /// `metadata.deletionGracePeriodSeconds`, once deleted.
+    pub deletion_grace: Option<i64>,
+    pub generation: i64,
+    /// The status as the API server now holds it.
+    pub status: Box<PodStatus>,
 }
 
 /// Everything the kubelet keeps about one pod.
@@ -123,6 +166,13 @@ struct KPod {
     status: StatusManager,
     reasons: ReasonCache,
     sync: Option<SyncRun>,
+    kills: kill::Kills,
+    /// `deletionGracePeriodSeconds` of the kubelet's copy of the pod.
+    deletion_grace: Option<i64>,
+    /// `metadata.generation` of the kubelet's copy of the pod.
+    generation: i64,
+    /// Conditions of the API pod the kubelet does not own (readiness gates).
+    others: Vec<Condition>,
 }
 
 pub struct Kubelet {
@@ -191,7 +241,9 @@ impl Kubelet {
     pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_>) {
         let now = ctx.q.now();
         match ev {
-            Ev::PodAdded { pod, spec, uid, status } => self.pod_added(pod, spec, uid, *status, ctx),
+            Ev::PodAdded { pod, spec, uid, generation, status } => {
+                self.pod_added(pod, spec, uid, generation, *status, ctx)
+            }
             Ev::Relist => {
                 self.relisting = true;
                 let snapshots = self.live_pods().map(|p| (p, PodSnapshot::read(&self.runtime, p))).collect();
@@ -257,6 +309,11 @@ impl Kubelet {
                 }
             }
             Ev::Exit { inst, code } => self.process_exit(inst, code, ctx),
+            Ev::KillTimer { pod, task, timer } => self.kill_timer(pod, task, timer, ctx),
+            Ev::HookDone { pod, hook } => self.finish_hook(pod, hook, false, ctx),
+            Ev::PodUpdated { pod, update } => self.pod_updated(pod, update, ctx),
+            Ev::PodRemoved { pod } => self.pod_removed(pod),
+            Ev::Signal { pod, container, signal } => self.signal(pod, container, signal, ctx),
             Ev::Sigkill { inst } => {
                 if self.runtime.inst(inst).is_running() {
                     self.process_fact(inst, ProcessFact::Sigkill, ctx);
@@ -280,7 +337,15 @@ impl Kubelet {
         self.pods.iter().enumerate().filter(|(_, p)| p.is_some()).map(|(i, _)| PodId(i as u32))
     }
 
-    fn pod_added(&mut self, pod: PodId, spec: Arc<PodSpec>, uid: Arc<str>, status: PodStatus, ctx: &mut Ctx<'_>) {
+    fn pod_added(
+        &mut self,
+        pod: PodId,
+        spec: Arc<PodSpec>,
+        uid: Arc<str>,
+        generation: i64,
+        status: PodStatus,
+        ctx: &mut Ctx<'_>,
+    ) {
         let i = pod.0 as usize;
         if self.pods.len() <= i {
             self.pods.resize_with(i + 1, || None);
@@ -292,9 +357,13 @@ impl Kubelet {
             uid,
             worker: PodWorker::default(),
             probes: ProbeManager::default(),
+            others: status.other_conditions().cloned().collect(),
             status: StatusManager::new(status),
             reasons: ReasonCache::new(),
             sync: None,
+            kills: kill::Kills::default(),
+            deletion_grace: None,
+            generation,
         });
         self.update_pod(pod, ctx);
     }
@@ -330,6 +399,19 @@ impl Kubelet {
         if let Some(s) = p.status.next_patch(could_run, now) {
             self.send_patch(pod, s, ctx);
         }
+        self.maybe_delete(pod, ctx);
+    }
+
+    /// The status manager's final `DELETE` (grace 0, UID precondition) once
+    /// a deleted pod is finished and the API shows its terminal phase.
+    fn maybe_delete(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+        let Some(p) = self.pod(pod) else { return };
+        let deleting = p.deletion_grace.is_some();
+        if p.status.take_delete(deleting) {
+            let uid = p.uid.clone();
+            let d = self.cluster.latencies.api_write.sample(&mut self.rng);
+            ctx.q.after(d, WorldEv::DeletePod { pod, uid });
+        }
     }
 
     fn send_patch(&mut self, pod: PodId, status: PodStatus, ctx: &mut Ctx<'_>) {
@@ -352,6 +434,7 @@ impl Kubelet {
             return;
         };
         let cname = container.map(|c| p.spec.containers[c].name.clone());
+        let field_path = container.map(|c| p.spec.containers[c].field_path());
         ctx.trace.push(
             now,
             Record::Kubelet(KubeletAction {
@@ -362,7 +445,7 @@ impl Kubelet {
                 warning,
             }),
         );
-        let subject = Subject { pod: &p.name, namespace: &p.namespace, uid: &p.uid, container: cname.as_deref() };
+        let subject = Subject { pod: &p.name, namespace: &p.namespace, uid: &p.uid, field_path };
         if let Some(e) = self.recorder.record(now, &self.node.name, &subject, warning, reason, message) {
             ctx.trace.push(now, Record::Event(Arc::new(e)));
         }
@@ -383,7 +466,7 @@ impl Kubelet {
         }
         self.process_fact(inst, ProcessFact::Exited { code }, ctx);
         let pod = self.runtime.inst(inst).pod;
-        self.instance_exited(pod, inst, ctx);
+        self.kills_on_exit(pod, inst, ctx);
     }
 
     /// `relistPod`, dropped when a global relist started after the request.

@@ -3,6 +3,7 @@
 //! work-queue requeue that decides when an idle pod is synced again.
 
 use crate::cluster::Version;
+use crate::spec::PodSpec;
 use crate::time::{SimDuration, SimTime};
 
 /// Where the pod is in its life, as the pod worker tracks it.
@@ -38,6 +39,8 @@ pub struct PodWorker {
     pub last_sync_end: Option<SimTime>,
     /// The work-queue entry (`workQueue.Enqueue` overwrites it).
     pub requeue_at: Option<SimTime>,
+    /// The grace period termination uses, in seconds (0 before it is set).
+    grace: i64,
     next_sync: u64,
 }
 
@@ -49,6 +52,7 @@ impl Default for PodWorker {
             pending: false,
             last_sync_end: None,
             requeue_at: None,
+            grace: 0,
             next_sync: 0,
         }
     }
@@ -90,6 +94,24 @@ impl PodWorker {
             self.work = Work::Idle;
             false
         }
+    }
+
+    /// `calculateEffectiveGracePeriod`: the deletion's grace if shorter than
+    /// the one in use, else the pod's `terminationGracePeriodSeconds`; at least 1 s.
+    pub fn effective_grace(&mut self, deletion_grace: Option<i64>, spec: &PodSpec) -> i64 {
+        let mut g = self.grace;
+        let mut overridden = false;
+        if let Some(d) = deletion_grace
+            && (g == 0 || d < g)
+        {
+            g = d;
+            overridden = true;
+        }
+        if !overridden && g == 0 {
+            g = (spec.termination_grace.as_millis() / 1000) as i64;
+        }
+        self.grace = g.max(1);
+        self.grace
     }
 
     pub fn could_have_running_containers(&self) -> bool {

@@ -97,6 +97,7 @@ impl Kubelet {
         let ip = self.runtime.sandbox(pod).map(|s| s.ip.clone()).unwrap_or_else(|| self.node.ip.clone());
         let age = instance.age(now);
         let alive = instance.is_running();
+        let moments = instance.moments;
         // probe.ResolveContainerPort: "couldn't find port: %v in %v".
         let resolve = |port: &PortRef| {
             let shown = match port {
@@ -109,7 +110,7 @@ impl Kubelet {
             Handler::HttpGet { port, path, scheme } => {
                 let port = resolve(port)?;
                 let answer = if alive {
-                    instance.plan.answer(Ask::Http { port, path }, age, &mut self.app_rng)
+                    instance.plan.answer(Ask::Http { port, path }, age, moments, &mut self.app_rng)
                 } else {
                     crate::app::Answer::Refused
                 };
@@ -118,7 +119,7 @@ impl Kubelet {
             Handler::TcpSocket { port } => {
                 let port = resolve(port)?;
                 let answer = if alive {
-                    instance.plan.answer(Ask::Tcp { port }, age, &mut self.app_rng)
+                    instance.plan.answer(Ask::Tcp { port }, age, moments, &mut self.app_rng)
                 } else {
                     crate::app::Answer::Refused
                 };
@@ -126,7 +127,7 @@ impl Kubelet {
             }
             Handler::Grpc { port, service } => {
                 let answer = if alive {
-                    instance.plan.answer(Ask::Grpc { port: *port, service }, age, &mut self.app_rng)
+                    instance.plan.answer(Ask::Grpc { port: *port, service }, age, moments, &mut self.app_rng)
                 } else {
                     crate::app::Answer::Refused
                 };
@@ -137,7 +138,7 @@ impl Kubelet {
                     return Err("container not running".to_string());
                 }
                 let joined = command.join(" ");
-                let answer = instance.plan.answer(Ask::Exec { command: &joined }, age, &mut self.app_rng);
+                let answer = instance.plan.answer(Ask::Exec { command: &joined }, age, moments, &mut self.app_rng);
                 let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
                 Ok(handler::exec(answer, &joined, overhead, exec_timeout.then_some(probe.timeout)))
             }

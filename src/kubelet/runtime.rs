@@ -2,7 +2,7 @@
 //! instances and their processes. It owns the truth about what runs; the
 //! kubelet only learns it through PLEG relists (see `pleg`).
 
-use crate::app::{OnSigterm, Plan};
+use crate::app::{Moments, OnSigterm, Plan};
 use crate::sim::PodId;
 use crate::time::{SimDuration, SimTime};
 use std::sync::Arc;
@@ -19,6 +19,8 @@ pub enum EndCause {
     /// The kubelet stopped it: `why` (e.g. "liveness probe failed 3 times")
     /// and how: exited after SIGTERM, or SIGKILL at the deadline.
     Stopped { why: Arc<str>, sigkill: bool },
+    /// A signal from outside the kubelet (a scenario `kill` action).
+    Signalled { signal: &'static str },
 }
 
 /// A runtime container state (`kubecontainer.State`).
@@ -51,6 +53,10 @@ pub struct Instance {
     pub state: InstState,
     pub plan: Plan,
     pub stopping: Option<Stopping>,
+    /// What the app has seen happen: its preStop hook started, SIGTERM.
+    pub moments: Moments,
+    /// A signal from outside, if the process dies of it.
+    pub signalled: Option<&'static str>,
     /// Removed by the kubelet's container deletor; invisible to relists.
     pub removed: bool,
 }
@@ -155,9 +161,10 @@ impl Runtime {
         let InstState::Running { started } = inst.state else {
             return false;
         };
-        let cause = match inst.stopping.take() {
-            Some(s) => EndCause::Stopped { why: s.why, sigkill: exit_code == SIGKILL_EXIT && now >= s.deadline },
-            None => EndCause::Exited,
+        let cause = match (inst.stopping.take(), inst.signalled) {
+            (Some(s), _) => EndCause::Stopped { why: s.why, sigkill: exit_code == SIGKILL_EXIT && now >= s.deadline },
+            (None, Some(signal)) => EndCause::Signalled { signal },
+            (None, None) => EndCause::Exited,
         };
         inst.state = InstState::Exited { started, finished: now, exit_code, cause };
         true
@@ -169,6 +176,7 @@ impl Runtime {
         let inst = self.inst_mut(id);
         let deadline = now + timeout;
         inst.stopping = Some(Stopping { deadline, why });
+        inst.moments.sigterm = true;
         match inst.plan.on_sigterm {
             OnSigterm::Exit { after, code } if now + after < deadline => StopOutcome::ExitsAt(now + after, code),
             _ => StopOutcome::Sigkill(deadline),

@@ -6,6 +6,8 @@ mod build;
 mod defaults;
 pub mod field;
 mod names;
+
+pub use names::qualified_name_errors;
 mod strict;
 mod unsupported;
 mod validation;

@@ -36,14 +36,8 @@ pub fn check(pod: &Pod) -> Vec<Finding> {
     }
     let Some(spec) = &pod.spec else { return out };
     let not_yet = "podsim does not simulate this yet";
-    if spec.init_containers.as_ref().is_some_and(|v| !v.is_empty()) {
-        out.push(error("spec.initContainers".into(), "init containers and native sidecars are not simulated yet"));
-    }
     if spec.ephemeral_containers.as_ref().is_some_and(|v| !v.is_empty()) {
         out.push(error("spec.ephemeralContainers".into(), not_yet));
-    }
-    if spec.readiness_gates.as_ref().is_some_and(|v| !v.is_empty()) {
-        out.push(error("spec.readinessGates".into(), "readiness gates are not simulated yet"));
     }
     if spec.active_deadline_seconds.is_some() {
         out.push(error("spec.activeDeadlineSeconds".into(), not_yet));
@@ -72,6 +66,9 @@ pub fn check(pod: &Pod) -> Vec<Finding> {
             ));
         }
     }
+    for (i, c) in spec.init_containers.iter().flatten().enumerate() {
+        check_container(&format!("spec.initContainers[{i}]"), c, &mut out);
+    }
     for (i, c) in spec.containers.iter().enumerate() {
         check_container(&format!("spec.containers[{i}]"), c, &mut out);
     }
@@ -79,11 +76,36 @@ pub fn check(pod: &Pod) -> Vec<Finding> {
 }
 
 fn check_container(path: &str, c: &Container, out: &mut Vec<Finding>) {
-    if c.lifecycle.as_ref().is_some_and(|l| l.post_start.is_some() || l.pre_stop.is_some()) {
-        out.push(error(format!("{path}.lifecycle"), "lifecycle hooks (postStart, preStop) are not simulated yet"));
+    if let Some(l) = &c.lifecycle {
+        if l.stop_signal.is_some() {
+            out.push(error(
+                format!("{path}.lifecycle.stopSignal"),
+                "stop signals (ContainerStopSignals, alpha) are not simulated: podsim sends SIGTERM",
+            ));
+        }
+        for (name, h) in [("postStart", &l.post_start), ("preStop", &l.pre_stop)] {
+            if h.as_ref()
+                .and_then(|h| h.http_get.as_ref())
+                .is_some_and(|g| g.host.as_ref().is_some_and(|s| !s.is_empty()))
+            {
+                out.push(error(
+                    format!("{path}.lifecycle.{name}.httpGet.host"),
+                    "hooks to another host than the pod are not simulated",
+                ));
+            }
+            if h.as_ref().is_some_and(|h| h.tcp_socket.is_some()) {
+                out.push(warning(
+                    format!("{path}.lifecycle.{name}.tcpSocket"),
+                    "the kubelet has no runner for a tcpSocket hook: every run fails (simulated as such)",
+                ));
+            }
+        }
     }
-    if c.restart_policy.is_some() || c.restart_policy_rules.as_ref().is_some_and(|r| !r.is_empty()) {
-        out.push(error(format!("{path}.restartPolicy"), "container restart rules (KEP-5307) are not simulated yet"));
+    if c.restart_policy_rules.as_ref().is_some_and(|r| !r.is_empty()) {
+        out.push(error(
+            format!("{path}.restartPolicyRules"),
+            "container restart rules (KEP-5307) are not simulated yet",
+        ));
     }
     for (name, probe) in [
         ("startupProbe", &c.startup_probe),

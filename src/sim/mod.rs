@@ -1,13 +1,16 @@
 //! The world of one run: the API server, the scheduler and each node's
 //! kubelet, exchanging messages through one event queue that owns time.
 
-use crate::api::ApiServer;
-use crate::api::status::PodStatus;
+use crate::api::status::{Condition, ConditionType, PodStatus};
+use crate::api::{ApiServer, DeleteOutcome};
 use crate::app::Behaviours;
 use crate::cluster::Cluster;
+use crate::control::readiness_gate::{Controllers, GatePatch};
 use crate::engine::Queue;
 use crate::kubelet::{self, Kubelet};
 use crate::rng::Stream;
+use crate::scenario::GateController;
+use crate::scenario::actions::Signal;
 use crate::spec::PodSpec;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
@@ -30,6 +33,27 @@ pub enum Ev {
     PatchStatus { pod: PodId, node: Arc<str>, status: Box<PodStatus> },
     /// A message to the kubelet of a node.
     Kubelet(Arc<str>, kubelet::Ev),
+    /// A scenario action is due (its index in the setup's list).
+    Action(usize),
+    /// The kubelet's final DELETE of a finished pod reaches the API server.
+    DeletePod { pod: PodId, uid: Arc<str> },
+    /// A readiness-gate controller's status PATCH reaches the API server.
+    GatePatch(GatePatch),
+}
+
+/// A scenario action with its pod (and container) resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Delete { pod: PodId, grace_period_seconds: Option<i64> },
+    SetCondition { pod: PodId, condition: Arc<str>, status: bool },
+    Kill { pod: PodId, container: usize, signal: Signal },
+}
+
+/// An action at its time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scheduled {
+    pub at: SimTime,
+    pub action: Action,
 }
 
 /// What a component gets to act: the queue (time) and the trace.
@@ -46,6 +70,8 @@ pub struct Setup {
     pub cluster: Arc<Cluster>,
     /// Nanoseconds since the Unix epoch of simulated time zero.
     pub epoch_ns: u128,
+    pub actions: Arc<Vec<Scheduled>>,
+    pub gates: Vec<GateController>,
 }
 
 pub struct World {
@@ -57,6 +83,8 @@ pub struct World {
     scheduler: Stream,
     watch: Stream,
     epoch_ns: u128,
+    actions: Arc<Vec<Scheduled>>,
+    controllers: Controllers,
 }
 
 impl World {
@@ -75,6 +103,8 @@ impl World {
             scheduler: Stream::new(seed, "scheduler"),
             watch: Stream::new(seed, "apiserver/watch"),
             epoch_ns: setup.epoch_ns,
+            actions: setup.actions.clone(),
+            controllers: Controllers::new(&setup.gates, seed),
         };
         for k in &mut w.kubelets {
             let mut ctx = Ctx { q: &mut w.q, trace: &mut w.trace };
@@ -82,6 +112,9 @@ impl World {
         }
         for p in &setup.pods {
             w.q.at(SimTime::ZERO, Ev::Create(Arc::new(p.clone())));
+        }
+        for (i, a) in setup.actions.iter().enumerate() {
+            w.q.at(a.at, Ev::Action(i));
         }
         w
     }
@@ -137,6 +170,23 @@ impl World {
                     SimDuration::ZERO,
                     kubelet::Ev::StatusPatched { pod, status: Box::new(stored) },
                 );
+                self.controllers_observe(pod);
+            }
+            Ev::Action(i) => {
+                let action = self.actions[i].action.clone();
+                self.act(action, now);
+            }
+            Ev::DeletePod { pod, uid } => {
+                if self.api.delete_final(pod, &uid, now, &mut self.trace) {
+                    self.removed(pod);
+                }
+            }
+            Ev::GatePatch(patch) => {
+                self.controllers.done(&patch);
+                let c = Condition::new(ConditionType::Other(patch.condition.clone()), patch.status);
+                if self.api.set_condition(patch.pod, c, now, &mut self.trace) {
+                    self.updated(patch.pod);
+                }
             }
             Ev::Kubelet(node, kev) => {
                 if let Some(k) = self.kubelets.iter_mut().find(|k| k.node_name() == &*node) {
@@ -144,6 +194,77 @@ impl World {
                     k.handle(kev, &mut ctx);
                 }
             }
+        }
+    }
+
+    /// A scenario action reaches the API server (or, for a signal, the node).
+    fn act(&mut self, action: Action, now: SimTime) {
+        match action {
+            Action::Delete { pod, grace_period_seconds } => {
+                let what = match grace_period_seconds {
+                    Some(g) => format!("kubectl delete --grace-period={g}"),
+                    None => "kubectl delete".to_string(),
+                };
+                self.scenario_record(pod, what, now);
+                match self.api.delete(pod, grace_period_seconds, now, &mut self.trace) {
+                    DeleteOutcome::Graceful => self.updated(pod),
+                    DeleteOutcome::Removed => self.removed(pod),
+                    DeleteOutcome::Unchanged | DeleteOutcome::NotFound => {}
+                }
+            }
+            Action::SetCondition { pod, condition, status } => {
+                let word = if status { "True" } else { "False" };
+                self.scenario_record(pod, format!("set condition {condition}={word}"), now);
+                let c = Condition::new(ConditionType::Other(condition), status);
+                if self.api.set_condition(pod, c, now, &mut self.trace) {
+                    self.updated(pod);
+                }
+            }
+            Action::Kill { pod, container, signal } => {
+                let p = self.api.pod(pod);
+                let name = p.spec.containers[container].name.clone();
+                let node = p.node.clone().filter(|_| !p.removed);
+                self.scenario_record(pod, format!("send {} to container {name}", signal.as_str()), now);
+                if let Some(node) = node {
+                    self.send_to_kubelet(&node, SimDuration::ZERO, kubelet::Ev::Signal { pod, container, signal });
+                }
+            }
+        }
+    }
+
+    fn scenario_record(&mut self, pod: PodId, what: String, now: SimTime) {
+        let object = format!("pod/{}", self.api.pod(pod).spec.name);
+        self.trace.push(now, Record::Scenario { object, what });
+    }
+
+    /// Another client changed a pod: its kubelet and the controllers see it
+    /// through their watches.
+    fn updated(&mut self, pod: PodId) {
+        let p = self.api.pod(pod);
+        if let Some(node) = p.node.clone() {
+            let update = kubelet::PodUpdate {
+                deletion_grace: p.deletion.map(|d| d.grace_seconds),
+                generation: p.generation,
+                status: Box::new(p.status.clone()),
+            };
+            let d = self.cluster.latencies.watch.sample(&mut self.watch);
+            self.send_to_kubelet(&node, d, kubelet::Ev::PodUpdated { pod, update });
+        }
+        self.controllers_observe(pod);
+    }
+
+    /// The pod left the API server: its kubelet forgets it.
+    fn removed(&mut self, pod: PodId) {
+        if let Some(node) = self.api.pod(pod).node.clone() {
+            let d = self.cluster.latencies.watch.sample(&mut self.watch);
+            self.send_to_kubelet(&node, d, kubelet::Ev::PodRemoved { pod });
+        }
+    }
+
+    fn controllers_observe(&mut self, pod: PodId) {
+        let lat = &self.cluster.latencies;
+        for patch in self.controllers.observe(self.api.pod(pod), &lat.watch, &lat.controller_write) {
+            self.q.after(patch.after, Ev::GatePatch(patch));
         }
     }
 
@@ -159,8 +280,13 @@ impl World {
     fn deliver(&mut self, pod: PodId, node: Arc<str>) {
         let d = self.cluster.latencies.watch.sample(&mut self.watch);
         let p = self.api.pod(pod);
-        let ev =
-            kubelet::Ev::PodAdded { pod, spec: p.spec.clone(), uid: p.uid.clone(), status: Box::new(p.status.clone()) };
+        let ev = kubelet::Ev::PodAdded {
+            pod,
+            spec: p.spec.clone(),
+            uid: p.uid.clone(),
+            generation: p.generation,
+            status: Box::new(p.status.clone()),
+        };
         self.send_to_kubelet(&node, d, ev);
     }
 

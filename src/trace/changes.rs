@@ -23,6 +23,18 @@ pub fn changes(old: Option<&ApiPod>, new: &ApiPod) -> Vec<Change> {
         push(format!("created, phase={}", new.status.phase.as_str()), String::new());
         return out;
     };
+    if old.deletion != new.deletion
+        && let Some(d) = new.deletion
+    {
+        let why = match (old.deletion, d.grace_seconds) {
+            (None, 0) => "deleted with no grace period: the object is removed at once".to_string(),
+            (None, g) => format!("the kubelet stops the pod within the {g}s grace period"),
+            (Some(_), 0) => "the kubelet's final DELETE: every container has stopped".to_string(),
+            (Some(_), g) => format!("a second DELETE shortened the grace period to {g}s"),
+        };
+        let at = d.timestamp.since(crate::time::SimTime::ZERO);
+        push(format!("deletionTimestamp=+{at} (grace {}s)", d.grace_seconds), why);
+    }
     let (o, n) = (&old.status, &new.status);
     for c in &n.conditions {
         let before = o.condition(&c.kind);
@@ -30,7 +42,7 @@ pub fn changes(old: Option<&ApiPod>, new: &ApiPod) -> Vec<Change> {
             push(format!("{}={}", c.kind.as_str(), if c.status { "True" } else { "False" }), condition_why(c, n, new));
         }
     }
-    for c in &n.containers {
+    for c in n.all_containers() {
         let before = o.container(&c.name);
         container_changes(before, c, &mut push);
     }
@@ -51,14 +63,26 @@ fn condition_why(c: &Condition, s: &PodStatus, pod: &ApiPod) -> String {
         (PodReadyToStartContainers, false) if pod.status.pod_ip.is_some() => "the pod sandbox was stopped".into(),
         (PodReadyToStartContainers, false) => "no pod sandbox yet".into(),
         (Initialized, true) if c.reason.is_some() => "the pod completed".into(),
-        (Initialized, true) => "no init containers to run".into(),
+        (Initialized, true) if !pod.spec.has_init_containers() => "no init containers to run".into(),
+        (Initialized, true) if s.containers.iter().any(|c| !matches!(c.state, ContainerState::Waiting { .. })) => {
+            "a regular container has started".into()
+        }
+        (Initialized, true) => "every init container completed (sidecars: started)".into(),
+        (Initialized | Ready, false) if c.reason.as_deref() != Some("ContainersNotReady") && c.message.is_some() => {
+            format!("{}: {}", c.reason.as_deref().unwrap_or(""), c.message.as_deref().unwrap_or(""))
+        }
         (Ready | ContainersReady, true) => {
-            let whys: Vec<String> = s.containers.iter().map(|c| format!("{}: {}", c.name, c.ready_why)).collect();
-            format!("every container is ready ({})", whys.join("; "))
+            let whys: Vec<String> = counted(s, pod).map(|c| format!("{}: {}", c.name, c.ready_why)).collect();
+            let gates = if pod.spec.readiness_gates.is_empty() || c.kind == ContainersReady {
+                String::new()
+            } else {
+                format!(", and every readiness gate is True ({})", pod.spec.readiness_gates.join(", "))
+            };
+            format!("every container is ready ({}){gates}", whys.join("; "))
         }
         (Ready | ContainersReady, false) => {
             let unready: Vec<String> =
-                s.containers.iter().filter(|c| !c.ready).map(|c| format!("{}: {}", c.name, c.ready_why)).collect();
+                counted(s, pod).filter(|c| !c.ready).map(|c| format!("{}: {}", c.name, c.ready_why)).collect();
             let reason = c.reason.as_deref().unwrap_or("");
             if unready.is_empty() || reason == "PodCompleted" || reason == "PodFailed" {
                 reason.to_string()
@@ -70,34 +94,51 @@ fn condition_why(c: &Condition, s: &PodStatus, pod: &ApiPod) -> String {
     }
 }
 
+/// The containers whose readiness counts: sidecars and regular containers.
+fn counted<'a>(s: &'a PodStatus, pod: &'a ApiPod) -> impl Iterator<Item = &'a ContainerStatus> {
+    s.all_containers().filter(|c| {
+        pod.spec.container_index(&c.name).is_some_and(|i| pod.spec.containers[i].role != crate::spec::Role::Init)
+    })
+}
+
 fn phase_why(s: &PodStatus, pod: &ApiPod) -> String {
     let policy = match pod.spec.restart_policy {
         RestartPolicy::Always => "Always",
         RestartPolicy::OnFailure => "OnFailure",
         RestartPolicy::Never => "Never",
     };
+    let failed = || -> Vec<String> {
+        s.all_containers()
+            .filter_map(|c| match &c.state {
+                ContainerState::Terminated(t) if t.exit_code != 0 => {
+                    Some(format!("{} exited with {} ({})", c.name, t.exit_code, t.reason))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let deleted = pod.deletion.is_some();
     match s.phase {
         PodPhase::Running => {
-            let running: Vec<&str> = s.containers.iter().filter(|c| c.state.is_running()).map(|c| &*c.name).collect();
+            let running: Vec<&str> = s.all_containers().filter(|c| c.state.is_running()).map(|c| &*c.name).collect();
             if running.is_empty() {
                 format!("no container is running, but restartPolicy {policy} will restart them")
             } else {
                 format!("running: {}", running.join(", "))
             }
         }
-        PodPhase::Succeeded => format!("every container exited with 0 (restartPolicy {policy})"),
+        PodPhase::Succeeded if deleted => "deleted, and every regular container exited with 0".into(),
+        PodPhase::Succeeded => format!("every regular container exited with 0 (restartPolicy {policy})"),
+        PodPhase::Failed if deleted => {
+            let f = failed();
+            if f.is_empty() {
+                "deleted before its containers finished starting".into()
+            } else {
+                format!("deleted, and {}", f.join(", "))
+            }
+        }
         PodPhase::Failed => {
-            let failed: Vec<String> = s
-                .containers
-                .iter()
-                .filter_map(|c| match &c.state {
-                    ContainerState::Terminated(t) if t.exit_code != 0 => {
-                        Some(format!("{} exited with {}", c.name, t.exit_code))
-                    }
-                    _ => None,
-                })
-                .collect();
-            format!("{} and restartPolicy {policy} does not restart it", failed.join(", "))
+            format!("{} and restartPolicy {policy} does not restart it", failed().join(", "))
         }
         PodPhase::Pending => String::new(),
     }

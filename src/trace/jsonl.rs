@@ -97,6 +97,13 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
                 match fact {
                     ProcessFact::Exited { code } => fields.push(("code", json!(code))),
                     ProcessFact::Listening { ports } => fields.push(("ports", json!(ports))),
+                    ProcessFact::Hook { kind, error, .. } => {
+                        fields.push(("hook", json!(kind.as_str())));
+                        if let Some(e) = error {
+                            fields.push(("error", json!(e)));
+                        }
+                    }
+                    ProcessFact::Signal { signal } => fields.push(("signal", json!(signal))),
                     _ => {}
                 }
                 line.write(e.t, "PROCESS", &fields)?
@@ -112,6 +119,9 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
                     ("eventType", json!(if a.warning { "Warning" } else { "Normal" })),
                 ],
             )?,
+            Record::Scenario { object, what } => {
+                line.write(e.t, "SCENARIO", &[("object", json!(object)), ("action", json!(what))])?
+            }
         }
     }
     Ok(())

@@ -1,7 +1,7 @@
 //! The records of a trace: what every layer observed, in time order.
 
 use crate::api::pod::ApiPod;
-use crate::spec::ProbeKind;
+use crate::spec::{HookKind, ProbeKind};
 use crate::time::SimTime;
 use std::sync::Arc;
 
@@ -10,6 +10,7 @@ use std::sync::Arc;
 pub enum WatchKind {
     Added,
     Modified,
+    Deleted,
 }
 
 impl WatchKind {
@@ -17,6 +18,7 @@ impl WatchKind {
         match self {
             WatchKind::Added => "ADDED",
             WatchKind::Modified => "MODIFIED",
+            WatchKind::Deleted => "DELETED",
         }
     }
 }
@@ -50,10 +52,25 @@ pub enum EventSource {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProcessFact {
     Started,
-    Listening { ports: Vec<u16> },
+    Listening {
+        ports: Vec<u16>,
+    },
+    /// A lifecycle hook started in the container, or returned (with its
+    /// error, if it failed).
+    Hook {
+        kind: HookKind,
+        started: bool,
+        error: Option<String>,
+    },
     Sigterm,
     Sigkill,
-    Exited { code: i32 },
+    /// A signal from outside the kubelet (a scenario `kill` action).
+    Signal {
+        signal: &'static str,
+    },
+    Exited {
+        code: i32,
+    },
 }
 
 impl ProcessFact {
@@ -61,6 +78,9 @@ impl ProcessFact {
         match self {
             ProcessFact::Started => "started",
             ProcessFact::Listening { .. } => "listening",
+            ProcessFact::Hook { started: true, .. } => "hook-started",
+            ProcessFact::Hook { started: false, .. } => "hook-returned",
+            ProcessFact::Signal { .. } => "signal",
             ProcessFact::Sigterm => "sigterm",
             ProcessFact::Sigkill => "sigkill",
             ProcessFact::Exited { .. } => "exited",
@@ -119,11 +139,24 @@ pub struct KubeletAction {
 
 #[derive(Clone, Debug)]
 pub enum Record {
-    Pod { kind: WatchKind, pod: Arc<ApiPod> },
+    Pod {
+        kind: WatchKind,
+        pod: Arc<ApiPod>,
+    },
     Event(Arc<ApiEvent>),
     Probe(ProbeRun),
-    Process { pod: Arc<str>, container: Arc<str>, container_id: Arc<str>, fact: ProcessFact },
+    Process {
+        pod: Arc<str>,
+        container: Arc<str>,
+        container_id: Arc<str>,
+        fact: ProcessFact,
+    },
     Kubelet(KubeletAction),
+    /// A scenario action and its immediate effect.
+    Scenario {
+        object: String,
+        what: String,
+    },
 }
 
 /// A record with its time.

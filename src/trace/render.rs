@@ -39,9 +39,9 @@ pub fn pod(p: &ApiPod, clock: &Clock) -> core::Pod {
     meta.uid = Some(p.uid.to_string());
     meta.resource_version = Some(p.resource_version.to_string());
     meta.creation_timestamp = Some(clock.time(p.created));
-    meta.generation = Some(1);
-    meta.deletion_timestamp = None;
-    meta.deletion_grace_period_seconds = None;
+    meta.generation = Some(p.generation);
+    meta.deletion_timestamp = p.deletion.map(|d| clock.time(d.timestamp));
+    meta.deletion_grace_period_seconds = p.deletion.map(|d| d.grace_seconds);
     if let Some(spec) = object.spec.as_mut() {
         spec.node_name = p.node.as_ref().map(|n| n.to_string());
     }
@@ -50,9 +50,11 @@ pub fn pod(p: &ApiPod, clock: &Clock) -> core::Pod {
 }
 
 fn status(s: &PodStatus, clock: &Clock) -> core::PodStatus {
+    // Set by the kubelet; the scheduler's first condition already says generation 1.
+    let generation = s.observed_generation.max(1);
     core::PodStatus {
         phase: Some(s.phase.as_str().to_string()),
-        observed_generation: Some(1),
+        observed_generation: (s.observed_generation > 0).then_some(s.observed_generation),
         conditions: (!s.conditions.is_empty()).then(|| {
             s.conditions
                 .iter()
@@ -62,7 +64,7 @@ fn status(s: &PodStatus, clock: &Clock) -> core::PodStatus {
                     reason: c.reason.as_ref().map(|r| r.to_string()),
                     message: c.message.clone(),
                     last_transition_time: Some(clock.time(c.last_transition)),
-                    observed_generation: Some(1),
+                    observed_generation: c.kind.by_kubelet().then_some(generation),
                     last_probe_time: None,
                 })
                 .collect()
@@ -73,6 +75,8 @@ fn status(s: &PodStatus, clock: &Clock) -> core::PodStatus {
         pod_ips: s.pod_ip.as_ref().map(|i| vec![core::PodIP { ip: i.to_string() }]),
         start_time: s.start_time.map(|t| clock.time(t)),
         qos_class: Some(s.qos.as_str().to_string()),
+        init_container_statuses: (!s.init_containers.is_empty())
+            .then(|| s.init_containers.iter().map(|c| container(c, clock)).collect()),
         container_statuses: (!s.containers.is_empty())
             .then(|| s.containers.iter().map(|c| container(c, clock)).collect()),
         ..Default::default()
@@ -115,11 +119,12 @@ fn state(s: &ContainerState, clock: &Clock) -> core::ContainerState {
 fn terminated(t: &Terminated, clock: &Clock) -> core::ContainerState {
     core::ContainerState {
         terminated: Some(core::ContainerStateTerminated {
-            container_id: Some(t.container_id.to_string()),
+            container_id: t.container_id.as_ref().map(|c| c.to_string()),
             exit_code: t.exit_code,
             reason: Some(t.reason.to_string()),
-            started_at: Some(clock.time(t.started_at)),
-            finished_at: Some(clock.time(t.finished_at)),
+            message: t.message.map(str::to_string),
+            started_at: t.started_at.map(|s| clock.time(s)),
+            finished_at: t.finished_at.map(|f| clock.time(f)),
             ..Default::default()
         }),
         ..Default::default()

@@ -3,8 +3,10 @@
 
 use super::Trace;
 use super::changes::{Change, changes};
-use super::record::{ProcessFact, Record, Verdict};
+use super::record::{ProcessFact, Record, Verdict, WatchKind};
+use super::render::{self, Clock};
 use crate::api::pod::ApiPod;
+use crate::kubectl::print_pod;
 use crate::time::SimTime;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -20,18 +22,33 @@ pub struct Row {
 }
 
 /// The rows of a trace, in time order.
-pub fn rows(trace: &Trace) -> Vec<Row> {
+pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
     let mut last: HashMap<Arc<str>, Arc<ApiPod>> = HashMap::new();
+    let mut printed: HashMap<Arc<str>, String> = HashMap::new();
     let mut errors = HashMap::new();
     let mut out = Vec::new();
     for e in &trace.entries {
         let mut push = |object: String, what: String, why: String| out.push(Row { t: e.t, object, what, why });
         match &e.record {
+            Record::Pod { kind: WatchKind::Deleted, pod } => {
+                push(format!("pod/{}", pod.spec.name), "deleted from the API server".into(), String::new());
+                last.remove(&pod.uid);
+            }
             Record::Pod { pod, .. } => {
                 for Change { object, what, why } in changes(last.get(&pod.uid).map(|p| &**p), pod) {
                     push(object, what, why);
                 }
                 last.insert(pod.uid.clone(), pod.clone());
+                // What `kubectl get pods -w` would print, when that changes.
+                let line = print_pod(&render::pod(pod, clock));
+                let what = format!(
+                    "kubectl {} (READY {}/{}, RESTARTS {})",
+                    line.status, line.ready.0, line.ready.1, line.restarts
+                );
+                if printed.get(&pod.uid) != Some(&what) {
+                    printed.insert(pod.uid.clone(), what.clone());
+                    push(format!("pod/{}", pod.spec.name), what, "kubectl get pods".into());
+                }
             }
             // An errored probe repeats every period: one row per new error.
             Record::Probe(p) if p.verdict == Verdict::Error => {
@@ -59,8 +76,19 @@ pub fn rows(trace: &Trace) -> Vec<Row> {
                         let list: Vec<String> = ports.iter().map(u16::to_string).collect();
                         format!("{container} process listening on {}", list.join(", "))
                     }
+                    ProcessFact::Hook { kind, started: true, .. } => {
+                        format!("{container} {} hook started", kind.as_str())
+                    }
+                    ProcessFact::Hook { kind, started: false, error: None } => {
+                        format!("{container} {} hook returned", kind.as_str())
+                    }
+                    ProcessFact::Hook { kind, started: false, error: Some(e) } => {
+                        push(format!("pod/{pod}"), format!("{container} {} hook failed", kind.as_str()), e.clone());
+                        continue;
+                    }
                     ProcessFact::Sigterm => format!("{container} process got SIGTERM"),
                     ProcessFact::Sigkill => format!("{container} process got SIGKILL"),
+                    ProcessFact::Signal { signal } => format!("{container} process got {signal} from outside"),
                     ProcessFact::Exited { code } => {
                         format!("{container} process exited with {code}")
                     }
@@ -74,6 +102,7 @@ pub fn rows(trace: &Trace) -> Vec<Row> {
                 };
                 push(format!("pod/{}", a.pod), what, a.message.clone());
             }
+            Record::Scenario { object, what } => push(object.clone(), what.clone(), "scenario action".into()),
             Record::Event(ev) if ev.reason == "Scheduled" => {
                 push(format!("pod/{}", ev.pod), "Scheduled".into(), ev.message.clone());
             }

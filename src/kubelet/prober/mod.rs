@@ -6,9 +6,9 @@ pub mod handler;
 pub mod results;
 pub mod worker;
 
-use crate::api::status::ContainerStatus;
+use crate::api::status::{ContainerState, ContainerStatus};
 use crate::kubelet::runtime::InstId;
-use crate::spec::{PodSpec, ProbeKind};
+use crate::spec::{PodSpec, ProbeKind, Role};
 use results::{ProbeResult, Results};
 use std::borrow::Cow;
 use worker::Worker;
@@ -39,14 +39,16 @@ impl ProbeManager {
         (&mut self.workers[w], &mut self.results[slot(kind)])
     }
 
-    /// `AddPod`: one worker per (container, probe) on the pod's first sync.
-    /// Returns the indices of the workers created now.
+    /// `AddPod`: one worker per (container, probe) of the regular containers
+    /// and the sidecars, on the pod's first sync. Returns the indices of the
+    /// workers created now.
     pub fn add_pod(&mut self, spec: &PodSpec) -> Vec<usize> {
         if self.added {
             return Vec::new();
         }
         self.added = true;
-        for (i, c) in spec.containers.iter().enumerate() {
+        let probed = spec.containers.iter().enumerate().filter(|(_, c)| c.role != Role::Init);
+        for (i, c) in probed {
             for kind in ProbeKind::ALL {
                 if let Some(p) = c.probe(kind) {
                     self.workers.push(Worker::new(kind, i, c.name.clone(), p.clone()));
@@ -60,38 +62,65 @@ impl ProbeManager {
         self.workers.iter().position(|w| !w.stopped && w.kind == kind && &*w.name == name)
     }
 
-    /// `UpdatePodStatus`: fills `started` and `ready`, and returns the
-    /// readiness workers to trigger at once (started, running, not yet ready).
-    pub fn update_pod_status_list(&self, containers: &mut [ContainerStatus]) -> Vec<usize> {
+    /// `UpdatePodStatus`: fills `started` and `ready` of every container, and
+    /// returns the readiness workers to trigger at once (started, running,
+    /// not yet ready).
+    pub fn update_pod_status(
+        &self,
+        spec: &PodSpec,
+        init: &mut [ContainerStatus],
+        regular: &mut [ContainerStatus],
+    ) -> Vec<usize> {
         let mut triggers = Vec::new();
-        for c in containers {
-            let inst = c.instance.as_ref().map(|i| InstId(i.handle));
-            let running = c.state.is_running();
-            let (started, started_why) = self.is_started(&c.name, running, inst);
-            c.started = started;
-            c.started_why = started_why;
-            if !started {
-                c.ready = false;
-                c.ready_why = c.started_why.clone();
+        for c in init {
+            let sidecar = spec.container_index(&c.name).is_some_and(|i| spec.containers[i].role == Role::Sidecar);
+            if sidecar {
+                self.update_container(c, &mut triggers);
                 continue;
             }
-            let readiness = inst.and_then(|i| self.results(ProbeKind::Readiness).get(i));
-            (c.ready, c.ready_why) = match (running, readiness, self.worker(&c.name, ProbeKind::Readiness)) {
-                (false, _, _) => (false, Cow::Borrowed("the container is not running")),
-                (true, Some(ProbeResult::Success), _) => (true, Cow::Borrowed("the readiness probe succeeded")),
-                (true, _, None) => (true, Cow::Borrowed("it runs and has no readiness probe")),
-                (true, result, Some(w)) => {
-                    triggers.push(w);
-                    let why = if result == Some(ProbeResult::Failure) && self.workers[w].result_run > 0 {
-                        "the readiness probe is failing"
-                    } else {
-                        "the readiness probe has not succeeded yet"
-                    };
-                    (false, Cow::Borrowed(why))
-                }
+            // A run-to-completion init container: started while it runs,
+            // ready once it has exited 0.
+            let inst = c.instance.as_ref().map(|i| InstId(i.handle));
+            (c.started, c.started_why) = self.is_started(&c.name, c.state.is_running(), inst);
+            let completed = matches!(&c.state, ContainerState::Terminated(t) if t.exit_code == 0);
+            (c.ready, c.ready_why) = if completed {
+                (true, Cow::Borrowed("it completed (exit 0)"))
+            } else {
+                (false, Cow::Borrowed("it has not completed"))
             };
         }
+        for c in regular {
+            self.update_container(c, &mut triggers);
+        }
         triggers
+    }
+
+    fn update_container(&self, c: &mut ContainerStatus, triggers: &mut Vec<usize>) {
+        let inst = c.instance.as_ref().map(|i| InstId(i.handle));
+        let running = c.state.is_running();
+        let (started, started_why) = self.is_started(&c.name, running, inst);
+        c.started = started;
+        c.started_why = started_why;
+        if !started {
+            c.ready = false;
+            c.ready_why = c.started_why.clone();
+            return;
+        }
+        let readiness = inst.and_then(|i| self.results(ProbeKind::Readiness).get(i));
+        (c.ready, c.ready_why) = match (running, readiness, self.worker(&c.name, ProbeKind::Readiness)) {
+            (false, _, _) => (false, Cow::Borrowed("the container is not running")),
+            (true, Some(ProbeResult::Success), _) => (true, Cow::Borrowed("the readiness probe succeeded")),
+            (true, _, None) => (true, Cow::Borrowed("it runs and has no readiness probe")),
+            (true, result, Some(w)) => {
+                triggers.push(w);
+                let why = if result == Some(ProbeResult::Failure) && self.workers[w].result_run > 0 {
+                    "the readiness probe is failing"
+                } else {
+                    "the readiness probe has not succeeded yet"
+                };
+                (false, Cow::Borrowed(why))
+            }
+        };
     }
 
     /// `isContainerStarted`.
@@ -109,10 +138,12 @@ impl ProbeManager {
         }
     }
 
-    /// `StopLivenessAndStartup`: regular containers only.
-    pub fn stop_liveness_and_startup(&mut self) {
+    /// `StopLivenessAndStartup`: regular containers only; a sidecar's keep
+    /// running until `RemovePod` (1.34–1.37; sidecars join in 1.38, PR #141766).
+    pub fn stop_liveness_and_startup(&mut self, spec: &PodSpec) {
         for w in 0..self.workers.len() {
-            if self.workers[w].kind != ProbeKind::Readiness {
+            let regular = spec.containers[self.workers[w].container].role == Role::Regular;
+            if regular && self.workers[w].kind != ProbeKind::Readiness {
                 self.stop_worker(w);
             }
         }

@@ -1,19 +1,27 @@
 //! The kubelet-owned pod conditions (pkg/kubelet/status/generate.go).
 
-use crate::api::status::{Condition, ConditionType, ContainerStatus, PodPhase};
-use crate::spec::PodSpec;
+use crate::api::status::{Condition, ConditionType, ContainerState, PodPhase, PodStatus};
+use crate::spec::{PodSpec, Role};
 
 const CONTAINERS_NOT_READY: &str = "ContainersNotReady";
+const CONTAINERS_NOT_INITIALIZED: &str = "ContainersNotInitialized";
+const READINESS_GATES_NOT_READY: &str = "ReadinessGatesNotReady";
 const POD_COMPLETED: &str = "PodCompleted";
 const POD_FAILED: &str = "PodFailed";
 
-/// `GenerateContainersReadyCondition`.
-pub fn containers_ready(spec: &PodSpec, statuses: &[ContainerStatus], phase: PodPhase) -> Condition {
+/// Go's `%s` of a string slice: `[a b]`.
+fn go_list(names: &[&str]) -> String {
+    format!("[{}]", names.join(" "))
+}
+
+/// `GenerateContainersReadyCondition`: sidecars and regular containers must be ready.
+pub fn containers_ready(spec: &PodSpec, s: &PodStatus, phase: PodPhase) -> Condition {
     let mut unknown = Vec::new();
     let mut unready = Vec::new();
-    for c in &spec.containers {
-        match statuses.iter().find(|s| s.name == c.name) {
-            Some(s) if !s.ready => unready.push(&*c.name),
+    let counted = spec.containers.iter().filter(|c| c.role == Role::Sidecar).chain(spec.regular().map(|(_, c)| c));
+    for c in counted {
+        match s.container(&c.name) {
+            Some(st) if !st.ready => unready.push(&*c.name),
             Some(_) => {}
             None => unknown.push(&*c.name),
         }
@@ -23,10 +31,10 @@ pub fn containers_ready(spec: &PodSpec, statuses: &[ContainerStatus], phase: Pod
     }
     let mut messages = Vec::new();
     if !unknown.is_empty() {
-        messages.push(format!("containers with unknown status: [{}]", unknown.join(" ")));
+        messages.push(format!("containers with unknown status: {}", go_list(&unknown)));
     }
     if !unready.is_empty() {
-        messages.push(format!("containers with unready status: [{}]", unready.join(" ")));
+        messages.push(format!("containers with unready status: {}", go_list(&unready)));
     }
     if messages.is_empty() {
         Condition::new(ConditionType::ContainersReady, true)
@@ -35,16 +43,69 @@ pub fn containers_ready(spec: &PodSpec, statuses: &[ContainerStatus], phase: Pod
     }
 }
 
-/// `GeneratePodReadyCondition`: Ready copies ContainersReady (no readiness gates yet).
-pub fn pod_ready(spec: &PodSpec, statuses: &[ContainerStatus], phase: PodPhase) -> Condition {
-    let cr = containers_ready(spec, statuses, phase);
-    Condition { kind: ConditionType::Ready, ..cr }
+/// `GeneratePodReadyCondition`: ContainersReady, then every readiness gate's
+/// condition (from the status's other conditions) must be True.
+pub fn pod_ready(spec: &PodSpec, s: &PodStatus, phase: PodPhase) -> Condition {
+    let cr = containers_ready(spec, s, phase);
+    if !cr.status {
+        return Condition { kind: ConditionType::Ready, ..cr };
+    }
+    let mut messages = Vec::new();
+    for gate in &spec.readiness_gates {
+        match s.other_conditions().find(|c| c.kind.as_str() == gate) {
+            None => messages.push(format!("corresponding condition of pod readiness gate {gate:?} does not exist.")),
+            Some(c) if !c.status => {
+                messages.push(format!("the status of pod readiness gate {gate:?} is not \"True\", but False"))
+            }
+            Some(_) => {}
+        }
+    }
+    if messages.is_empty() {
+        Condition::new(ConditionType::Ready, true)
+    } else {
+        Condition::new(ConditionType::Ready, false).reason(READINESS_GATES_NOT_READY).message(messages.join(", "))
+    }
 }
 
-/// `GeneratePodInitializedCondition` for a pod without init containers.
-pub fn initialized(phase: PodPhase) -> Condition {
-    let c = Condition::new(ConditionType::Initialized, true);
-    if phase == PodPhase::Succeeded { c.reason(POD_COMPLETED) } else { c }
+/// `GeneratePodInitializedCondition`: every regular init container ready
+/// (exited 0) and every sidecar started — or any regular container has run.
+pub fn initialized(spec: &PodSpec, s: &PodStatus, phase: PodPhase) -> Condition {
+    let mut unknown = Vec::new();
+    let mut incomplete = Vec::new();
+    for (_, c) in spec.init() {
+        match s.container(&c.name) {
+            None => unknown.push(&*c.name),
+            Some(st) => {
+                let done = if c.role == Role::Sidecar { st.started } else { st.ready };
+                if !done {
+                    incomplete.push(&*c.name);
+                }
+            }
+        }
+    }
+    if phase == PodPhase::Succeeded && unknown.is_empty() {
+        return Condition::new(ConditionType::Initialized, true).reason(POD_COMPLETED);
+    }
+    // `HasAnyRegularContainerStarted`: a regular container Running or Terminated.
+    let started =
+        s.containers.iter().any(|c| matches!(c.state, ContainerState::Running { .. } | ContainerState::Terminated(_)));
+    if started {
+        return Condition::new(ConditionType::Initialized, true);
+    }
+    let mut messages = Vec::new();
+    if !unknown.is_empty() {
+        messages.push(format!("containers with unknown status: {}", go_list(&unknown)));
+    }
+    if !incomplete.is_empty() {
+        messages.push(format!("containers with incomplete status: {}", go_list(&incomplete)));
+    }
+    if messages.is_empty() {
+        Condition::new(ConditionType::Initialized, true)
+    } else {
+        Condition::new(ConditionType::Initialized, false)
+            .reason(CONTAINERS_NOT_INITIALIZED)
+            .message(messages.join(", "))
+    }
 }
 
 /// `GeneratePodReadyToStartContainersCondition`: True once a ready sandbox

@@ -3,12 +3,15 @@
 //! previous status, the reason cache and the probe results.
 
 use super::conditions;
-use super::phase::pod_phase;
-use crate::api::status::{ConditionType, ContainerState, ContainerStatus, InstanceRef, PodStatus, Terminated};
+use super::phase::{PhaseInputs, pod_phase};
+use crate::api::status::{
+    Condition, ConditionType, ContainerState, ContainerStatus, InstanceRef, PodStatus, Terminated,
+};
+use crate::cluster::Version;
 use crate::kubelet::pleg::{ContainerSnap, PodSnapshot};
 use crate::kubelet::prober::ProbeManager;
 use crate::kubelet::runtime::{EndCause, InstState};
-use crate::spec::{PodSpec, RestartPolicy};
+use crate::spec::{ContainerSpec, PodSpec, RestartPolicy, Role};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,16 +26,21 @@ pub struct Inputs<'a> {
     pub snapshot: &'a PodSnapshot,
     /// The status manager's cached status, or the API status before the first.
     pub previous: &'a PodStatus,
+    /// The conditions of the kubelet's copy of the API pod that it does not
+    /// own (readiness gates): preserved, and read by the Ready condition.
+    pub others: &'a [Condition],
     pub reasons: &'a ReasonCache,
     pub probes: &'a ProbeManager,
     pub host_ip: &'a Arc<str>,
     /// The pod worker has stopped every container (SyncTerminatingPod).
     pub terminal: bool,
+    /// The pod has a deletionTimestamp.
     pub deleting: bool,
+    /// `metadata.generation` of the kubelet's copy of the pod.
+    pub generation: i64,
+    pub version: Version,
     /// PodReadyToStartContainers is written (feature gate).
     pub ready_to_start_condition: bool,
-    /// From 1.36 a False PodReadyToStartContainers carries a reason.
-    pub ready_to_start_reason: bool,
 }
 
 /// The generated status and the readiness workers to trigger at once.
@@ -42,52 +50,67 @@ pub struct Generated {
 }
 
 pub fn generate(i: &Inputs<'_>) -> Generated {
-    let mut containers = container_statuses(i);
-    let readiness_triggers = i.probes.update_pod_status_list(&mut containers);
-    let mut phase = pod_phase(i.spec, &containers, i.terminal);
+    let mut init_containers = container_statuses(i, true);
+    let mut containers = container_statuses(i, false);
+    let readiness_triggers = i.probes.update_pod_status(i.spec, &mut init_containers, &mut containers);
+    // `HasAnyActiveRegularContainerStarted`: a regular container exists in the runtime.
+    let has_initialized = i.spec.regular().any(|(idx, _)| i.snapshot.newest(idx).is_some());
+    let mut phase = pod_phase(&PhaseInputs {
+        spec: i.spec,
+        init: &init_containers,
+        regular: &containers,
+        terminal: i.terminal,
+        has_initialized,
+    });
     // A phase never leaves Succeeded or Failed once reported.
     if i.previous.phase.is_terminal() {
         phase = i.previous.phase;
     }
     let mut status = PodStatus {
         phase,
-        conditions: Vec::new(),
+        conditions: i.others.to_vec(),
         host_ip: Some(i.host_ip.clone()),
         pod_ip: if i.spec.host_network { Some(i.host_ip.clone()) } else { i.snapshot.sandbox_ip.clone() },
         start_time: i.previous.start_time,
+        init_containers,
         containers,
         qos: i.spec.qos,
+        observed_generation: i.generation,
     };
     if status.pod_ip.is_none() {
         status.pod_ip = i.previous.pod_ip.clone();
     }
     if i.ready_to_start_condition {
         let sandbox_ready = i.snapshot.sandbox_ip.is_some();
-        status.set_condition(conditions::ready_to_start(sandbox_ready, i.ready_to_start_reason));
+        status.set_condition(conditions::ready_to_start(sandbox_ready, i.version >= Version::V1_36));
     }
-    status.set_condition(conditions::initialized(phase));
-    status.set_condition(conditions::pod_ready(i.spec, &status.containers, phase));
-    status.set_condition(conditions::containers_ready(i.spec, &status.containers, phase));
-    status.set_condition(crate::api::status::Condition::new(ConditionType::PodScheduled, true));
+    status.set_condition(conditions::initialized(i.spec, &status, phase));
+    status.set_condition(conditions::pod_ready(i.spec, &status, phase));
+    status.set_condition(conditions::containers_ready(i.spec, &status, phase));
+    status.set_condition(Condition::new(ConditionType::PodScheduled, true));
     Generated { status, readiness_triggers }
 }
 
-/// `convertToAPIContainerStatuses` for regular containers.
-fn container_statuses(i: &Inputs<'_>) -> Vec<ContainerStatus> {
+/// `convertToAPIContainerStatuses` for the init containers (spec order) or
+/// the regular containers (sorted by name).
+fn container_statuses(i: &Inputs<'_>, init: bool) -> Vec<ContainerStatus> {
+    let has_init = i.spec.has_init_containers();
     let mut out: Vec<ContainerStatus> = i
         .spec
         .containers
         .iter()
         .enumerate()
+        .filter(|(_, c)| c.role.is_init() == init)
         .map(|(idx, c)| {
             let previous = i.previous.container(&c.name);
+            let waiting = if has_init { "PodInitializing" } else { "ContainerCreating" };
             let mut s = match previous {
                 Some(p) if matches!(p.state, ContainerState::Terminated(_)) => p.clone(),
                 _ => ContainerStatus {
                     name: c.name.clone(),
                     image: Arc::from(c.image.as_str()),
                     instance: None,
-                    state: ContainerState::Waiting { reason: Some(Cow::Borrowed("ContainerCreating")), message: None },
+                    state: ContainerState::Waiting { reason: Some(Cow::Borrowed(waiting)), message: None },
                     last_state: previous.and_then(|p| p.last_state.clone()),
                     ready: false,
                     started: false,
@@ -111,8 +134,12 @@ fn container_statuses(i: &Inputs<'_>) -> Vec<ContainerStatus> {
             if let Some(ContainerState::Terminated(t)) = second.map(state_of) {
                 s.last_state = Some(t);
             }
-            // A container due to be (re)started shows why its start failed.
-            if should_restart(i.spec, newest, i.deleting)
+            // A container due to be (re)started shows why its start failed;
+            // an init container that completed stays Terminated.
+            let completed = init && newest.is_some_and(|n| matches!(n.state, InstState::Exited { exit_code: 0, .. }));
+            let policy = displayed_restart_policy(i.spec, c, i.version);
+            if !completed
+                && should_restart(policy, newest, i.deleting)
                 && let Some((reason, message)) = i.reasons.get(&idx)
             {
                 if let ContainerState::Terminated(t) = &s.state {
@@ -123,7 +150,9 @@ fn container_statuses(i: &Inputs<'_>) -> Vec<ContainerStatus> {
             s
         })
         .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
+    if !init {
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+    }
     out
 }
 
@@ -135,9 +164,10 @@ fn state_of(c: &ContainerSnap) -> ContainerState {
         InstState::Exited { started, finished, exit_code, cause } => ContainerState::Terminated(Terminated {
             exit_code: *exit_code,
             reason: if *exit_code == 0 { "Completed" } else { "Error" },
-            started_at: *started,
-            finished_at: *finished,
-            container_id: c.container_id.clone(),
+            message: None,
+            started_at: Some(*started),
+            finished_at: Some(*finished),
+            container_id: Some(c.container_id.clone()),
             why: end_why(*exit_code, cause),
         }),
     }
@@ -146,20 +176,28 @@ fn state_of(c: &ContainerSnap) -> ContainerState {
 fn end_why(code: i32, cause: &EndCause) -> Arc<str> {
     match cause {
         EndCause::Exited => Arc::from(format!("the process exited by itself with code {code}")),
+        EndCause::Signalled { signal } => Arc::from(format!("the process was killed from outside with {signal}")),
         EndCause::Stopped { why, sigkill: true } => Arc::from(format!("{why}: still running at the deadline, SIGKILL")),
         EndCause::Stopped { why, sigkill: false } => Arc::from(format!("{why}: exited with {code} after SIGTERM")),
     }
 }
 
+/// The restart policy `ShouldContainerBeRestarted` applies to a container:
+/// the pod's, except that from 1.35 (`ContainerRestartRules` on) a sidecar's
+/// own `restartPolicy: Always` counts.
+pub fn displayed_restart_policy(spec: &PodSpec, c: &ContainerSpec, version: Version) -> RestartPolicy {
+    if c.role == Role::Sidecar && version >= Version::V1_35 { RestartPolicy::Always } else { spec.restart_policy }
+}
+
 /// `ShouldContainerBeRestarted` (pkg/kubelet/container/helpers.go).
-pub fn should_restart(spec: &PodSpec, newest: Option<&ContainerSnap>, deleting: bool) -> bool {
+pub fn should_restart(policy: RestartPolicy, newest: Option<&ContainerSnap>, deleting: bool) -> bool {
     if deleting {
         return false;
     }
     match newest.map(|n| &n.state) {
         None | Some(InstState::Created) => true,
         Some(InstState::Running { .. }) => false,
-        Some(InstState::Exited { exit_code, .. }) => match spec.restart_policy {
+        Some(InstState::Exited { exit_code, .. }) => match policy {
             RestartPolicy::Always => true,
             RestartPolicy::OnFailure => *exit_code != 0,
             RestartPolicy::Never => false,

@@ -3,10 +3,11 @@
 //! API server one at a time.
 
 use super::conditions;
-use crate::api::status::{ConditionType, PodStatus};
-use crate::spec::PodSpec;
+use crate::api::status::{ConditionType, ContainerState, PodPhase, PodStatus, Terminated};
+use crate::spec::{PodSpec, Role};
 use crate::time::SimTime;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 #[derive(Clone, Debug)]
 pub struct StatusManager {
@@ -17,11 +18,23 @@ pub struct StatusManager {
     in_flight: bool,
     /// The status as the API server holds it (from the watch, then our PATCHes).
     api: PodStatus,
+    /// `podIsFinished`: set by `TerminatePod`, after which a deleted pod's
+    /// object may be removed.
+    finished: bool,
+    delete_sent: bool,
 }
 
 impl StatusManager {
     pub fn new(api: PodStatus) -> Self {
-        StatusManager { cached: None, version: 0, sent_version: 0, in_flight: false, api }
+        StatusManager {
+            cached: None,
+            version: 0,
+            sent_version: 0,
+            in_flight: false,
+            api,
+            finished: false,
+            delete_sent: false,
+        }
     }
 
     /// `GetPodStatus`: the cached status, if the pod has been synced.
@@ -57,12 +70,13 @@ impl StatusManager {
         true
     }
 
-    /// A copy of the cached status and the index of the container running
-    /// as instance `handle`, if the cache lists it.
-    fn cached_container(&self, handle: u32) -> Option<(PodStatus, usize)> {
+    /// A copy of the cached status and the name of the container running as
+    /// instance `handle`, if the cache lists it.
+    fn cached_container(&self, handle: u32) -> Option<(PodStatus, Arc<str>)> {
         let status = self.cached.clone()?;
-        let i = status.containers.iter().position(|c| c.instance.as_ref().is_some_and(|i| i.handle == handle))?;
-        Some((status, i))
+        let name =
+            status.all_containers().find(|c| c.instance.as_ref().is_some_and(|i| i.handle == handle))?.name.clone();
+        Some((status, name))
     }
 
     /// `SetContainerReadiness`: flips one container's `ready` and regenerates
@@ -76,26 +90,28 @@ impl StatusManager {
         why: Cow<'static, str>,
         now: SimTime,
     ) -> bool {
-        let Some((mut status, i)) = self.cached_container(handle) else { return false };
-        if status.containers[i].ready == ready {
+        let Some((mut status, name)) = self.cached_container(handle) else { return false };
+        let c = status.container_mut(&name).expect("found above");
+        if c.ready == ready {
             return false;
         }
-        status.containers[i].ready = ready;
-        status.containers[i].ready_why = why;
+        c.ready = ready;
+        c.ready_why = why;
         let phase = status.phase;
-        status.set_condition(conditions::pod_ready(spec, &status.containers, phase));
-        status.set_condition(conditions::containers_ready(spec, &status.containers, phase));
+        status.set_condition(conditions::pod_ready(spec, &status, phase));
+        status.set_condition(conditions::containers_ready(spec, &status, phase));
         self.set(status, now, false)
     }
 
     /// `SetContainerStartup`: flips one container's `started`; no condition changes.
     pub fn set_container_startup(&mut self, handle: u32, started: bool, why: Cow<'static, str>, now: SimTime) -> bool {
-        let Some((mut status, i)) = self.cached_container(handle) else { return false };
-        if status.containers[i].started == started {
+        let Some((mut status, name)) = self.cached_container(handle) else { return false };
+        let c = status.container_mut(&name).expect("found above");
+        if c.started == started {
             return false;
         }
-        status.containers[i].started = started;
-        status.containers[i].started_why = why;
+        c.started = started;
+        c.started_why = why;
         self.set(status, now, false)
     }
 
@@ -135,12 +151,86 @@ impl StatusManager {
         self.api = status;
         self.in_flight = false;
     }
+
+    /// The watch delivered a status another client wrote.
+    pub fn observed(&mut self, status: PodStatus) {
+        self.api = status;
+    }
+
+    /// `TerminatePod`: every container that has no terminated state is
+    /// marked `ContainerStatusUnknown` (regular ones once the pod has
+    /// initialized; init containers up to the last one that ran), and a
+    /// phase that is not terminal becomes Failed. The pod is finished.
+    pub fn terminate_pod(&mut self, spec: &PodSpec, now: SimTime) {
+        let mut status = self.previous().clone();
+        let unknown = || {
+            ContainerState::Terminated(Terminated {
+                exit_code: 137,
+                reason: "ContainerStatusUnknown",
+                message: Some("The container could not be located when the pod was terminated"),
+                started_at: None,
+                finished_at: None,
+                container_id: None,
+                why: Arc::from("the pod was terminated before the container ran"),
+            })
+        };
+        if has_pod_initialized(spec, &self.api) {
+            for c in status.containers.iter_mut().filter(|c| !matches!(c.state, ContainerState::Terminated(_))) {
+                c.state = unknown();
+            }
+        }
+        // `initializedContainers`: all but the trailing never-started ones (at least one).
+        let ran = status
+            .init_containers
+            .iter()
+            .rposition(|c| !matches!(c.state, ContainerState::Waiting { .. }) || c.last_state.is_some())
+            .map_or(1, |i| i + 1);
+        for c in status.init_containers.iter_mut().take(ran) {
+            if !matches!(c.state, ContainerState::Terminated(_)) {
+                c.state = unknown();
+            }
+        }
+        if !status.phase.is_terminal() {
+            status.phase = PodPhase::Failed;
+        }
+        self.finished = true;
+        self.set(status, now, true);
+    }
+
+    /// `canBeDeleted`: the pod is deleted, finished, and the API shows its
+    /// terminal phase. Returns true once, when the final DELETE is due.
+    pub fn take_delete(&mut self, deleting: bool) -> bool {
+        let due = deleting && self.finished && self.api.phase.is_terminal() && !self.in_flight && !self.delete_sent;
+        self.delete_sent |= due;
+        due
+    }
 }
 
-/// `mergePodStatus`: a terminal phase is held back while containers could
-/// still run; a terminal phase forces Ready and ContainersReady to False.
+/// `hasPodInitialized` (status_manager.go), on the API status.
+fn has_pod_initialized(spec: &PodSpec, api: &PodStatus) -> bool {
+    if !spec.has_init_containers() {
+        return true;
+    }
+    if api.containers.iter().any(|c| c.last_state.is_some() || !matches!(c.state, ContainerState::Waiting { .. })) {
+        return true;
+    }
+    let (Some(last), Some(last_spec)) = (api.init_containers.last(), spec.init().last().map(|(_, c)| c)) else {
+        return false;
+    };
+    if last_spec.role == Role::Sidecar {
+        return last.state.is_running() && last.started;
+    }
+    let ok = |t: &Terminated| t.exit_code == 0;
+    last.last_state.as_ref().is_some_and(ok) || matches!(&last.state, ContainerState::Terminated(t) if ok(t))
+}
+
+/// `mergePodStatus`: conditions the kubelet does not own come from the API
+/// object; a terminal phase is held back while containers could still run;
+/// a terminal phase forces Ready and ContainersReady to False.
 pub fn merge(api: &PodStatus, new: &PodStatus, could_run: bool, now: SimTime) -> PodStatus {
     let mut out = new.clone();
+    out.conditions =
+        api.other_conditions().chain(new.conditions.iter().filter(|c| c.kind.by_kubelet())).cloned().collect();
     if !api.phase.is_terminal() && out.phase.is_terminal() && could_run {
         out.phase = api.phase;
     }

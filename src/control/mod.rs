@@ -1,0 +1,3 @@
+//! Controllers other than the kubelet that write pod status.
+
+pub mod readiness_gate;

@@ -1,0 +1,82 @@
+//! Pod changes the kubelet learns from its watch (pkg/kubelet/config
+//! `checkAndUpdatePod`, then `HandlePodUpdates`, `HandlePodReconcile`,
+//! `HandlePodRemoves`), and signals sent to a container from outside.
+
+use super::pod_worker::Lifecycle;
+use super::runtime::SIGKILL_EXIT;
+use super::{Ev, Kubelet, PodUpdate};
+use crate::api::status::ConditionType;
+use crate::app::OnSigterm;
+use crate::scenario::actions::Signal;
+use crate::sim::{Ctx, PodId};
+use crate::trace::Record;
+use crate::trace::record::ProcessFact;
+
+impl Kubelet {
+    /// A deletion is an update that starts termination (`UpdatePod`); a
+    /// status-only change is a RECONCILE, which syncs the pod when its Ready
+    /// condition no longer matches its readiness gates.
+    pub(super) fn pod_updated(&mut self, pod: PodId, update: PodUpdate, ctx: &mut Ctx<'_>) {
+        let Some(p) = self.pod(pod) else { return };
+        p.generation = update.generation;
+        p.others = update.status.other_conditions().cloned().collect();
+        p.status.observed(*update.status.clone());
+        if update.deletion_grace.is_some() && p.deletion_grace != update.deletion_grace {
+            p.deletion_grace = update.deletion_grace;
+            if p.worker.lifecycle == Lifecycle::Syncing {
+                // "Pod is marked for graceful deletion, begin teardown".
+                p.worker.lifecycle = Lifecycle::Terminating;
+            }
+            return self.update_pod(pod, ctx);
+        }
+        if need_to_reconcile_readiness(&p.spec, &update) {
+            self.update_pod(pod, ctx);
+        }
+    }
+
+    /// The pod is gone from the API server: the kubelet forgets it.
+    pub(super) fn pod_removed(&mut self, pod: PodId) {
+        if let Some(slot) = self.pods.get_mut(pod.0 as usize) {
+            *slot = None;
+        }
+    }
+
+    /// A signal from outside: SIGKILL ends the process at once (137);
+    /// SIGTERM does what the app does on SIGTERM.
+    pub(super) fn signal(&mut self, pod: PodId, container: usize, signal: Signal, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        let name = self.pod_spec(pod).containers[container].name.clone();
+        let pod_name = self.pod(pod).map(|p| p.name.clone()).unwrap_or_default();
+        let running =
+            self.runtime.pod_instances(pod).find(|(_, i)| i.container == container && i.is_running()).map(|(id, _)| id);
+        let Some(inst) = running else {
+            let what = format!("{} to container {name}: not running, nothing happens", signal.as_str());
+            ctx.trace.push(now, Record::Scenario { object: format!("pod/{pod_name}"), what });
+            return;
+        };
+        self.process_fact(inst, ProcessFact::Signal { signal: signal.as_str() }, ctx);
+        let i = self.runtime.inst_mut(inst);
+        i.signalled = Some(signal.as_str());
+        match signal {
+            Signal::Kill => self.process_exit(inst, SIGKILL_EXIT, ctx),
+            Signal::Term => {
+                i.moments.sigterm = true;
+                if let OnSigterm::Exit { after, code } = i.plan.on_sigterm {
+                    self.send(ctx, after, Ev::Exit { inst, code });
+                }
+            }
+        }
+    }
+}
+
+/// `NeedToReconcilePodReadiness`: the pod has readiness gates and its API
+/// Ready condition differs (status or message) from what the gates give.
+fn need_to_reconcile_readiness(spec: &crate::spec::PodSpec, u: &PodUpdate) -> bool {
+    if spec.readiness_gates.is_empty() {
+        return false;
+    }
+    let expected = super::status::conditions::pod_ready(spec, &u.status, u.status.phase);
+    u.status
+        .condition(&ConditionType::Ready)
+        .is_some_and(|c| c.status != expected.status || c.message != expected.message)
+}
