@@ -1,6 +1,5 @@
 //! Running one simulation: inputs in, trace out.
 
-use crate::api::status::ConditionType;
 use crate::app::Behaviours;
 use crate::cluster::{Cluster, Version};
 use crate::error::{Error, Problem};
