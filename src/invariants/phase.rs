@@ -1,8 +1,10 @@
 //! The phase rule: the phase getPhase gives for the container states.
 
 use super::pod::{PodState, init_statuses, sidecars, statuses};
+use crate::kubelet::status::phase::{Seen, get_phase as get_phase_rule};
 use crate::observe::Origin;
-use k8s_openapi::api::core::v1::{ContainerState, Pod};
+use crate::spec::{RestartPolicy, Role};
+use k8s_openapi::api::core::v1::{ContainerState, ContainerStatus, Pod};
 
 impl PodState {
     /// phase-consistent.
@@ -29,6 +31,8 @@ impl PodState {
             allowed.push(expected);
             if p.metadata.deletion_timestamp.is_some() {
                 allowed.push(get_phase(p, pol, true));
+                // TerminatePod marks a deleted pod that never got a terminal phase Failed.
+                allowed.push("Failed");
                 // Kubelets up to 1.21 could reset a deleted pod to Pending (kubernetes#70644).
                 allowed.push("Pending");
             }
@@ -51,68 +55,45 @@ impl PodState {
     }
 }
 
-/// `getPhase` from the API's container statuses.
+/// `getPhase` from the API's container statuses. Without a spec (an
+/// excerpt) the listed statuses stand for the containers.
 fn get_phase(p: &Pod, policy: &str, terminal: bool) -> &'static str {
+    let policy = match policy {
+        "Never" => RestartPolicy::Never,
+        "OnFailure" => RestartPolicy::OnFailure,
+        _ => RestartPolicy::Always,
+    };
     let sidecars = sidecars(p);
     let spec = p.spec.as_ref();
-    let regular_init_pending = spec
-        .and_then(|s| s.init_containers.as_ref())
-        .into_iter()
-        .flatten()
-        .filter(|c| !sidecars.contains(&c.name.as_str()))
-        .any(|c| {
-            let st = init_statuses(p).find(|s| s.name == c.name).and_then(|s| s.state.clone());
-            st.and_then(|x| x.terminated).is_none_or(|t| t.exit_code != 0)
-        });
-    let (mut running, mut waiting, mut stopped, mut succeeded, mut unknown) = (0, 0, 0, 0, 0);
-    let names: Vec<String> = match spec {
-        Some(s) if !s.containers.is_empty() => s.containers.iter().map(|c| c.name.clone()).collect(),
-        _ => statuses(p).map(|s| s.name.clone()).collect(),
+    let mut views: Vec<(Role, &str)> = Vec::new();
+    for c in spec.and_then(|s| s.init_containers.as_ref()).into_iter().flatten() {
+        let role = if sidecars.contains(&c.name.as_str()) { Role::Sidecar } else { Role::Init };
+        views.push((role, c.name.as_str()));
+    }
+    match spec {
+        Some(s) if !s.containers.is_empty() => {
+            views.extend(s.containers.iter().map(|c| (Role::Regular, c.name.as_str())))
+        }
+        _ => views.extend(statuses(p).map(|s| (Role::Regular, s.name.as_str()))),
+    }
+    let find = |role: Role, name: &str| {
+        if role.is_init() { init_statuses(p).find(|s| s.name == name) } else { statuses(p).find(|s| s.name == name) }
     };
-    let regular_started = statuses(p).any(|s| {
-        s.state.as_ref().is_some_and(|x| x.running.is_some() || x.terminated.is_some()) || s.restart_count > 0
-    });
-    for name in &names {
-        let Some(s) = statuses(p).find(|s| &s.name == name) else {
-            unknown += 1;
-            continue;
-        };
-        match s.state.as_ref() {
-            Some(ContainerState { running: Some(_), .. }) => running += 1,
-            Some(ContainerState { terminated: Some(t), .. }) => {
-                stopped += 1;
-                if t.exit_code == 0 {
-                    succeeded += 1;
-                }
-            }
-            Some(ContainerState { waiting: Some(_), .. })
-                if s.last_state.as_ref().is_some_and(|l| l.terminated.is_some()) =>
-            {
-                stopped += 1
-            }
-            Some(ContainerState { waiting: Some(_), .. }) => waiting += 1,
-            _ => unknown += 1,
+    // `HasAnyActiveRegularContainerStarted`: a regular container the runtime knows (it has an ID).
+    let has_initialized = statuses(p).any(|s| s.container_id.as_deref().is_some_and(|id| !id.is_empty()));
+    let containers = views.iter().map(|&(role, name)| (role, seen(find(role, name))));
+    get_phase_rule(policy, containers, terminal, has_initialized).as_str()
+}
+
+/// What `getPhase` reads of one API container status.
+fn seen(s: Option<&ContainerStatus>) -> Seen {
+    let Some(s) = s else { return Seen::Missing };
+    match s.state.as_ref() {
+        Some(ContainerState { running: Some(_), .. }) => Seen::Running { started: s.started.unwrap_or(false) },
+        Some(ContainerState { terminated: Some(t), .. }) => Seen::Terminated { exit_code: t.exit_code },
+        Some(ContainerState { waiting: Some(_), .. }) => {
+            Seen::Waiting { last_exit: s.last_state.as_ref().and_then(|l| l.terminated.as_ref()).map(|t| t.exit_code) }
         }
+        _ => Seen::Missing,
     }
-    if regular_init_pending && !regular_started {
-        return "Pending";
-    }
-    if waiting > 0 {
-        return "Pending";
-    }
-    if running > 0 && unknown == 0 {
-        return "Running";
-    }
-    if running == 0 && stopped > 0 && unknown == 0 {
-        if terminal {
-            return if stopped == succeeded { "Succeeded" } else { "Failed" };
-        }
-        return match policy {
-            "Always" => "Running",
-            _ if stopped == succeeded => "Succeeded",
-            "Never" => "Failed",
-            _ => "Running",
-        };
-    }
-    "Pending"
 }

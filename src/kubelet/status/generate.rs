@@ -3,7 +3,7 @@
 //! previous status, the reason cache and the probe results.
 
 use super::conditions;
-use super::phase::{PhaseInputs, pod_phase};
+use super::phase::pod_phase;
 use crate::api::status::{
     Condition, ConditionType, ContainerState, ContainerStatus, InstanceRef, PodStatus, Terminated,
 };
@@ -55,13 +55,7 @@ pub fn generate(i: &Inputs<'_>) -> Generated {
     let readiness_triggers = i.probes.update_pod_status(i.spec, &mut init_containers, &mut containers);
     // `HasAnyActiveRegularContainerStarted`: a regular container exists in the runtime.
     let has_initialized = i.spec.regular().any(|(idx, _)| i.snapshot.newest(idx).is_some());
-    let mut phase = pod_phase(&PhaseInputs {
-        spec: i.spec,
-        init: &init_containers,
-        regular: &containers,
-        terminal: i.terminal,
-        has_initialized,
-    });
+    let mut phase = pod_phase(i.spec, &init_containers, &containers, i.terminal, has_initialized);
     // A phase never leaves Succeeded or Failed once reported.
     if i.previous.phase.is_terminal() {
         phase = i.previous.phase;
