@@ -90,6 +90,10 @@ fn condition_why(c: &Condition, s: &PodStatus, pod: &ApiPod) -> String {
                 format!("{reason}: {}", unready.join("; "))
             }
         }
+        (Other(_), _) if pod.spec.readiness_gates.iter().any(|g| g == c.kind.as_str()) => {
+            "set by another client: a readiness gate's condition".into()
+        }
+        (Other(_), _) => "set by another client".into(),
         _ => c.reason.as_deref().unwrap_or("").to_string(),
     }
 }
@@ -110,6 +114,9 @@ fn phase_why(s: &PodStatus, pod: &ApiPod) -> String {
     let failed = || -> Vec<String> {
         s.all_containers()
             .filter_map(|c| match &c.state {
+                ContainerState::Terminated(t) if t.reason == "ContainerStatusUnknown" => {
+                    Some(format!("{} never ran (ContainerStatusUnknown, {})", c.name, t.exit_code))
+                }
                 ContainerState::Terminated(t) if t.exit_code != 0 => {
                     Some(format!("{} exited with {} ({})", c.name, t.exit_code, t.reason))
                 }
