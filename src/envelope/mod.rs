@@ -5,13 +5,14 @@
 
 mod timings;
 
-pub use timings::{Timing, Timings, row_timings, timings};
+pub use timings::{AFTER_DELETION, DELETION_REQUESTED, Timing, Timings, row_timings, timings};
 
 use crate::error::{Error, Problem, SourceFile};
 use crate::manifest::Manifests;
 use crate::observe::{Observed, Origin, Record, simulated_records};
 use crate::run::{Prepared, ScenarioParts, setup, simulate};
-use crate::time::SimTime;
+use crate::sim::{Action, PodId, Scheduled};
+use crate::time::{SimDuration, SimTime};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -118,6 +119,21 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
             }
             None => (scenario.setup.clone(), "the scenario's manifests".to_string()),
         };
+        // A recorded deletion is replayed at its time (since creation) and grace.
+        let mut setup_used = setup_used;
+        if let Some(d) = wanted.get(DELETION_REQUESTED) {
+            let at = SimTime::ZERO + SimDuration::from_millis(((d.at.lo + d.at.hi) / 2).max(0) as u64);
+            let index = setup_used.pods.iter().position(|p| p.name == pod).unwrap_or(0);
+            let grace = recorded_grace(records, &pod);
+            let mut actions = (*setup_used.actions).clone();
+            actions.push(Scheduled {
+                at,
+                action: Action::Delete { pod: PodId(index as u32), grace_period_seconds: grace },
+            });
+            actions.sort_by_key(|a| a.at);
+            setup_used.actions = Arc::new(actions);
+        }
+        let wanted: Timings = wanted.into_iter().filter(|(name, _)| name != DELETION_REQUESTED).collect();
         let mut seen: BTreeMap<String, (i64, i64, u32)> = BTreeMap::new();
         for seed in 1..=u64::from(runs) {
             let trace = simulate(&setup_used, seed, SimTime::ZERO + scenario.until);
@@ -173,13 +189,22 @@ fn rebase(t: Timings) -> Timings {
     let Some((first_name, base)) = first else { return t };
     t.into_iter()
         .map(|(name, v)| {
-            if name == first_name {
+            // The deletion is an input, at its recorded time; what follows it is measured from it.
+            if name == first_name || name == DELETION_REQUESTED || name.ends_with(AFTER_DELETION) {
                 return (name, v);
             }
             let at = crate::observe::Span { lo: v.at.lo - (base.hi - 1), hi: v.at.hi - base.lo };
             (format!("{name} (after the first start)"), Timing { at, ..v })
         })
         .collect()
+}
+
+/// The grace period of a recorded deletion (`deletionGracePeriodSeconds`).
+fn recorded_grace(records: &[Record], pod: &str) -> Option<i64> {
+    records.iter().find_map(|r| match &r.observed {
+        Observed::Pod(p) if p.metadata.name.as_deref() == Some(pod) => p.metadata.deletion_grace_period_seconds,
+        _ => None,
+    })
 }
 
 /// Row timings of a recording's `kubectl get` rows.

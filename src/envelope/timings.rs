@@ -7,7 +7,14 @@ use crate::observe::{Observed, Origin, Record, Span, When};
 use k8s_openapi::api::core::v1::Pod;
 use std::collections::BTreeMap;
 
-/// One timing, in milliseconds since the pod's creation.
+/// The suffix of timings measured from the deletion request, not from creation.
+pub const AFTER_DELETION: &str = " (after the deletion request)";
+
+/// The name of the timing that is the deletion request itself.
+pub const DELETION_REQUESTED: &str = "deletion requested";
+
+/// One timing, in milliseconds since the pod's creation (or since the
+/// deletion request, for names ending in [`AFTER_DELETION`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Timing {
     pub at: Span,
@@ -59,12 +66,14 @@ fn from_object(p: &Pod, created: i64, r: &Record, out: &mut Timings) {
     // end after it.
     if let Some(dt) = p.metadata.deletion_timestamp.as_ref() {
         let requested = secs(dt) - p.metadata.deletion_grace_period_seconds.unwrap_or(0);
-        insert(out, "deletion requested".into(), since(created, requested), o);
-        for s in status.and_then(|s| s.container_statuses.as_ref()).into_iter().flatten() {
+        insert(out, DELETION_REQUESTED.into(), since(created, requested), o);
+        let all =
+            status.into_iter().flat_map(|s| s.init_container_statuses.iter().chain(&s.container_statuses)).flatten();
+        for s in all {
             if let Some(t) = s.state.as_ref().and_then(|x| x.terminated.as_ref()).and_then(|t| t.finished_at.as_ref())
                 && secs(t) >= requested
             {
-                insert(out, format!("{} stopped after the deletion", s.name), since(created, secs(t)), o);
+                insert(out, format!("{} stopped{AFTER_DELETION}", s.name), since(requested, secs(t)), o);
             }
         }
     }

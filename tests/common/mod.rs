@@ -125,3 +125,58 @@ pub fn actions(trace: &Trace, reason: &str) -> Vec<(SimTime, String)> {
 pub fn within(what: &str, x: SimTime, lo: SimTime, hi: SimTime) {
     assert!(lo <= x && x <= hi, "{what}: {x} not in [{lo}, {hi}]");
 }
+
+/// Every process fact of `container`, with its time.
+pub fn facts(trace: &Trace, container: &str) -> Vec<(SimTime, ProcessFact)> {
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Process { container: c, fact, .. } if &**c == container => Some((e.t, fact.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// When the API server sent the pod's DELETED event.
+pub fn deleted_at(trace: &Trace) -> Option<SimTime> {
+    trace.entries.iter().find_map(|e| match &e.record {
+        Record::Pod { kind: podsim::trace::record::WatchKind::Deleted, .. } => Some(e.t),
+        _ => None,
+    })
+}
+
+/// What `kubectl get pods -w` printed (READY, STATUS, RESTARTS) at each
+/// stored version of the pod, without repeats.
+pub fn kubectl_lines(trace: &Trace) -> Vec<(SimTime, (u32, u32), String)> {
+    let clock = podsim::trace::render::Clock { epoch: podsim::run::DEFAULT_EPOCH.parse().unwrap() };
+    let mut out: Vec<(SimTime, (u32, u32), String)> = Vec::new();
+    for (t, p) in pods(trace) {
+        let line = podsim::kubectl::print_pod(&podsim::trace::render::pod(&p, &clock));
+        if out.last().is_none_or(|l| (l.1, &l.2) != (line.ready, &line.status)) {
+            out.push((t, line.ready, line.status));
+        }
+    }
+    out
+}
+
+/// The statuses kubectl showed, in order, without repeats.
+pub fn kubectl_statuses(trace: &Trace) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (_, _, s) in kubectl_lines(trace) {
+        if out.last() != Some(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The condition `kind` as the API server had it at `at`.
+pub fn condition_at(trace: &Trace, at: SimTime, kind: &ConditionType) -> Option<podsim::api::status::Condition> {
+    pod_at(trace, at).status.condition(kind).cloned()
+}
+
+/// The first time the API showed `kind` with `status`.
+pub fn first_condition(trace: &Trace, kind: &ConditionType, status: bool) -> Option<SimTime> {
+    pods(trace).into_iter().find(|(_, p)| p.status.condition(kind).is_some_and(|c| c.status == status)).map(|(t, _)| t)
+}

@@ -8,11 +8,15 @@ mod common;
 
 mod backoff_rule;
 mod crash_loop;
+mod hooks;
 mod liveness_exec;
+mod pod_composition;
 mod probe_actions;
 mod readiness_delay;
+mod readiness_gates;
 mod restart_policy;
 mod seed_asr;
+mod termination;
 
 /// Seeds every scenario test runs.
 const SEEDS: std::ops::Range<u64> = 1..9;
