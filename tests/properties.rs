@@ -6,10 +6,13 @@
 
 use podsim::app::Behaviours;
 use podsim::cluster::{Cluster, Version};
+use podsim::dist::Dist;
 use podsim::error::SourceFile;
 use podsim::invariants::check_trace;
 use podsim::manifest::Manifests;
 use podsim::run::{DEFAULT_EPOCH, ScenarioParts, setup, simulate};
+use podsim::scenario::actions;
+use podsim::scenario::{ActionOrigin, GateController};
 use podsim::sim::Setup;
 use podsim::time::SimTime;
 use podsim::trace::jsonl::{self, Header, SCHEMA};
@@ -42,11 +45,37 @@ struct Container {
     sigterm: Option<u8>,
 }
 
+/// A lifecycle hook: sleep (shorter than the grace, as validation wants),
+/// exec (its time and exit code from the behaviour), or httpGet.
+#[derive(Clone, Debug)]
+enum Hook {
+    Sleep(u8),
+    Exec { secs: u8, code: u8 },
+    Http,
+}
+
+#[derive(Clone, Debug)]
+struct Init {
+    sidecar: bool,
+    /// A run-to-completion container exits after this many seconds...
+    after: u8,
+    /// ... with 0 or 1.
+    fails: bool,
+    startup: Option<Probe>,
+    readiness: Option<Probe>,
+    pre_stop: Option<Hook>,
+}
+
 #[derive(Clone, Debug)]
 struct Pod {
     policy: u8,
     grace: u8,
+    init: Vec<Init>,
     containers: Vec<Container>,
+    hooks: Vec<(Option<Hook>, Option<Hook>)>,
+    gate: Option<bool>,
+    delete: Option<(u16, Option<u8>)>,
+    kill: Option<(u8, u16, bool)>,
     version: u8,
     seed: u64,
 }
@@ -85,9 +114,76 @@ fn container() -> impl Strategy<Value = Container> {
         )
 }
 
+fn hook() -> impl Strategy<Value = Hook> {
+    prop_oneof![
+        (0u8..8).prop_map(Hook::Sleep),
+        (0u8..15, prop_oneof![4 => Just(0u8), 1 => Just(1u8)]).prop_map(|(secs, code)| Hook::Exec { secs, code }),
+        Just(Hook::Http),
+    ]
+}
+
+fn init() -> impl Strategy<Value = Init> {
+    (
+        any::<bool>(),
+        1u8..20,
+        proptest::bool::weighted(0.2),
+        proptest::option::of(probe()),
+        proptest::option::of(probe()),
+        proptest::option::of(hook()),
+    )
+        .prop_map(|(sidecar, after, fails, startup, readiness, pre_stop)| Init {
+            sidecar,
+            after,
+            fails,
+            startup: startup.filter(|_| sidecar),
+            readiness: readiness.filter(|_| sidecar),
+            pre_stop: pre_stop.filter(|_| sidecar),
+        })
+}
+
 fn pod() -> impl Strategy<Value = Pod> {
-    (0u8..3, 1u8..8, proptest::collection::vec(container(), 1..3), 0u8..4, any::<u64>())
-        .prop_map(|(policy, grace, containers, version, seed)| Pod { policy, grace, containers, version, seed })
+    (
+        (0u8..3, 1u8..20, proptest::collection::vec(init(), 0..3), proptest::collection::vec(container(), 1..3)),
+        (
+            proptest::collection::vec(
+                (proptest::option::weighted(0.2, hook()), proptest::option::weighted(0.4, hook())),
+                2,
+            ),
+            proptest::option::weighted(0.3, any::<bool>()),
+            proptest::option::weighted(0.5, (0u16..300, proptest::option::weighted(0.3, 0u8..40))),
+            proptest::option::weighted(0.2, (0u8..4, 0u16..300, any::<bool>())),
+        ),
+        (0u8..4, any::<u64>()),
+    )
+        .prop_map(|((policy, grace, init, containers), (hooks, gate, delete, kill), (version, seed))| Pod {
+            policy,
+            grace,
+            init,
+            containers,
+            hooks,
+            gate,
+            delete,
+            kill,
+            version,
+            seed,
+        })
+}
+
+fn hook_yaml(out: &mut String, kind: &str, h: &Hook, grace: u8) {
+    let handler = match h {
+        Hook::Sleep(s) => format!("sleep: {{seconds: {}}}", u16::from(*s) % u16::from(grace)),
+        Hook::Exec { .. } => format!("exec: {{command: [{kind}]}}"),
+        Hook::Http => "httpGet: {path: /hook, port: 8080}".to_string(),
+    };
+    let _ = writeln!(out, "      {kind}:\n        {handler}");
+}
+
+/// The behaviour of a hook's command (exec hooks only).
+fn hook_behaviour(kind: &str, h: &Option<Hook>) -> String {
+    match h {
+        Some(Hook::Exec { secs, code }) => format!("      {kind}: [{{exit: {code}, latency: {secs}s}}]\n"),
+        _ => String::new(),
+    }
 }
 
 fn probe_yaml(out: &mut String, kind: &str, p: &Probe) {
@@ -109,10 +205,45 @@ fn probe_yaml(out: &mut String, kind: &str, p: &Probe) {
 fn files(p: &Pod) -> (String, String) {
     let policy = ["Always", "OnFailure", "Never"][p.policy as usize];
     let mut m = format!(
-        "apiVersion: v1\nkind: Pod\nmetadata: {{name: prop}}\nspec:\n  restartPolicy: {policy}\n  terminationGracePeriodSeconds: {}\n  containers:\n",
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: prop}}\nspec:\n  restartPolicy: {policy}\n  terminationGracePeriodSeconds: {}\n",
         p.grace
     );
     let mut b = String::from("containers:\n");
+    if p.gate.is_some() {
+        m.push_str("  readinessGates: [{conditionType: example.com/lb}]\n");
+    }
+    if !p.init.is_empty() {
+        m.push_str("  initContainers:\n");
+    }
+    for (i, c) in p.init.iter().enumerate() {
+        let _ = writeln!(m, "  - name: i{i}\n    image: init:1\n    ports: [{{containerPort: 8080}}]");
+        if c.sidecar {
+            m.push_str("    restartPolicy: Always\n");
+            for (kind, probe) in [("startupProbe", &c.startup), ("readinessProbe", &c.readiness)] {
+                if let Some(pr) = probe {
+                    probe_yaml(&mut m, kind, pr);
+                }
+            }
+            if let Some(h) = &c.pre_stop {
+                m.push_str("    lifecycle:\n");
+                hook_yaml(&mut m, "preStop", h, p.grace);
+            }
+            let _ = writeln!(
+                b,
+                "  i{i}:\n    listen: {}ms\n    http: {{/check: [{{until: {}s, status: 503}}, {{status: 200}}]}}",
+                c.after as u32 * 100,
+                c.after
+            );
+            let _ = writeln!(b, "    grpc: {{\"\": [{{status: SERVING}}]}}\n    exec:\n      check: [{{exit: 0}}]");
+            b.push_str(&hook_behaviour("preStop", &c.pre_stop));
+            if c.fails {
+                let _ = writeln!(b, "    exit: {{after: {}s, code: 1}}", c.after);
+            }
+        } else {
+            let _ = writeln!(b, "  i{i}:\n    exit: {{after: {}s, code: {}}}", c.after, u8::from(c.fails));
+        }
+    }
+    m.push_str("  containers:\n");
     for (i, c) in p.containers.iter().enumerate() {
         let _ = writeln!(m, "  - name: c{i}\n    image: app:1\n    ports: [{{containerPort: 8080}}]");
         for (kind, probe) in
@@ -122,6 +253,15 @@ fn files(p: &Pod) -> (String, String) {
                 probe_yaml(&mut m, kind, pr);
             }
         }
+        let (post, pre) = &p.hooks[i];
+        if post.is_some() || pre.is_some() {
+            m.push_str("    lifecycle:\n");
+            for (kind, h) in [("postStart", post), ("preStop", pre)] {
+                if let Some(h) = h {
+                    hook_yaml(&mut m, kind, h, p.grace);
+                }
+            }
+        }
         let (s1, s2) = (if c.before_ok { 200 } else { 503 }, if c.after_ok { 200 } else { 503 });
         let (g1, g2) =
             (if c.before_ok { "SERVING" } else { "NOT_SERVING" }, if c.after_ok { "SERVING" } else { "NOT_SERVING" });
@@ -129,7 +269,8 @@ fn files(p: &Pod) -> (String, String) {
         let (u, l) = (c.flip_s, c.latency_ms);
         let _ = writeln!(b, "  c{i}:\n    listen: {}ms", c.listen_ms);
         let _ = writeln!(b, "    http: {{/check: [{{until: {u}s, status: {s1}, latency: {l}ms}}, {{status: {s2}}}]}}");
-        let _ = writeln!(b, "    exec: {{check: [{{until: {u}s, exit: {e1}, latency: {l}ms}}, {{exit: {e2}}}]}}");
+        let _ = writeln!(b, "    exec:\n      check: [{{until: {u}s, exit: {e1}, latency: {l}ms}}, {{exit: {e2}}}]");
+        let _ = write!(b, "{}{}", hook_behaviour("postStart", post), hook_behaviour("preStop", pre));
         let _ = writeln!(b, "    grpc: {{\"\": [{{until: {u}s, status: {g1}, latency: {l}ms}}, {{status: {g2}}}]}}");
         if let Some((after, code)) = c.exit {
             let _ = writeln!(b, "    exit: {{after: {after}s, code: {code}}}");
@@ -155,7 +296,40 @@ fn build(p: &Pod) -> Setup {
     let behaviours =
         Behaviours::load(&file("app.yaml", behaviour.clone())).unwrap_or_else(|e| panic!("{e:?}\n{behaviour}"));
     let cluster = Cluster::default().with_version(Version::ALL[p.version as usize]).unwrap();
-    setup(manifests, behaviours, cluster, DEFAULT_EPOCH.parse().unwrap(), ScenarioParts::default()).unwrap().0
+    let mut parts = ScenarioParts::default();
+    let flag = |text: String| (ActionOrigin::Flag(text.clone()), text);
+    let mut flags = Vec::new();
+    if let Some((at, grace)) = p.delete {
+        let g = grace.map(|g| format!(",grace-period={g}")).unwrap_or_default();
+        flags.push((flag(format!("pod/prop@{at}s{g}")), 0));
+    }
+    if let Some((c, at, term)) = p.kill {
+        let name = match (c as usize) < p.containers.len() {
+            true => format!("c{c}"),
+            false => "c0".to_string(),
+        };
+        let signal = if term { ",signal=SIGTERM" } else { "" };
+        flags.push((flag(format!("pod/prop/{name}@{at}s{signal}")), 2));
+    }
+    match p.gate {
+        Some(true) => parts.gates.push(GateController {
+            condition: "example.com/lb".into(),
+            delay: Dist::Fixed(SimTime::from_millis(3000).since(SimTime::ZERO)),
+        }),
+        Some(false) => flags.push((flag("pod/prop:example.com/lb=True@40s".into()), 1)),
+        None => {}
+    }
+    for ((origin, text), kind) in flags {
+        let parsed = match kind {
+            0 => actions::parse_delete_flag(&text),
+            1 => actions::parse_condition_flag(&text),
+            _ => actions::parse_kill_flag(&text),
+        };
+        parts.actions.push((parsed.unwrap_or_else(|e| panic!("{text}: {e}")), origin));
+    }
+    setup(manifests, behaviours, cluster, DEFAULT_EPOCH.parse().unwrap(), parts)
+        .unwrap_or_else(|e| panic!("{e:?}\n{manifest}\n{behaviour}"))
+        .0
 }
 
 fn jsonl_bytes(setup: &Setup, seed: u64, until: SimTime) -> Vec<u8> {
@@ -177,8 +351,13 @@ fn jsonl_bytes(setup: &Setup, seed: u64, until: SimTime) -> Vec<u8> {
 
 const FIVE_MINUTES: SimTime = SimTime::from_millis(300_000);
 
+/// The case count: `PROPTEST_CASES` when set (a deeper search), else the default.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(48), ..ProptestConfig::default() })]
 
     /// Ready ⇒ ContainersReady ⇒ every container ready ⇒ started; no
     /// readiness or liveness probe before the startup probe succeeds;
@@ -204,7 +383,7 @@ const VALID: &str = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  
 const APP: &str = "containers:\n  app:\n    listen: uniform(1s, 2s)\n    http:\n      /ready: [{until: 10s, status: 503}, {status: 200}]\n    exit: {after: 30s, code: 1}\n";
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
 
     /// Bad input never panics: any text, or a valid file with one byte
     /// replaced, either loads or gives problems; whatever loads also runs.
@@ -236,7 +415,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(512), ..ProptestConfig::default() })]
 
     /// The recording reader never panics, whatever the bytes: random bytes,
     /// or random bytes after the start of each format it detects.

@@ -68,7 +68,11 @@ impl ApiServer {
     }
 
     /// The scheduler's binding: `spec.nodeName` and PodScheduled=True.
-    pub fn bind(&mut self, id: PodId, node: Arc<str>, now: SimTime, trace: &mut Trace) {
+    /// Returns false when the pod is gone (deleted while unscheduled).
+    pub fn bind(&mut self, id: PodId, node: Arc<str>, now: SimTime, trace: &mut Trace) -> bool {
+        if self.pods[id.0 as usize].removed {
+            return false;
+        }
         let rv = self.bump();
         let p = &mut self.pods[id.0 as usize];
         p.node = Some(node);
@@ -77,6 +81,7 @@ impl ApiServer {
         c.last_transition = now;
         p.status.set_condition(c);
         self.record(id, WatchKind::Modified, now, trace);
+        true
     }
 
     /// A status PATCH from the kubelet; returns the stored status. The

@@ -6,6 +6,7 @@
 //! what the sequence rules need, so a recording of any length is checked in
 //! bounded memory.
 
+mod composition;
 mod input;
 mod phase;
 mod pod;
@@ -56,8 +57,8 @@ const fn inv(name: &'static str, statement: &'static str, source: &'static str, 
 pub const CATALOGUE: &[Invariant] = &[
     inv(
         "ready-implies-containers-ready",
-        "Ready=True ⇒ ContainersReady=True and every readiness gate True",
-        "pkg/kubelet/status/generate.go GeneratePodReadyCondition",
+        "Ready=True ⇒ ContainersReady=True and every readiness gate True (2 s after Ready turned True: the kubelet may set it from a stale copy of a gate and correct it at its next sync)",
+        "pkg/kubelet/status/generate.go GeneratePodReadyCondition; status_manager.go NeedToReconcilePodReadiness",
         Scope::Snapshot,
     ),
     inv(
@@ -98,7 +99,7 @@ pub const CATALOGUE: &[Invariant] = &[
     ),
     inv(
         "transition-time-moves-with-status",
-        "a condition's lastTransitionTime changes only when its status does",
+        "a condition's lastTransitionTime changes only when its status does (or, when the kubelet flipped it and back between two PATCHes, with a new reason or message)",
         "pkg/kubelet/status/status_manager.go updateLastTransitionTime",
         Scope::Sequence,
     ),
@@ -122,9 +123,9 @@ pub const CATALOGUE: &[Invariant] = &[
     ),
     inv(
         "no-start-after-deletion",
-        "no container (re)starts after the pod's deletion was requested",
-        "pkg/kubelet/container/helpers.go ShouldContainerBeRestarted",
-        Scope::Snapshot,
+        "once a pod shows its deletion, each container starts at most once more (the sync already running finishes; no later sync starts anything)",
+        "pkg/kubelet/kubelet.go SyncPod (the runtime's SyncPod runs WithoutCancel); pod_workers.go UpdatePod",
+        Scope::Sequence,
     ),
     inv(
         "endpoint-conditions",

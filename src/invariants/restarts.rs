@@ -13,7 +13,7 @@ impl PodState {
         let probe_kills = |name: &str| {
             p.spec
                 .as_ref()
-                .and_then(|s| s.containers.iter().find(|c| c.name == name))
+                .and_then(|s| s.containers.iter().chain(s.init_containers.iter().flatten()).find(|c| c.name == name))
                 .is_some_and(|c| c.liveness_probe.is_some() || c.startup_probe.is_some())
         };
         let mut out = Vec::new();
@@ -28,6 +28,9 @@ impl PodState {
             };
             let start = match s.state.as_ref() {
                 Some(ContainerState { running: Some(r), .. }) => r.started_at.as_ref(),
+                // The same instance in both (no older one left, e.g. a deleted
+                // pod's init container after pruning): no restart to judge.
+                Some(ContainerState { terminated: Some(t), .. }) if t.container_id == last.container_id => None,
                 Some(ContainerState { terminated: Some(t), .. }) => t.started_at.as_ref(),
                 _ => None,
             };

@@ -23,6 +23,24 @@ pub const SIM_ONLY: &[Invariant] = &[
         Scope::Sequence,
     ),
     inv(
+        "init-order",
+        "init containers start one at a time, each after the previous exited 0 (a sidecar: started, its startup probe passed), and regular containers after all of them",
+        "pkg/kubelet/kuberuntime/kuberuntime_container.go computeInitContainerActions",
+        Scope::Sequence,
+    ),
+    inv(
+        "stopped-within-grace",
+        "a killed container has stopped by its Killing + grace + the 2 s minimum (+ up to 1 s for each of the preStop and turn waits, taken off in whole seconds)",
+        "pkg/kubelet/kuberuntime/kuberuntime_container.go killContainer",
+        Scope::Sequence,
+    ),
+    inv(
+        "sidecars-stop-last",
+        "in a pod kill a sidecar gets SIGTERM only after every regular container and every later sidecar has exited, or once its grace is used up",
+        "pkg/kubelet/kuberuntime/kuberuntime_termination_order.go waitForTurn",
+        Scope::Sequence,
+    ),
+    inv(
         "crash-loop-backoff",
         "a container that keeps exiting by itself waits at least 10 s, 20 s, 40 s … (the profile's schedule) before each restart after the first",
         "pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff",
@@ -123,6 +141,9 @@ fn sim_only(trace: &Trace, cluster: &Cluster) -> BTreeMap<Arc<str>, Vec<(&'stati
         out.entry(pod)
             .or_default()
             .push(("crash-loop-backoff", t.verdict("no container exited by itself and restarted twice")));
+    }
+    for (pod, verdicts) in super::composition::judge(trace) {
+        out.entry(pod).or_default().extend(verdicts);
     }
     out
 }

@@ -21,6 +21,8 @@ const MINIMUM_GRACE_SECONDS: i64 = 2;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Stage {
+    /// Announced (Killing), not begun yet.
+    Pending,
     /// The preStop hook runs; the kubelet waits for it at most the grace.
     PreStop {
         started: SimTime,
@@ -179,7 +181,7 @@ impl Kubelet {
                 container: t.container,
                 grace: g,
                 why: why.clone(),
-                stage: Stage::Done,
+                stage: Stage::Pending,
                 timer: 0,
             };
             p.kills.tasks.push(task);
@@ -266,7 +268,7 @@ impl Kubelet {
         match task.stage {
             Stage::PreStop { .. } => self.after_prestop(pod, id, now, ctx),
             Stage::Turn { .. } => self.stop_container(pod, id, now, ctx),
-            Stage::Stopping | Stage::Done => {}
+            Stage::Pending | Stage::Stopping | Stage::Done => {}
         }
     }
 

@@ -144,7 +144,9 @@ impl World {
                 }
             }
             Ev::Bind { pod, node } => {
-                self.api.bind(pod, node.clone(), now, &mut self.trace);
+                if !self.api.bind(pod, node.clone(), now, &mut self.trace) {
+                    return;
+                }
                 let p = self.api.pod(pod);
                 let event = ApiEvent {
                     name: format!("{}.{:x}", p.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000),

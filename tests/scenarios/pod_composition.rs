@@ -106,3 +106,22 @@ fn livekit_sidecar_starts_first_and_stops_last() {
         assert_eq!(lives(&trace, "metrics-proxy").len(), 1, "no sidecar restart (seed {seed})");
     }
 }
+
+/// The checker's composition rules are not vacuous on this pod: every init
+/// and regular container's start is checked against the init containers
+/// before it (0 + 1 + 2 + 3 for the four init containers, 4 for app: 10),
+/// the three kills against the grace, and both
+/// sidecars against the containers they outlive.
+#[test]
+fn the_composition_rules_judge_this_pod() {
+    use podsim::invariants::{Verdict, check_trace};
+    let inputs =
+        podsim::run::Inputs { scenario: Some(scenario("init-sidecar-order")), ..podsim::run::Inputs::default() };
+    let p = podsim::run::prepare(&inputs).unwrap();
+    let trace = podsim::run::simulate(&p.setup, p.seed, podsim::time::SimTime::ZERO + p.until);
+    let report = check_trace(&trace, &p.clock, &p.setup.cluster);
+    let v = &report.pods[0].verdicts;
+    assert_eq!(v["init-order"], Verdict::Holds { checked: 10 });
+    assert_eq!(v["stopped-within-grace"], Verdict::Holds { checked: 3 });
+    assert_eq!(v["sidecars-stop-last"], Verdict::Holds { checked: 2 });
+}

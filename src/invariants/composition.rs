@@ -1,0 +1,222 @@
+//! Rules on the order of a pod's containers that only a simulated trace can
+//! show (they need process start, SIGTERM and exit times): init containers
+//! and sidecars start in order before the regular containers, and a kill
+//! runs within the grace period, sidecars last.
+
+use super::report::Tally;
+use crate::api::pod::ApiPod;
+use crate::observe::Origin;
+use crate::spec::{PodSpec, Role};
+use crate::time::{SimDuration, SimTime};
+use crate::trace::Trace;
+use crate::trace::record::{ProcessFact, Record, Verdict, WatchKind};
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+/// One container instance as its process lived it.
+#[derive(Clone, Debug, Default)]
+struct Life {
+    started: SimTime,
+    sigterm: Option<SimTime>,
+    finished: Option<SimTime>,
+    exit: Option<i32>,
+    /// The startup probe's first published success, if any.
+    startup_ok: Option<SimTime>,
+    id: Arc<str>,
+    line: usize,
+}
+
+/// What the trace says about one pod.
+#[derive(Default)]
+struct PodLives {
+    spec: Option<Arc<PodSpec>>,
+    /// deletionGracePeriodSeconds of the first deletion, when it was seen.
+    deletion: Option<(i64, SimTime)>,
+    lives: BTreeMap<Arc<str>, Vec<Life>>,
+    /// `Killing` events: time, container, trace line, and whether it is part
+    /// of a pod kill (`Stopping container …`, every running container at once).
+    kills: Vec<(SimTime, Arc<str>, usize, bool)>,
+}
+
+fn origin(i: usize) -> Origin {
+    Origin { file: Arc::from("trace"), line: i as u64 + 1 }
+}
+
+fn collect(trace: &Trace) -> BTreeMap<Arc<str>, PodLives> {
+    let mut pods: BTreeMap<Arc<str>, PodLives> = BTreeMap::new();
+    let mut startup_ok: BTreeMap<Arc<str>, SimTime> = BTreeMap::new();
+    for (i, e) in trace.entries.iter().enumerate() {
+        match &e.record {
+            Record::Pod { kind, pod } if *kind != WatchKind::Deleted => {
+                let p = pods.entry(Arc::from(pod.spec.name.as_str())).or_default();
+                p.spec.get_or_insert_with(|| pod.spec.clone());
+                if let (None, Some(d)) = (p.deletion, deletion(pod)) {
+                    p.deletion = Some((d, e.t));
+                }
+            }
+            Record::Probe(p) if p.probe == crate::spec::ProbeKind::Startup && p.published => {
+                if p.verdict == Verdict::Success {
+                    startup_ok.entry(p.container_id.clone()).or_insert(e.t);
+                }
+            }
+            Record::Process { pod, container, container_id, fact } => {
+                let l = pods.entry(pod.clone()).or_default().lives.entry(container.clone()).or_default();
+                match fact {
+                    ProcessFact::Started => {
+                        l.push(Life { started: e.t, id: container_id.clone(), line: i, ..Life::default() })
+                    }
+                    ProcessFact::Sigterm => l.last_mut().into_iter().for_each(|x| x.sigterm = Some(e.t)),
+                    ProcessFact::Exited { code } => l.last_mut().into_iter().for_each(|x| {
+                        x.finished = Some(e.t);
+                        x.exit = Some(*code);
+                    }),
+                    _ => {}
+                }
+            }
+            Record::Kubelet(a) if a.reason == "Killing" => {
+                if let Some(c) = &a.container {
+                    let pod_kill = a.message.starts_with("Stopping container");
+                    pods.entry(a.pod.clone()).or_default().kills.push((e.t, c.clone(), i, pod_kill));
+                }
+            }
+            _ => {}
+        }
+    }
+    for p in pods.values_mut() {
+        for l in p.lives.values_mut().flatten() {
+            l.startup_ok = startup_ok.get(&l.id).copied();
+        }
+    }
+    pods
+}
+
+fn deletion(pod: &ApiPod) -> Option<i64> {
+    pod.deletion.map(|d| d.grace_seconds)
+}
+
+/// init-order: the first start of each init container and of each regular
+/// container comes after every earlier init container finished with 0 (a
+/// sidecar: started, and its startup probe passed when it has one).
+fn init_order(p: &PodLives, t: &mut Tally) {
+    let Some(spec) = &p.spec else { return };
+    let init: Vec<_> = spec.init().map(|(_, c)| c).collect();
+    if init.is_empty() {
+        return;
+    }
+    let first_start = |name: &str| p.lives.get(name).and_then(|v| v.first());
+    for (pos, c) in spec.containers.iter().enumerate() {
+        let Some(me) = first_start(&c.name) else { continue };
+        let before = if c.role.is_init() { &init[..pos] } else { &init[..] };
+        for prev in before {
+            let done = p.lives.get(&*prev.name).into_iter().flatten().any(|l| match prev.role {
+                Role::Sidecar => {
+                    let started = if prev.startup.is_some() { l.startup_ok } else { Some(l.started) };
+                    started.is_some_and(|s| s <= me.started)
+                }
+                _ => l.exit == Some(0) && l.finished.is_some_and(|f| f <= me.started),
+            });
+            if done {
+                t.hold();
+            } else {
+                t.violate(
+                    &[&origin(me.line)],
+                    format!(
+                        "{} starts after {} {}",
+                        c.name,
+                        prev.name,
+                        if prev.role == Role::Sidecar { "started" } else { "exited 0" }
+                    ),
+                    format!("{} started first", c.name),
+                );
+            }
+        }
+    }
+}
+
+/// The grace a kill of this pod may use, in seconds: the deletion's if the
+/// pod was deleted before the kill, else the largest of the pod's and its
+/// probes' (a probe kill may use the probe's own).
+fn grace_of(spec: &PodSpec, deletion: Option<(i64, SimTime)>, kill: SimTime) -> i64 {
+    if let Some((g, _)) = deletion.filter(|(_, at)| *at <= kill) {
+        return g.max(1);
+    }
+    let probes = spec.containers.iter().flat_map(|c| [c.startup.as_ref(), c.liveness.as_ref()]).flatten();
+    let probe_grace = probes.filter_map(|p| p.termination_grace).map(|g| g.as_millis() / 1000).max().unwrap_or(0);
+    ((spec.termination_grace.as_millis() / 1000).max(probe_grace) as i64).max(1)
+}
+
+/// stopped-within-grace and sidecars-stop-last.
+fn kills(p: &PodLives, within: &mut Tally, last: &mut Tally) {
+    let Some(spec) = &p.spec else { return };
+    // The instance each kill hit: the newest one started before it.
+    let hit = |c: &str, at: SimTime| p.lives.get(c).and_then(|v| v.iter().rev().find(|l| l.started <= at));
+    for &(k, ref c, line, _) in &p.kills {
+        let g = grace_of(spec, p.deletion, k);
+        let Some(l) = hit(c, k) else { continue };
+        if l.finished.is_some_and(|f| f < k) {
+            continue;
+        }
+        // preStop ≤ grace, the turn wait ≤ what is left, then StopContainer(max(left, 2));
+        // each of the two waits is taken off in whole seconds (up to 1 s more each).
+        let bound = k + SimDuration::from_secs(g as u64 + 2 + 2);
+        match l.finished {
+            Some(f) if f <= bound => within.hold(),
+            Some(f) => within.violate(
+                &[&origin(line)],
+                format!("{c} stopped by {bound} (grace {g} s + 2 s)"),
+                format!("exited at {f}"),
+            ),
+            None => {}
+        }
+    }
+    // A pod kill: every running container told at the same instant.
+    let mut groups: BTreeMap<SimTime, Vec<Arc<str>>> = BTreeMap::new();
+    for (k, c, _, _) in p.kills.iter().filter(|k| k.3) {
+        groups.entry(*k).or_default().push(c.clone());
+    }
+    for (k, names) in groups {
+        let g = grace_of(spec, p.deletion, k);
+        let deadline = k + SimDuration::from_secs(g as u64);
+        let killed: HashSet<&str> = names.iter().map(|n| &**n).collect();
+        let ends = |role_filter: &dyn Fn(&crate::spec::ContainerSpec) -> bool| -> Option<SimTime> {
+            spec.containers
+                .iter()
+                .filter(|c| role_filter(c) && killed.contains(&*c.name))
+                .filter_map(|c| hit(&c.name, k).and_then(|l| l.finished))
+                .max()
+        };
+        let regular_end = ends(&|c| c.role == Role::Regular);
+        let sidecars: Vec<_> =
+            spec.containers.iter().filter(|c| c.role == Role::Sidecar && killed.contains(&*c.name)).collect();
+        for (i, s) in sidecars.iter().enumerate() {
+            let Some(l) = hit(&s.name, k) else { continue };
+            let Some(term) = l.sigterm.filter(|t| *t >= k) else { continue };
+            // It waits for the regular containers and the next later sidecar, up to its grace.
+            let later = sidecars[i + 1..].first().and_then(|n| hit(&n.name, k)).and_then(|l| l.finished);
+            let wait_for = regular_end.into_iter().chain(later).max();
+            match wait_for {
+                Some(w) if term < w && term < deadline => last.violate(
+                    &[&origin(l.line)],
+                    format!("{} stops after the regular containers and later sidecars (or at its grace)", s.name),
+                    format!("SIGTERM at {term}, before {w}"),
+                ),
+                _ => last.hold(),
+            }
+        }
+    }
+}
+
+/// The composition rules' verdicts per pod.
+pub fn judge(trace: &Trace) -> BTreeMap<Arc<str>, Vec<(&'static str, super::Verdict)>> {
+    let mut out: BTreeMap<Arc<str>, Vec<(&'static str, super::Verdict)>> = BTreeMap::new();
+    for (pod, p) in collect(trace) {
+        let (mut order, mut within, mut last) = (Tally::default(), Tally::default(), Tally::default());
+        init_order(&p, &mut order);
+        kills(&p, &mut within, &mut last);
+        let v = out.entry(pod).or_default();
+        v.push(("init-order", order.verdict("no init containers")));
+        v.push(("stopped-within-grace", within.verdict("no container was killed")));
+        v.push(("sidecars-stop-last", last.verdict("no sidecar was stopped with the pod")));
+    }
+    out
+}
