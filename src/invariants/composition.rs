@@ -54,10 +54,10 @@ fn collect(trace: &Trace) -> BTreeMap<Arc<str>, PodLives> {
                     p.deletion = Some((d, e.t));
                 }
             }
-            Record::Probe(p) if p.probe == crate::spec::ProbeKind::Startup && p.published => {
-                if p.verdict == Verdict::Success {
-                    startup_ok.entry(p.container_id.clone()).or_insert(e.t);
-                }
+            Record::Probe(p)
+                if p.probe == crate::spec::ProbeKind::Startup && p.published && p.verdict == Verdict::Success =>
+            {
+                startup_ok.entry(p.container_id.clone()).or_insert(e.t);
             }
             Record::Process { pod, container, container_id, fact } => {
                 let l = pods.entry(pod.clone()).or_default().lives.entry(container.clone()).or_default();

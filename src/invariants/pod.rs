@@ -9,6 +9,9 @@ use k8s_openapi::api::core::v1::{ContainerStatus, Pod, PodCondition};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use std::collections::BTreeMap;
 
+/// A condition's status, reason and message.
+type Words = (String, Option<String>, Option<String>);
+
 /// What the checker keeps about one pod.
 #[derive(Default)]
 pub struct PodState {
@@ -20,7 +23,7 @@ pub struct PodState {
     /// Per container: the last restartCount and container ID seen, and where.
     pub(super) last_counts: BTreeMap<String, (i32, Option<String>, Origin)>,
     /// Per condition: the last status, reason and message, lastTransitionTime, and where.
-    last_conditions: BTreeMap<String, ((String, Option<String>, Option<String>), Option<i64>, Origin)>,
+    last_conditions: BTreeMap<String, (Words, Option<i64>, Origin)>,
     /// Per container: its restartCount in the first snapshot showing the deletion, and where.
     deletion_counts: BTreeMap<String, (i32, Origin)>,
     /// The last `kubectl get` row: restarts, age in ms, where.
