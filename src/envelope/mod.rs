@@ -91,7 +91,9 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
     let mut out = Vec::new();
     let mut notes = Vec::new();
     for (pod, wanted) in recorded {
-        let wanted = rebase(wanted);
+        // The first start the recording shows is the base of both sides.
+        let base = first_start(&wanted);
+        let wanted = rebase(wanted, base.as_deref());
         if wanted.is_empty() {
             continue;
         }
@@ -143,7 +145,8 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
                 all.entry(p).or_default().extend(t);
             }
             // The simulated pod is the recorded one, or the scenario's first pod.
-            let simulated = rebase(all.remove(&pod).or_else(|| all.into_values().next()).unwrap_or_default());
+            let simulated =
+                rebase(all.remove(&pod).or_else(|| all.into_values().next()).unwrap_or_default(), base.as_deref());
             for (name, t) in simulated {
                 let e = seen.entry(name).or_insert((i64::MAX, i64::MIN, 0));
                 e.0 = e.0.min(t.at.lo);
@@ -177,16 +180,19 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
     Ok((out, notes))
 }
 
-/// Measures every timing but the first start from the first start: how long
-/// a pod waits for scheduling and its image is the environment's business,
-/// what follows the first start is the kubelet's. The first start itself
-/// stays measured from creation.
-fn rebase(t: Timings) -> Timings {
-    let first = t
-        .iter()
-        .find(|(name, _)| name.as_str() == "Running #0" || name.ends_with(" started #0"))
-        .map(|(n, v)| (n.clone(), v.at));
-    let Some((first_name, base)) = first else { return t };
+/// The name of the first start among `t`'s timings: a container's first
+/// start, else the first `Running` row.
+fn first_start(t: &Timings) -> Option<String> {
+    let container = t.keys().find(|n| n.ends_with(" started #0"));
+    container.or_else(|| t.keys().find(|n| n.as_str() == "Running #0")).cloned()
+}
+
+/// Measures every timing but the first start from the first start (the
+/// timing named `base`): how long a pod waits for scheduling and its image
+/// is the environment's business, what follows the first start is the
+/// kubelet's. The first start itself stays measured from creation.
+fn rebase(t: Timings, base: Option<&str>) -> Timings {
+    let Some((first_name, base)) = base.and_then(|b| t.get(b).map(|v| (b.to_string(), v.at))) else { return t };
     t.into_iter()
         .map(|(name, v)| {
             // The deletion is an input, at its recorded time; what follows it is measured from it.

@@ -1,0 +1,109 @@
+//! Successful `podsim run` invocations: output formats, determinism, warnings.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::path::Path;
+
+use crate::{Run, TempDir, assert_no_panic, assert_problem, line_of, pod_with, podsim};
+
+const PROBE_ACTIONS: &str = "models/scenarios/probe-actions.yaml";
+
+fn assert_ok(run: &Run) {
+    assert_no_panic(run);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(!run.stderr.lines().any(|l| l.starts_with("error")), "no errors on a good run: {run:?}");
+}
+
+#[test]
+fn probe_actions_prints_a_table() {
+    let run = podsim(["run", PROBE_ACTIONS]);
+    assert_ok(&run);
+    let header = run.stdout.lines().next().unwrap_or_default();
+    assert!(header.trim_start().starts_with("TIME"), "table header: {header:?}");
+    for column in ["OBJECT", "CHANGE", "WHY"] {
+        assert!(header.contains(column), "column {column} in {header:?}");
+    }
+    assert!(run.stdout.lines().count() > 10, "{run:?}");
+    assert!(run.stdout.contains("pod/worker"), "{run:?}");
+}
+
+#[test]
+fn probe_actions_as_json_lines() {
+    let run = podsim(["run", PROBE_ACTIONS, "-o", "jsonl"]);
+    assert_ok(&run);
+    let records: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .enumerate()
+        .map(|(i, l)| serde_json::from_str(l).unwrap_or_else(|e| panic!("line {} is not JSON ({e}): {l}", i + 1)))
+        .collect();
+    assert!(records.len() > 10, "{run:?}");
+    let mut previous = 0.0;
+    for (i, r) in records.iter().enumerate() {
+        let t = r["t"].as_f64().unwrap_or_else(|| panic!("record {} has a numeric \"t\": {r}", i + 1));
+        assert!(r["type"].is_string(), "record {} has a \"type\": {r}", i + 1);
+        assert!(t >= previous, "record {} goes back in time ({t} < {previous}): {r}", i + 1);
+        previous = t;
+    }
+    let header = &records[0];
+    assert_eq!(header["type"], "HEADER", "{header}");
+    assert_eq!(header["t"].as_f64(), Some(0.0), "{header}");
+    assert_eq!(header["run"]["schema"], "podsim/trace/v1", "{header}");
+    assert_eq!(header["run"]["seed"], 1, "the scenario's seed: {header}");
+    assert_eq!(header["run"]["until"].as_f64(), Some(180.0), "the scenario's until (3m): {header}");
+    assert_eq!(records.iter().filter(|r| r["type"] == "HEADER").count(), 1, "one header");
+}
+
+#[test]
+fn same_seed_gives_identical_json_lines() {
+    let args = ["run", PROBE_ACTIONS, "-o", "jsonl", "--seed", "7"];
+    let (a, b) = (podsim(args), podsim(args));
+    assert_ok(&a);
+    assert_ok(&b);
+    assert!(!a.stdout.is_empty());
+    assert!(a.stdout == b.stdout, "two runs with seed 7 differ");
+    let header: serde_json::Value = serde_json::from_str(a.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(header["run"]["seed"], 7, "--seed overrides the scenario: {header}");
+}
+
+#[test]
+fn every_model_scenario_runs_cleanly() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/scenarios");
+    let mut n = 0;
+    for entry in fs::read_dir(&dir).expect("models/scenarios") {
+        let path = entry.expect("dir entry").path();
+        if path.extension() != Some(OsStr::new("yaml")) {
+            continue;
+        }
+        let run = podsim([OsStr::new("run"), path.as_os_str()]);
+        assert_no_panic(&run);
+        assert_eq!(run.code, Some(0), "{}: {run:?}", path.display());
+        assert!(!run.stderr.lines().any(|l| l.starts_with("error")), "{}: {run:?}", path.display());
+        n += 1;
+    }
+    assert!(n > 0, "no scenarios found in {}", dir.display());
+}
+
+#[test]
+fn probe_on_an_undeclared_named_port_warns() {
+    let dir = TempDir::new("warn-port");
+    let text = pod_with(
+        "    ports:\n    - containerPort: 8080\n      name: http\n    readinessProbe: {httpGet: {path: /, port: metrics}}\n",
+    );
+    let file = dir.write("pod.yaml", &text);
+    let run = podsim(["run", "-f", &file, "--until", "30s"]);
+    assert_ok(&run);
+    assert!(run.stdout.lines().next().unwrap_or_default().trim_start().starts_with("TIME"), "{run:?}");
+    assert_problem(&run, "warning", &file, line_of(&text, "readinessProbe:"), "spec.containers[0].readinessProbe: ");
+    assert!(run.stderr.contains(r#"port name "metrics" is not declared in spec.containers[0].ports"#), "{run:?}");
+}
+
+#[test]
+fn probe_on_an_undeclared_named_port_warns_block_style() {
+    let dir = TempDir::new("warn-port-block");
+    let text = pod_with("    readinessProbe:\n      httpGet:\n        path: /\n        port: metrics\n");
+    let file = dir.write("pod.yaml", &text);
+    let run = podsim(["run", "-f", &file, "--until", "30s"]);
+    assert_ok(&run);
+    assert_problem(&run, "warning", &file, line_of(&text, "readinessProbe:"), "spec.containers[0].readinessProbe: ");
+}

@@ -1,0 +1,79 @@
+//! Errors in scenario files, command-line flags and missing inputs.
+
+use crate::{POD, TempDir, assert_bad_input, assert_error, line_of, pod_with, podsim};
+
+#[test]
+fn scenario_naming_a_missing_manifest() {
+    let dir = TempDir::new("scenario-missing");
+    let scenario = dir.write("scenarios/s.yaml", "manifests: [../manifests/nope.yaml]\nseed: 3\n");
+    let run = podsim(["run", &scenario]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains("cannot read"), "{run:?}");
+    assert!(run.stderr.contains("manifests/nope.yaml"), "the error names the missing path: {run:?}");
+}
+
+#[test]
+fn scenario_with_a_bad_epoch() {
+    let dir = TempDir::new("scenario-epoch");
+    dir.write("pod.yaml", POD);
+    let text = "manifests: [pod.yaml]\nepoch: yesterday\n";
+    let scenario = dir.write("s.yaml", text);
+    let run = podsim(["run", &scenario]);
+    assert_error(&run, &scenario, line_of(text, "epoch"), r#"epoch: "yesterday" is not an RFC 3339 time"#);
+}
+
+#[test]
+fn missing_manifest_file() {
+    let dir = TempDir::new("missing-file");
+    let missing = dir.path("nope.yaml");
+    let run = podsim(["run", "-f", &missing]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains(&format!("error: cannot read {missing}")), "{run:?}");
+}
+
+#[test]
+fn bad_until_flag() {
+    let run = podsim(["run", "models/scenarios/probe-actions.yaml", "--until", "5x"]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains("invalid value '5x' for '--until"), "{run:?}");
+    assert!(run.stderr.contains(r#"unknown unit "x""#), "{run:?}");
+}
+
+#[test]
+fn negative_until_flag() {
+    let run = podsim(["run", "models/scenarios/probe-actions.yaml", "--until=-5s"]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains("must not be negative"), "{run:?}");
+}
+
+#[test]
+fn bad_output_format() {
+    let run = podsim(["run", "models/scenarios/probe-actions.yaml", "-o", "xml"]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains("invalid value 'xml'"), "{run:?}");
+}
+
+#[test]
+fn no_manifests_at_all() {
+    let run = podsim(["run"]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains("error: no manifests: give a scenario file or -f MANIFEST"), "{run:?}");
+}
+
+#[test]
+fn manifest_file_without_a_pod() {
+    let dir = TempDir::new("empty");
+    let file = dir.write("empty.yaml", "# nothing here\n---\n");
+    let run = podsim(["run", "-f", &file]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains("the manifests declare no Pod"), "{run:?}");
+}
+
+#[test]
+fn integer_too_large_names_the_field() {
+    let dir = TempDir::new("huge-int");
+    let text = pod_with("    ports: [{containerPort: 18446744073709551615}]\n");
+    let file = dir.write("pod.yaml", &text);
+    let run = podsim(["run", "-f", &file]);
+    assert_error(&run, &file, line_of(&text, "containerPort"), "spec.containers[0].ports[0].containerPort: ");
+}

@@ -1,0 +1,76 @@
+//! Manifests with YAML/JSON syntax errors, type errors and unknown fields.
+
+use crate::{TempDir, assert_bad_input, assert_error, line_of, pod_with, podsim};
+
+#[test]
+fn malformed_yaml_unclosed_flow_sequence() {
+    let dir = TempDir::new("malformed");
+    let text = pod_with("    command: [sleep, \"3600\"\n");
+    let file = dir.write("pod.yaml", &text);
+    let run = podsim(["run", "-f", &file]);
+    let col = assert_error(&run, &file, line_of(&text, "command: ["), "unclosed bracket '['");
+    assert_eq!(col, 14, "the caret points at the '[': {run:?}");
+}
+
+#[test]
+fn malformed_yaml_unclosed_flow_sequence_before_more_keys() {
+    let dir = TempDir::new("malformed-more");
+    let text = pod_with("    command: [sleep, \"3600\"\n    ports:\n    - containerPort: 80\n");
+    let file = dir.write("pod.yaml", &text);
+    let run = podsim(["run", "-f", &file]);
+    assert_bad_input(&run);
+    // Where the bracket opened (like the end-of-file case) or where the parser gave up (like
+    // Go's yaml: "did not find expected ',' or ']'"); either way the message names the bracket.
+    let opened = line_of(&text, "command: [");
+    let found = [opened, opened + 1].iter().any(|l| {
+        run.stderr
+            .lines()
+            .any(|x| x.starts_with(&format!("error: {file}:{l}:")) && (x.contains('[') || x.contains(']')))
+    });
+    assert!(found, "the error should name the unclosed '[' of line {opened}: {run:?}");
+}
+
+#[test]
+fn json_manifest_with_a_type_error() {
+    let dir = TempDir::new("json-type");
+    let text = r#"{
+  "apiVersion": "v1",
+  "kind": "Pod",
+  "metadata": {"name": "web"},
+  "spec": {
+    "containers": [{
+      "name": "app",
+      "image": "nginx:1.27",
+      "livenessProbe": {
+        "tcpSocket": {"port": 80},
+        "periodSeconds": "ten"
+      }
+    }]
+  }
+}
+"#;
+    let file = dir.write("pod.json", text);
+    let run = podsim(["run", "-f", &file]);
+    let col = assert_error(
+        &run,
+        &file,
+        line_of(text, "\"periodSeconds\""),
+        "spec.containers[0].livenessProbe.periodSeconds: invalid type: string \"ten\"",
+    );
+    assert_eq!(col, 26, "the caret points at the value: {run:?}");
+}
+
+#[test]
+fn misspelled_field_is_a_strict_decoding_error() {
+    let dir = TempDir::new("misspelled");
+    let text = pod_with("    lisenessProbe:\n      tcpSocket: {port: 80}\n");
+    let file = dir.write("pod.yaml", &text);
+    let run = podsim(["run", "-f", &file]);
+    let col = assert_error(
+        &run,
+        &file,
+        line_of(&text, "lisenessProbe:"),
+        r#"strict decoding error: unknown field "spec.containers[0].lisenessProbe""#,
+    );
+    assert_eq!(col, 5, "the caret points at the key: {run:?}");
+}

@@ -1,0 +1,78 @@
+//! Manifests using kinds and fields that podsim does not simulate.
+
+use crate::{TempDir, assert_error, line_of, manifest_error, podsim};
+
+#[test]
+fn deployment_is_an_unsupported_kind() {
+    let dir = TempDir::new("deployment");
+    let text = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+";
+    let file = dir.write("deploy.yaml", text);
+    let run = podsim(["run", "-f", &file]);
+    assert_error(&run, &file, line_of(text, "kind:"), "kind: podsim does not simulate kind Deployment (apps/v1)");
+    assert!(run.stderr.contains("only Pod (v1) is supported"), "{run:?}");
+}
+
+#[test]
+fn list_with_an_invalid_item() {
+    let dir = TempDir::new("list");
+    let text = "\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: one
+  spec:
+    containers:
+    - name: app
+      image: nginx:1.27
+- apiVersion: v1
+  kind: Pod
+  metadata:
+    name: two
+  spec:
+    containers:
+    - name: app
+      image: nginx:1.27
+      livenessProbe:
+        tcpSocket: {port: 80}
+        successThreshold: 3
+";
+    let file = dir.write("list.yaml", text);
+    let run = podsim(["run", "-f", &file]);
+    assert_error(
+        &run,
+        &file,
+        line_of(text, "successThreshold"),
+        "items[1].spec.containers[0].livenessProbe.successThreshold: Invalid value: 3: must be 1",
+    );
+    assert_eq!(run.stderr.matches("error: ").count(), 1, "only the second item is wrong: {run:?}");
+}
+
+#[test]
+fn ephemeral_containers_are_unsupported() {
+    manifest_error(
+        "ephemeral",
+        "  ephemeralContainers:\n  - name: debug\n    image: busybox:1.36\n",
+        "ephemeralContainers:",
+        "spec.ephemeralContainers: podsim does not simulate this yet",
+    );
+}
+
+#[test]
+fn stop_signals_are_unsupported_flow_style() {
+    manifest_error(
+        "stop-signal",
+        "  initContainers: [{name: proxy, image: envoy:1.30, restartPolicy: Always, lifecycle: {stopSignal: SIGUSR1}}]\n",
+        "initContainers:",
+        "spec.initContainers[0].lifecycle.stopSignal: stop signals (ContainerStopSignals, alpha) are not simulated: podsim sends SIGTERM",
+    );
+}
