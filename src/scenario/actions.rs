@@ -9,6 +9,7 @@
 //!   - {at: 45s, kill: pod/web/app, signal: SIGTERM}
 //! ```
 
+use crate::dist::Dist;
 use crate::time::{SimDuration, SimTime, parse_duration};
 use serde::Deserialize;
 
@@ -157,7 +158,7 @@ pub fn parse_kill_flag(s: &str) -> Result<Timed, String> {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ActionEntry {
-    at: String,
+    at: Dist,
     #[serde(default)]
     delete: Option<String>,
     #[serde(default)]
@@ -182,7 +183,8 @@ pub struct ConditionEntry {
 impl ActionEntry {
     /// The action, or (field relative to the entry, message).
     pub fn resolve(&self) -> Result<Timed, (&'static str, String)> {
-        let at = SimTime::ZERO + parse_duration(&self.at).map_err(|e| ("at", e))?;
+        let Dist::Fixed(at) = self.at else { return Err(("at", "must be a fixed duration".into())) };
+        let at = SimTime::ZERO + at;
         let kinds = [self.delete.is_some(), self.set_condition.is_some(), self.kill.is_some()];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return Err(("", "an action has exactly one of `delete`, `setCondition` and `kill`".into()));

@@ -226,9 +226,15 @@ impl World {
                 let p = self.api.pod(pod);
                 let name = p.spec.containers[container].name.clone();
                 let node = p.node.clone().filter(|_| !p.removed);
-                self.scenario_record(pod, format!("send {} to container {name}", signal.as_str()), now);
-                if let Some(node) = node {
-                    self.send_to_kubelet(&node, SimDuration::ZERO, kubelet::Ev::Signal { pod, container, signal });
+                let what = format!("send {} to container {name}", signal.as_str());
+                match node {
+                    Some(node) => {
+                        self.scenario_record(pod, what, now);
+                        self.send_to_kubelet(&node, SimDuration::ZERO, kubelet::Ev::Signal { pod, container, signal });
+                    }
+                    None => {
+                        self.scenario_record(pod, format!("{what}: the pod is not on a node, nothing happens"), now)
+                    }
                 }
             }
         }

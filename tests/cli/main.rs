@@ -23,6 +23,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+mod actions;
 mod behaviours;
 mod check;
 mod clusters;

@@ -1,0 +1,140 @@
+//! Scenario actions (`--delete`, `--set-condition`, `--kill`, `actions:`,
+//! `gates:`), kubectl's STATUS in the table, and a recorded deletion replayed
+//! by the envelope.
+
+use crate::{POD, TempDir, assert_bad_input, assert_error, assert_no_panic, line_of, podsim};
+
+fn pod_dir(tag: &str) -> (TempDir, String) {
+    let dir = TempDir::new(tag);
+    let file = dir.write("pod.yaml", POD);
+    (dir, file)
+}
+
+#[test]
+fn delete_flag_deletes_with_the_pods_grace() {
+    let (_dir, pod) = pod_dir("delete");
+    let run = podsim(["run", "-f", &pod, "--delete", "pod/web@10s", "--until", "40s"]);
+    assert_no_panic(&run);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    // deletionTimestamp = the request's second + terminationGracePeriodSeconds (30, defaulted).
+    assert!(run.stdout.contains("deletionTimestamp=+40s (grace 30s)"), "{run:?}");
+    assert!(run.stdout.contains("kubectl Terminating"), "{run:?}");
+    assert!(run.stdout.contains("app: Killing"), "{run:?}");
+    assert!(run.stdout.contains("deleted from the API server"), "{run:?}");
+}
+
+#[test]
+fn delete_flag_with_a_grace_period() {
+    let (_dir, pod) = pod_dir("delete-grace");
+    let run = podsim(["run", "-f", &pod, "--delete", "pod/web@10s,grace-period=5", "--until", "30s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("kubectl delete --grace-period=5"), "{run:?}");
+    assert!(run.stdout.contains("deletionTimestamp=+15s (grace 5s)"), "{run:?}");
+}
+
+#[test]
+fn action_flags_name_what_is_wrong() {
+    let (_dir, pod) = pod_dir("flag-errors");
+    let cases = [
+        (
+            "--delete",
+            "pod/nope@10s",
+            r#"error: --delete pod/nope@10s: no pod named "nope" in the manifests (pods: web)"#,
+        ),
+        ("--delete", "pod/web", r#"error: --delete pod/web: "pod/web": expected SUBJECT@TIME, e.g. pod/web@60s"#),
+        ("--delete", "pod/web@10s,force=true", r#"unknown option "force" (known: grace-period)"#),
+        (
+            "--kill",
+            "pod/web/db@10s",
+            r#"error: --kill pod/web/db@10s: pod "web" has no container "db" (containers: app)"#,
+        ),
+        ("--kill", "pod/web/app@10s,signal=HUP", r#""HUP": the signal is SIGTERM or SIGKILL"#),
+        ("--set-condition", "pod/web:Ready=True@10s", r#""Ready" is a condition the kubelet owns"#),
+        ("--set-condition", "pod/web:a/b/c=True@10s", "a qualified name must consist of"),
+        ("--set-condition", "pod/web:x.io/gate=Maybe@10s", r#""Maybe": a condition status is "True" or "False""#),
+    ];
+    for (flag, value, expected) in cases {
+        let run = podsim(["run", "-f", &pod, flag, value]);
+        assert_bad_input(&run);
+        assert!(run.stderr.contains(expected), "{flag} {value}: expected {expected:?} in {run:?}");
+    }
+}
+
+#[test]
+fn a_condition_no_gate_uses_is_a_warning() {
+    let (_dir, pod) = pod_dir("condition-warning");
+    let run = podsim(["run", "-f", &pod, "--set-condition", "pod/web:example.com/lb=True@5s", "--until", "10s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stderr.contains(r#"warning: --set-condition pod/web:example.com/lb=True@5s: pod "web" has no readiness gate "example.com/lb""#),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("example.com/lb=True"), "{run:?}");
+}
+
+#[test]
+fn scenario_actions_are_checked_with_their_line() {
+    let dir = TempDir::new("scenario-actions");
+    dir.write("pod.yaml", POD);
+    let text = "manifests: [pod.yaml]\nactions:\n- {at: 10s, delete: pod/web}\n- {at: 20s, delete: pod/web, kill: pod/web/app}\n";
+    let scenario = dir.write("s.yaml", text);
+    let run = podsim(["run", &scenario]);
+    assert_error(
+        &run,
+        &scenario,
+        line_of(text, "kill: pod/web/app"),
+        "actions[1]: an action has exactly one of `delete`, `setCondition` and `kill`",
+    );
+    let unitless = "manifests: [pod.yaml]\nactions:\n- {at: 5, delete: pod/web}\n";
+    let scenario = dir.write("n.yaml", unitless);
+    let run = podsim(["run", &scenario]);
+    assert_error(&run, &scenario, 3, "actions[0].at: ");
+    assert!(run.stderr.contains("needs a unit"), "{run:?}");
+    let unknown = "manifests: [pod.yaml]\nactions:\n- {at: 10s, delete: pod/other}\n";
+    let scenario = dir.write("u.yaml", unknown);
+    let run = podsim(["run", &scenario]);
+    assert_error(&run, &scenario, 3, r#"actions[0].delete: no pod named "other" in the manifests (pods: web)"#);
+}
+
+#[test]
+fn kill_flag_signals_the_process() {
+    let (_dir, pod) = pod_dir("kill");
+    let run = podsim(["run", "-f", &pod, "--kill", "pod/web/app@20s", "--until", "40s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("app process got SIGKILL from outside"), "{run:?}");
+    assert!(run.stdout.contains("app process exited with 137"), "{run:?}");
+    assert!(run.stdout.contains("the process was killed from outside with SIGKILL"), "{run:?}");
+    // Before the container runs there is nothing to signal.
+    let run = podsim(["run", "-f", &pod, "--kill", "pod/web/app@0s,signal=SIGTERM", "--until", "5s"]);
+    assert!(run.stdout.contains("send SIGTERM to container app: the pod is not on a node, nothing happens"), "{run:?}");
+}
+
+#[test]
+fn the_table_shows_kubectl_status() {
+    let run = podsim(["run", "models/scenarios/init-sidecar-order.yaml"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    for status in [
+        "kubectl Init:0/4 (READY 0/3, RESTARTS 0)",
+        "kubectl Init:2/4 (READY 1/3, RESTARTS 0)",
+        "kubectl PodInitializing (READY 2/3, RESTARTS 0)",
+        "kubectl Running (READY 3/3, RESTARTS 0)",
+        "kubectl Terminating (READY 3/3, RESTARTS 0)",
+        "kubectl Completed (READY 0/3, RESTARTS 0)",
+    ] {
+        assert!(run.stdout.contains(status), "{status}: {run:?}");
+    }
+}
+
+#[test]
+fn the_envelope_replays_a_recorded_deletion() {
+    let dir = TempDir::new("envelope-delete");
+    let scenario = "models/scenarios/recorded/023-termination.yaml";
+    let recorded = podsim(["run", scenario, "--seed", "5", "-o", "jsonl"]);
+    assert_eq!(recorded.code, Some(0), "{recorded:?}");
+    let trace = dir.write("recording.jsonl", &recorded.stdout);
+    let run = podsim(["check", &trace, "--against", scenario, "--runs", "20"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let line = run.stdout.lines().find(|l| l.contains("app stopped (after the deletion request)")).unwrap_or_default();
+    assert!(line.ends_with("inside"), "{run:?}");
+    assert!(!run.stdout.contains("deletion requested"), "the deletion is an input, not a timing: {run:?}");
+}
