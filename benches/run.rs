@@ -1,5 +1,6 @@
 //! Runs per second of whole simulations: one single-pod start with probes,
-//! and a 10-minute crash loop. `cargo bench --bench run`.
+//! a 10-minute crash loop, and a pod with init containers, sidecars, hooks
+//! and a deletion. `cargo bench --bench run`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use podsim::run::{Inputs, prepare, simulate};
@@ -14,7 +15,7 @@ fn scenario(name: &str) -> podsim::run::Prepared {
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("run");
-    for name in ["probe-actions", "crashloop"] {
+    for name in ["probe-actions", "crashloop", "init-sidecar-order"] {
         let p = scenario(name);
         let until = SimTime::ZERO + p.until;
         let mut seed = 0u64;
