@@ -112,10 +112,14 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
     out
 }
 
+/// The width of the CHANGE column; longer changes push their WHY right.
+const CHANGE_WIDTH: usize = 48;
+
 /// Renders rows as aligned text with a header.
 pub fn render(rows: &[Row]) -> String {
     let obj_w = rows.iter().map(|r| r.object.len()).max().unwrap_or(6).max(6);
-    let what_w = rows.iter().map(|r| r.what.len()).max().unwrap_or(6).clamp(6, 48);
+    // A fixed CHANGE width: a row reads the same whatever else the run printed.
+    let what_w = CHANGE_WIDTH;
     let mut s = String::new();
     let _ = writeln!(s, "{:>11}  {:obj_w$}  {:what_w$}  WHY", "TIME", "OBJECT", "CHANGE");
     for r in rows {
