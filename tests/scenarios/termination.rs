@@ -111,3 +111,38 @@ fn trace_023_delete_returns_after_the_cleanup() {
     }
     assert!(lo < 11.667 && 11.667 < hi, "11.667 s outside the simulated {lo}–{hi} s");
 }
+
+/// Deleted at 3 s, while the first sync is still pulling migrate's image:
+/// that sync finishes (the runtime's SyncPod is not cancelled), so migrate
+/// starts after the deletion, then SyncTerminatingPod kills it — the only
+/// running container. The sidecars and the app never start and nothing
+/// waits for them; TerminatePod gives the never-initialized pod phase Failed.
+#[test]
+fn a_pod_deleted_during_initialization_fails_without_waiting_for_sidecars() {
+    use podsim::run::{Inputs, prepare, simulate};
+    use podsim::scenario::ActionOrigin;
+    use podsim::scenario::actions::parse_delete_flag;
+    for seed in SEEDS {
+        let flag = "pod/ordered@3s".to_string();
+        let action = (parse_delete_flag(&flag).unwrap(), ActionOrigin::Flag(flag));
+        let inputs = Inputs {
+            scenario: Some(scenario("init-sidecar-order")),
+            seed: Some(seed),
+            actions: vec![action],
+            ..Inputs::default()
+        };
+        let p = prepare(&inputs).unwrap();
+        let trace = simulate(&p.setup, p.seed, t(60.0));
+        let migrate = lives(&trace, "migrate");
+        assert_eq!(migrate.len(), 1, "seed {seed}");
+        assert!(migrate[0].started > t(3.0), "the in-flight sync's start (seed {seed})");
+        for c in ["proxy", "warm", "logs", "app"] {
+            assert!(lives(&trace, c).is_empty(), "{c} never starts (seed {seed})");
+        }
+        let kills: Vec<_> = actions(&trace, "Killing").into_iter().map(|(_, m)| m).collect();
+        assert_eq!(kills, vec!["Stopping container migrate".to_string()], "seed {seed}");
+        let end = pods(&trace).last().unwrap().1.clone();
+        assert_eq!(end.status.phase, PodPhase::Failed, "seed {seed}");
+        assert!(deleted_at(&trace).unwrap() < t(10.0), "seed {seed}");
+    }
+}
