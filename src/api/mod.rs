@@ -127,32 +127,48 @@ impl ApiServer {
         true
     }
 
-    /// `DELETE` (`CheckGracefulDelete`, `BeforeDelete`): the grace is the
-    /// request's, else the pod's; 0 for an unscheduled or finished pod. A
-    /// graceful delete stores `deletionTimestamp` = now (to the second) +
-    /// grace and bumps the generation; a repeated one only shortens it; a
-    /// zero grace removes the object at once.
+    /// `DELETE` (`BeforeDelete`, `CheckGracefulDelete`). A first delete
+    /// takes the request's grace, else the pod's (0 for an unscheduled or
+    /// finished pod), stores `deletionTimestamp` = now (to the second) +
+    /// grace and bumps the generation; a later one may only shorten the
+    /// grace, and one without a grace changes nothing. A zero grace removes
+    /// the object at once — unless finalizers hold it.
     pub fn delete(&mut self, id: PodId, request: Option<i64>, now: SimTime, trace: &mut Trace) -> DeleteOutcome {
+        self.delete_as(id, request, false, now, trace)
+    }
+
+    fn delete_as(
+        &mut self,
+        id: PodId,
+        request: Option<i64>,
+        by_kubelet: bool,
+        now: SimTime,
+        trace: &mut Trace,
+    ) -> DeleteOutcome {
         let p = &self.pods[id.0 as usize];
         if p.removed {
             return DeleteOutcome::NotFound;
         }
-        let spec_grace = (p.spec.termination_grace.as_millis() / 1000) as i64;
-        let mut period = request.unwrap_or(spec_grace);
-        if p.node.is_none() || p.status.phase.is_terminal() {
-            period = 0;
-        }
-        if period < 0 {
-            period = 1;
-        }
-        let whole = SimTime::ZERO + SimDuration::from_secs(now.whole_seconds());
-        let deletion = match p.deletion {
-            None => Deletion { timestamp: whole + SimDuration::from_secs(period as u64), grace_seconds: period },
-            // Already deleting: only a shorter grace changes anything.
-            Some(d) if d.grace_seconds == 0 || period >= d.grace_seconds => return DeleteOutcome::Unchanged,
-            Some(d) => {
-                Deletion { timestamp: d.requested() + SimDuration::from_secs(period as u64), grace_seconds: period }
+        // Negative values count as 1 s.
+        let request = request.map(|g| if g < 0 { 1 } else { g });
+        let deletion = match (p.deletion, request) {
+            (None, _) => {
+                let spec_grace = (p.spec.termination_grace.as_millis() / 1000) as i64;
+                let mut period = request.unwrap_or(spec_grace);
+                if p.node.is_none() || p.status.phase.is_terminal() {
+                    period = 0;
+                }
+                let whole = SimTime::ZERO + SimDuration::from_secs(now.whole_seconds());
+                Deletion { timestamp: whole + SimDuration::from_secs(period as u64), grace_seconds: period, by_kubelet }
             }
+            // Already deleting: only a shorter grace changes anything.
+            (Some(d), Some(period)) if d.grace_seconds > 0 && period < d.grace_seconds => Deletion {
+                timestamp: d.requested() + SimDuration::from_secs(period as u64),
+                grace_seconds: period,
+                by_kubelet,
+            },
+            (Some(d), _) if d.grace_seconds == 0 => return self.remove_unless_finalized(id, now, trace),
+            (Some(_), _) => return DeleteOutcome::Unchanged,
         };
         let first = p.deletion.is_none();
         let rv = self.bump();
@@ -163,11 +179,21 @@ impl ApiServer {
         }
         p.resource_version = rv;
         self.record(id, WatchKind::Modified, now, trace);
-        if period == 0 {
-            self.remove(id, now, trace);
-            return DeleteOutcome::Removed;
+        if deletion.grace_seconds == 0 {
+            return self.remove_unless_finalized(id, now, trace);
         }
         DeleteOutcome::Graceful
+    }
+
+    /// A zero-grace deletion removes the object, unless finalizers hold it
+    /// (nothing in the simulation removes them).
+    fn remove_unless_finalized(&mut self, id: PodId, now: SimTime, trace: &mut Trace) -> DeleteOutcome {
+        let p = &self.pods[id.0 as usize];
+        if p.spec.object.metadata.finalizers.as_ref().is_some_and(|f| !f.is_empty()) {
+            return DeleteOutcome::Graceful;
+        }
+        self.remove(id, now, trace);
+        DeleteOutcome::Removed
     }
 
     /// The kubelet's final `DELETE` (grace 0, UID precondition) of a finished pod.
@@ -176,7 +202,7 @@ impl ApiServer {
         if p.removed || &*p.uid != uid {
             return false;
         }
-        matches!(self.delete(id, Some(0), now, trace), DeleteOutcome::Removed)
+        matches!(self.delete_as(id, Some(0), true, now, trace), DeleteOutcome::Removed)
     }
 
     /// The object leaves storage: a DELETED watch event with the last object.

@@ -31,6 +31,8 @@ pub struct Deletion {
     /// (metav1.Time is stored to the second).
     pub timestamp: SimTime,
     pub grace_seconds: i64,
+    /// The last DELETE was the kubelet's final one (for the timeline only).
+    pub by_kubelet: bool,
 }
 
 impl Deletion {

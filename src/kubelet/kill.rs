@@ -8,6 +8,7 @@
 use super::actions::KillReason;
 use super::lifecycle::HookRun;
 use super::runtime::{InstId, StopOutcome};
+use super::sync::Wait;
 use super::{Ev, Kubelet};
 use crate::sim::{Ctx, PodId};
 use crate::spec::{HookKind, PodSpec, Role};
@@ -149,8 +150,10 @@ impl Kubelet {
     }
 
     /// Starts killing `targets` together (`killContainersWithSyncResult` when
-    /// `ordered`, else one `killContainer`). `grace` overrides the computed
-    /// grace. Returns the group to wait for, or `None` when there is nothing to kill.
+    /// `ordered`, else one `killContainer`), the sync waiting for all of them
+    /// (then recording `then_failed` as a start failure). `grace` overrides
+    /// the computed grace. Does nothing when there is nothing to kill.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn kill_group(
         &mut self,
         pod: PodId,
@@ -158,10 +161,11 @@ impl Kubelet {
         ordered: bool,
         grace: Option<i64>,
         why: Arc<str>,
+        then_failed: Option<(usize, String)>,
         ctx: &mut Ctx<'_>,
-    ) -> Option<u64> {
+    ) {
         if targets.is_empty() {
-            return None;
+            return;
         }
         let running: HashSet<usize> = targets.iter().map(|t| t.container).collect();
         let p = self.pod(pod).expect("killed pod exists");
@@ -169,6 +173,9 @@ impl Kubelet {
             .then(|| Ordering::new(&p.spec, &running));
         let group = p.kills.next_id();
         p.kills.groups.push(Group { id: group, ordering });
+        // The sync waits before any kill begins: a kill of a process already
+        // gone ends at once, and must find the sync waiting for it.
+        self.set_wait(pod, Wait::Kills { group, then_failed });
         let mut ids = Vec::new();
         for t in targets {
             let g = grace.unwrap_or_else(|| self.grace_of(pod, t.container, t.reason));
@@ -192,7 +199,6 @@ impl Kubelet {
         for id in ids {
             self.begin_kill(pod, id, ctx);
         }
-        Some(group)
     }
 
     /// `killContainer` from the top: the preStop hook if there is grace.
@@ -245,10 +251,12 @@ impl Kubelet {
         }
         task.stage = Stage::Stopping;
         task.timer += 1;
-        let (inst, why) = (task.inst, task.why.clone());
+        let (inst, why, timer) = (task.inst, task.why.clone(), task.timer);
         let timeout = SimDuration::from_secs(task.grace.max(MINIMUM_GRACE_SECONDS) as u64);
         if !self.runtime.inst(inst).is_running() {
-            return self.task_done(pod, id, ctx);
+            // Stopping a container that is gone returns at once — as its own
+            // event, so a kill never completes inside the call that began it.
+            return self.send(ctx, SimDuration::ZERO, Ev::KillTimer { pod, task: id, timer });
         }
         let outcome = self.runtime.stop(inst, now, timeout, why);
         self.process_fact(inst, ProcessFact::Sigterm, ctx);
@@ -258,16 +266,18 @@ impl Kubelet {
         }
     }
 
-    /// A preStop or turn deadline passed.
+    /// A preStop or turn deadline passed, or a stop found nothing to stop.
     pub(super) fn kill_timer(&mut self, pod: PodId, id: u64, timer: u32, ctx: &mut Ctx<'_>) {
         let now = ctx.q.now();
         let Some(task) = self.pod(pod).and_then(|p| p.kills.task(id)) else { return };
         if task.timer != timer {
             return;
         }
-        match task.stage {
+        let (stage, inst) = (task.stage.clone(), task.inst);
+        match stage {
             Stage::PreStop { .. } => self.after_prestop(pod, id, now, ctx),
             Stage::Turn { .. } => self.stop_container(pod, id, now, ctx),
+            Stage::Stopping if !self.runtime.inst(inst).is_running() => self.task_done(pod, id, ctx),
             Stage::Pending | Stage::Stopping | Stage::Done => {}
         }
     }

@@ -70,9 +70,11 @@ pub fn run(handler: &HookHandler, t: &Target<'_>, rng: &mut Stream) -> HookRun {
                 Answer::Exit { code: 0, latency, .. } => {
                     HookRun { took: t.exec_overhead + latency, error: None, on_death: on_death.clone() }
                 }
+                // The error carries the command's stderr, the message all its
+                // output; a behaviour gives one `output`, taken as stdout.
                 Answer::Exit { code, latency, output } => {
                     let out = output.as_deref().unwrap_or("");
-                    fail(format!("command '{joined}' exited with {code}: {out}"), out, t.exec_overhead + latency)
+                    fail(format!("command '{joined}' exited with {code}: "), out, t.exec_overhead + latency)
                 }
                 _ => HookRun { took: t.exec_overhead, error: None, on_death },
             }
@@ -83,11 +85,7 @@ pub fn run(handler: &HookHandler, t: &Target<'_>, rng: &mut Stream) -> HookRun {
             };
             let fail = |err: String| HookRun { took: SimDuration::ZERO, error: Some(message(err)), on_death: None };
             let Some(port) = t.container.resolve_port(port) else {
-                let shown = match port {
-                    PortRef::Number(n) => n.to_string(),
-                    PortRef::Name(n) => n.clone(),
-                };
-                return fail(format!("couldn't find port: {shown} in container {name}"));
+                return fail(super::probing::unresolved_port(port));
             };
             let url = format!("{}://{}:{port}{path}", scheme.to_ascii_lowercase(), t.ip);
             let answer = if alive {
@@ -110,7 +108,7 @@ pub fn run(handler: &HookHandler, t: &Target<'_>, rng: &mut Stream) -> HookRun {
                 PortRef::Name(n) => format!("{{1 0 {n}}}"),
             };
             let handler = format!(
-                "&LifecycleHandler{{Exec:nil,HTTPGet:nil,TCPSocket:&TCPSocketAction{{Port:{port},Host:,}},Sleep:nil,StopSignal:nil,}}"
+                "&LifecycleHandler{{Exec:nil,HTTPGet:nil,TCPSocket:&TCPSocketAction{{Port:{port},Host:,}},Sleep:nil,}}"
             );
             HookRun {
                 took: SimDuration::ZERO,

@@ -173,6 +173,8 @@ struct KPod {
     generation: i64,
     /// Conditions of the API pod the kubelet does not own (readiness gates).
     others: Vec<Condition>,
+    /// Gone from the API server: stopped, then forgotten.
+    removed: bool,
 }
 
 pub struct Kubelet {
@@ -312,7 +314,7 @@ impl Kubelet {
             Ev::KillTimer { pod, task, timer } => self.kill_timer(pod, task, timer, ctx),
             Ev::HookDone { pod, hook } => self.finish_hook(pod, hook, false, ctx),
             Ev::PodUpdated { pod, update } => self.pod_updated(pod, update, ctx),
-            Ev::PodRemoved { pod } => self.pod_removed(pod),
+            Ev::PodRemoved { pod } => self.pod_removed(pod, ctx),
             Ev::Signal { pod, container, signal } => self.signal(pod, container, signal, ctx),
             Ev::Sigkill { inst } => {
                 if self.runtime.inst(inst).is_running() {
@@ -364,6 +366,7 @@ impl Kubelet {
             kills: kill::Kills::default(),
             deletion_grace: None,
             generation,
+            removed: false,
         });
         self.update_pod(pod, ctx);
     }

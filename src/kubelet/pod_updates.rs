@@ -34,11 +34,22 @@ impl Kubelet {
         }
     }
 
-    /// The pod is gone from the API server: the kubelet forgets it.
-    pub(super) fn pod_removed(&mut self, pod: PodId) {
-        if let Some(slot) = self.pods.get_mut(pod.0 as usize) {
-            *slot = None;
+    /// The pod is gone from the API server (REMOVE, `HandlePodRemoves`). A
+    /// finished pod is forgotten; one removed with grace 0 while its
+    /// containers may still run is still stopped (`SyncPodKill`: the
+    /// effective grace of a zero-grace deletion is 1 s), then forgotten.
+    pub(super) fn pod_removed(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+        let Some(p) = self.pod(pod) else { return };
+        if p.worker.lifecycle == Lifecycle::Finished {
+            self.pods[pod.0 as usize] = None;
+            return;
         }
+        p.removed = true;
+        p.deletion_grace = Some(p.deletion_grace.map_or(0, |g| g.min(0)));
+        if p.worker.lifecycle == Lifecycle::Syncing {
+            p.worker.lifecycle = Lifecycle::Terminating;
+        }
+        self.update_pod(pod, ctx);
     }
 
     /// A signal from outside: SIGKILL ends the process at once (137);

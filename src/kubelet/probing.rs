@@ -10,7 +10,7 @@ use super::{Ev, Kubelet};
 use crate::app::Ask;
 use crate::cluster::Gate;
 use crate::sim::{Ctx, PodId};
-use crate::spec::{Handler, PortRef, ProbeKind, RestartPolicy};
+use crate::spec::{Handler, PortRef, ProbeKind, RestartPolicy, Role};
 use crate::trace::Record;
 use crate::trace::record::{ProbeRun, Verdict};
 
@@ -61,7 +61,10 @@ impl Kubelet {
     fn do_probe(&mut self, pod: PodId, w: usize, ctx: &mut Ctx<'_>) {
         let now = ctx.q.now();
         let Some(p) = self.pod(pod) else { return };
-        let can_restart = p.spec.restart_policy != RestartPolicy::Never;
+        // A sidecar is restarted whatever the pod's policy (its worker keeps
+        // going: PR #133072, in 1.35 and backported to 1.34.x).
+        let sidecar = p.spec.containers[p.probes.workers[w].container].role == Role::Sidecar;
+        let can_restart = p.spec.restart_policy != RestartPolicy::Never || sidecar;
         let status = p.status.cached().cloned();
         let mut updates = Vec::new();
         let (worker, results) = p.probes.worker_and_results(w);
@@ -98,14 +101,7 @@ impl Kubelet {
         let age = instance.age(now);
         let alive = instance.is_running();
         let moments = instance.moments;
-        // probe.ResolveContainerPort: "couldn't find port: %v in %v".
-        let resolve = |port: &PortRef| {
-            let shown = match port {
-                PortRef::Number(n) => n.to_string(),
-                PortRef::Name(n) => n.clone(),
-            };
-            spec.resolve_port(port).ok_or_else(|| format!("couldn't find port: {shown} in container {}", spec.name))
-        };
+        let resolve = |port: &PortRef| spec.resolve_port(port).ok_or_else(|| unresolved_port(port));
         match &probe.handler {
             Handler::HttpGet { port, path, scheme } => {
                 let port = resolve(port)?;
@@ -281,5 +277,14 @@ impl Kubelet {
                 self.update_pod(pod, ctx);
             }
         }
+    }
+}
+
+/// `probe.ResolveContainerPort` for a name the container does not declare:
+/// the last-ditch `strconv.Atoi` fails, and its error is what is returned.
+pub(super) fn unresolved_port(port: &PortRef) -> String {
+    match port {
+        PortRef::Number(n) => format!("invalid port number: {n}"),
+        PortRef::Name(name) => format!("strconv.Atoi: parsing {name:?}: invalid syntax"),
     }
 }

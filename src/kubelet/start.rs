@@ -147,8 +147,7 @@ impl Kubelet {
         let target =
             Target { inst, container, message: "FailedPostStartHook".into(), reason: KillReason::FailedPostStartHook };
         let why: Arc<str> = Arc::from("killed: its postStart hook failed");
-        let group = self.kill_group(pod, vec![target], false, None, why, ctx).expect("one target");
-        self.set_wait(pod, Wait::Kills { group, then_failed: Some((container, message)) });
+        self.kill_group(pod, vec![target], false, None, why, Some((container, message)), ctx);
     }
 
     /// 1.36+: `OnPodSandboxReady` marks PodReadyToStartContainers True at once.

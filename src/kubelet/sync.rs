@@ -299,9 +299,7 @@ impl Kubelet {
                         reason: super::actions::KillReason::PodKill,
                     })
                     .collect();
-                if let Some(group) = self.kill_group(pod, targets, true, grace, why, ctx) {
-                    self.set_wait(pod, Wait::Kills { group, then_failed: None });
-                }
+                self.kill_group(pod, targets, true, grace, why, None, ctx);
             }
             Step::Kill(k) => {
                 let spec = self.pod_spec(pod);
@@ -315,9 +313,7 @@ impl Kubelet {
                 // The snapshot may be stale: the process can have exited since.
                 // The kubelet still reports the kill; stopping a dead container is a no-op.
                 let target = Target { inst: k.inst, container: k.container, message: k.message, reason: k.reason };
-                if let Some(group) = self.kill_group(pod, vec![target], false, None, Arc::from(why), ctx) {
-                    self.set_wait(pod, Wait::Kills { group, then_failed: None });
-                }
+                self.kill_group(pod, vec![target], false, None, Arc::from(why), None, ctx);
             }
             Step::CreateSandbox => {
                 let d = self.cluster.latencies.sandbox_create.sample(&mut self.rng);
@@ -430,6 +426,10 @@ impl Kubelet {
             p.worker.pending = true;
         }
         let again = p.worker.end(now);
+        if p.removed && p.worker.lifecycle == Lifecycle::Finished {
+            self.pods[pod.0 as usize] = None;
+            return;
+        }
         if on_demand && acted && outcome == SyncOutcome::Ok {
             let d = self.cluster.latencies.on_demand_relist.sample(&mut self.rng);
             self.send(ctx, d, Ev::OnDemandRelist { pod, requested: now });

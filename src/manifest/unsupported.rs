@@ -31,6 +31,12 @@ pub fn check(pod: &Pod) -> Vec<Finding> {
             "ignored: the API server clears deletion fields on create",
         ));
     }
+    if meta.finalizers.as_ref().is_some_and(|f| !f.is_empty()) {
+        out.push(warning(
+            "metadata.finalizers".into(),
+            "nothing in the simulation removes finalizers: once deleted and stopped, the pod object stays",
+        ));
+    }
     if pod.status.as_ref().is_some_and(|s| s != &Default::default()) {
         out.push(warning("status".into(), "ignored: the API server resets status on create"));
     }

@@ -203,7 +203,9 @@ impl World {
     fn act(&mut self, action: Action, now: SimTime) {
         match action {
             Action::Delete { pod, grace_period_seconds } => {
+                // kubectl sends 0 only with --force (plain --grace-period=0 sends 1).
                 let what = match grace_period_seconds {
+                    Some(0) => "kubectl delete --grace-period=0 --force".to_string(),
                     Some(g) => format!("kubectl delete --grace-period={g}"),
                     None => "kubectl delete".to_string(),
                 };

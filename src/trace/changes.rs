@@ -3,7 +3,7 @@
 
 use crate::api::pod::ApiPod;
 use crate::api::status::{Condition, ContainerState, ContainerStatus, PodPhase, PodStatus};
-use crate::spec::RestartPolicy;
+use crate::spec::{RestartPolicy, Role};
 
 /// One visible change of one object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,7 +29,7 @@ pub fn changes(old: Option<&ApiPod>, new: &ApiPod) -> Vec<Change> {
         let why = match (old.deletion, d.grace_seconds) {
             (None, 0) => "deleted with no grace period: the object is removed at once".to_string(),
             (None, g) => format!("the kubelet stops the pod within the {g}s grace period"),
-            (Some(_), 0) => "the kubelet's final DELETE: every container has stopped".to_string(),
+            (Some(_), 0) if d.by_kubelet => "the kubelet's final DELETE: every container has stopped".to_string(),
             (Some(_), g) => format!("a second DELETE shortened the grace period to {g}s"),
         };
         let at = d.timestamp.since(crate::time::SimTime::ZERO);
@@ -73,10 +73,22 @@ fn condition_why(c: &Condition, s: &PodStatus, pod: &ApiPod) -> String {
         }
         (Ready | ContainersReady, true) => {
             let whys: Vec<String> = counted(s, pod).map(|c| format!("{}: {}", c.name, c.ready_why)).collect();
-            let gates = if pod.spec.readiness_gates.is_empty() || c.kind == ContainersReady {
-                String::new()
-            } else {
-                format!(", and every readiness gate is True ({})", pod.spec.readiness_gates.join(", "))
+            let unmet: Vec<&str> = pod
+                .spec
+                .readiness_gates
+                .iter()
+                .filter(|g| !s.other_conditions().any(|o| o.kind.as_str() == g.as_str() && o.status))
+                .map(String::as_str)
+                .collect();
+            let gates = match (pod.spec.readiness_gates.is_empty() || c.kind == ContainersReady, unmet.is_empty()) {
+                (true, _) => String::new(),
+                (false, true) => {
+                    format!(", and every readiness gate is True ({})", pod.spec.readiness_gates.join(", "))
+                }
+                (false, false) => format!(
+                    ", from the kubelet's cached copy of the readiness gates: {} is not True any more (its next sync corrects Ready)",
+                    unmet.join(", ")
+                ),
             };
             format!("every container is ready ({}){gates}", whys.join("; "))
         }
@@ -111,11 +123,15 @@ fn phase_why(s: &PodStatus, pod: &ApiPod) -> String {
         RestartPolicy::OnFailure => "OnFailure",
         RestartPolicy::Never => "Never",
     };
+    // Sidecars never decide the phase.
+    let sidecar =
+        |name: &str| pod.spec.container_index(name).is_some_and(|i| pod.spec.containers[i].role == Role::Sidecar);
     let failed = || -> Vec<String> {
         s.all_containers()
+            .filter(|c| !sidecar(&c.name))
             .filter_map(|c| match &c.state {
                 ContainerState::Terminated(t) if t.reason == "ContainerStatusUnknown" => {
-                    Some(format!("{} never ran (ContainerStatusUnknown, {})", c.name, t.exit_code))
+                    Some(format!("{} was not running (ContainerStatusUnknown, {})", c.name, t.exit_code))
                 }
                 ContainerState::Terminated(t) if t.exit_code != 0 => {
                     Some(format!("{} exited with {} ({})", c.name, t.exit_code, t.reason))

@@ -33,7 +33,7 @@ fn a_failing_poststart_hook_kills_and_restarts_the_container() {
         let (_, message) = first_waiting(&trace, C, "PostStartHookError").expect("PostStartHookError shows");
         assert!(
             message.starts_with("Exec lifecycle hook ([badcommand]) for Container \"lifecycle-demo-container\" in Pod \"lifecycle-demo_default(")
-                && message.contains("failed - error: command 'badcommand' exited with 126: OCI runtime exec failed"),
+                && message.contains("failed - error: command 'badcommand' exited with 126: , message: \"OCI runtime exec failed"),
             "{message}"
         );
         // The second start follows the first exit at once (no backoff entry yet);

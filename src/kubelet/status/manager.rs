@@ -171,7 +171,7 @@ impl StatusManager {
                 started_at: None,
                 finished_at: None,
                 container_id: None,
-                why: Arc::from("the pod was terminated before the container ran"),
+                why: Arc::from("TerminatePod: the container was not running when the pod finished"),
             })
         };
         if has_pod_initialized(spec, &self.api) {
