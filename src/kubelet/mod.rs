@@ -133,10 +133,12 @@ pub enum Ev {
         pod: PodId,
     },
     /// A signal to a container's process from outside the kubelet.
+    /// The names travel with it: the kubelet may have forgotten the pod.
     Signal {
         pod: PodId,
         container: usize,
         signal: Signal,
+        names: Arc<(String, Arc<str>)>,
     },
     /// A status PATCH returned.
     StatusPatched {
@@ -315,7 +317,7 @@ impl Kubelet {
             Ev::HookDone { pod, hook } => self.finish_hook(pod, hook, false, ctx),
             Ev::PodUpdated { pod, update } => self.pod_updated(pod, update, ctx),
             Ev::PodRemoved { pod } => self.pod_removed(pod, ctx),
-            Ev::Signal { pod, container, signal } => self.signal(pod, container, signal, ctx),
+            Ev::Signal { pod, container, signal, names } => self.signal(pod, container, signal, &names, ctx),
             Ev::Sigkill { inst } => {
                 if self.runtime.inst(inst).is_running() {
                     self.process_fact(inst, ProcessFact::Sigkill, ctx);

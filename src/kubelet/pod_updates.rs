@@ -11,6 +11,7 @@ use crate::scenario::actions::Signal;
 use crate::sim::{Ctx, PodId};
 use crate::trace::Record;
 use crate::trace::record::ProcessFact;
+use std::sync::Arc;
 
 impl Kubelet {
     /// A deletion is an update that starts termination (`UpdatePod`); a
@@ -54,10 +55,15 @@ impl Kubelet {
 
     /// A signal from outside: SIGKILL ends the process at once (137);
     /// SIGTERM does what the app does on SIGTERM.
-    pub(super) fn signal(&mut self, pod: PodId, container: usize, signal: Signal, ctx: &mut Ctx<'_>) {
+    pub(super) fn signal(
+        &mut self,
+        pod: PodId,
+        container: usize,
+        signal: Signal,
+        (pod_name, name): &(String, Arc<str>),
+        ctx: &mut Ctx<'_>,
+    ) {
         let now = ctx.q.now();
-        let name = self.pod_spec(pod).containers[container].name.clone();
-        let pod_name = self.pod(pod).map(|p| p.name.clone()).unwrap_or_default();
         let running =
             self.runtime.pod_instances(pod).find(|(_, i)| i.container == container && i.is_running()).map(|(id, _)| id);
         let Some(inst) = running else {

@@ -225,25 +225,37 @@ impl World {
                 }
             }
             Action::Kill { pod, container, signal } => {
+                // A signal is sent on the node, not through the API server: it
+                // reaches containers still stopping after a forced delete.
                 let p = self.api.pod(pod);
                 let name = p.spec.containers[container].name.clone();
-                let node = p.node.clone().filter(|_| !p.removed);
+                let object = format!("pod/{}", p.spec.name);
                 let what = format!("send {} to container {name}", signal.as_str());
-                match node {
+                match p.node.clone() {
                     Some(node) => {
-                        self.scenario_record(pod, what, now);
-                        self.send_to_kubelet(&node, SimDuration::ZERO, kubelet::Ev::Signal { pod, container, signal });
+                        let names = Arc::new((p.spec.name.clone(), name));
+                        self.trace.push(now, Record::Scenario { object, what });
+                        let ev = kubelet::Ev::Signal { pod, container, signal, names };
+                        self.send_to_kubelet(&node, SimDuration::ZERO, ev);
                     }
                     None => {
-                        self.scenario_record(pod, format!("{what}: the pod is not on a node, nothing happens"), now)
+                        let what = format!("{what}: the pod is not on a node, nothing happens");
+                        self.trace.push(now, Record::Scenario { object, what });
                     }
                 }
             }
         }
     }
 
+    /// The action's row; a request for a pod the API server no longer has
+    /// fails as kubectl reports it.
     fn scenario_record(&mut self, pod: PodId, what: String, now: SimTime) {
-        let object = format!("pod/{}", self.api.pod(pod).spec.name);
+        let p = self.api.pod(pod);
+        let object = format!("pod/{}", p.spec.name);
+        let what = match p.removed {
+            true => format!("{what}: Error from server (NotFound): pods \"{}\" not found", p.spec.name),
+            false => what,
+        };
         self.trace.push(now, Record::Scenario { object, what });
     }
 

@@ -146,6 +146,18 @@ pub fn deleted_at(trace: &Trace) -> Option<SimTime> {
     })
 }
 
+/// The scenario actions' rows: when, and what they did.
+pub fn scenario_rows(trace: &Trace) -> Vec<(SimTime, String)> {
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Scenario { what, .. } => Some((e.t, what.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
 /// What `kubectl get pods -w` printed (READY, STATUS, RESTARTS) at each
 /// stored version of the pod, without repeats.
 pub fn kubectl_lines(trace: &Trace) -> Vec<(SimTime, (u32, u32), String)> {

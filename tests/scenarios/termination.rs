@@ -146,3 +146,46 @@ fn a_pod_deleted_during_initialization_fails_without_waiting_for_sidecars() {
         assert!(deleted_at(&trace).unwrap() < t(10.0), "seed {seed}");
     }
 }
+
+/// `kubectl delete --force --grace-period=0` at 30 s: the API server removes
+/// the object at once (the MODIFIED with the deletion fields, then DELETED),
+/// but the kubelet still stops the containers: effective grace max(0, 1) =
+/// 1 s (`calculateEffectiveGracePeriod`), raised to the 2 s minimum by
+/// `killContainer`. nginx exits at once; envoy, which drains for 5 s, is
+/// SIGKILLed 2 s after its SIGTERM. The scenario's own delete at 40 s finds
+/// nothing; a signal sent on the node still reaches a stopping container.
+#[test]
+fn a_forced_delete_removes_the_object_but_the_kubelet_still_stops_the_containers() {
+    use podsim::run::{Inputs, prepare, simulate};
+    use podsim::scenario::ActionOrigin;
+    use podsim::scenario::actions::{parse_delete_flag, parse_kill_flag};
+    for seed in SEEDS {
+        let flag = |s: &str, parse: fn(&str) -> Result<_, String>| (parse(s).unwrap(), ActionOrigin::Flag(s.into()));
+        let forced = Inputs {
+            scenario: Some(scenario("terminating")),
+            seed: Some(seed),
+            actions: vec![flag("pod/web@30s,grace-period=0", parse_delete_flag)],
+            ..Inputs::default()
+        };
+        let p = prepare(&forced).unwrap();
+        let trace = simulate(&p.setup, p.seed, t(90.0));
+        assert_eq!(deleted_at(&trace), Some(t(30.0)), "seed {seed}");
+        let kill = actions(&trace, "Killing");
+        assert_eq!(kill.len(), 2, "seed {seed}");
+        let envoy = lives(&trace, "envoy")[0].clone();
+        let sigterm = envoy.sigterm.unwrap();
+        assert!(sigterm >= lives(&trace, "web")[0].finished.unwrap(), "the sidecar stops last (seed {seed})");
+        assert_eq!((envoy.finished, envoy.exit), (Some(sigterm + secs(2.0)), Some(137)), "seed {seed}");
+        assert!(
+            scenario_rows(&trace)
+                .contains(&(t(40.0), r#"kubectl delete: Error from server (NotFound): pods "web" not found"#.into()))
+        );
+
+        let mut killed = forced.clone();
+        killed.actions.push(flag("pod/web/envoy@30500ms,signal=SIGKILL", parse_kill_flag));
+        let p = prepare(&killed).unwrap();
+        let trace = simulate(&p.setup, p.seed, t(90.0));
+        let envoy = lives(&trace, "envoy")[0].clone();
+        assert_eq!((envoy.finished, envoy.exit), (Some(t(30.5)), Some(137)), "seed {seed}");
+    }
+}
