@@ -16,6 +16,7 @@ use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::Trace;
 use crate::trace::record::{ApiEvent, EventSource};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A pod of the run (its index in the API server).
@@ -82,6 +83,9 @@ pub struct World {
     cluster: Arc<Cluster>,
     scheduler: Stream,
     watch: Stream,
+    /// When each kubelet's pod watch last delivered: a watch is a stream, so
+    /// a later change never arrives before an earlier one.
+    kubelet_watch: HashMap<Arc<str>, SimTime>,
     epoch_ns: u128,
     actions: Arc<Vec<Scheduled>>,
     controllers: Controllers,
@@ -102,6 +106,7 @@ impl World {
             cluster: setup.cluster.clone(),
             scheduler: Stream::new(seed, "scheduler"),
             watch: Stream::new(seed, "apiserver/watch"),
+            kubelet_watch: HashMap::new(),
             epoch_ns: setup.epoch_ns,
             actions: setup.actions.clone(),
             controllers: Controllers::new(&setup.gates, seed),
@@ -269,8 +274,7 @@ impl World {
                 generation: p.generation,
                 status: Box::new(p.status.clone()),
             };
-            let d = self.cluster.latencies.watch.sample(&mut self.watch);
-            self.send_to_kubelet(&node, d, kubelet::Ev::PodUpdated { pod, update });
+            self.watch_to_kubelet(&node, kubelet::Ev::PodUpdated { pod, update });
         }
         self.controllers_observe(pod);
     }
@@ -278,8 +282,7 @@ impl World {
     /// The pod left the API server: its kubelet forgets it.
     fn removed(&mut self, pod: PodId) {
         if let Some(node) = self.api.pod(pod).node.clone() {
-            let d = self.cluster.latencies.watch.sample(&mut self.watch);
-            self.send_to_kubelet(&node, d, kubelet::Ev::PodRemoved { pod });
+            self.watch_to_kubelet(&node, kubelet::Ev::PodRemoved { pod });
         }
     }
 
@@ -300,7 +303,6 @@ impl World {
 
     /// The kubelet of `node` learns of the pod through its watch.
     fn deliver(&mut self, pod: PodId, node: Arc<str>) {
-        let d = self.cluster.latencies.watch.sample(&mut self.watch);
         let p = self.api.pod(pod);
         let ev = kubelet::Ev::PodAdded {
             pod,
@@ -309,7 +311,17 @@ impl World {
             generation: p.generation,
             status: Box::new(p.status.clone()),
         };
-        self.send_to_kubelet(&node, d, ev);
+        self.watch_to_kubelet(&node, ev);
+    }
+
+    /// A pod change on `node`'s kubelet watch: the profile's watch latency,
+    /// in order with the changes before it.
+    fn watch_to_kubelet(&mut self, node: &Arc<str>, ev: kubelet::Ev) {
+        let now = self.q.now();
+        let due = now + self.cluster.latencies.watch.sample(&mut self.watch);
+        let last = self.kubelet_watch.entry(node.clone()).or_insert(due);
+        *last = due.max(*last);
+        self.q.at(*last, Ev::Kubelet(node.clone(), ev));
     }
 
     fn send_to_kubelet(&mut self, node: &Arc<str>, delay: SimDuration, ev: kubelet::Ev) {
