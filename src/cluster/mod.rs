@@ -3,9 +3,11 @@
 //! the model uses, each a distribution.
 
 mod features;
+mod network;
 mod version;
 
 pub use features::{FeatureGates, Gate};
+pub use network::{Cidr, EndpointSliceConfig, KubeProxyConfig, PerEndpoint};
 pub use version::Version;
 
 use crate::dist::Dist;
@@ -50,6 +52,12 @@ pub struct Latencies {
     /// A readiness-gate controller's status PATCH after it decided (beyond
     /// its own configured delay).
     pub controller_write: Dist,
+    /// A packet from one node (or pod) to another, one way.
+    pub network: Dist,
+    /// A connection to a pod IP whose interface is gone: the neighbour
+    /// lookup fails (3 ARP probes, 1 s apart) and the client gets
+    /// `No route to host`.
+    pub no_route_to_host: Dist,
 }
 
 impl Default for Latencies {
@@ -71,6 +79,8 @@ impl Default for Latencies {
             on_demand_relist: u(1, 10),
             pod_cleanup: u(100, 1000),
             controller_write: u(5, 25),
+            network: u(0, 1),
+            no_route_to_host: Dist::Fixed(SimDuration::from_secs(3)),
         }
     }
 }
@@ -118,6 +128,12 @@ struct ProfileFile {
     nodes: Option<Vec<NodeFile>>,
     #[serde(default)]
     latencies: Latencies,
+    #[serde(default, rename = "serviceCIDR")]
+    service_cidr: Option<String>,
+    #[serde(default)]
+    kube_proxy: KubeProxyConfig,
+    #[serde(default)]
+    endpoint_slice_controller: EndpointSliceConfig,
 }
 
 /// A node of the simulated cluster.
@@ -137,6 +153,10 @@ pub struct Cluster {
     pub kubelet: KubeletConfig,
     pub nodes: Vec<Node>,
     pub latencies: Latencies,
+    /// kube-apiserver `--service-cluster-ip-range`.
+    pub service_cidr: Cidr,
+    pub kube_proxy: KubeProxyConfig,
+    pub endpoint_slice: EndpointSliceConfig,
     /// The CrashLoopBackOff bounds this version and these gates give.
     pub backoff_initial: SimDuration,
     pub backoff_max: SimDuration,
@@ -240,6 +260,22 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
         )),
         (None, _) => {}
     }
+    let service_cidr = match f.service_cidr.as_deref().map(Cidr::parse) {
+        None => Cidr::SERVICES,
+        Some(Ok(c)) => c,
+        Some(Err(e)) => {
+            problems.push(("serviceCIDR".into(), e));
+            Cidr::SERVICES
+        }
+    };
+    let es = &f.endpoint_slice_controller;
+    if !(1..=1000).contains(&es.max_endpoints_per_slice) {
+        problems.push(("endpointSliceController.maxEndpointsPerSlice".into(), "must be between 1 and 1000".into()));
+    }
+    if !(1..=50).contains(&es.concurrent_service_endpoint_syncs) {
+        problems
+            .push(("endpointSliceController.concurrentServiceEndpointSyncs".into(), "must be between 1 and 50".into()));
+    }
     if !problems.is_empty() {
         return Err(problems);
     }
@@ -250,6 +286,9 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
         kubelet: f.kubelet,
         nodes,
         latencies: f.latencies,
+        service_cidr,
+        kube_proxy: f.kube_proxy,
+        endpoint_slice: f.endpoint_slice_controller,
         backoff_initial: initial,
         backoff_max: max,
         file,
@@ -270,6 +309,9 @@ mod tests {
         let built_in = Cluster::default();
         assert_eq!(format!("{:?}", loaded.latencies), format!("{:?}", built_in.latencies));
         assert_eq!(format!("{:?}", loaded.kubelet), format!("{:?}", built_in.kubelet));
+        assert_eq!(format!("{:?}", loaded.kube_proxy), format!("{:?}", built_in.kube_proxy));
+        assert_eq!(format!("{:?}", loaded.endpoint_slice), format!("{:?}", built_in.endpoint_slice));
+        assert_eq!(loaded.service_cidr, built_in.service_cidr);
         assert_eq!(loaded.version, built_in.version);
         assert_eq!(loaded.gates, built_in.gates);
         assert_eq!(loaded.nodes.len(), 1);

@@ -57,7 +57,11 @@ fn container(path: &str, c: &Container, role: Role, warnings: &mut Vec<(String, 
         .ports
         .iter()
         .flatten()
-        .map(|p| ContainerPort { name: p.name.clone(), port: p.container_port.clamp(1, 65535) as u16 })
+        .map(|p| ContainerPort {
+            name: p.name.clone(),
+            port: p.container_port.clamp(1, 65535) as u16,
+            protocol: p.protocol.clone().unwrap_or_else(|| "TCP".into()),
+        })
         .collect();
     let pull_policy = match c.image_pull_policy.as_deref() {
         Some("Always") => PullPolicy::Always,

@@ -4,6 +4,10 @@
 //! sees these types, so an invalid state (a probe with two handlers, a
 //! negative period) cannot reach it.
 
+mod service;
+
+pub use service::{ServicePort, ServiceSpec, TrafficPolicy};
+
 use crate::time::SimDuration;
 use k8s_openapi::api::core::v1::Pod;
 use std::collections::BTreeMap;
@@ -132,6 +136,8 @@ pub struct ProbeSpec {
 pub struct ContainerPort {
     pub name: Option<String>,
     pub port: u16,
+    /// `TCP` (the default), `UDP` or `SCTP`.
+    pub protocol: String,
 }
 
 /// What kind of container: the kubelet runs each kind by its own rules.
