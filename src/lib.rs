@@ -19,6 +19,7 @@
 pub mod api;
 pub mod app;
 pub mod cli;
+pub mod client;
 pub mod cluster;
 pub mod control;
 pub mod dist;
@@ -30,6 +31,7 @@ pub mod kubectl;
 pub mod kubelet;
 pub mod manifest;
 pub mod observe;
+pub mod proxy;
 pub mod rng;
 pub mod run;
 pub mod scenario;

@@ -29,6 +29,10 @@ impl SimTime {
     pub const fn whole_seconds(self) -> u64 {
         self.0 / 1000
     }
+    /// Truncated to the second, as an API server stores a time.
+    pub const fn floor_second(self) -> SimTime {
+        SimTime(self.0 / 1000 * 1000)
+    }
     /// Time elapsed since `earlier`, or zero if `earlier` is later.
     pub fn since(self, earlier: SimTime) -> SimDuration {
         SimDuration(self.0.saturating_sub(earlier.0))

@@ -2,29 +2,64 @@
 //! and writes through requests, with resourceVersions and the watch records
 //! of the trace.
 
+pub mod endpointslice;
 pub mod pod;
+pub mod service;
 pub mod status;
 
 use crate::api::status::{Condition, ConditionType, PodStatus};
+use crate::cluster::Cidr;
 use crate::rng::Stream;
 use crate::sim::PodId;
-use crate::spec::PodSpec;
+use crate::spec::{PodSpec, ServiceSpec};
 use crate::time::SimDuration;
 use crate::time::SimTime;
 use crate::trace::Trace;
 use crate::trace::record::{Record, WatchKind};
+use endpointslice::{ApiSlice, SliceContent, SliceId};
 use pod::{ApiPod, Deletion};
+use service::{ApiService, ServiceId, allocate_cluster_ip};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 pub struct ApiServer {
     pods: Vec<ApiPod>,
+    services: Vec<ApiService>,
+    slices: Vec<ApiSlice>,
     resource_version: u64,
+    /// One stream per kind, so adding a Service leaves every pod's UID as it was.
     uids: Stream,
+    service_uids: Stream,
+    slice_uids: Stream,
+    cluster_ips: Stream,
+    names: Stream,
 }
 
 impl ApiServer {
     pub fn new(seed: u64) -> Self {
-        ApiServer { pods: Vec::new(), resource_version: 0, uids: Stream::new(seed, "apiserver/uid") }
+        ApiServer {
+            pods: Vec::new(),
+            services: Vec::new(),
+            slices: Vec::new(),
+            resource_version: 0,
+            uids: Stream::new(seed, "apiserver/uid"),
+            service_uids: Stream::new(seed, "apiserver/uid/service"),
+            slice_uids: Stream::new(seed, "apiserver/uid/endpointslice"),
+            cluster_ips: Stream::new(seed, "apiserver/clusterip"),
+            names: Stream::new(seed, "apiserver/generatename"),
+        }
+    }
+
+    pub fn services(&self) -> &[ApiService] {
+        &self.services
+    }
+
+    pub fn service(&self, id: ServiceId) -> &ApiService {
+        &self.services[id.0 as usize]
+    }
+
+    pub fn slice(&self, id: SliceId) -> &ApiSlice {
+        &self.slices[id.0 as usize]
     }
 
     pub fn pods(&self) -> &[ApiPod] {
@@ -46,8 +81,7 @@ impl ApiServer {
 
     /// POST: the pod is stored with a new UID, phase Pending.
     pub fn create(&mut self, spec: Arc<PodSpec>, now: SimTime, trace: &mut Trace) -> PodId {
-        let h = self.uids.hex(32);
-        let uid = format!("{}-{}-4{}-a{}-{}", &h[0..8], &h[8..12], &h[13..16], &h[17..20], &h[20..32]);
+        let uid = uid(&mut self.uids);
         let id = PodId(self.pods.len() as u32);
         let rv = self.bump();
         let status = PodStatus::new(spec.qos);
@@ -65,6 +99,99 @@ impl ApiServer {
         });
         self.record(id, WatchKind::Added, now, trace);
         id
+    }
+
+    /// POST a Service: its cluster IP is the one asked for, else the next
+    /// free one of `range` (validation checked a requested IP beforehand).
+    pub fn create_service(
+        &mut self,
+        spec: Arc<ServiceSpec>,
+        range: Cidr,
+        now: SimTime,
+        trace: &mut Trace,
+    ) -> ServiceId {
+        let used: BTreeSet<_> = self.services.iter().map(|s| s.cluster_ip).collect();
+        let cluster_ip = spec
+            .cluster_ip
+            .or_else(|| allocate_cluster_ip(range, &used, &mut self.cluster_ips))
+            .unwrap_or(range.network);
+        let id = ServiceId(self.services.len() as u32);
+        let resource_version = self.bump();
+        let uid = Arc::from(uid(&mut self.service_uids));
+        self.services.push(ApiService { id, spec, uid, created: now, resource_version, cluster_ip });
+        trace
+            .push(now, Record::Service { kind: WatchKind::Added, svc: Arc::new(self.services[id.0 as usize].clone()) });
+        id
+    }
+
+    /// POST an EndpointSlice with `generateName: <service>-`: the server
+    /// appends five characters (`names.SimpleNameGenerator`).
+    pub fn create_slice(
+        &mut self,
+        service: ServiceId,
+        content: SliceContent,
+        now: SimTime,
+        trace: &mut Trace,
+    ) -> Arc<ApiSlice> {
+        const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+        let base = &self.services[service.0 as usize].spec.name;
+        let suffix: String =
+            (0..5).map(|_| ALPHABET[self.names.below(ALPHABET.len() as u64) as usize] as char).collect();
+        let name = format!("{}-{suffix}", &base[..base.len().min(57)]);
+        let id = SliceId(self.slices.len() as u32);
+        let resource_version = self.bump();
+        let uid = Arc::from(uid(&mut self.slice_uids));
+        let slice = ApiSlice {
+            id,
+            name: Arc::from(name),
+            service,
+            uid,
+            created: now,
+            generation: 1,
+            resource_version,
+            content,
+            removed: false,
+        };
+        self.slices.push(slice);
+        self.record_slice(id, WatchKind::Added, now, trace)
+    }
+
+    /// PUT: a change of ports or endpoints bumps the generation; a write that
+    /// changes nothing is not stored (no event).
+    pub fn update_slice(
+        &mut self,
+        id: SliceId,
+        content: SliceContent,
+        now: SimTime,
+        trace: &mut Trace,
+    ) -> Arc<ApiSlice> {
+        let s = &self.slices[id.0 as usize];
+        if s.content == content {
+            return Arc::new(s.clone());
+        }
+        let spec_changed = s.content.ports != content.ports || s.content.endpoints != content.endpoints;
+        let rv = self.bump();
+        let s = &mut self.slices[id.0 as usize];
+        if spec_changed {
+            s.generation += 1;
+        }
+        s.content = content;
+        s.resource_version = rv;
+        self.record_slice(id, WatchKind::Modified, now, trace)
+    }
+
+    pub fn delete_slice(&mut self, id: SliceId, now: SimTime, trace: &mut Trace) -> Arc<ApiSlice> {
+        let rv = self.bump();
+        let s = &mut self.slices[id.0 as usize];
+        s.resource_version = rv;
+        s.removed = true;
+        self.record_slice(id, WatchKind::Deleted, now, trace)
+    }
+
+    fn record_slice(&self, id: SliceId, kind: WatchKind, now: SimTime, trace: &mut Trace) -> Arc<ApiSlice> {
+        let slice = Arc::new(self.slices[id.0 as usize].clone());
+        trace.push(now, Record::Slice { kind, slice: slice.clone() });
+        slice
     }
 
     /// The scheduler's binding: `spec.nodeName` and PodScheduled=True.
@@ -213,6 +340,12 @@ impl ApiServer {
         p.removed = true;
         self.record(id, WatchKind::Deleted, now, trace);
     }
+}
+
+/// A random version-4 UUID, as the API server gives every object.
+fn uid(stream: &mut Stream) -> String {
+    let h = stream.hex(32);
+    format!("{}-{}-4{}-a{}-{}", &h[0..8], &h[8..12], &h[13..16], &h[17..20], &h[20..32])
 }
 
 /// What a DELETE did.

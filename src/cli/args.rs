@@ -63,6 +63,12 @@ pub struct RunArgs {
     /// POD/CONTAINER@TIME[,signal=SIGTERM], e.g. pod/web/app@45s (default SIGKILL).
     #[arg(long = "kill", value_name = "POD/CONTAINER@TIME")]
     pub kill: Vec<String>,
+    /// Send HTTP requests: TARGET[/PATH][@START][,every=2s|rate=5/s][,count=N]
+    /// [,from=node/NAME|pod/NAME][,timeout=1s][,name=NAME], where TARGET is
+    /// service/NAME[:PORT] or pod/NAME:PORT, e.g. service/web:80/ready@5s,every=1s,count=20.
+    /// Without every or rate, one request. Repeatable; added to the scenario's traffic.
+    #[arg(long = "traffic", value_name = "TARGET@START")]
+    pub traffic: Vec<String>,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Output::Table)]
     pub output: Output,

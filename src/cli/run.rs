@@ -7,6 +7,7 @@ use crate::invariants::check_trace;
 use crate::run::{Inputs, prepare, simulate};
 use crate::scenario::ActionOrigin;
 use crate::scenario::actions::{parse_condition_flag, parse_delete_flag, parse_kill_flag};
+use crate::scenario::traffic::parse_traffic_flag;
 use crate::time::SimTime;
 use crate::trace::jsonl::{self, Header, SCHEMA};
 use crate::trace::table;
@@ -32,6 +33,14 @@ pub fn run(args: RunArgs) -> ExitCode {
             }
         }
     }
+    let mut traffic = Vec::new();
+    for v in &args.traffic {
+        let origin = ActionOrigin::Flag(format!("--traffic {v}"));
+        match parse_traffic_flag(v) {
+            Ok(t) => traffic.push((t, origin)),
+            Err(e) => bad.push(origin.problem("", e)),
+        }
+    }
     if !bad.is_empty() {
         report::error(stderr, &Error::Input(bad));
         return ExitCode::from(2);
@@ -45,6 +54,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         seed: args.seed,
         until: args.until,
         actions,
+        traffic,
     };
     let prepared = match prepare(&inputs) {
         Ok(p) => p,

@@ -106,7 +106,7 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
                         (*scenario.setup.behaviours).clone(),
                         (*scenario.setup.cluster).clone(),
                         scenario.clock.epoch,
-                        ScenarioParts { actions: Vec::new(), gates: scenario.setup.gates.clone() },
+                        ScenarioParts { actions: Vec::new(), gates: scenario.setup.gates.clone(), traffic: Vec::new() },
                     )
                 });
                 match loaded {

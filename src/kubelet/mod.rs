@@ -12,6 +12,7 @@ pub mod images;
 mod kill;
 pub mod lifecycle;
 pub mod pleg;
+mod pod_network;
 mod pod_updates;
 pub mod pod_worker;
 pub mod prober;
@@ -122,6 +123,19 @@ pub enum Ev {
         pod: PodId,
         hook: u64,
     },
+    /// A client's connection reaches a pod IP of this node (or the node's
+    /// own IP); its answer travels back for `back`.
+    Connect {
+        req: u64,
+        ip: Arc<str>,
+        port: u16,
+        path: Arc<str>,
+        back: SimDuration,
+    },
+    /// An app writes its response to request `req`.
+    Respond {
+        req: u64,
+    },
     /// The watch delivered a change another client made to a pod on this
     /// node: a deletion (DELETE) or a status change (RECONCILE).
     PodUpdated {
@@ -187,6 +201,10 @@ pub struct Kubelet {
     rng: Stream,
     /// The apps' draws (behaviour times, response latencies).
     app_rng: Stream,
+    /// The apps' draws when answering clients (kept apart from probes').
+    server_rng: Stream,
+    /// Client requests the apps are answering.
+    inflight: Vec<pod_network::InFlight>,
     runtime: Runtime,
     pleg: pleg::Pleg,
     backoff: Backoff,
@@ -207,6 +225,8 @@ impl Kubelet {
             backoff: Backoff::new(cluster.backoff_initial, cluster.backoff_max),
             rng: stream("loop"),
             app_rng: stream("apps"),
+            server_rng: stream("server"),
+            inflight: Vec::new(),
             runtime,
             pleg: pleg::Pleg { cache: Vec::new(), timestamp: Some(SimTime::ZERO) },
             recorder: Recorder::new(epoch_ns),
@@ -317,6 +337,8 @@ impl Kubelet {
             Ev::HookDone { pod, hook } => self.finish_hook(pod, hook, false, ctx),
             Ev::PodUpdated { pod, update } => self.pod_updated(pod, update, ctx),
             Ev::PodRemoved { pod } => self.pod_removed(pod, ctx),
+            Ev::Connect { req, ip, port, path, back } => self.connect(req, &ip, port, &path, back, ctx),
+            Ev::Respond { req } => self.respond(req, ctx),
             Ev::Signal { pod, container, signal, names } => self.signal(pod, container, signal, &names, ctx),
             Ev::Sigkill { inst } => {
                 if self.runtime.inst(inst).is_running() {
@@ -470,6 +492,7 @@ impl Kubelet {
             return;
         }
         self.process_fact(inst, ProcessFact::Exited { code }, ctx);
+        self.reset_requests(inst, ctx);
         let pod = self.runtime.inst(inst).pod;
         self.kills_on_exit(pod, inst, ctx);
     }

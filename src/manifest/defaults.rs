@@ -171,7 +171,7 @@ fn tolerates_no_execute(t: &Toleration, key: &str) -> bool {
 }
 
 /// Sets an optional string field that is absent or empty (Go's `if x == ""`).
-fn set_if_empty(field: &mut Option<String>, value: &str) {
+pub(super) fn set_if_empty(field: &mut Option<String>, value: &str) {
     if field.as_deref().unwrap_or("").is_empty() {
         *field = Some(value.to_string());
     }

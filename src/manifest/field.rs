@@ -29,6 +29,10 @@ impl FieldError {
     pub fn duplicate(path: impl Into<String>, value: &str) -> Self {
         FieldError { path: path.into(), body: format!("Duplicate value: {value:?}") }
     }
+    /// `Duplicate value: <value>`; `value` is already formatted (`30080`, a Go struct).
+    pub fn duplicate_value(path: impl Into<String>, value: impl fmt::Display) -> Self {
+        FieldError { path: path.into(), body: format!("Duplicate value: {value}") }
+    }
     /// `Unsupported value: "<value>": supported values: "A", "B"` (in the order given).
     pub fn not_supported(path: impl Into<String>, value: &str, supported: &[&str]) -> Self {
         let list: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
@@ -42,5 +46,16 @@ impl FieldError {
 impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.path, self.body)
+    }
+}
+
+/// Go's `%#v` of a `[]string`: `[]string{"a", "b"}`, or `[]string(nil)` for a nil slice.
+pub fn go_strings(values: Option<&[String]>) -> String {
+    match values {
+        None => "[]string(nil)".to_string(),
+        Some(v) => {
+            let items: Vec<String> = v.iter().map(|s| format!("{s:?}")).collect();
+            format!("[]string{{{}}}", items.join(", "))
+        }
     }
 }

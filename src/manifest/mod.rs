@@ -1,6 +1,6 @@
 //! Manifests: multi-document YAML or JSON (and `kind: List`), decoded into the
 //! real API types, defaulted and validated as the API server would, then
-//! turned into the simulator's typed [`PodSpec`].
+//! turned into the simulator's typed [`PodSpec`] and [`ServiceSpec`].
 
 mod build;
 mod defaults;
@@ -8,13 +8,14 @@ pub mod field;
 mod names;
 
 pub use names::qualified_name_errors;
+mod service;
 mod strict;
 mod unsupported;
 mod validation;
 
 use crate::error::{Error, Problem, SourceFile};
 use crate::source::{Doc, decode_value, parse_documents};
-use crate::spec::PodSpec;
+use crate::spec::{PodSpec, ServiceSpec};
 use k8s_openapi::api::core::v1::Pod;
 use serde_json::Value;
 use std::sync::Arc;
@@ -23,15 +24,24 @@ use std::sync::Arc;
 #[derive(Debug, Default)]
 pub struct Manifests {
     pub pods: Vec<PodSpec>,
+    pub services: Vec<ServiceSpec>,
     pub warnings: Vec<Problem>,
     /// Where each pod was written (document and `items[i]` prefix).
     origins: Vec<(Doc, String)>,
+    /// Where each service was written.
+    service_origins: Vec<(Doc, String)>,
 }
 
 impl Manifests {
     /// A problem about field `path` of the `pod`-th pod, located in its file.
     pub fn problem(&self, pod: usize, path: &str, message: impl Into<String>) -> Problem {
         let (doc, prefix) = &self.origins[pod];
+        doc.problem(&join(prefix, path), message)
+    }
+
+    /// A problem about field `path` of the `service`-th service, located in its file.
+    pub fn service_problem(&self, service: usize, path: &str, message: impl Into<String>) -> Problem {
+        let (doc, prefix) = &self.service_origins[service];
         doc.problem(&join(prefix, path), message)
     }
 
@@ -107,13 +117,28 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                 }
             }
         }
-        (_, "Pod") => problems.push(doc.problem(
+        ("v1", "Service") => {
+            if let Some(service) = service::read_service(doc, json, prefix, problems) {
+                if out.services.iter().any(|s| s.name == service.name && s.namespace == service.namespace) {
+                    problems.push(doc.problem(
+                        &join(prefix, "metadata.name"),
+                        format!("services {:?} already exists", service.name),
+                    ));
+                } else {
+                    out.services.push(service);
+                    out.service_origins.push((doc.clone(), prefix.to_string()));
+                }
+            }
+        }
+        (_, "Pod" | "Service") => problems.push(doc.problem(
             &join(prefix, "apiVersion"),
-            format!("no matches for kind \"Pod\" in version {api_version:?} (Pods are apiVersion v1)"),
+            format!("no matches for kind {kind:?} in version {api_version:?} ({kind}s are apiVersion v1)"),
         )),
         _ => problems.push(doc.problem(
             &join(prefix, "kind"),
-            format!("podsim does not simulate kind {kind} ({api_version}) yet: only Pod (v1) is supported"),
+            format!(
+                "podsim does not simulate kind {kind} ({api_version}) yet: only Pod (v1) and Service (v1) are supported"
+            ),
         )),
     }
 }

@@ -6,6 +6,10 @@
 const LABEL_FORMAT: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 /// `dns1123SubdomainErrorMsg` through `RegexError`.
 const SUBDOMAIN_FORMAT: &str = r"a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+/// `dns1035LabelErrMsg` through `RegexError`.
+const DNS1035_FORMAT: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+/// `labelValueErrMsg` through `RegexError`.
+const LABEL_VALUE_FORMAT: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 /// `qualifiedNameErrMsg` through `RegexError`.
 const QUALIFIED_FORMAT: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
@@ -25,6 +29,22 @@ pub fn port_name_errors(port: &str) -> Vec<&'static str> {
 pub fn dns1123_label_errors(value: &str) -> Vec<&'static str> {
     let format = if is_dns1123_subdomain(value) { "must not contain dots" } else { LABEL_FORMAT };
     failed([(value.len() > 63, "must be no more than 63 characters"), (!is_dns1123_label(value), format)])
+}
+
+/// `IsDNS1035Label`: length, then the format message (no special case for dots).
+pub fn dns1035_label_errors(value: &str) -> Vec<&'static str> {
+    let b = value.as_bytes();
+    let alnum = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    let valid = b.first().is_some_and(u8::is_ascii_lowercase)
+        && b.last().is_some_and(alnum)
+        && b.iter().all(|c| alnum(c) || *c == b'-');
+    failed([(value.len() > 63, "must be no more than 63 characters"), (!valid, DNS1035_FORMAT)])
+}
+
+/// `IsValidLabelValue`: length, then the format message (empty is valid).
+pub fn label_value_errors(value: &str) -> Vec<&'static str> {
+    let valid = value.is_empty() || is_qualified_name_part(value);
+    failed([(value.len() > 63, "must be no more than 63 characters"), (!valid, LABEL_VALUE_FORMAT)])
 }
 
 /// `IsDNS1123Subdomain`: length, then the format message.

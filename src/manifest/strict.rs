@@ -1,12 +1,12 @@
-//! Strict decoding: fields the Pod type does not have are errors, as with the
-//! API server's `fieldValidation=Strict` (kubectl's default since 1.27).
+//! Strict decoding: fields the API type (Pod, Service) does not have are errors, as
+//! with the API server's `fieldValidation=Strict` (kubectl's default since 1.27).
 
-use k8s_openapi::api::core::v1::Pod;
+use serde::Serialize;
 use serde_json::Value;
 
 /// Paths present in `input` that the decoded object does not carry.
-pub fn unknown_fields(input: &Value, pod: &Pod) -> Vec<String> {
-    let decoded = serde_json::to_value(pod).unwrap_or(Value::Null);
+pub fn unknown_fields<T: Serialize>(input: &Value, object: &T) -> Vec<String> {
+    let decoded = serde_json::to_value(object).unwrap_or(Value::Null);
     let mut out = Vec::new();
     walk(input, &decoded, "", &mut out);
     out
@@ -37,6 +37,7 @@ fn walk(input: &Value, decoded: &Value, path: &str, out: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use k8s_openapi::api::core::v1::Pod;
 
     #[test]
     fn finds_misspelled_fields_and_keeps_free_form_maps() {

@@ -9,12 +9,12 @@
 use crate::error::Severity;
 use k8s_openapi::api::core::v1::{Container, Pod, Probe};
 
-type Finding = (String, Severity, String);
+pub(super) type Finding = (String, Severity, String);
 
-fn error(path: String, message: &str) -> Finding {
+pub(super) fn error(path: String, message: &str) -> Finding {
     (path, Severity::Error, message.to_string())
 }
-fn warning(path: String, message: &str) -> Finding {
+pub(super) fn warning(path: String, message: &str) -> Finding {
     (path, Severity::Warning, message.to_string())
 }
 

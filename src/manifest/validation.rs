@@ -13,7 +13,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use std::collections::HashSet;
 
-type Errors = Vec<FieldError>;
+pub(super) type Errors = Vec<FieldError>;
 
 /// `validation.InclusiveRangeError(1, 65535)`.
 const PORT_RANGE: &str = "must be between 1 and 65535, inclusive";
@@ -35,7 +35,7 @@ pub fn validate_pod(pod: &Pod) -> Vec<FieldError> {
 }
 
 /// `ErrorList.ToAggregate`: the first of each distinct message.
-fn dedup(errs: Errors) -> Errors {
+pub(super) fn dedup(errs: Errors) -> Errors {
     let mut seen = HashSet::new();
     errs.into_iter().filter(|e| seen.insert(e.to_string())).collect()
 }
@@ -373,7 +373,7 @@ fn validate_sleep_action(s: &SleepAction, path: &str, grace: Option<i64>, errs: 
 }
 
 /// `ValidatePortNumOrName`: a number in range or an IANA_SVC_NAME.
-fn validate_port_num_or_name(port: &IntOrString, path: &str, errs: &mut Errors) {
+pub(super) fn validate_port_num_or_name(port: &IntOrString, path: &str, errs: &mut Errors) {
     match port {
         IntOrString::Int(n) => validate_port_num((*n).into(), path, errs),
         IntOrString::String(name) => invalid_each(path, name, &port_name_errors(name), errs),
@@ -381,7 +381,7 @@ fn validate_port_num_or_name(port: &IntOrString, path: &str, errs: &mut Errors) 
 }
 
 /// `IsValidPortNum`: 1–65535.
-fn validate_port_num(port: i64, path: &str, errs: &mut Errors) {
+pub(super) fn validate_port_num(port: i64, path: &str, errs: &mut Errors) {
     if !(1..=65535).contains(&port) {
         errs.push(FieldError::invalid(path, port, PORT_RANGE));
     }
@@ -397,7 +397,7 @@ fn validate_one_of(path: &str, value: Option<&str>, supported: &[&str], errs: &m
 }
 
 /// One `Invalid value: "<value>": <msg>` per message.
-fn invalid_each<M: AsRef<str>>(path: &str, value: &str, msgs: &[M], errs: &mut Errors) {
+pub(super) fn invalid_each<M: AsRef<str>>(path: &str, value: &str, msgs: &[M], errs: &mut Errors) {
     errs.extend(msgs.iter().map(|msg| FieldError::invalid(path, format!("{value:?}"), msg.as_ref())));
 }
 

@@ -11,9 +11,12 @@
 //!   - {at: 60s, delete: pod/web}
 //! gates:                  # readiness-gate controllers
 //!   - {condition: example.com/lb, delay: 5s}
+//! traffic:                # clients; see `traffic`
+//!   - {to: service/web:80, every: 1s, count: 30}
 //! ```
 
 pub mod actions;
+pub mod traffic;
 
 use crate::dist::Dist;
 use crate::error::{Error, Problem, SourceFile};
@@ -45,6 +48,8 @@ struct ScenarioFile {
     actions: Vec<ActionEntry>,
     #[serde(default)]
     gates: Vec<GateEntry>,
+    #[serde(default)]
+    traffic: Vec<traffic::TrafficEntry>,
 }
 
 /// A readiness-gate controller: it sets the pod condition `condition` to
@@ -68,8 +73,8 @@ pub struct GateController {
 /// Where an action came from, for errors found when it is resolved.
 #[derive(Clone, Debug)]
 pub enum ActionOrigin {
-    /// `actions[i]` of the scenario file.
-    File { doc: Doc, index: usize },
+    /// `actions[i]` (or `traffic[i]`) of the scenario file.
+    File { doc: Doc, list: &'static str, index: usize },
     /// A command-line flag, as written.
     Flag(String),
 }
@@ -78,9 +83,9 @@ impl ActionOrigin {
     /// A problem about `field` of the action (`delete`, `kill`, …).
     pub fn problem(&self, field: &str, message: String) -> Problem {
         match self {
-            ActionOrigin::File { doc, index } => {
+            ActionOrigin::File { doc, list, index } => {
                 let path =
-                    if field.is_empty() { format!("actions[{index}]") } else { format!("actions[{index}].{field}") };
+                    if field.is_empty() { format!("{list}[{index}]") } else { format!("{list}[{index}].{field}") };
                 doc.problem(&path, message)
             }
             ActionOrigin::Flag(flag) => Problem::error(format!("{flag}: {message}")),
@@ -100,6 +105,7 @@ pub struct Scenario {
     pub epoch: Option<String>,
     pub actions: Vec<(Timed, ActionOrigin)>,
     pub gates: Vec<GateController>,
+    pub traffic: Vec<(traffic::Traffic, ActionOrigin)>,
 }
 
 impl Scenario {
@@ -122,9 +128,17 @@ impl Scenario {
         let mut actions = Vec::new();
         let mut problems = Vec::new();
         for (index, entry) in f.actions.iter().enumerate() {
-            let origin = ActionOrigin::File { doc: doc.clone(), index };
+            let origin = ActionOrigin::File { doc: doc.clone(), list: "actions", index };
             match entry.resolve() {
                 Ok(t) => actions.push((t, origin)),
+                Err((field, message)) => problems.push(origin.problem(field, message)),
+            }
+        }
+        let mut clients = Vec::new();
+        for (index, entry) in f.traffic.iter().enumerate() {
+            let origin = ActionOrigin::File { doc: doc.clone(), list: "traffic", index };
+            match entry.resolve() {
+                Ok(t) => clients.push((t, origin)),
                 Err((field, message)) => problems.push(origin.problem(field, message)),
             }
         }
@@ -154,6 +168,7 @@ impl Scenario {
             epoch: f.epoch,
             actions,
             gates,
+            traffic: clients,
         })
     }
 }

@@ -1,17 +1,25 @@
-//! The world of one run: the API server, the scheduler and each node's
-//! kubelet, exchanging messages through one event queue that owns time.
+//! The world of one run: the API server, the scheduler, each node's kubelet
+//! and kube-proxy, the EndpointSlice controller and the clients, exchanging
+//! messages through one event queue that owns time.
+
+mod network;
+mod services;
+mod watch;
 
 use crate::api::status::{Condition, ConditionType, PodStatus};
 use crate::api::{ApiServer, DeleteOutcome};
 use crate::app::Behaviours;
+use crate::client::{Answered, Client, Silence};
 use crate::cluster::Cluster;
+use crate::control::endpointslice::{self as eps, Controller};
 use crate::control::readiness_gate::{Controllers, GatePatch};
 use crate::engine::Queue;
 use crate::kubelet::{self, Kubelet};
+use crate::proxy::{self, KubeProxy};
 use crate::rng::Stream;
 use crate::scenario::GateController;
 use crate::scenario::actions::Signal;
-use crate::spec::PodSpec;
+use crate::spec::{PodSpec, ServiceSpec};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::Trace;
@@ -40,6 +48,22 @@ pub enum Ev {
     DeletePod { pod: PodId, uid: Arc<str> },
     /// A readiness-gate controller's status PATCH reaches the API server.
     GatePatch(GatePatch),
+    /// The scenario creates a Service.
+    CreateService(Arc<ServiceSpec>),
+    /// A message to the EndpointSlice controller.
+    SliceController(eps::Ev),
+    /// A write of the EndpointSlice controller reaches the API server.
+    SliceWrite(eps::Request),
+    /// A message to the kube-proxy of a node.
+    Proxy(Arc<str>, proxy::Ev),
+    /// Client `client` sends its request number `n`.
+    Send { client: usize, n: u32 },
+    /// How far request `req` got, should its client time out.
+    Reached { req: u64, silence: Silence },
+    /// The answer to request `req` reaches its client.
+    Reply { req: u64, answer: Answered },
+    /// Request `req`'s client stops waiting.
+    ClientTimeout { req: u64 },
 }
 
 /// A scenario action with its pod (and container) resolved.
@@ -73,6 +97,8 @@ pub struct Setup {
     pub epoch_ns: u128,
     pub actions: Arc<Vec<Scheduled>>,
     pub gates: Vec<GateController>,
+    pub services: Vec<ServiceSpec>,
+    pub clients: Arc<Vec<Client>>,
 }
 
 pub struct World {
@@ -89,6 +115,15 @@ pub struct World {
     epoch_ns: u128,
     actions: Arc<Vec<Scheduled>>,
     controllers: Controllers,
+    /// The Service path, present when the manifests declare a Service.
+    controller: Option<Controller>,
+    proxies: Vec<KubeProxy>,
+    watches: watch::Watches,
+    clients: Arc<Vec<Client>>,
+    client_rngs: Vec<Stream>,
+    pending: std::collections::BTreeMap<u64, network::Pending>,
+    next_request: u64,
+    network: Stream,
 }
 
 impl World {
@@ -110,6 +145,22 @@ impl World {
             epoch_ns: setup.epoch_ns,
             actions: setup.actions.clone(),
             controllers: Controllers::new(&setup.gates, seed),
+            controller: (!setup.services.is_empty()).then(|| Controller::new(setup.cluster.clone(), seed)),
+            proxies: match setup.services.is_empty() {
+                true => Vec::new(),
+                false => setup
+                    .cluster
+                    .nodes
+                    .iter()
+                    .map(|n| KubeProxy::new(n.name.clone(), setup.cluster.clone(), seed))
+                    .collect(),
+            },
+            watches: watch::Watches::new(seed),
+            clients: setup.clients.clone(),
+            client_rngs: setup.clients.iter().map(|c| Stream::new(seed, &format!("client/{}", c.name))).collect(),
+            pending: Default::default(),
+            next_request: 0,
+            network: Stream::new(seed, "network"),
         };
         for k in &mut w.kubelets {
             let mut ctx = Ctx { q: &mut w.q, trace: &mut w.trace };
@@ -117,6 +168,14 @@ impl World {
         }
         for p in &setup.pods {
             w.q.at(SimTime::ZERO, Ev::Create(Arc::new(p.clone())));
+        }
+        for s in &setup.services {
+            w.q.at(SimTime::ZERO, Ev::CreateService(Arc::new(s.clone())));
+        }
+        for i in 0..w.clients.len() {
+            if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i]) {
+                w.q.at(t, Ev::Send { client: i, n: 1 });
+            }
         }
         for (i, a) in setup.actions.iter().enumerate() {
             w.q.at(a.at, Ev::Action(i));
@@ -133,6 +192,12 @@ impl World {
     }
 
     fn dispatch(&mut self, ev: Ev) {
+        let written = self.trace.entries.len();
+        self.handle(ev);
+        self.fan_out(written);
+    }
+
+    fn handle(&mut self, ev: Ev) {
         let now = self.q.now();
         match ev {
             Ev::Create(spec) => {
@@ -195,6 +260,26 @@ impl World {
                     self.updated(patch.pod);
                 }
             }
+            Ev::CreateService(spec) => {
+                self.api.create_service(spec, self.cluster.service_cidr, now, &mut self.trace);
+            }
+            Ev::SliceController(cev) => {
+                if let Some(c) = self.controller.as_mut() {
+                    let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+                    c.handle(cev, &mut ctx);
+                }
+            }
+            Ev::SliceWrite(request) => self.slice_write(request),
+            Ev::Proxy(node, pev) => {
+                if let Some(p) = self.proxies.iter_mut().find(|p| p.node == node) {
+                    let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+                    p.handle(pev, &mut ctx);
+                }
+            }
+            Ev::Send { client, n } => self.send(client, n),
+            Ev::Reached { req, silence } => self.reached(req, silence),
+            Ev::Reply { req, answer } => self.reply(req, answer),
+            Ev::ClientTimeout { req } => self.client_timeout(req),
             Ev::Kubelet(node, kev) => {
                 if let Some(k) = self.kubelets.iter_mut().find(|k| k.node_name() == &*node) {
                     let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };

@@ -6,6 +6,7 @@ use super::Trace;
 use super::changes::changes;
 use super::record::{ProcessFact, Record};
 use super::render::{self, Clock};
+use super::render_network;
 use crate::api::pod::ApiPod;
 use crate::time::SimTime;
 use serde::Serialize;
@@ -58,8 +59,17 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
     let mut line = Line { out };
     line.write(SimTime::ZERO, "HEADER", &[("run", serde_json::to_value(header)?)])?;
     let mut last: HashMap<Arc<str>, Arc<ApiPod>> = HashMap::new();
+    let mut services = HashMap::new();
     for e in &trace.entries {
         match &e.record {
+            Record::Service { kind, svc } => {
+                services.insert(svc.id, svc.clone());
+                line.object(e.t, kind.as_str(), &render_network::service(svc, clock))?
+            }
+            Record::Slice { kind, slice } => {
+                let svc = &services[&slice.service];
+                line.object(e.t, kind.as_str(), &render_network::endpoint_slice(slice, svc, clock))?
+            }
             Record::Pod { kind, pod } => {
                 line.object(e.t, kind.as_str(), &render::pod(pod, clock))?;
                 for c in changes(last.get(&pod.uid).map(|p| &**p), pod) {
@@ -72,6 +82,8 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
                 last.insert(pod.uid.clone(), pod.clone());
             }
             Record::Event(ev) => line.object(e.t, "EVENT", &render::event(ev, clock))?,
+            Record::ProxySync(p) => line.write(e.t, "PROXY", &render_network::proxy_fields(p))?,
+            Record::Request(r) => line.write(e.t, "REQUEST", &render_network::request_fields(r))?,
             Record::Probe(p) => line.write(
                 e.t,
                 "PROBE",

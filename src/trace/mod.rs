@@ -2,8 +2,10 @@
 
 pub mod changes;
 pub mod jsonl;
+pub mod network_rows;
 pub mod record;
 pub mod render;
+pub mod render_network;
 pub mod table;
 
 use crate::time::SimTime;

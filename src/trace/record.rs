@@ -1,6 +1,8 @@
 //! The records of a trace: what every layer observed, in time order.
 
+use crate::api::endpointslice::ApiSlice;
 use crate::api::pod::ApiPod;
+use crate::api::service::ApiService;
 use crate::spec::{HookKind, ProbeKind};
 use crate::time::SimTime;
 use std::sync::Arc;
@@ -143,6 +145,18 @@ pub enum Record {
         kind: WatchKind,
         pod: Arc<ApiPod>,
     },
+    Service {
+        kind: WatchKind,
+        svc: Arc<ApiService>,
+    },
+    Slice {
+        kind: WatchKind,
+        slice: Arc<ApiSlice>,
+    },
+    /// A kube-proxy sync committed its rules.
+    ProxySync(Arc<crate::proxy::ProxySync>),
+    /// A client's request and what it got.
+    Request(Arc<crate::client::RequestRecord>),
     Event(Arc<ApiEvent>),
     Probe(ProbeRun),
     Process {

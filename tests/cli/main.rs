@@ -29,6 +29,7 @@ mod check;
 mod clusters;
 mod runs;
 mod scenarios;
+mod services;
 mod syntax;
 mod unsupported;
 mod validation;

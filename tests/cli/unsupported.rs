@@ -16,7 +16,7 @@ spec:
     let file = dir.write("deploy.yaml", text);
     let run = podsim(["run", "-f", &file]);
     assert_error(&run, &file, line_of(text, "kind:"), "kind: podsim does not simulate kind Deployment (apps/v1)");
-    assert!(run.stderr.contains("only Pod (v1) is supported"), "{run:?}");
+    assert!(run.stderr.contains("only Pod (v1) and Service (v1) are supported"), "{run:?}");
 }
 
 #[test]

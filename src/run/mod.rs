@@ -1,11 +1,14 @@
 //! Running one simulation: inputs in, trace out.
 
+mod clients;
+
 use crate::app::Behaviours;
 use crate::cluster::{Cluster, Version};
 use crate::error::{Error, Problem};
 use crate::manifest::Manifests;
 use crate::manifest::qualified_name_errors;
 use crate::scenario::actions::{Action, Timed};
+use crate::scenario::traffic::Traffic;
 use crate::scenario::{ActionOrigin, GateController, Scenario, parse_epoch, read_file};
 use crate::sim::{Action as SimAction, PodId, Scheduled, Setup, World};
 use crate::spec::{Handler, PodSpec, ProbeKind};
@@ -31,6 +34,8 @@ pub struct Inputs {
     pub until: Option<SimDuration>,
     /// Actions from flags, added to the scenario's.
     pub actions: Vec<(Timed, ActionOrigin)>,
+    /// Clients from flags, added to the scenario's.
+    pub traffic: Vec<(Traffic, ActionOrigin)>,
 }
 
 /// Everything read and checked, ready to simulate.
@@ -71,7 +76,9 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
     let mut warnings = manifests.warnings.clone();
     let mut actions = scenario.actions.clone();
     actions.extend(inputs.actions.iter().cloned());
-    let scenario_parts = ScenarioParts { actions, gates: scenario.gates.clone() };
+    let mut traffic = scenario.traffic.clone();
+    traffic.extend(inputs.traffic.iter().cloned());
+    let scenario_parts = ScenarioParts { actions, gates: scenario.gates.clone(), traffic };
     let (setup, more) = setup(manifests, behaviours, cluster, epoch, scenario_parts)?;
     warnings.extend(more);
     Ok(Prepared {
@@ -92,6 +99,7 @@ pub const DEFAULT_EPOCH: &str = "2026-01-01T00:00:00Z";
 pub struct ScenarioParts {
     pub actions: Vec<(Timed, ActionOrigin)>,
     pub gates: Vec<GateController>,
+    pub traffic: Vec<(Traffic, ActionOrigin)>,
 }
 
 /// Checks the inputs against each other and builds a run setup.
@@ -142,6 +150,11 @@ pub fn setup(
             problems.push(manifests.problem(i, "spec.nodeName", message));
         }
     }
+    problems.extend(clients::check_cluster_ips(&manifests, &cluster));
+    let clients = clients::resolve(&manifests, &cluster, &scenario.traffic).unwrap_or_else(|mut p| {
+        problems.append(&mut p);
+        Vec::new()
+    });
     if !problems.is_empty() {
         return Err(Error::Input(problems));
     }
@@ -167,6 +180,8 @@ pub fn setup(
         epoch_ns,
         actions: Arc::new(actions),
         gates: scenario.gates,
+        services: manifests.services,
+        clients: Arc::new(clients),
     };
     Ok((setup, warnings))
 }

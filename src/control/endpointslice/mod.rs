@@ -1,0 +1,235 @@
+//! The EndpointSlice controller of kube-controller-manager
+//! (pkg/controller/endpointslice): it watches Pods, Services and
+//! EndpointSlices through its own informers, queues a Service when a change
+//! can alter its endpoints, and reconciles the Service's slices with the
+//! API server, one write at a time.
+
+mod endpoint;
+mod queue;
+mod reconciler;
+mod tracker;
+mod trigger;
+
+pub use endpoint::{endpoint_ports, included, pod_to_endpoint};
+pub use reconciler::{Desired, Write, reconcile};
+
+use crate::api::endpointslice::{ApiSlice, SliceId};
+use crate::api::pod::ApiPod;
+use crate::api::service::{ApiService, ServiceId};
+use crate::api::status::ConditionType;
+use crate::cluster::Cluster;
+use crate::rng::Stream;
+use crate::sim::{Ctx, PodId};
+use crate::trace::record::WatchKind;
+use queue::WorkQueue;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+use tracker::Tracker;
+use trigger::TriggerTimes;
+
+/// What reaches the controller.
+#[derive(Debug)]
+pub enum Ev {
+    /// A change from one of its informers.
+    Pod(WatchKind, Arc<ApiPod>),
+    Service(WatchKind, Arc<ApiService>),
+    Slice(WatchKind, Arc<ApiSlice>),
+    /// A delayed add of the work queue is due.
+    Wake(ServiceId),
+}
+
+/// A write on its way to the API server.
+#[derive(Debug)]
+pub struct Request {
+    pub service: ServiceId,
+    pub write: Write,
+}
+
+/// `maxRetries`: after this many failed syncs in a row a Service is dropped
+/// until the next event.
+const MAX_RETRIES: u32 = 15;
+/// `endpointSliceChangeMinSyncDelay`.
+const SLICE_CHANGE_DELAY: crate::time::SimDuration = crate::time::SimDuration::from_secs(1);
+
+pub struct Controller {
+    cluster: Arc<Cluster>,
+    pods: BTreeMap<PodId, Arc<ApiPod>>,
+    services: BTreeMap<ServiceId, Arc<ApiService>>,
+    slices: BTreeMap<SliceId, Arc<ApiSlice>>,
+    queue: WorkQueue<ServiceId>,
+    tracker: Tracker,
+    triggers: TriggerTimes,
+    /// Services being synced, with the writes still to make.
+    syncing: BTreeMap<ServiceId, VecDeque<Write>>,
+    rng: Stream,
+}
+
+impl Controller {
+    pub fn new(cluster: Arc<Cluster>, seed: u64) -> Self {
+        Controller {
+            cluster,
+            pods: BTreeMap::new(),
+            services: BTreeMap::new(),
+            slices: BTreeMap::new(),
+            queue: WorkQueue::default(),
+            tracker: Tracker::default(),
+            triggers: TriggerTimes::default(),
+            syncing: BTreeMap::new(),
+            rng: Stream::new(seed, "kube-controller-manager/endpointslice"),
+        }
+    }
+
+    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        match ev {
+            // `onServiceUpdate` / `onServiceDelete`: at once.
+            Ev::Service(kind, svc) => {
+                let id = svc.id;
+                match kind {
+                    WatchKind::Deleted => self.services.remove(&id),
+                    _ => self.services.insert(id, svc),
+                };
+                self.queue.add(id);
+            }
+            Ev::Pod(kind, pod) => {
+                let old = match kind {
+                    WatchKind::Deleted => self.pods.remove(&pod.id),
+                    _ => self.pods.insert(pod.id, pod.clone()),
+                };
+                let queue = match (&old, kind) {
+                    (_, WatchKind::Added | WatchKind::Deleted) | (None, _) => true,
+                    (Some(old), _) => old.resource_version != pod.resource_version && endpoint_changed(old, &pod),
+                };
+                if queue {
+                    self.queue_pod_services(&pod, ctx);
+                }
+            }
+            Ev::Slice(kind, slice) => {
+                let ours = match kind {
+                    WatchKind::Deleted => {
+                        self.slices.remove(&slice.id);
+                        self.tracker.deleted(&slice)
+                    }
+                    _ => {
+                        self.slices.insert(slice.id, slice.clone());
+                        self.tracker.should_sync(&slice)
+                    }
+                };
+                // `queueServiceForEndpointSlice`: a change the controller did not make.
+                if ours {
+                    let batch = self.cluster.endpoint_slice.endpoint_updates_batch_period.sample(&mut self.rng);
+                    self.add_after(slice.service, SLICE_CHANGE_DELAY.max(batch), ctx);
+                }
+            }
+            Ev::Wake(id) => self.queue.wake(id, now),
+        }
+        self.work(ctx);
+    }
+
+    /// The API server answered a write: the next one, or the sync is done.
+    pub fn written(&mut self, service: ServiceId, result: Option<Arc<ApiSlice>>, deleted: bool, ctx: &mut Ctx<'_>) {
+        if let Some(s) = &result {
+            match deleted {
+                true => self.tracker.deleting(s),
+                false => self.tracker.wrote(s),
+            }
+        }
+        self.next_write(service, ctx);
+        self.work(ctx);
+    }
+
+    /// `addPod` / `updatePod` / `deletePod`: every Service selecting the pod,
+    /// after the batch period.
+    fn queue_pod_services(&mut self, pod: &ApiPod, ctx: &mut Ctx<'_>) {
+        let matching: Vec<ServiceId> = self
+            .services
+            .values()
+            .filter(|s| s.spec.selects(&pod.spec.namespace, &pod.spec.labels))
+            .map(|s| s.id)
+            .collect();
+        for id in matching {
+            let batch = self.cluster.endpoint_slice.endpoint_updates_batch_period.sample(&mut self.rng);
+            self.add_after(id, batch, ctx);
+        }
+    }
+
+    fn add_after(&mut self, id: ServiceId, delay: crate::time::SimDuration, ctx: &mut Ctx<'_>) {
+        if let Some(due) = self.queue.add_after(id, delay, ctx.q.now()) {
+            ctx.q.at(due, crate::sim::Ev::SliceController(Ev::Wake(id)));
+        }
+    }
+
+    /// Free workers take queued Services.
+    fn work(&mut self, ctx: &mut Ctx<'_>) {
+        while self.syncing.len() < self.cluster.endpoint_slice.concurrent_service_endpoint_syncs {
+            let Some(id) = self.queue.get() else { return };
+            self.sync(id, ctx);
+        }
+    }
+
+    /// `syncService`.
+    fn sync(&mut self, id: ServiceId, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        let Some(svc) = self.services.get(&id).cloned() else {
+            self.queue.forget(id);
+            self.queue.done(id);
+            return;
+        };
+        // A cache older than the controller's own writes: try again later (`handleErr`).
+        if self.tracker.stale(id, &self.slices) {
+            self.queue.done(id);
+            if self.queue.requeues(id) < MAX_RETRIES {
+                if let Some(due) = self.queue.add_rate_limited(id, now) {
+                    ctx.q.at(due, crate::sim::Ev::SliceController(Ev::Wake(id)));
+                }
+            } else {
+                self.queue.forget(id);
+            }
+            return;
+        }
+        let pods: Vec<&Arc<ApiPod>> =
+            self.pods.values().filter(|p| svc.spec.selects(&p.spec.namespace, &p.spec.labels)).collect();
+        let trigger = self.triggers.compute(&svc, pods.iter().map(|p| &***p));
+        let mut desired: Desired = Vec::new();
+        for pod in pods.iter().filter(|p| included(p)) {
+            let Some(endpoint) = pod_to_endpoint(pod, &svc.spec) else { continue };
+            let ports = endpoint_ports(pod, &svc.spec);
+            match desired.iter_mut().find(|(p, _)| *p == ports) {
+                Some((_, eps)) => eps.push(endpoint),
+                None => desired.push((ports, vec![endpoint])),
+            }
+        }
+        let existing: Vec<(SliceId, &crate::api::endpointslice::SliceContent)> =
+            self.slices.values().filter(|s| s.service == id).map(|s| (s.id, &s.content)).collect();
+        let writes = reconcile(&existing, desired, self.cluster.endpoint_slice.max_endpoints_per_slice, trigger);
+        self.syncing.insert(id, writes.into());
+        self.next_write(id, ctx);
+    }
+
+    /// Sends the sync's next write, or ends the sync (`Forget`, `Done`).
+    fn next_write(&mut self, id: ServiceId, ctx: &mut Ctx<'_>) {
+        let next = self.syncing.get_mut(&id).and_then(VecDeque::pop_front);
+        match next {
+            Some(write) => {
+                let d = self.cluster.latencies.api_write.sample(&mut self.rng);
+                ctx.q.after(d, crate::sim::Ev::SliceWrite(Request { service: id, write }));
+            }
+            None => {
+                self.syncing.remove(&id);
+                self.queue.forget(id);
+                self.queue.done(id);
+            }
+        }
+    }
+}
+
+/// `podEndpointsChanged`: a new deletionTimestamp (compared as pointers, so
+/// every update of a terminating pod counts), the Ready condition, or the
+/// pod's IPs. Labels never change in a run.
+fn endpoint_changed(old: &ApiPod, new: &ApiPod) -> bool {
+    let ready = |p: &ApiPod| p.status.condition_true(&ConditionType::Ready);
+    new.deletion.is_some()
+        || old.deletion.is_some()
+        || ready(old) != ready(new)
+        || old.status.pod_ip != new.status.pod_ip
+}

@@ -1,0 +1,91 @@
+//! Connections that reach this node's pod IPs (and its own IP, for
+//! hostNetwork pods): the pod's kernel refuses a port nobody listens on,
+//! an HTTP request gets the app's answer after its latency, and a process
+//! that dies with a request in flight resets the connection.
+
+use super::runtime::InstId;
+use super::{Ev, Kubelet};
+use crate::app::Ask;
+use crate::client::{Answered, Reply, Silence};
+use crate::sim::{Ctx, Ev as WorldEv, PodId};
+use crate::time::SimDuration;
+use std::sync::Arc;
+
+/// A request a process is answering.
+#[derive(Debug)]
+pub struct InFlight {
+    pub req: u64,
+    inst: InstId,
+    status: u16,
+    /// Network time back to the client.
+    back: SimDuration,
+}
+
+impl Kubelet {
+    /// A new connection to `ip:port` asking for `path`; the reply travels
+    /// back for `back`.
+    pub(super) fn connect(&mut self, req: u64, ip: &str, port: u16, path: &str, back: SimDuration, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        let host = *ip == *self.node.ip;
+        let pods: Vec<PodId> = (0..self.pods.len() as u32)
+            .map(PodId)
+            .filter(|&p| match (host, self.pods[p.0 as usize].as_ref()) {
+                (true, Some(k)) => k.spec.host_network && self.runtime.sandbox(p).is_some(),
+                (false, _) => self.runtime.sandbox(p).is_some_and(|s| &*s.ip == ip),
+                (true, None) => false,
+            })
+            .collect();
+        if pods.is_empty() && !host {
+            let d = self.cluster.latencies.no_route_to_host.sample(&mut self.server_rng);
+            let answer = Answered { reply: Reply::NoRoute, pod: None };
+            ctx.q.after(SimDuration::ZERO, WorldEv::Reached { req, silence: Silence::NoRoute });
+            ctx.q.after(d + back, WorldEv::Reply { req, answer });
+            return;
+        }
+        for &pod in &pods {
+            // The pod's running containers in spec order: the first listening one answers.
+            let mut running: Vec<InstId> =
+                self.runtime.pod_instances(pod).filter(|(_, i)| i.is_running()).map(|(id, _)| id).collect();
+            running.sort_by_key(|id| self.runtime.inst(*id).container);
+            for inst in running {
+                let i = self.runtime.inst(inst);
+                let answer = i.plan.answer(Ask::Http { port, path }, i.age(now), i.moments, &mut self.server_rng);
+                if let crate::app::Answer::Http { status, latency } = answer {
+                    self.inflight.push(InFlight { req, inst, status, back });
+                    self.send(ctx, latency, Ev::Respond { req });
+                    return;
+                }
+            }
+        }
+        // Nothing listens: the kernel answers RST.
+        let pod = match pods.as_slice() {
+            [one] => self.pod_identity(*one),
+            _ => None,
+        };
+        ctx.q.after(back, WorldEv::Reply { req, answer: Answered { reply: Reply::Refused, pod } });
+    }
+
+    /// The app wrote its response.
+    pub(super) fn respond(&mut self, req: u64, ctx: &mut Ctx<'_>) {
+        let Some(i) = self.inflight.iter().position(|f| f.req == req) else { return };
+        let f = self.inflight.remove(i);
+        let pod = self.pod_identity(self.runtime.inst(f.inst).pod);
+        ctx.q.after(f.back, WorldEv::Reply { req, answer: Answered { reply: Reply::Http { status: f.status }, pod } });
+    }
+
+    /// The process of `inst` is gone: its requests in flight are reset.
+    pub(super) fn reset_requests(&mut self, inst: InstId, ctx: &mut Ctx<'_>) {
+        let pod = self.pod_identity(self.runtime.inst(inst).pod);
+        let (gone, kept): (Vec<InFlight>, Vec<InFlight>) =
+            std::mem::take(&mut self.inflight).into_iter().partition(|f| f.inst == inst);
+        self.inflight = kept;
+        for f in gone {
+            let answer = Answered { reply: Reply::Reset, pod: pod.clone() };
+            ctx.q.after(f.back, WorldEv::Reply { req: f.req, answer });
+        }
+    }
+
+    fn pod_identity(&self, pod: PodId) -> Option<(Arc<str>, Arc<str>)> {
+        self.pods.get(pod.0 as usize)?.as_ref().map(|k| (k.name.clone(), k.uid.clone()))
+    }
+}

@@ -1,0 +1,196 @@
+//! kube-proxy on one node (iptables mode): its own informer view of
+//! Services and EndpointSlices, a sync loop that turns that view into rules
+//! some time after each change, and the rules a new connection from this
+//! node meets.
+
+mod endpoints;
+mod rules;
+mod runner;
+mod topology;
+
+pub use endpoints::{ProxyEndpoint, service_port_endpoints};
+pub use rules::{Affinity, Route, Rules, ServiceRule, route};
+pub use runner::Runner;
+pub use topology::{Action, categorize};
+
+use crate::api::endpointslice::{ApiSlice, SliceId};
+use crate::api::service::{ApiService, ServiceId};
+use crate::cluster::Cluster;
+use crate::rng::Stream;
+use crate::sim::Ctx;
+use crate::time::{SimDuration, SimTime};
+use crate::trace::Record;
+use crate::trace::record::WatchKind;
+use runner::{MAX_INTERVAL, Next};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// What reaches one kube-proxy.
+#[derive(Debug)]
+pub enum Ev {
+    Service(WatchKind, Arc<ApiService>),
+    Slice(WatchKind, Arc<ApiSlice>),
+    /// The runner's scheduled start is due.
+    Start,
+    /// The running sync's `iptables-restore` committed.
+    Done,
+    /// The hourly timer armed after run `generation`.
+    Hourly(u64),
+}
+
+/// One finished sync, as the trace records it.
+#[derive(Clone, Debug)]
+pub struct ProxySync {
+    pub node: Arc<str>,
+    pub started: SimTime,
+    pub full: bool,
+    /// Endpoints in the node's whole view (what the sync time grows with).
+    pub endpoints: usize,
+    pub rules: Arc<Rules>,
+}
+
+/// A sync between its start and its commit.
+#[derive(Debug)]
+struct Running {
+    started: SimTime,
+    full: bool,
+    endpoints: usize,
+    rules: Rules,
+}
+
+/// Above this many endpoints there is no hourly full sync (PR #138571;
+/// `largeClusterEndpointsThreshold`).
+const LARGE_CLUSTER: usize = 1000;
+
+pub struct KubeProxy {
+    pub node: Arc<str>,
+    cluster: Arc<Cluster>,
+    services: BTreeMap<ServiceId, Arc<ApiService>>,
+    slices: BTreeMap<SliceId, Arc<ApiSlice>>,
+    runner: Runner,
+    running: Option<Running>,
+    /// What the kernel holds now: the rules of the last committed sync.
+    pub rules: Arc<Rules>,
+    pub affinity: Affinity,
+    /// The node kernel's draws for `-m statistic --mode random`.
+    pub kernel: Stream,
+    /// kube-proxy has run long before the simulation starts: its last full
+    /// sync was some time in the past hour.
+    next_full: SimTime,
+    large_cluster: bool,
+    rng: Stream,
+}
+
+impl KubeProxy {
+    pub fn new(node: Arc<str>, cluster: Arc<Cluster>, seed: u64) -> Self {
+        let mut rng = Stream::new(seed, &format!("kube-proxy/{node}"));
+        let next_full = SimTime::ZERO + SimDuration::from_millis(rng.below(MAX_INTERVAL.as_millis()));
+        KubeProxy {
+            node: node.clone(),
+            cluster,
+            services: BTreeMap::new(),
+            slices: BTreeMap::new(),
+            runner: Runner::default(),
+            running: None,
+            rules: Arc::new(Rules::new()),
+            affinity: Affinity::default(),
+            kernel: Stream::new(seed, &format!("kernel/{node}")),
+            next_full,
+            large_cluster: false,
+            rng,
+        }
+    }
+
+    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        let next = match ev {
+            // `OnServiceAdd/Update/Delete`, `OnEndpointSliceAdd/Update/Delete`: a change asks for a sync.
+            Ev::Service(kind, svc) => {
+                match kind {
+                    WatchKind::Deleted => self.services.remove(&svc.id),
+                    _ => self.services.insert(svc.id, svc),
+                };
+                self.runner.request(now)
+            }
+            Ev::Slice(kind, slice) => {
+                match kind {
+                    WatchKind::Deleted => self.slices.remove(&slice.id),
+                    _ => self.slices.insert(slice.id, slice),
+                };
+                self.runner.request(now)
+            }
+            Ev::Start => match self.runner.due(now) {
+                true => Next::StartNow,
+                false => Next::Nothing,
+            },
+            Ev::Done => self.commit(ctx),
+            Ev::Hourly(generation) => self.runner.hourly(generation, now),
+        };
+        match next {
+            Next::Nothing => {}
+            Next::StartNow => self.start(ctx),
+            Next::WakeAt(t) => ctx.q.at(t, crate::sim::Ev::Proxy(self.node.clone(), Ev::Start)),
+        }
+    }
+
+    /// `syncProxyRules`: read the view now, commit after the sync time.
+    fn start(&mut self, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        let (rules, endpoints) = self.compute();
+        let full = now >= self.next_full && !self.large_cluster;
+        let cfg = &self.cluster.kube_proxy;
+        let per = if full { cfg.full_sync_time_per_endpoint } else { cfg.sync_time_per_endpoint };
+        let took = cfg.sync_time.sample(&mut self.rng) + per.times(endpoints);
+        self.running = Some(Running { started: now, full, endpoints, rules });
+        ctx.q.after(took, crate::sim::Ev::Proxy(self.node.clone(), Ev::Done));
+    }
+
+    /// The rules for the current view: per Service port, its endpoints and
+    /// what new connections meet; and the number of endpoints (`totalEndpoints`).
+    fn compute(&self) -> (Rules, usize) {
+        let mut rules = Rules::new();
+        let mut total = 0;
+        for svc in self.services.values() {
+            let slices = || self.slices.values().filter(|s| s.service == svc.id).map(|s| &**s);
+            for p in &svc.spec.ports {
+                let eps = service_port_endpoints(slices(), &p.name, &self.node, self.cluster.version);
+                total += eps.len();
+                let name = match p.name.as_str() {
+                    "" => format!("{}/{}", svc.spec.namespace, svc.spec.name),
+                    n => format!("{}/{}:{n}", svc.spec.namespace, svc.spec.name),
+                };
+                let rule = ServiceRule {
+                    service: svc.id,
+                    name,
+                    action: categorize(&eps, svc.spec.internal_traffic_policy),
+                    affinity: svc.spec.affinity,
+                };
+                rules.insert((svc.cluster_ip, p.port), rule);
+            }
+        }
+        (rules, total)
+    }
+
+    /// `iptables-restore` committed: the kernel holds the new rules.
+    fn commit(&mut self, ctx: &mut Ctx<'_>) -> Next {
+        let now = ctx.q.now();
+        let Some(run) = self.running.take() else { return Next::Nothing };
+        self.rules = Arc::new(run.rules);
+        if run.full {
+            self.next_full = now + MAX_INTERVAL;
+        }
+        self.large_cluster = run.endpoints > LARGE_CLUSTER;
+        let sync = ProxySync {
+            node: self.node.clone(),
+            started: run.started,
+            full: run.full,
+            endpoints: run.endpoints,
+            rules: self.rules.clone(),
+        };
+        ctx.trace.push(now, Record::ProxySync(Arc::new(sync)));
+        let min = self.cluster.kube_proxy.min_sync_period.sample(&mut self.rng);
+        let next = self.runner.finished(now, min);
+        ctx.q.at(now + MAX_INTERVAL, crate::sim::Ev::Proxy(self.node.clone(), Ev::Hourly(self.runner.generation)));
+        next
+    }
+}

@@ -1,0 +1,32 @@
+//! Watch delivery: each informer is its own stream from the API server,
+//! with the profile's watch latency and in order (a later change never
+//! arrives before an earlier one).
+
+use crate::dist::Dist;
+use crate::rng::Stream;
+use crate::time::SimTime;
+use std::collections::BTreeMap;
+
+pub struct Watches {
+    seed: u64,
+    /// Per watcher: its own draws and when it last received something.
+    streams: BTreeMap<String, (Stream, SimTime)>,
+}
+
+impl Watches {
+    pub fn new(seed: u64) -> Self {
+        Watches { seed, streams: BTreeMap::new() }
+    }
+
+    /// When a change made at `now` reaches `watcher`.
+    pub fn due(&mut self, watcher: &str, now: SimTime, latency: &Dist) -> SimTime {
+        let seed = self.seed;
+        let (rng, last) = self
+            .streams
+            .entry(watcher.to_string())
+            .or_insert_with(|| (Stream::new(seed, &format!("watch/{watcher}")), SimTime::ZERO));
+        let at = (now + latency.sample(rng)).max(*last);
+        *last = at;
+        at
+    }
+}

@@ -1,0 +1,138 @@
+//! Service (v1) manifests: the API server's defaulting and validation, and what
+//! podsim does not simulate. Until the simulation uses Services, a valid Service
+//! is simply accepted next to its Pod.
+
+use crate::{POD, Run, TempDir, assert_error, assert_no_panic, assert_problem, line_of, podsim};
+
+/// A valid Service selecting the pod `web` of [`POD`] (which has no labels: the
+/// selector matching nothing is not an error).
+const SERVICE: &str = "\
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector:
+    app: web
+  ports:
+  - name: http
+    port: 80
+    targetPort: 8080
+";
+
+fn assert_ok(run: &Run) {
+    assert_no_panic(run);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(!run.stderr.lines().any(|l| l.starts_with("error")), "no errors on a good run: {run:?}");
+}
+
+/// Runs `podsim run` on the pod and `service` (one file each); returns the service file's path too.
+fn run_with(tag: &str, service: &str) -> (TempDir, String, Run) {
+    let dir = TempDir::new(tag);
+    let pod = dir.write("pod.yaml", POD);
+    let file = dir.write("svc.yaml", service);
+    let run = podsim(["run", "-f", &pod, "-f", &file, "--until", "30s"]);
+    (dir, file, run)
+}
+
+#[test]
+fn a_valid_service_is_accepted_next_to_its_pod() {
+    let (_dir, _file, run) = run_with("svc-ok", SERVICE);
+    assert_ok(&run);
+    assert!(run.stdout.lines().next().unwrap_or_default().trim_start().starts_with("TIME"), "{run:?}");
+    assert!(!run.stderr.contains("warning"), "nothing to warn about: {run:?}");
+}
+
+#[test]
+fn a_bad_target_port_is_rejected_with_its_line() {
+    let text = SERVICE.replace("targetPort: 8080", "targetPort: 70000");
+    let (_dir, file, run) = run_with("svc-target-port", &text);
+    assert_error(
+        &run,
+        &file,
+        line_of(&text, "targetPort:"),
+        "spec.ports[0].targetPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
+    );
+}
+
+#[test]
+fn service_names_are_dns_1035_labels() {
+    let text = SERVICE.replace("name: web", "name: 1web");
+    let (_dir, file, run) = run_with("svc-name", &text);
+    assert_error(
+        &run,
+        &file,
+        line_of(&text, "name: 1web"),
+        r#"metadata.name: Invalid value: "1web": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character"#,
+    );
+}
+
+#[test]
+fn cluster_ip_errors_come_alone_at_the_cluster_ip_line() {
+    // the name is also invalid, but the registry stops before validating it
+    let text = SERVICE.replace("name: web", "name: 1web").replace("spec:\n", "spec:\n  clusterIP: 10.96.0.300\n");
+    let (_dir, file, run) = run_with("svc-cluster-ip", &text);
+    let col = assert_error(
+        &run,
+        &file,
+        line_of(&text, "clusterIP:"),
+        r#"spec.clusterIPs[0]: Invalid value: "10.96.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"#,
+    );
+    assert_eq!(col, 14, "at the value: {run:?}");
+    assert_eq!(run.stderr.matches("error: ").count(), 1, "{run:?}");
+}
+
+#[test]
+fn a_dual_stack_service_needs_a_dual_stack_cluster() {
+    let text = SERVICE.replace("spec:\n", "spec:\n  ipFamilyPolicy: RequireDualStack\n");
+    let (_dir, file, run) = run_with("svc-dual-stack", &text);
+    assert_error(
+        &run,
+        &file,
+        line_of(&text, "ipFamilyPolicy:"),
+        r#"spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services"#,
+    );
+}
+
+#[test]
+fn headless_services_are_unsupported() {
+    let text = SERVICE.replace("spec:\n", "spec:\n  clusterIP: None\n");
+    let (_dir, file, run) = run_with("svc-headless", &text);
+    assert_error(
+        &run,
+        &file,
+        line_of(&text, "clusterIP:"),
+        "spec.clusterIP: headless Services are not simulated: clients resolve pod IPs through DNS, there is no cluster IP",
+    );
+}
+
+#[test]
+fn load_balancers_run_with_a_warning() {
+    let text = SERVICE.replace("spec:\n", "spec:\n  type: LoadBalancer\n");
+    let (_dir, file, run) = run_with("svc-lb", &text);
+    assert_ok(&run);
+    assert_problem(
+        &run,
+        "warning",
+        &file,
+        line_of(&text, "type:"),
+        "spec.type: node ports and load balancers are not simulated: clients reach the Service through its cluster IP",
+    );
+}
+
+#[test]
+fn services_without_a_pod_are_not_enough() {
+    let dir = TempDir::new("svc-no-pod");
+    let file = dir.write("svc.yaml", SERVICE);
+    let run = podsim(["run", "-f", &file]);
+    crate::assert_bad_input(&run);
+    assert!(run.stderr.contains("the manifests declare no Pod"), "{run:?}");
+}
+
+#[test]
+fn two_services_with_one_name() {
+    let text = format!("{SERVICE}---\n{SERVICE}");
+    let (_dir, file, run) = run_with("svc-twice", &text);
+    let second = crate::nth_line_of(&text, "name: web", 1, 2);
+    assert_error(&run, &file, second, r#"metadata.name: services "web" already exists"#);
+}
