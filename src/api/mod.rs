@@ -211,6 +211,20 @@ impl ApiServer {
         true
     }
 
+    /// The scheduler found no node: `PodScheduled=False` (`handleSchedulingFailure`).
+    pub fn unschedulable(&mut self, id: PodId, message: String, now: SimTime, trace: &mut Trace) {
+        if self.pods[id.0 as usize].removed {
+            return;
+        }
+        let rv = self.bump();
+        let p = &mut self.pods[id.0 as usize];
+        p.resource_version = rv;
+        let mut c = Condition::new(ConditionType::PodScheduled, false).reason("Unschedulable").message(message);
+        c.last_transition = now;
+        p.status.set_condition(c);
+        self.record(id, WatchKind::Modified, now, trace);
+    }
+
     /// A status PATCH from the kubelet; returns the stored status. The
     /// conditions the kubelet does not own stay as stored (its strategic
     /// merge patch only names its own).

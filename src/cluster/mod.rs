@@ -14,6 +14,7 @@ use crate::dist::Dist;
 use crate::error::{Error, Problem, SourceFile};
 use crate::source::parse_single;
 use crate::time::SimDuration;
+use k8s_openapi::api::core::v1::Taint;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -111,6 +112,9 @@ pub struct NodeFile {
     /// Images already on the node (`"*"` for every image).
     #[serde(default)]
     pub images: Vec<String>,
+    /// `spec.taints`, e.g. kind's `node-role.kubernetes.io/control-plane:NoSchedule`.
+    #[serde(default)]
+    pub taints: Vec<Taint>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -142,6 +146,7 @@ pub struct Node {
     pub name: Arc<str>,
     pub ip: Arc<str>,
     pub images: Vec<String>,
+    pub taints: Vec<Taint>,
 }
 
 /// A resolved cluster profile.
@@ -224,7 +229,9 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
             FeatureGates::resolve(version, &BTreeMap::new()).unwrap_or_else(|_| unreachable!())
         }
     };
-    let node_files = f.nodes.unwrap_or_else(|| vec![NodeFile { name: "node-1".into(), ip: None, images: Vec::new() }]);
+    let node_files = f
+        .nodes
+        .unwrap_or_else(|| vec![NodeFile { name: "node-1".into(), ip: None, images: Vec::new(), taints: Vec::new() }]);
     if node_files.is_empty() {
         problems.push(("nodes".to_string(), "a cluster needs at least one node".to_string()));
     }
@@ -234,7 +241,22 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
             problems.push((format!("nodes[{i}].name"), format!("Duplicate value: {:?}", n.name)));
         }
         let ip = n.ip.unwrap_or_else(|| format!("10.0.0.{}", 10 + i));
-        nodes.push(Node { name: Arc::from(n.name), ip: Arc::from(ip), images: n.images });
+        for (j, t) in n.taints.iter().enumerate() {
+            // validateNodeTaints
+            if t.key.is_empty() {
+                problems.push((format!("nodes[{i}].taints[{j}].key"), "Required value".to_string()));
+            }
+            if !["NoSchedule", "PreferNoSchedule", "NoExecute"].contains(&t.effect.as_str()) {
+                problems.push((
+                    format!("nodes[{i}].taints[{j}].effect"),
+                    format!(
+                        "Unsupported value: {:?}: supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+                        t.effect
+                    ),
+                ));
+            }
+        }
+        nodes.push(Node { name: Arc::from(n.name), ip: Arc::from(ip), images: n.images, taints: n.taints });
     }
     let reduced = gates.enabled(Gate::ReduceDefaultCrashLoopBackOffDecay);
     let (mut initial, mut max) = if reduced {

@@ -1,4 +1,6 @@
-//! Controllers other than the kubelet that write pod status.
+//! The control plane's components other than the API server: the scheduler
+//! and the controllers that write pod status or EndpointSlices.
 
 pub mod endpointslice;
 pub mod readiness_gate;
+pub mod scheduler;

@@ -13,6 +13,7 @@ use crate::client::{Answered, Client, Silence};
 use crate::cluster::Cluster;
 use crate::control::endpointslice::{self as eps, Controller};
 use crate::control::readiness_gate::{Controllers, GatePatch};
+use crate::control::scheduler;
 use crate::engine::Queue;
 use crate::kubelet::{self, Kubelet};
 use crate::proxy::{self, KubeProxy};
@@ -36,8 +37,8 @@ pub struct PodId(pub u32);
 pub enum Ev {
     /// The scenario creates a pod.
     Create(Arc<PodSpec>),
-    /// The scheduler's binding reaches the API server.
-    Bind { pod: PodId, node: Arc<str> },
+    /// The scheduler's cycle for a pod: a node is picked and the binding stored.
+    Schedule(PodId),
     /// A kubelet's status PATCH reaches the API server.
     PatchStatus { pod: PodId, node: Arc<str>, status: Box<PodStatus> },
     /// A message to the kubelet of a node.
@@ -208,32 +209,21 @@ impl World {
                     Some(n) => self.deliver(pod, Arc::from(n)),
                     None => {
                         let d = self.cluster.latencies.scheduling.sample(&mut self.scheduler);
-                        let node = self.pick_node();
-                        self.q.after(d, Ev::Bind { pod, node });
+                        self.q.after(d, Ev::Schedule(pod));
                     }
                 }
             }
-            Ev::Bind { pod, node } => {
-                if !self.api.bind(pod, node.clone(), now, &mut self.trace) {
-                    return;
+            Ev::Schedule(pod) => {
+                let spec = &self.api.pod(pod).spec;
+                let tolerations = spec.object.spec.as_ref().and_then(|s| s.tolerations.as_deref()).unwrap_or(&[]);
+                let bound = |n: &str| self.api.pods().iter().filter(|p| p.node.as_deref() == Some(n)).count();
+                match scheduler::pick(&self.cluster.nodes, tolerations, bound) {
+                    Ok(node) => self.bind(pod, node, now),
+                    Err(message) => {
+                        self.scheduler_event(pod, "FailedScheduling", message.clone(), true, now);
+                        self.api.unschedulable(pod, message, now, &mut self.trace);
+                    }
                 }
-                let p = self.api.pod(pod);
-                let event = ApiEvent {
-                    name: format!("{}.{:x}", p.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000),
-                    pod: Arc::from(p.spec.name.as_str()),
-                    namespace: Arc::from(p.spec.namespace.as_str()),
-                    pod_uid: p.uid.clone(),
-                    field_path: None,
-                    warning: false,
-                    reason: "Scheduled",
-                    message: format!("Successfully assigned {}/{} to {node}", p.spec.namespace, p.spec.name),
-                    count: 1,
-                    first: now,
-                    last: now,
-                    source: EventSource::Scheduler,
-                };
-                self.trace.push(now, Record::Event(Arc::new(event)));
-                self.deliver(pod, node);
             }
             Ev::PatchStatus { pod, node, status } => {
                 let stored = self.api.patch_status(pod, *status, now, &mut self.trace);
@@ -378,12 +368,35 @@ impl World {
         }
     }
 
-    /// The scheduler's choice: the node with the fewest pods bound so far
-    /// (first in profile order on a tie). Scheduling constraints are not modelled.
-    fn pick_node(&self) -> Arc<str> {
-        let bound = |n: &Arc<str>| self.api.pods().iter().filter(|p| p.node.as_ref() == Some(n)).count();
-        let best = self.cluster.nodes.iter().min_by_key(|n| bound(&n.name)).expect("a cluster has a node");
-        best.name.clone()
+    /// The binding is stored: the scheduler's event, then the node's kubelet sees the pod.
+    fn bind(&mut self, pod: PodId, node: Arc<str>, now: SimTime) {
+        if !self.api.bind(pod, node.clone(), now, &mut self.trace) {
+            return;
+        }
+        let p = self.api.pod(pod);
+        let message = format!("Successfully assigned {}/{} to {node}", p.spec.namespace, p.spec.name);
+        self.scheduler_event(pod, "Scheduled", message, false, now);
+        self.deliver(pod, node);
+    }
+
+    /// An event from the default-scheduler about `pod`.
+    fn scheduler_event(&mut self, pod: PodId, reason: &'static str, message: String, warning: bool, now: SimTime) {
+        let p = self.api.pod(pod);
+        let event = ApiEvent {
+            name: format!("{}.{:x}", p.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000),
+            pod: Arc::from(p.spec.name.as_str()),
+            namespace: Arc::from(p.spec.namespace.as_str()),
+            pod_uid: p.uid.clone(),
+            field_path: None,
+            warning,
+            reason,
+            message,
+            count: 1,
+            first: now,
+            last: now,
+            source: EventSource::Scheduler,
+        };
+        self.trace.push(now, Record::Event(Arc::new(event)));
     }
 
     /// The kubelet of `node` learns of the pod through its watch.

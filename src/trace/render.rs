@@ -166,7 +166,8 @@ pub fn event(e: &ApiEvent, clock: &Clock) -> core::Event {
             out.count = Some(e.count as i32);
         }
         EventSource::Scheduler => {
-            out.action = Some("Binding".into());
+            // schedulePod's "Binding" on success, handleSchedulingFailure's "Scheduling"
+            out.action = Some(if e.warning { "Scheduling" } else { "Binding" }.into());
             out.event_time = Some(clock.micro(e.first));
             out.reporting_component = Some("default-scheduler".into());
             out.reporting_instance = Some("default-scheduler".into());

@@ -109,8 +109,8 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                 push(format!("pod/{}", a.pod), what, a.message.clone());
             }
             Record::Scenario { object, what } => push(object.clone(), what.clone(), "scenario action".into()),
-            Record::Event(ev) if ev.reason == "Scheduled" => {
-                push(format!("pod/{}", ev.pod), "Scheduled".into(), ev.message.clone());
+            Record::Event(ev) if matches!(ev.reason, "Scheduled" | "FailedScheduling") => {
+                push(format!("pod/{}", ev.pod), ev.reason.into(), ev.message.clone());
             }
             _ => {}
         }
