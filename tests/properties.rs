@@ -1,20 +1,23 @@
 //! Property tests over random pods, behaviours, versions and seeds: the
 //! invariants of `podsim::invariants` hold on every simulated trace, and a
-//! run is a pure function of its inputs and seed.
+//! run is a pure function of its inputs and seed. Some cases put the pod and
+//! its replicas behind a Service on a 2–3 node cluster, with clients sending
+//! to it or straight to a pod, so the Service path's rules are judged too.
 //!
-//! `PROPTEST_CASES=1000 cargo test --test properties` runs a deeper search.
+//! `PROPTEST_CASES=1000 cargo test --release --test properties` runs a deeper search.
 
 use podsim::app::Behaviours;
 use podsim::cluster::{Cluster, Version};
 use podsim::dist::Dist;
 use podsim::error::SourceFile;
-use podsim::invariants::check_trace;
+use podsim::invariants::check_run;
 use podsim::manifest::Manifests;
 use podsim::run::{DEFAULT_EPOCH, ScenarioParts, setup, simulate};
 use podsim::scenario::actions;
+use podsim::scenario::traffic::{From, To, Traffic, When};
 use podsim::scenario::{ActionOrigin, GateController};
 use podsim::sim::Setup;
-use podsim::time::SimTime;
+use podsim::time::{SimDuration, SimTime};
 use podsim::trace::jsonl::{self, Header, SCHEMA};
 use podsim::trace::render::Clock;
 use proptest::prelude::*;
@@ -78,6 +81,42 @@ struct Pod {
     kill: Option<(u8, u16, bool)>,
     version: u8,
     seed: u64,
+    net: Option<Net>,
+}
+
+/// The pod and its replicas (`prop`, `prop-1`, …) behind Service `svc` on a
+/// cluster of `nodes` nodes, and clients.
+#[derive(Clone, Debug)]
+struct Net {
+    nodes: u8,
+    replicas: u8,
+    publish: bool,
+    local: bool,
+    /// `sessionAffinity: ClientIP` with this `timeoutSeconds`.
+    affinity: Option<u8>,
+    /// `targetPort: http` (c0's port name) rather than 8080.
+    named_target: bool,
+    /// A second port `other` to 9090, where nothing listens.
+    other_port: bool,
+    clients: Vec<ClientGen>,
+    /// `kubectl delete` of a replica (index, seconds): endpoints turn terminating.
+    deletes: Vec<(u8, u16)>,
+}
+
+#[derive(Clone, Debug)]
+struct ClientGen {
+    /// A node (below the node count), else a replica's pod.
+    from: u8,
+    /// To the Service (port `other` if `other`), else straight to a replica's IP.
+    to_service: bool,
+    other: bool,
+    replica: u8,
+    check_path: bool,
+    start_s: u8,
+    /// The gap: uniform(lo, lo + spread) milliseconds.
+    every_ms: (u16, u16),
+    count: Option<u8>,
+    timeout_ms: u16,
 }
 
 fn probe() -> impl Strategy<Value = Probe> {
@@ -141,6 +180,38 @@ fn init() -> impl Strategy<Value = Init> {
         })
 }
 
+fn client_gen() -> impl Strategy<Value = ClientGen> {
+    (
+        (0u8..6, proptest::bool::weighted(0.75), proptest::bool::weighted(0.2), 0u8..3, any::<bool>()),
+        (0u8..90, 1u16..3000, 0u16..3000, proptest::option::weighted(0.5, 1u8..60), 100u16..3000),
+    )
+        .prop_map(|((from, to_service, other, replica, check_path), (start_s, lo, spread, count, timeout_ms))| {
+            ClientGen {
+                from,
+                to_service,
+                other,
+                replica,
+                check_path,
+                start_s,
+                every_ms: (lo, spread),
+                count,
+                timeout_ms,
+            }
+        })
+}
+
+fn net() -> impl Strategy<Value = Net> {
+    (
+        (2u8..4, 1u8..4, any::<bool>(), proptest::bool::weighted(0.3)),
+        (proptest::option::weighted(0.3, 1u8..30), any::<bool>(), proptest::bool::weighted(0.2)),
+        proptest::collection::vec(client_gen(), 1..4),
+        proptest::collection::vec((0u8..3, 0u16..200), 0..3),
+    )
+        .prop_map(|((nodes, replicas, publish, local), (affinity, named_target, other_port), clients, deletes)| {
+            Net { nodes, replicas, publish, local, affinity, named_target, other_port, clients, deletes }
+        })
+}
+
 fn pod() -> impl Strategy<Value = Pod> {
     (
         (0u8..3, 1u8..20, proptest::collection::vec(init(), 0..3), proptest::collection::vec(container(), 1..3)),
@@ -153,9 +224,9 @@ fn pod() -> impl Strategy<Value = Pod> {
             proptest::option::weighted(0.5, (0u16..300, proptest::option::weighted(0.3, 0u8..40))),
             proptest::option::weighted(0.2, (0u8..4, 0u16..300, any::<bool>())),
         ),
-        (0u8..4, any::<u64>()),
+        (0u8..4, any::<u64>(), proptest::option::weighted(0.4, net())),
     )
-        .prop_map(|((policy, grace, init, containers), (hooks, gate, delete, kill), (version, seed))| Pod {
+        .prop_map(|((policy, grace, init, containers), (hooks, gate, delete, kill), (version, seed, net))| Pod {
             policy,
             grace,
             init,
@@ -166,6 +237,7 @@ fn pod() -> impl Strategy<Value = Pod> {
             kill,
             version,
             seed,
+            net,
         })
 }
 
@@ -205,7 +277,7 @@ fn probe_yaml(out: &mut String, kind: &str, p: &Probe) {
 fn files(p: &Pod) -> (String, String) {
     let policy = ["Always", "OnFailure", "Never"][p.policy as usize];
     let mut m = format!(
-        "apiVersion: v1\nkind: Pod\nmetadata: {{name: prop}}\nspec:\n  restartPolicy: {policy}\n  terminationGracePeriodSeconds: {}\n",
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: prop, labels: {{app: prop}}}}\nspec:\n  restartPolicy: {policy}\n  terminationGracePeriodSeconds: {}\n",
         p.grace
     );
     let mut b = String::from("containers:\n");
@@ -245,7 +317,8 @@ fn files(p: &Pod) -> (String, String) {
     }
     m.push_str("  containers:\n");
     for (i, c) in p.containers.iter().enumerate() {
-        let _ = writeln!(m, "  - name: c{i}\n    image: app:1\n    ports: [{{containerPort: 8080}}]");
+        let port_name = if i == 0 { ", name: http" } else { "" };
+        let _ = writeln!(m, "  - name: c{i}\n    image: app:1\n    ports: [{{containerPort: 8080{port_name}}}]");
         for (kind, probe) in
             [("startupProbe", &c.startup), ("readinessProbe", &c.readiness), ("livenessProbe", &c.liveness)]
         {
@@ -285,7 +358,76 @@ fn files(p: &Pod) -> (String, String) {
             None => {}
         }
     }
+    if let Some(net) = &p.net {
+        m = network_manifests(&m, net);
+    }
     (m, b)
+}
+
+/// The pod's replicas (the same spec under other names) and the Service.
+fn network_manifests(pod: &str, net: &Net) -> String {
+    let mut m = pod.to_string();
+    for r in 1..net.replicas {
+        m.push_str("---\n");
+        m.push_str(&pod.replacen("name: prop,", &format!("name: prop-{r},"), 1));
+    }
+    let policy = if net.local { "Local" } else { "Cluster" };
+    let target = if net.named_target { "http" } else { "8080" };
+    let _ = write!(
+        m,
+        "---\napiVersion: v1\nkind: Service\nmetadata: {{name: svc}}\nspec:\n  selector: {{app: prop}}\n  publishNotReadyAddresses: {}\n  internalTrafficPolicy: {policy}\n",
+        net.publish
+    );
+    if let Some(t) = net.affinity {
+        let _ =
+            writeln!(m, "  sessionAffinity: ClientIP\n  sessionAffinityConfig: {{clientIP: {{timeoutSeconds: {t}}}}}");
+    }
+    let _ = writeln!(m, "  ports:\n  - {{name: http, port: 80, targetPort: {target}}}");
+    if net.other_port {
+        m.push_str("  - {name: other, port: 81, targetPort: 9090}\n");
+    }
+    m
+}
+
+fn replica(r: u8, net: &Net) -> String {
+    match r % net.replicas {
+        0 => "prop".to_string(),
+        k => format!("prop-{k}"),
+    }
+}
+
+/// The clients, as a scenario's `traffic:` would give them.
+fn traffic(net: &Net) -> Vec<(Traffic, ActionOrigin)> {
+    let ms = SimDuration::from_millis;
+    net.clients
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let from = match c.from < net.nodes {
+                true => From::Node(format!("node-{}", c.from + 1)),
+                false => From::Pod(replica(c.from, net)),
+            };
+            let to = match (c.to_service, c.other && net.other_port) {
+                (true, false) => To::Service { name: "svc".into(), port: Some("http".into()) },
+                (true, true) => To::Service { name: "svc".into(), port: Some("other".into()) },
+                (false, _) => To::Pod { name: replica(c.replica, net), port: "8080".into() },
+            };
+            let (lo, spread) = c.every_ms;
+            let t = Traffic {
+                name: Some(format!("client-{i}")),
+                from: Some(from),
+                to,
+                path: if c.check_path { "/check" } else { "/" }.into(),
+                when: When::Every {
+                    start: SimTime::ZERO + SimDuration::from_secs(u64::from(c.start_s)),
+                    every: Dist::Uniform(ms(u64::from(lo)), ms(u64::from(lo) + u64::from(spread))),
+                    count: c.count.map(u32::from),
+                },
+                timeout: ms(u64::from(c.timeout_ms)),
+            };
+            (t, ActionOrigin::Flag(format!("client-{i}")))
+        })
+        .collect()
 }
 
 fn build(p: &Pod) -> Setup {
@@ -295,10 +437,23 @@ fn build(p: &Pod) -> Setup {
         Manifests::load(&[file("pod.yaml", manifest.clone())]).unwrap_or_else(|e| panic!("{e:?}\n{manifest}"));
     let behaviours =
         Behaviours::load(&file("app.yaml", behaviour.clone())).unwrap_or_else(|e| panic!("{e:?}\n{behaviour}"));
-    let cluster = Cluster::default().with_version(Version::ALL[p.version as usize]).unwrap();
+    let base = match &p.net {
+        Some(net) => {
+            let nodes: Vec<String> = (1..=net.nodes).map(|i| format!("{{name: node-{i}}}")).collect();
+            Cluster::load(&file("cluster.yaml", format!("nodes: [{}]\n", nodes.join(", ")))).unwrap()
+        }
+        None => Cluster::default(),
+    };
+    let cluster = base.with_version(Version::ALL[p.version as usize]).unwrap();
     let mut parts = ScenarioParts::default();
     let flag = |text: String| (ActionOrigin::Flag(text.clone()), text);
     let mut flags = Vec::new();
+    if let Some(net) = &p.net {
+        parts.traffic = traffic(net);
+        for (r, at) in &net.deletes {
+            flags.push((flag(format!("pod/{}@{at}s", replica(*r, net))), 0));
+        }
+    }
     if let Some((at, grace)) = p.delete {
         let g = grace.map(|g| format!(",grace-period={g}")).unwrap_or_default();
         flags.push((flag(format!("pod/prop@{at}s{g}")), 0));
@@ -362,13 +517,19 @@ proptest! {
     /// Ready ⇒ ContainersReady ⇒ every container ready ⇒ started; no
     /// readiness or liveness probe before the startup probe succeeds;
     /// lastTransitionTime moves only with its status; no crash-loop restart
-    /// earlier than the backoff allows.
+    /// earlier than the backoff allows; behind a Service, endpoints follow
+    /// their pods and the flag, kube-proxy programs only what slices held,
+    /// requests go where the rules said and each gets one outcome.
     #[test]
     fn kubelet_invariants_hold(p in pod()) {
         let setup = build(&p);
         let trace = simulate(&setup, p.seed, FIVE_MINUTES);
-        let report = check_trace(&trace, &Clock { epoch: DEFAULT_EPOCH.parse().unwrap() }, &setup.cluster);
-        prop_assert!(!report.violated(), "seed {}:\n{}\n{}", p.seed, report.render_violations(), files(&p).0);
+        let report = check_run(&trace, &Clock { epoch: DEFAULT_EPOCH.parse().unwrap() }, &setup, FIVE_MINUTES);
+        prop_assert!(!report.violated(), "seed {}:\n{}\n{}\n{:?}", p.seed, report.render_violations(), files(&p).0, p.net);
+        if p.net.is_some() {
+            let judged = report.verdict("(Service path)", "one-outcome-per-request");
+            prop_assert!(judged.is_some(), "the Service path is judged:\n{}", report.render());
+        }
     }
 
     /// The same inputs and seed give the same bytes.
@@ -434,5 +595,39 @@ proptest! {
         let mut checker = podsim::invariants::Checker::new(Cluster::default());
         let _ = podsim::observe::read(&file, &mut |r| checker.observe(&r));
         let _ = checker.report();
+    }
+}
+
+/// The generated Service cases are not vacuous: across a fixed sample, some
+/// requests through the Service reach a pod and get HTTP answers, and every
+/// Service-path rule is judged somewhere.
+#[test]
+fn generated_service_cases_exercise_the_service_path() {
+    use podsim::client::Outcome;
+    use podsim::invariants::Verdict;
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strategy = pod().prop_filter("behind a Service", |p| p.net.is_some());
+    let (mut answered, mut judged) = (0, std::collections::BTreeSet::new());
+    for _ in 0..24 {
+        let p = strategy.new_tree(&mut runner).unwrap().current();
+        let setup = build(&p);
+        let trace = simulate(&setup, p.seed, FIVE_MINUTES);
+        answered += trace
+            .entries
+            .iter()
+            .filter(|e| {
+                matches!(&e.record, podsim::trace::Record::Request(r)
+                if r.target.starts_with("service/") && matches!(r.outcome, Outcome::Http { .. }))
+            })
+            .count();
+        let report = check_run(&trace, &Clock { epoch: DEFAULT_EPOCH.parse().unwrap() }, &setup, FIVE_MINUTES);
+        for p in &report.pods {
+            judged.extend(p.verdicts.iter().filter(|(_, v)| matches!(v, Verdict::Holds { .. })).map(|(k, _)| *k));
+        }
+    }
+    assert!(answered > 0, "no request through the Service got an HTTP answer");
+    for rule in ["request-follows-proxy-rules", "proxy-after-slice", "one-outcome-per-request", "endpoint-conditions"] {
+        assert!(judged.contains(rule), "{rule} never judged");
     }
 }

@@ -13,12 +13,14 @@ mod pod;
 mod report;
 mod restarts;
 mod rows;
+mod service_path;
 mod sim;
 mod slices;
 
 pub use input::check_files;
 pub use report::{PodReport, Report, Verdict, Violation};
-pub use sim::{SIM_ONLY, check_trace};
+pub use service_path::Horizon;
+pub use sim::{SIM_ONLY, check_run, check_trace};
 
 use crate::cluster::Cluster;
 use crate::observe::{Observed, Record};
@@ -57,8 +59,8 @@ const fn inv(name: &'static str, statement: &'static str, source: &'static str, 
 pub const CATALOGUE: &[Invariant] = &[
     inv(
         "ready-implies-containers-ready",
-        "Ready=True ⇒ ContainersReady=True and every readiness gate True (2 s after Ready turned True: the kubelet may set it from a stale copy of a gate and correct it at its next sync)",
-        "pkg/kubelet/status/generate.go GeneratePodReadyCondition; status_manager.go NeedToReconcilePodReadiness",
+        "Ready=True ⇒ ContainersReady=True and every readiness gate True (once Ready and the gate are 2 s plus the pod's kill grace old: the kubelet may set Ready from a stale copy of a gate and correct it at its next sync, which waits for a running sync that may be stopping a container)",
+        "pkg/kubelet/status/generate.go GeneratePodReadyCondition; status_manager.go SetContainerReadiness (gates from its cached conditions), NeedToReconcilePodReadiness; kuberuntime_container.go killContainer",
         Scope::Snapshot,
     ),
     inv(
@@ -129,8 +131,8 @@ pub const CATALOGUE: &[Invariant] = &[
     ),
     inv(
         "endpoint-conditions",
-        "an EndpointSlice endpoint is ready only if serving and not terminating (publishNotReadyAddresses off); in a watch, its serving/terminating are those of some earlier version of its pod (serving ⇔ Ready, terminating ⇔ deletionTimestamp)",
-        "pkg/controller/endpointslice/utils.go podToEndpoint; staging/src/k8s.io/endpointslice/utils.go",
+        "an EndpointSlice endpoint is ready exactly when serving and not terminating, and always when its Service has publishNotReadyAddresses (a Service absent from the recording counts as without it; slices of other writers: never ready while not serving or terminating, unless the flag is on); in a watch, its serving/terminating are those of some earlier version of its pod (serving ⇔ Ready, terminating ⇔ deletionTimestamp)",
+        "staging/src/k8s.io/endpointslice/utils.go podToEndpoint (ready := PublishNotReadyAddresses || (serving && !terminating))",
         Scope::Snapshot,
     ),
 ];
@@ -149,8 +151,10 @@ impl Checker {
 
     pub fn observe(&mut self, r: &Record) {
         let Some(key) = r.pod_key() else {
-            if let Observed::EndpointSlice(s) = &r.observed {
-                self.slices.observe(r, s, &self.pods);
+            match &r.observed {
+                Observed::EndpointSlice(s) => self.slices.observe(r, s, &self.pods),
+                Observed::Service(s) => self.slices.observe_service(s),
+                _ => {}
             }
             return;
         };
@@ -170,7 +174,7 @@ impl Checker {
                     state.name = pod.clone().unwrap_or_default();
                 }
             }
-            Observed::EndpointSlice(_) => {}
+            Observed::EndpointSlice(_) | Observed::Service(_) => {}
         }
     }
 

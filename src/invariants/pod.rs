@@ -116,23 +116,26 @@ impl PodState {
             .collect();
         // The kubelet can set Ready from its cached copy of a gate
         // (SetContainerReadiness) before it has seen the gate change; its own
-        // PATCH then comes back as a RECONCILE and a sync corrects Ready. So
-        // an unmet gate breaks the rule only when the snapshot is 2 s or more
-        // past Ready's transition and the gate's: observed then, or with a later timestamp in it.
+        // PATCH then comes back as a RECONCILE and a sync corrects Ready. That
+        // sync waits for the one running, which may be stopping a container
+        // for its whole grace. So an unmet gate breaks the rule only when the
+        // snapshot is 2 s plus that grace past Ready's transition and the
+        // gate's: observed then, or with a later timestamp in it.
         let ready_at = condition(p, "Ready").and_then(|c| c.last_transition_time.as_ref()).map(secs);
         let seen = match r.seen {
             crate::observe::When::At(span) => Some(span.lo.div_euclid(1000)),
             crate::observe::When::Unknown => None,
         };
         let latest = seen.or_else(|| latest_timestamp(p));
-        let settled = |since: Option<i64>| matches!((since, latest), (Some(r), Some(l)) if l >= r + 2);
+        let lag = 2 + kill_grace(p);
+        let settled = |since: Option<i64>| matches!((since, latest), (Some(r), Some(l)) if l >= r + lag);
         let unmet: Vec<&str> = gates
             .iter()
             .copied()
             .filter(|g| {
                 let c = condition(p, g);
                 let gate_at = c.and_then(|c| c.last_transition_time.as_ref()).map(secs);
-                // Both the Ready transition and the gate's are 2 s old: the kubelet had time.
+                // Both the Ready transition and the gate's are old enough: the kubelet had time.
                 !is_true(c) && settled(ready_at) && (c.is_none() || settled(gate_at))
             })
             .collect();
@@ -377,6 +380,20 @@ impl PodState {
 
 /// The latest timestamp a Pod object carries (conditions, container times):
 /// it was written no earlier.
+/// The longest a container stop holds up a pod's sync (`killContainer`):
+/// the pod's grace (default 30 s), or a liveness or startup probe's own
+/// `terminationGracePeriodSeconds`, and never less than the 2 s minimum.
+fn kill_grace(p: &Pod) -> i64 {
+    let spec = p.spec.as_ref();
+    let pod = spec.and_then(|s| s.termination_grace_period_seconds).unwrap_or(30);
+    let probes = spec
+        .into_iter()
+        .flat_map(|s| s.containers.iter().chain(s.init_containers.iter().flatten()))
+        .flat_map(|c| [&c.liveness_probe, &c.startup_probe])
+        .filter_map(|probe| probe.as_ref()?.termination_grace_period_seconds);
+    probes.chain([pod]).max().unwrap_or(pod).max(2)
+}
+
 fn latest_timestamp(p: &Pod) -> Option<i64> {
     let s = p.status.as_ref()?;
     let conditions = s.conditions.iter().flatten().filter_map(|c| c.last_transition_time.as_ref());
@@ -391,3 +408,6 @@ fn latest_timestamp(p: &Pod) -> Option<i64> {
     });
     conditions.chain(containers).map(secs).max()
 }
+
+#[cfg(test)]
+mod tests;

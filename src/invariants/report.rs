@@ -142,6 +142,15 @@ impl Tally {
             });
         }
     }
+    /// Adds another tally's checks and violations (up to the same limit).
+    pub fn absorb(&mut self, other: Tally) {
+        self.checked += other.checked;
+        let room = KEEP.saturating_sub(self.violations.len());
+        self.violations.extend(other.violations.into_iter().take(room));
+        if self.not_applicable.is_none() {
+            self.not_applicable = other.not_applicable;
+        }
+    }
     pub fn skip(&mut self, why: &str) {
         if self.not_applicable.is_none() {
             self.not_applicable = Some(why.to_string());

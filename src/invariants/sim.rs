@@ -1,11 +1,14 @@
 //! The second arm: podsim's own traces judged by the same catalogue (every
-//! Pod version rendered as the API object a recording would hold), plus two
-//! rules only a simulated trace can show, from its probe and process records.
+//! Pod, Service and EndpointSlice version rendered as the API object a
+//! recording would hold), plus rules only a simulated trace can show, from
+//! its probe, process, kube-proxy and request records.
 
 use super::report::{Report, Tally};
+use super::service_path::{self, Horizon};
 use super::{Checker, Invariant, Scope, inv};
 use crate::cluster::Cluster;
 use crate::observe::{Observed, Origin, simulated_records};
+use crate::sim::Setup;
 use crate::spec::ProbeKind;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Trace;
@@ -14,7 +17,7 @@ use crate::trace::render::Clock;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
-/// Rules that need podsim's PROBE and PROCESS records.
+/// Rules that need podsim's PROBE, PROCESS, PROXY and REQUEST records.
 pub const SIM_ONLY: &[Invariant] = &[
     inv(
         "startup-gates-probes",
@@ -46,14 +49,43 @@ pub const SIM_ONLY: &[Invariant] = &[
         "pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff",
         Scope::Sequence,
     ),
+    inv(
+        "request-follows-proxy-rules",
+        "a request to a Service meets the rules its node's kube-proxy last committed before the send (or at that instant): it goes to an IP:port they forward that Service port to (by ClientIP affinity only if they keep it), is refused only by their REJECT, and gets no answer unrouted only by their DROP or with no rule for the cluster IP",
+        "pkg/proxy/iptables/proxier.go syncProxyRules (the kernel holds what iptables-restore committed)",
+        Scope::Sequence,
+    ),
+    inv(
+        "proxy-after-slice",
+        "a kube-proxy sync forwards a Service port to an IP:port only if it started after the EndpointSlice controller wrote a slice of that Service holding that address under that port",
+        "pkg/proxy/endpointslicecache.go updatePending; pkg/proxy/iptables/proxier.go syncProxyRules",
+        Scope::Sequence,
+    ),
+    inv(
+        "one-outcome-per-request",
+        "each client request has one REQUEST record, at or after its send and no later than the client's timeout (a timeout exactly then), requests leave in number order, and a number is missing only if the run ended less than a timeout after its send",
+        "no Kubernetes source: podsim's client model (like curl --max-time, one answer, connection error or timeout per request)",
+        Scope::Sequence,
+    ),
 ];
 
-/// Judges a simulated trace: the catalogue over its Pod versions, and the
-/// simulation-only rules.
+/// Judges a simulated trace: the catalogue over its Pod, Service and
+/// EndpointSlice versions, and the simulation-only rules. The run's end and
+/// its clients' timeouts are taken from the records.
 pub fn check_trace(trace: &Trace, clock: &Clock, cluster: &Cluster) -> Report {
+    judge(trace, clock, cluster, &Horizon::default())
+}
+
+/// [`check_trace`] knowing the run: its end and every client's timeout.
+pub fn check_run(trace: &Trace, clock: &Clock, setup: &Setup, until: SimTime) -> Report {
+    let timeouts = setup.clients.iter().map(|c| (c.name.clone(), c.timeout)).collect();
+    judge(trace, clock, &setup.cluster, &Horizon { end: Some(until), timeouts })
+}
+
+fn judge(trace: &Trace, clock: &Clock, cluster: &Cluster, horizon: &Horizon) -> Report {
     let mut checker = Checker::new(cluster.clone());
     for r in simulated_records(trace, clock) {
-        if matches!(r.observed, Observed::Pod(_)) {
+        if matches!(r.observed, Observed::Pod(_) | Observed::EndpointSlice(_) | Observed::Service(_)) {
             checker.observe(&r);
         }
     }
@@ -63,6 +95,7 @@ pub fn check_trace(trace: &Trace, clock: &Clock, cluster: &Cluster) -> Report {
             p.verdicts.extend(verdicts);
         }
     }
+    report.pods.extend(service_path::judge(trace, horizon));
     report
 }
 

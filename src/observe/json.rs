@@ -1,4 +1,4 @@
-//! JSON and YAML objects: Pods, Events, EndpointSlices, Lists, watch events
+//! JSON and YAML objects: Pods, Events, EndpointSlices, Services, Lists, watch events
 //! (`{"type":"MODIFIED","object":{…}}`) and podsim's own trace lines.
 
 use super::{Observed, Origin, Record, Span, When};
@@ -241,10 +241,14 @@ fn dispatch(
         Some("Pod") => serde_json::from_value(v).map(|p| Observed::Pod(Box::new(p))),
         Some("Event") => serde_json::from_value(v).map(|e| Observed::Event(Box::new(e))),
         Some("EndpointSlice") => serde_json::from_value(v).map(|s| Observed::EndpointSlice(Box::new(s))),
+        Some("Service") => serde_json::from_value(v).map(|s| Observed::Service(Box::new(s))),
         Some(other) => {
             problems.push(
-                problem(origin, format!("skipped a {other}: podsim check reads Pods, Events and EndpointSlices"))
-                    .warn(),
+                problem(
+                    origin,
+                    format!("skipped a {other}: podsim check reads Pods, Events, EndpointSlices and Services"),
+                )
+                .warn(),
             );
             return;
         }

@@ -4,8 +4,9 @@
 //!
 //! Readers turn each input format into [`Record`]s: full Pod objects (from
 //! `kubectl get -o yaml|json`, watch streams, podsim's JSON Lines), rows of
-//! `kubectl get pods` tables, Events (objects or `kubectl describe` rows) and
-//! EndpointSlices. The invariant checker consumes them one at a time.
+//! `kubectl get pods` tables, Events (objects or `kubectl describe` rows),
+//! EndpointSlices and the Services they belong to. The invariant checker
+//! consumes them one at a time.
 
 mod detect;
 mod json;
@@ -17,7 +18,7 @@ pub use detect::{Format, detect_file, read, read_file};
 pub use sim::simulated_records;
 pub use when::{Span, When, human_duration};
 
-use k8s_openapi::api::core::v1::{Event, Pod};
+use k8s_openapi::api::core::v1::{Event, Pod, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use std::fmt;
 use std::sync::Arc;
@@ -79,6 +80,8 @@ pub enum Observed {
         row: EventRow,
     },
     EndpointSlice(Box<EndpointSlice>),
+    /// A Service: its `publishNotReadyAddresses` decides its endpoints' `ready`.
+    Service(Box<Service>),
 }
 
 /// One observation.
@@ -109,7 +112,7 @@ impl Record {
                     .then(|| pod_key(o.uid.as_deref(), o.namespace.as_deref(), o.name.as_deref().unwrap_or("")))
             }
             Observed::EventRow { pod, .. } => pod.as_deref().map(|p| pod_key(None, None, p)),
-            Observed::EndpointSlice(_) => None,
+            Observed::EndpointSlice(_) | Observed::Service(_) => None,
         }
     }
 }

@@ -245,7 +245,8 @@ mod tests {
         let one = parse_traffic_flag("pod/web:8080").unwrap();
         assert_eq!((one.path.as_str(), one.when), ("/", When::At(vec![SimTime::ZERO])));
         assert!(parse_traffic_flag("pod/web").unwrap_err().contains("needs a port"));
-        assert!(parse_traffic_flag("svc/web,rate=0/s").unwrap_err().contains("per millisecond"));
+        assert!(parse_traffic_flag("svc/web,rate=0/s").unwrap_err().contains("above zero"));
+        assert!(parse_traffic_flag("svc/web,rate=2000/s").unwrap_err().contains("per millisecond"));
         assert!(parse_traffic_flag("service/web,count=3").unwrap_err().contains("every"));
         assert!(parse_traffic_flag("service/web,speed=3").unwrap_err().contains("unknown option"));
         assert!(parse_traffic_flag("node/web").unwrap_err().contains("service/NAME"));
