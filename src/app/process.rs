@@ -156,7 +156,8 @@ impl Plan {
                 Ask::Exec { .. } => Answer::Exit { code: 0, latency: SimDuration::ZERO, output: None },
             };
         };
-        let listening = |port: u16| age >= self.listen_after && self.ports.contains(&port);
+        let closed = moments.sigterm && b.sigterm.as_ref().is_some_and(|s| s.stop_listening);
+        let listening = |port: u16| age >= self.listen_after && !closed && self.ports.contains(&port);
         match ask {
             Ask::Exec { command } => match b.exec.iter().position(|(k, _)| k == command) {
                 Some(i) => {
@@ -272,6 +273,20 @@ mod tests {
         assert_eq!(status(M, 50, &mut r), 200);
         assert_eq!(status(Moments { prestop: true, sigterm: false }, 5, &mut r), 429);
         assert_eq!(status(Moments { prestop: true, sigterm: true }, 50, &mut r), 500);
+    }
+
+    #[test]
+    fn stop_listening_refuses_new_connections_from_sigterm_on() {
+        let p = plan(
+            "containers:\n  app:\n    http:\n      /: [{status: 200}]\n    sigterm: {exit_after: 5s, stop_listening: true}\n",
+        );
+        let mut r = Stream::new(1, "r");
+        let ask = Ask::Http { port: 8080, path: "/" };
+        let at = SimDuration::from_secs(3);
+        assert_eq!(p.answer(ask, at, M, &mut r), Answer::Http { status: 200, latency: SimDuration::ZERO });
+        let after = Moments { prestop: false, sigterm: true };
+        assert_eq!(p.answer(ask, at, after, &mut r), Answer::Refused);
+        assert_eq!(p.answer(Ask::Tcp { port: 8080 }, at, after, &mut r), Answer::Refused);
     }
 
     #[test]

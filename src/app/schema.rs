@@ -102,7 +102,8 @@ pub struct ExitSpec {
     pub code: i32,
 }
 
-/// `{exit_after: 3s, code: 0}` or `{ignore: true}`.
+/// `{exit_after: 3s, code: 0}`, `{ignore: true}`, with `stop_listening: true`
+/// when the process closes its listening sockets as soon as SIGTERM arrives.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SigtermSpec {
@@ -112,6 +113,9 @@ pub struct SigtermSpec {
     pub code: Option<i32>,
     #[serde(default)]
     pub ignore: bool,
+    /// New connections are refused from SIGTERM on (requests in flight finish).
+    #[serde(default)]
+    pub stop_listening: bool,
 }
 
 /// When a schedule entry applies.
@@ -196,8 +200,11 @@ impl ContainerBehaviour {
             out.push(("exit.code".into(), format!("{}: an exit code is between 0 and 255", exit.code)));
         }
         if let Some(s) = &self.sigterm {
-            if s.ignore && (s.exit_after.is_some() || s.code.is_some()) {
-                out.push(("sigterm".into(), "`ignore: true` cannot be combined with `exit_after` or `code`".into()));
+            if s.ignore && (s.exit_after.is_some() || s.code.is_some() || s.stop_listening) {
+                out.push((
+                    "sigterm".into(),
+                    "`ignore: true` cannot be combined with `exit_after`, `code` or `stop_listening`".into(),
+                ));
             }
             if let Some(code) = s.code
                 && !(0..=255).contains(&code)

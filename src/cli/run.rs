@@ -3,7 +3,7 @@
 use super::args::{Output, RunArgs};
 use super::report;
 use crate::error::Error;
-use crate::invariants::check_trace;
+use crate::invariants::check_run;
 use crate::run::{Inputs, prepare, simulate};
 use crate::scenario::ActionOrigin;
 use crate::scenario::actions::{parse_condition_flag, parse_delete_flag, parse_kill_flag};
@@ -91,7 +91,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         let _ = writeln!(stderr, "error: writing the output: {e}");
         return ExitCode::from(2);
     }
-    let report = check_trace(&trace, &prepared.clock, &prepared.setup.cluster);
+    let report = check_run(&trace, &prepared.clock, &prepared.setup, SimTime::ZERO + prepared.until);
     if !report.violated() {
         return ExitCode::SUCCESS;
     }

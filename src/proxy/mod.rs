@@ -176,6 +176,7 @@ impl KubeProxy {
         let now = ctx.q.now();
         let Some(run) = self.running.take() else { return Next::Nothing };
         self.rules = Arc::new(run.rules);
+        self.affinity.retain(&self.rules);
         if run.full {
             self.next_full = now + MAX_INTERVAL;
         }
