@@ -192,3 +192,111 @@ pub fn condition_at(trace: &Trace, at: SimTime, kind: &ConditionType) -> Option<
 pub fn first_condition(trace: &Trace, kind: &ConditionType, status: bool) -> Option<SimTime> {
     pods(trace).into_iter().find(|(_, p)| p.status.condition(kind).is_some_and(|c| c.status == status)).map(|(t, _)| t)
 }
+
+// ---- The Service path: slices, kube-proxy syncs, requests ----
+
+use podsim::client::{Outcome, RequestRecord};
+
+/// Every version of the pod named `name`, with its time.
+pub fn pod_versions(trace: &Trace, name: &str) -> Vec<(SimTime, Arc<ApiPod>)> {
+    pods(trace).into_iter().filter(|(_, p)| p.spec.name == name).collect()
+}
+
+/// The first time the API showed pod `name` with condition `kind` = `status`.
+pub fn pod_condition(trace: &Trace, name: &str, kind: &ConditionType, status: bool) -> Option<SimTime> {
+    pod_versions(trace, name)
+        .into_iter()
+        .find(|(_, p)| p.status.condition_true(kind) == status && p.status.condition(kind).is_some())
+        .map(|(t, _)| t)
+}
+
+/// An endpoint's (ready, serving, terminating).
+pub type Conditions = (bool, bool, bool);
+
+/// The endpoint conditions of pod `name` in the Service's slices at each
+/// slice write: (time, Some((ready, serving, terminating))) or None when the
+/// slice written then has no endpoint for it. Consecutive repeats are dropped.
+pub fn endpoint_changes(trace: &Trace, name: &str) -> Vec<(SimTime, Option<Conditions>)> {
+    let mut out: Vec<(SimTime, Option<Conditions>)> = Vec::new();
+    for e in &trace.entries {
+        if let Record::Slice { slice, .. } = &e.record {
+            let ep = slice.content.endpoints.iter().find(|ep| &*ep.target.name == name);
+            let now = ep.map(|ep| (ep.ready, ep.serving, ep.terminating));
+            if out.last().map(|(_, c)| *c) != Some(now) {
+                out.push((e.t, now));
+            }
+        }
+    }
+    out
+}
+
+/// The first slice write after `after` that shows pod `name` with these conditions.
+pub fn endpoint_at(trace: &Trace, name: &str, conditions: Option<Conditions>, after: SimTime) -> Option<SimTime> {
+    endpoint_changes(trace, name).into_iter().find(|(t, c)| *t >= after && *c == conditions).map(|(t, _)| t)
+}
+
+/// The nodes of the run's kube-proxies (those that committed a sync).
+pub fn proxy_nodes(trace: &Trace) -> Vec<Arc<str>> {
+    let mut out: Vec<Arc<str>> = Vec::new();
+    for e in &trace.entries {
+        if let Record::ProxySync(s) = &e.record
+            && !out.contains(&s.node)
+        {
+            out.push(s.node.clone());
+        }
+    }
+    out
+}
+
+/// Whether a committed sync forwards new connections to pod `name`.
+pub fn forwards_to(sync: &podsim::proxy::ProxySync, name: &str) -> bool {
+    sync.rules.values().any(|r| match &r.action {
+        podsim::proxy::Action::Forward(eps) => eps.iter().any(|e| e.target.as_ref().is_some_and(|t| &*t.name == name)),
+        _ => false,
+    })
+}
+
+/// The commits of `node`'s kube-proxy: (time, whether its rules forward to pod `name`).
+pub fn proxy_forwarding(trace: &Trace, node: &str, name: &str) -> Vec<(SimTime, bool)> {
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::ProxySync(s) if &*s.node == node => Some((e.t, forwards_to(s, name))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The first commit of `node`'s kube-proxy at or after `after` whose rules
+/// forward (or, with `forward` false, no longer forward) to pod `name`.
+pub fn proxy_switch(trace: &Trace, node: &str, name: &str, forward: bool, after: SimTime) -> Option<SimTime> {
+    proxy_forwarding(trace, node, name).into_iter().find(|(t, f)| *t >= after && *f == forward).map(|(t, _)| t)
+}
+
+/// Every request of `client`, in send order.
+pub fn requests(trace: &Trace, client: &str) -> Vec<Arc<RequestRecord>> {
+    let mut out: Vec<Arc<RequestRecord>> = trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Request(r) if &*r.client == client => Some(r.clone()),
+            _ => None,
+        })
+        .collect();
+    out.sort_by_key(|r| r.n);
+    out
+}
+
+/// The HTTP status a request got, if it got one.
+pub fn status(r: &RequestRecord) -> Option<u16> {
+    match r.outcome {
+        Outcome::Http { status } => Some(status),
+        _ => None,
+    }
+}
+
+/// The name of the pod that served a request.
+pub fn served_by(r: &RequestRecord) -> Option<&str> {
+    r.pod.as_ref().map(|(name, _)| &**name)
+}

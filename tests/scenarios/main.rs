@@ -7,6 +7,7 @@
 mod common;
 
 mod backoff_rule;
+mod c28_service;
 mod crash_loop;
 mod hooks;
 mod liveness_exec;
