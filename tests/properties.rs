@@ -352,8 +352,10 @@ fn files(p: &Pod) -> (String, String) {
             Some(0) => {
                 let _ = writeln!(b, "    sigterm: {{ignore: true}}");
             }
+            // Odd drain times also close the listener at SIGTERM.
             Some(s) => {
-                let _ = writeln!(b, "    sigterm: {{exit_after: {s}s, code: 0}}");
+                let close = s % 2 == 1;
+                let _ = writeln!(b, "    sigterm: {{exit_after: {s}s, code: 0, stop_listening: {close}}}");
             }
             None => {}
         }
