@@ -300,3 +300,96 @@ pub fn status(r: &RequestRecord) -> Option<u16> {
 pub fn served_by(r: &RequestRecord) -> Option<&str> {
     r.pod.as_ref().map(|(name, _)| &**name)
 }
+
+// ---- The Service path per Service (scenarios with several Services) ----
+
+use podsim::api::service::ServiceId;
+use podsim::proxy::Action;
+
+/// The id of the Service named `name`.
+pub fn service_id(trace: &Trace, name: &str) -> ServiceId {
+    trace
+        .entries
+        .iter()
+        .find_map(|e| match &e.record {
+            Record::Service { svc, .. } if svc.spec.name == name => Some(svc.id),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no Service named {name} in the trace"))
+}
+
+/// An endpoint's (ready, serving, terminating), or None without one.
+pub type EndpointConditions = Option<(bool, bool, bool)>;
+
+/// `endpoint_changes` for the slices of the Service named `service` only.
+pub fn service_endpoint_changes(trace: &Trace, service: &str, pod: &str) -> Vec<(SimTime, EndpointConditions)> {
+    let id = service_id(trace, service);
+    let mut out: Vec<(SimTime, EndpointConditions)> = Vec::new();
+    for e in &trace.entries {
+        if let Record::Slice { slice, .. } = &e.record
+            && slice.service == id
+        {
+            let ep = slice.content.endpoints.iter().find(|ep| &*ep.target.name == pod);
+            let now = ep.map(|ep| (ep.ready, ep.serving, ep.terminating));
+            if out.last().map(|(_, c)| *c) != Some(now) {
+                out.push((e.t, now));
+            }
+        }
+    }
+    out
+}
+
+/// The first write of `service`'s slices at or after `after` that shows pod
+/// `pod` with these conditions (None: without it).
+pub fn service_endpoint_at(
+    trace: &Trace,
+    service: &str,
+    pod: &str,
+    conditions: EndpointConditions,
+    after: SimTime,
+) -> Option<SimTime> {
+    service_endpoint_changes(trace, service, pod)
+        .into_iter()
+        .find(|(t, c)| *t >= after && *c == conditions)
+        .map(|(t, _)| t)
+}
+
+/// Every commit of `node`'s kube-proxy: (commit time, the sync's start, what
+/// its rules do with new connections to the Service named `service` — None
+/// while it has no rule for it).
+pub fn proxy_actions(trace: &Trace, node: &str, service: &str) -> Vec<(SimTime, SimTime, Option<Action>)> {
+    let id = service_id(trace, service);
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::ProxySync(s) if &*s.node == node => {
+                Some((e.t, s.started, s.rules.values().find(|r| r.service == id).map(|r| r.action.clone())))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The instances of `container` in pod `pod`, in start order.
+pub fn pod_lives(trace: &Trace, pod: &str, container: &str) -> Vec<Life> {
+    let mut out: Vec<Life> = Vec::new();
+    for e in &trace.entries {
+        if let Record::Process { pod: p, container: c, fact, .. } = &e.record {
+            if &**p != pod || &**c != container {
+                continue;
+            }
+            match fact {
+                ProcessFact::Started => out.push(Life { started: e.t, sigterm: None, finished: None, exit: None }),
+                ProcessFact::Sigterm => out.last_mut().unwrap().sigterm = Some(e.t),
+                ProcessFact::Exited { code } => {
+                    let l = out.last_mut().unwrap();
+                    l.finished = Some(e.t);
+                    l.exit = Some(*code);
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}

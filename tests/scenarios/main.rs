@@ -17,6 +17,7 @@ mod readiness_delay;
 mod readiness_gates;
 mod restart_policy;
 mod seed_asr;
+mod service_path;
 mod termination;
 
 /// Seeds every scenario test runs.
