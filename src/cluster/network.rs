@@ -17,7 +17,8 @@ pub struct KubeProxyConfig {
     pub sync_time: Dist,
     /// What each endpoint of the cluster adds to a partial sync.
     pub sync_time_per_endpoint: PerEndpoint,
-    /// What each endpoint adds to a full sync (the first, then hourly).
+    /// What each endpoint adds to a full sync (hourly; podsim's kube-proxy
+    /// has been running before t=0, so its first sync is a partial one).
     pub full_sync_time_per_endpoint: PerEndpoint,
 }
 

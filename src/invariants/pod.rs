@@ -378,8 +378,6 @@ impl PodState {
     }
 }
 
-/// The latest timestamp a Pod object carries (conditions, container times):
-/// it was written no earlier.
 /// The longest a container stop holds up a pod's sync (`killContainer`):
 /// the pod's grace (default 30 s), or a liveness or startup probe's own
 /// `terminationGracePeriodSeconds`, and never less than the 2 s minimum.
@@ -394,6 +392,8 @@ fn kill_grace(p: &Pod) -> i64 {
     probes.chain([pod]).max().unwrap_or(pod).max(2)
 }
 
+/// The latest timestamp a Pod object carries (conditions, container times):
+/// it was written no earlier.
 fn latest_timestamp(p: &Pod) -> Option<i64> {
     let s = p.status.as_ref()?;
     let conditions = s.conditions.iter().flatten().filter_map(|c| c.last_transition_time.as_ref());

@@ -58,8 +58,9 @@ struct Running {
     rules: Rules,
 }
 
-/// Above this many endpoints there is no hourly full sync (PR #138571;
-/// `largeClusterEndpointsThreshold`).
+/// Above this many endpoints kube-proxy is in large-cluster mode
+/// (`largeClusterEndpointsThreshold`); from 1.37 it then skips the hourly
+/// full sync (PR #138571), before that it only shortens rule comments.
 const LARGE_CLUSTER: usize = 1000;
 
 pub struct KubeProxy {
@@ -137,7 +138,8 @@ impl KubeProxy {
     fn start(&mut self, ctx: &mut Ctx<'_>) {
         let now = ctx.q.now();
         let (rules, endpoints) = self.compute();
-        let full = now >= self.next_full && !self.large_cluster;
+        let skip_full = self.large_cluster && self.cluster.version >= crate::cluster::Version::V1_37;
+        let full = now >= self.next_full && !skip_full;
         let cfg = &self.cluster.kube_proxy;
         let per = if full { cfg.full_sync_time_per_endpoint } else { cfg.sync_time_per_endpoint };
         let took = cfg.sync_time.sample(&mut self.rng) + per.times(endpoints);

@@ -182,10 +182,9 @@ impl TrafficEntry {
 /// `--traffic service/web:80/ready@2s,every=2s,count=15,from=node/node-1,timeout=1s,name=curl`:
 /// the target, an optional path, the first request's time, then options.
 pub fn parse_traffic_flag(s: &str) -> Result<Traffic, String> {
-    let (head, options) = match s.split_once(',') {
-        Some((h, o)) => (h, o.split(',').collect::<Vec<_>>()),
-        None => (s, Vec::new()),
-    };
+    let mut parts = split_options(s).into_iter();
+    let head = parts.next().unwrap_or_default();
+    let options: Vec<&str> = parts.collect();
     let (target, start) = match head.rsplit_once('@') {
         Some((t, at)) => (t, parse_duration(at)?),
         None => (head, SimDuration::ZERO),
@@ -223,6 +222,24 @@ pub fn parse_traffic_flag(s: &str) -> Result<Traffic, String> {
     entry.resolve().map_err(|(field, m)| if field.is_empty() { m } else { format!("{field}: {m}") })
 }
 
+/// Splits at commas outside parentheses, so `every=uniform(1s, 3s)` stays whole.
+fn split_options(s: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut from) = (Vec::new(), 0i32, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth <= 0 => {
+                out.push(&s[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[from..]);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,6 +267,9 @@ mod tests {
         assert!(parse_traffic_flag("service/web,count=3").unwrap_err().contains("every"));
         assert!(parse_traffic_flag("service/web,speed=3").unwrap_err().contains("unknown option"));
         assert!(parse_traffic_flag("node/web").unwrap_err().contains("service/NAME"));
+        let random = parse_traffic_flag("svc/web,every=uniform(1s, 3s),count=2").unwrap();
+        let gap = Dist::Uniform(SimDuration::from_secs(1), SimDuration::from_secs(3));
+        assert_eq!(random.when, When::Every { start: SimTime::ZERO, every: gap, count: Some(2) });
     }
 
     #[test]

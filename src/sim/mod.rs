@@ -216,7 +216,13 @@ impl World {
             Ev::Schedule(pod) => {
                 let spec = &self.api.pod(pod).spec;
                 let tolerations = spec.object.spec.as_ref().and_then(|s| s.tolerations.as_deref()).unwrap_or(&[]);
-                let bound = |n: &str| self.api.pods().iter().filter(|p| p.node.as_deref() == Some(n)).count();
+                // The scheduler's cache holds only pods that still count: removed and
+                // terminal ones (Succeeded, Failed) free their place.
+                let bound = |n: &str| {
+                    let pods = self.api.pods().iter();
+                    let counted = pods.filter(|p| !p.removed && !p.status.phase.is_terminal());
+                    counted.filter(|p| p.node.as_deref() == Some(n)).count()
+                };
                 match scheduler::pick(&self.cluster.nodes, tolerations, bound) {
                     Ok(node) => self.bind(pod, node, now),
                     Err(message) => {

@@ -90,18 +90,22 @@ impl World {
         self.next_request += 1;
         let there = self.cluster.latencies.network.sample(&mut self.network);
         let back = self.cluster.latencies.network.sample(&mut self.network);
-        match to_node {
+        // A silence is a slow answer unless the pod's node says otherwise
+        // (`Reached`); an IP on no node never answers ARP.
+        let silence = match to_node {
             Some(dest) => {
                 let ev = kubelet::Ev::Connect { req, ip, port, path: c.path.clone(), back };
                 self.q.after(there, Ev::Kubelet(dest, ev));
+                Silence::Slow
             }
             None => {
                 let d = self.cluster.latencies.no_route_to_host.sample(&mut self.network);
                 let answer = Answered { reply: Reply::NoRoute, pod: None };
                 self.q.after(there + d + back, Ev::Reply { req, answer });
+                Silence::NoRoute
             }
-        }
-        self.pending.insert(req, Pending { record, silence: Silence::Slow });
+        };
+        self.pending.insert(req, Pending { record, silence });
         self.q.after(c.timeout, Ev::ClientTimeout { req });
     }
 

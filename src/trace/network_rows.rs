@@ -21,9 +21,11 @@ pub struct NetworkRows {
     programmed: HashMap<Arc<str>, Arc<Rules>>,
     /// Per client: the outcome of its last request (to show changes only).
     last_outcome: HashMap<Arc<str>, String>,
-    /// Per pod UID: its Ready condition and when the API stored it, and
-    /// when its deletion was stored.
-    ready_since: HashMap<Arc<str>, (bool, SimTime)>,
+    /// Per pod UID: its Ready condition now, and when it last turned False
+    /// and True (the controller may write from an older view of the pod, so
+    /// an endpoint is explained by the last turn to *its* value); and when
+    /// its deletion was stored.
+    ready_since: HashMap<Arc<str>, (bool, [Option<SimTime>; 2])>,
     deleted_at: HashMap<Arc<str>, SimTime>,
 }
 
@@ -31,8 +33,10 @@ impl NetworkRows {
     /// A pod version, for the lags the endpoint rows state.
     pub fn pod(&mut self, t: SimTime, pod: &ApiPod) {
         let ready = pod.status.condition_true(&ConditionType::Ready);
-        if self.ready_since.get(&pod.uid).is_none_or(|(r, _)| *r != ready) {
-            self.ready_since.insert(pod.uid.clone(), (ready, t));
+        let (now, turned) = self.ready_since.entry(pod.uid.clone()).or_insert((!ready, [None, None]));
+        if *now != ready || turned[ready as usize].is_none() {
+            *now = ready;
+            turned[ready as usize] = Some(t);
         }
         if pod.deletion.is_some() {
             self.deleted_at.entry(pod.uid.clone()).or_insert(t);
@@ -122,7 +126,7 @@ impl NetworkRows {
     /// `podToEndpoint`'s reading of the pod, and how long after the pod changed.
     fn endpoint_why(&self, t: SimTime, e: &Endpoint, prev: Option<&Endpoint>, pnra: bool) -> String {
         let uid = &e.target.uid;
-        let ready_at = self.ready_since.get(uid).map(|(_, at)| *at);
+        let ready_at = self.ready_since.get(uid).and_then(|(_, turned)| turned[e.serving as usize]);
         let serving = match ready_at {
             Some(at) => format!("pod Ready={} since {at}", title(e.serving)),
             None => format!("pod Ready={}", title(e.serving)),
