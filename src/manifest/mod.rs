@@ -62,7 +62,8 @@ impl Manifests {
                 read_document(doc, &mut out, &mut problems);
             }
         }
-        if out.pods.is_empty() && problems.is_empty() {
+        problems.extend(out.target_port_warnings());
+        if out.pods.is_empty() && !problems.iter().any(Problem::is_error) {
             problems.push(Problem::error("the manifests declare no Pod: podsim needs one to simulate"));
         }
         if problems.iter().any(Problem::is_error) {

@@ -1,6 +1,5 @@
-//! Service (v1) manifests: the API server's defaulting and validation, and what
-//! podsim does not simulate. Until the simulation uses Services, a valid Service
-//! is simply accepted next to its Pod.
+//! Service (v1) manifests: the API server's defaulting and validation, what
+//! podsim does not simulate, and named target ports the selected pods lack.
 
 use crate::{POD, Run, TempDir, assert_error, assert_no_panic, assert_problem, line_of, podsim};
 
@@ -127,6 +126,12 @@ fn services_without_a_pod_are_not_enough() {
     let run = podsim(["run", "-f", &file]);
     crate::assert_bad_input(&run);
     assert!(run.stderr.contains("the manifests declare no Pod"), "{run:?}");
+    // A warning about the Service does not hide the missing Pod.
+    let lb = dir.write("lb.yaml", &SERVICE.replace("spec:\n", "spec:\n  type: LoadBalancer\n"));
+    let run = podsim(["run", "-f", &lb]);
+    crate::assert_bad_input(&run);
+    assert!(run.stderr.contains("the manifests declare no Pod"), "{run:?}");
+    assert!(run.stderr.contains("load balancers are not simulated"), "{run:?}");
 }
 
 #[test]
@@ -135,4 +140,47 @@ fn two_services_with_one_name() {
     let (_dir, file, run) = run_with("svc-twice", &text);
     let second = crate::nth_line_of(&text, "name: web", 1, 2);
     assert_error(&run, &file, second, r#"metadata.name: services "web" already exists"#);
+}
+
+/// [`POD`] labelled `app: web` (so [`SERVICE`] selects it), its container
+/// declaring `ports`.
+fn labelled_pod(name: &str, ports: &str) -> String {
+    let pod = POD.replace("  name: web\n", &format!("  name: {name}\n  labels:\n    app: web\n"));
+    format!("{pod}    ports:\n{ports}")
+}
+
+#[test]
+fn a_named_target_port_a_selected_pod_lacks_is_warned() {
+    let dir = TempDir::new("svc-named-target");
+    let pod = dir.write("pod.yaml", &labelled_pod("web", "    - containerPort: 8080\n"));
+    let text = SERVICE.replace("targetPort: 8080", "targetPort: http");
+    let file = dir.write("svc.yaml", &text);
+    let run = podsim(["run", "-f", &pod, "-f", &file, "--until", "30s"]);
+    assert_ok(&run);
+    let col = assert_problem(
+        &run,
+        "warning",
+        &file,
+        line_of(&text, "targetPort:"),
+        r#"spec.ports[0].targetPort: pod "web" declares no TCP container port named "http" (its ports: 8080): the EndpointSlice controller leaves the pod out of this port's endpoints"#,
+    );
+    assert_eq!(col, 17, "at the value: {run:?}");
+    assert_eq!(run.stderr.matches("warning: ").count(), 1, "{run:?}");
+}
+
+#[test]
+fn a_pod_without_the_named_target_port_gets_no_traffic() {
+    let dir = TempDir::new("svc-named-target-traffic");
+    let lacking = labelled_pod("web", "    - containerPort: 8080\n");
+    let named = labelled_pod("web-2", "    - name: http\n      containerPort: 8080\n");
+    let pods = dir.write("pods.yaml", &format!("{lacking}---\n{named}"));
+    let file = dir.write("svc.yaml", &SERVICE.replace("targetPort: 8080", "targetPort: http"));
+    let traffic = "service/web:http/@20s,every=1s,count=5";
+    let run = podsim(["run", "-f", &pods, "-f", &file, "--until", "30s", "--traffic", traffic, "-o", "jsonl"]);
+    assert_ok(&run);
+    let requests: Vec<&str> = run.stdout.lines().filter(|l| l.contains(r#""type":"REQUEST""#)).collect();
+    assert_eq!(requests.len(), 5, "{run:?}");
+    for r in requests {
+        assert!(r.contains(r#""pod":"web-2""#) && r.contains(r#""status":200"#), "only web-2 serves http: {r}");
+    }
 }

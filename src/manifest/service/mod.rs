@@ -3,13 +3,16 @@
 //! `beginCreate` (create.rs, whose errors come alone), `ValidateServiceCreate`
 //! (validation.rs, cluster_ips.rs, ip.rs) and `GetWarningsForService`
 //! (warnings.rs) — then checked for what podsim does not simulate
-//! (unsupported.rs) and typed (build.rs).
+//! (unsupported.rs) and typed (build.rs). Once every object is read, each
+//! named `targetPort` is checked against the pods the Service selects
+//! (target_ports.rs).
 
 mod build;
 mod cluster_ips;
 mod create;
 mod defaults;
 mod ip;
+mod target_ports;
 mod unsupported;
 mod validation;
 mod warnings;

@@ -504,10 +504,13 @@ const POD: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels: 
 
 #[test]
 fn a_valid_service_is_typed() {
+    // the pod declares the port `http` names: no warning about the target port
+    let pod = format!("{POD}    ports: [{{name: http, containerPort: 8080}}]\n");
     let text = format!(
-        "{POD}---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {{app: web}}\n  clusterIP: 010.96.0.20\n  sessionAffinity: ClientIP\n  internalTrafficPolicy: Local\n  publishNotReadyAddresses: true\n  ports:\n  - {{name: http, port: 80, targetPort: http, appProtocol: http}}\n  - {{name: admin, port: 9000}}\n"
+        "{pod}---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {{app: web}}\n  clusterIP: 010.96.0.20\n  sessionAffinity: ClientIP\n  internalTrafficPolicy: Local\n  publishNotReadyAddresses: true\n  ports:\n  - {{name: http, port: 80, targetPort: http, appProtocol: http}}\n  - {{name: admin, port: 9000}}\n"
     );
     let m = load(&text).expect("loads");
+    assert!(m.target_port_warnings().is_empty());
     let s = &m.services[0];
     assert_eq!((s.name.as_str(), s.namespace.as_str()), ("web", "default"));
     assert_eq!(s.cluster_ip, Some(std::net::Ipv4Addr::new(10, 96, 0, 20)));
@@ -524,7 +527,7 @@ fn a_valid_service_is_typed() {
     assert_eq!(
         w,
         [
-            r#"svc.yaml:17:14: spec.clusterIPs[0]: non-standard IP address "010.96.0.20" will be considered invalid in a future Kubernetes release: use "10.96.0.20""#
+            r#"svc.yaml:18:14: spec.clusterIPs[0]: non-standard IP address "010.96.0.20" will be considered invalid in a future Kubernetes release: use "10.96.0.20""#
         ]
     );
 }
@@ -606,4 +609,63 @@ fn kinds_versions_and_duplicates() {
     assert_eq!(p[0].to_string(), "the manifests declare no Pod: podsim needs one to simulate");
     let p = load(&format!("{POD}---\n{}", svc.replace("selector", "selecter"))).expect_err("strict");
     assert_eq!(p[0].to_string(), r#"svc.yaml:16:3: strict decoding error: unknown field "spec.selecter""#);
+}
+
+// Named target ports against the selected pods (target_ports.rs).
+
+#[test]
+fn named_target_ports_a_selected_pod_does_not_declare_are_warned() {
+    let pod = |name: &str, labels: &str, spec: &str| {
+        format!("apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  labels: {labels}\nspec:\n{spec}---\n")
+    };
+    let app = |ports: &str| format!("  containers:\n  - name: app\n    image: nginx\n    ports: {ports}\n");
+    let text = [
+        // unnamed port: warned
+        pod("web", "{app: web}", &app("[{containerPort: 8080}]")),
+        // the name: resolved
+        pod("web-ok", "{app: web}", &app("[{name: http, containerPort: 8080}]")),
+        // on a sidecar: resolved, as FindPort looks at sidecars after the containers
+        pod(
+            "web-sidecar",
+            "{app: web}",
+            &format!(
+                "  initContainers:\n  - name: proxy\n    image: envoy\n    restartPolicy: Always\n    ports: [{{name: http, containerPort: 15001}}]\n{}",
+                app("[{containerPort: 8080}]")
+            ),
+        ),
+        // UDP, and on a plain init container: neither counts
+        pod(
+            "web-udp",
+            "{app: web}",
+            &format!(
+                "  initContainers:\n  - name: setup\n    image: busybox\n    ports: [{{name: http, containerPort: 9000}}]\n{}",
+                app("[{name: http, containerPort: 8080, protocol: UDP}, {name: metrics, containerPort: 9090}]")
+            ),
+        ),
+        // no ports at all: warned
+        pod("web-bare", "{app: web}", "  containers:\n  - name: app\n    image: nginx\n"),
+        // not selected: nothing, whatever its ports
+        pod("db", "{app: db}", "  containers:\n  - name: db\n    image: postgres\n"),
+    ]
+    .concat();
+    let svc = "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports:\n  - name: http\n    port: 80\n    targetPort: http\n  - {name: admin, port: 9000, targetPort: 9000}\n";
+    let m = load(&format!("{text}{svc}")).expect("loads");
+    let line = text.lines().count() + 10;
+    let got: Vec<String> = m.target_port_warnings().iter().map(ToString::to_string).collect();
+    let tail = "the EndpointSlice controller leaves the pod out of this port's endpoints";
+    assert_eq!(
+        got,
+        [
+            format!(
+                r#"svc.yaml:{line}:17: spec.ports[0].targetPort: pod "web" declares no TCP container port named "http" (its ports: 8080): {tail}"#
+            ),
+            format!(
+                r#"svc.yaml:{line}:17: spec.ports[0].targetPort: pod "web-udp" declares no TCP container port named "http" (its ports: "http" 8080/UDP, "metrics" 9090): {tail}"#
+            ),
+            format!(
+                r#"svc.yaml:{line}:17: spec.ports[0].targetPort: pod "web-bare" declares no TCP container port named "http" (it declares none): {tail}"#
+            ),
+        ]
+    );
+    assert!(m.target_port_warnings().iter().all(|w| !w.is_error()));
 }
