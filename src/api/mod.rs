@@ -2,10 +2,13 @@
 //! and writes through requests, with resourceVersions and the watch records
 //! of the trace.
 
+pub mod deployment;
 pub mod endpointslice;
 pub mod pod;
+pub mod replicaset;
 pub mod service;
 pub mod status;
+mod workloads;
 
 use crate::api::status::{Condition, ConditionType, PodStatus};
 use crate::cluster::Cidr;
@@ -26,11 +29,14 @@ pub struct ApiServer {
     pods: Vec<ApiPod>,
     services: Vec<ApiService>,
     slices: Vec<ApiSlice>,
+    replica_sets: Vec<replicaset::ApiReplicaSet>,
+    deployments: Vec<deployment::ApiDeployment>,
     resource_version: u64,
     /// One stream per kind, so adding a Service leaves every pod's UID as it was.
     uids: Stream,
     service_uids: Stream,
     slice_uids: Stream,
+    workload_uids: Stream,
     cluster_ips: Stream,
     names: Stream,
 }
@@ -41,10 +47,13 @@ impl ApiServer {
             pods: Vec::new(),
             services: Vec::new(),
             slices: Vec::new(),
+            replica_sets: Vec::new(),
+            deployments: Vec::new(),
             resource_version: 0,
             uids: Stream::new(seed, "apiserver/uid"),
             service_uids: Stream::new(seed, "apiserver/uid/service"),
             slice_uids: Stream::new(seed, "apiserver/uid/endpointslice"),
+            workload_uids: Stream::new(seed, "apiserver/uid/workloads"),
             cluster_ips: Stream::new(seed, "apiserver/clusterip"),
             names: Stream::new(seed, "apiserver/generatename"),
         }

@@ -12,6 +12,7 @@ mod service;
 mod strict;
 mod unsupported;
 mod validation;
+pub mod workloads;
 
 use crate::error::{Error, Problem, SourceFile};
 use crate::source::{Doc, decode_value, parse_documents};

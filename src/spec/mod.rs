@@ -5,8 +5,10 @@
 //! negative period) cannot reach it.
 
 mod service;
+mod workload;
 
 pub use service::{ServicePort, ServiceSpec, TrafficPolicy};
+pub use workload::{DeploymentSpec, IntOrPercent, PodTemplate, ReplicaSetSpec, Strategy};
 
 use crate::time::SimDuration;
 use k8s_openapi::api::core::v1::Pod;

@@ -7,6 +7,7 @@ use super::changes::changes;
 use super::record::{ProcessFact, Record};
 use super::render::{self, Clock};
 use super::render_network;
+use super::render_workloads;
 use crate::api::pod::ApiPod;
 use crate::time::SimTime;
 use serde::Serialize;
@@ -69,6 +70,12 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
             Record::Slice { kind, slice } => {
                 let svc = &services[&slice.service];
                 line.object(e.t, kind.as_str(), &render_network::endpoint_slice(slice, svc, clock))?
+            }
+            Record::ReplicaSet { kind, rs } => {
+                line.object(e.t, kind.as_str(), &render_workloads::replica_set(rs, clock))?
+            }
+            Record::Deployment { kind, deployment } => {
+                line.object(e.t, kind.as_str(), &render_workloads::deployment(deployment, clock))?
             }
             Record::Pod { kind, pod } => {
                 line.object(e.t, kind.as_str(), &render::pod(pod, clock))?;

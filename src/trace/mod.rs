@@ -6,6 +6,7 @@ pub mod network_rows;
 pub mod record;
 pub mod render;
 pub mod render_network;
+pub mod render_workloads;
 pub mod table;
 
 use crate::time::SimTime;

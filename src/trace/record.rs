@@ -153,6 +153,14 @@ pub enum Record {
         kind: WatchKind,
         slice: Arc<ApiSlice>,
     },
+    ReplicaSet {
+        kind: WatchKind,
+        rs: Arc<crate::api::replicaset::ApiReplicaSet>,
+    },
+    Deployment {
+        kind: WatchKind,
+        deployment: Arc<crate::api::deployment::ApiDeployment>,
+    },
     /// A kube-proxy sync committed its rules.
     ProxySync(Arc<crate::proxy::ProxySync>),
     /// A client's request and what it got.

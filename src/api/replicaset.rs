@@ -1,0 +1,68 @@
+//! A ReplicaSet in the API server (apps/v1): its spec as the Deployment
+//! controller (or the manifest) wrote it, and its status as the ReplicaSet
+//! controller last wrote it.
+
+use crate::spec::PodTemplate;
+use crate::time::SimTime;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A ReplicaSet of the run (its index in the API server).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RsId(pub u32);
+
+/// The controller that owns an object (`ownerReferences[controller=true]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnerRef {
+    pub kind: &'static str,
+    pub name: Arc<str>,
+    pub uid: Arc<str>,
+}
+
+/// What a ReplicaSet's writers set: everything but the server's metadata.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RsSpec {
+    pub name: Arc<str>,
+    pub namespace: Arc<str>,
+    pub labels: BTreeMap<String, String>,
+    pub annotations: BTreeMap<String, String>,
+    pub owner: Option<OwnerRef>,
+    pub replicas: u32,
+    /// `spec.selector.matchLabels`.
+    pub selector: BTreeMap<String, String>,
+    pub template: Arc<PodTemplate>,
+    pub min_ready_seconds: u32,
+}
+
+/// `status`, as `calculateStatus` computes it (pkg/controller/replicaset/replica_set_utils.go).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RsStatus {
+    pub replicas: u32,
+    pub fully_labeled_replicas: u32,
+    pub ready_replicas: u32,
+    pub available_replicas: u32,
+    /// Only with the DeploymentReplicaSetTerminatingReplicas gate (on from 1.35).
+    pub terminating_replicas: Option<u32>,
+    pub observed_generation: i64,
+}
+
+#[derive(Clone, Debug)]
+pub struct ApiReplicaSet {
+    pub id: RsId,
+    pub uid: Arc<str>,
+    pub created: SimTime,
+    /// 1 on create, +1 on each write that changes the spec or annotations.
+    pub generation: i64,
+    pub resource_version: u64,
+    pub spec: RsSpec,
+    pub status: RsStatus,
+    /// Gone from storage (the DELETED event was sent).
+    pub removed: bool,
+}
+
+impl ApiReplicaSet {
+    /// The owner reference its pods carry.
+    pub fn as_owner(&self) -> OwnerRef {
+        OwnerRef { kind: "ReplicaSet", name: self.spec.name.clone(), uid: self.uid.clone() }
+    }
+}
