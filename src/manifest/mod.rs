@@ -132,6 +132,18 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                 }
             }
         }
+        // Validated as the API server would, so a user sees what a cluster
+        // would refuse; the controllers that run them are not simulated yet.
+        ("apps/v1", "Deployment" | "ReplicaSet") => {
+            let message = format!(
+                "podsim does not simulate kind {kind} ({api_version}) yet: only Pod (v1) and Service (v1) are supported"
+            );
+            let _ = match kind {
+                "Deployment" => workloads::read_deployment(doc, json, prefix, problems).map(|_| ()),
+                _ => workloads::read_replica_set(doc, json, prefix, problems).map(|_| ()),
+            };
+            problems.push(doc.problem(&join(prefix, "kind"), message));
+        }
         (_, "Pod" | "Service") => problems.push(doc.problem(
             &join(prefix, "apiVersion"),
             format!("no matches for kind {kind:?} in version {api_version:?} ({kind}s are apiVersion v1)"),

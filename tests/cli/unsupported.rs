@@ -2,21 +2,48 @@
 
 use crate::{TempDir, assert_error, line_of, manifest_error, podsim};
 
-#[test]
-fn deployment_is_an_unsupported_kind() {
-    let dir = TempDir::new("deployment");
-    let text = "\
+const DEPLOYMENT: &str = "\
 apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: web
 spec:
   replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - {name: web, image: nginx:1.27}
 ";
-    let file = dir.write("deploy.yaml", text);
+
+#[test]
+fn deployment_is_an_unsupported_kind() {
+    let dir = TempDir::new("deployment");
+    let file = dir.write("deploy.yaml", DEPLOYMENT);
     let run = podsim(["run", "-f", &file]);
-    assert_error(&run, &file, line_of(text, "kind:"), "kind: podsim does not simulate kind Deployment (apps/v1)");
+    assert_error(&run, &file, line_of(DEPLOYMENT, "kind:"), "kind: podsim does not simulate kind Deployment (apps/v1)");
     assert!(run.stderr.contains("only Pod (v1) and Service (v1) are supported"), "{run:?}");
+}
+
+/// Until they are simulated, Deployments are still validated as the API
+/// server would: a user learns what a cluster would refuse.
+#[test]
+fn an_unsupported_deployment_is_still_validated() {
+    let dir = TempDir::new("deployment-invalid");
+    let text = DEPLOYMENT.replace(
+        "  replicas: 1\n",
+        "  replicas: 1\n  strategy:\n    rollingUpdate: {maxSurge: 0, maxUnavailable: 0}\n",
+    );
+    let file = dir.write("deploy.yaml", &text);
+    let run = podsim(["run", "-f", &file]);
+    crate::assert_bad_input(&run);
+    let line = line_of(&text, "rollingUpdate:");
+    let expected = format!(
+        "error: {file}:{line}:50: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"
+    );
+    assert!(run.stderr.contains(&expected), "{expected}\n{run:?}");
+    assert!(run.stderr.contains("podsim does not simulate kind Deployment"), "{run:?}");
 }
 
 #[test]
