@@ -2,6 +2,7 @@
 //! controller (or the manifest) wrote it, and its status as the ReplicaSet
 //! controller last wrote it.
 
+use crate::control::replicaset::status::RsStatusCounts;
 use crate::spec::PodTemplate;
 use crate::time::SimTime;
 use std::collections::BTreeMap;
@@ -34,15 +35,11 @@ pub struct RsSpec {
     pub min_ready_seconds: u32,
 }
 
-/// `status`, as `calculateStatus` computes it (pkg/controller/replicaset/replica_set_utils.go).
+/// `status`: the counts `calculateStatus` computes
+/// (pkg/controller/replicaset/replica_set_utils.go) and the generation they saw.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RsStatus {
-    pub replicas: u32,
-    pub fully_labeled_replicas: u32,
-    pub ready_replicas: u32,
-    pub available_replicas: u32,
-    /// Only with the DeploymentReplicaSetTerminatingReplicas gate (on from 1.35).
-    pub terminating_replicas: Option<u32>,
+    pub counts: RsStatusCounts,
     pub observed_generation: i64,
 }
 

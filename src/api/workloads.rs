@@ -178,3 +178,74 @@ impl ApiServer {
 fn same_deployment_spec(a: &DeploymentSpec, b: &DeploymentSpec) -> bool {
     a.object.spec == b.object.spec
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::replicaset::OwnerRef;
+    use crate::error::SourceFile;
+    use crate::manifest::workloads::read_deployment;
+    use crate::source::parse_documents;
+    use crate::trace::render::Clock;
+    use crate::trace::render_workloads;
+
+    const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: nginx:1.27}]\n";
+
+    fn deployment() -> Arc<DeploymentSpec> {
+        let file = Arc::new(SourceFile { name: "d.yaml".into(), text: DEPLOYMENT.into() });
+        let doc = parse_documents(&file).unwrap().remove(0);
+        Arc::new(read_deployment(&doc, doc.to_json(), "", &mut Vec::new()).unwrap())
+    }
+
+    fn rs_spec(d: &DeploymentSpec, replicas: u32) -> RsSpec {
+        RsSpec {
+            name: "web-7c5ddbdf54".into(),
+            namespace: "default".into(),
+            labels: d.template.labels.clone(),
+            annotations: BTreeMap::from([("deployment.kubernetes.io/revision".into(), "1".into())]),
+            owner: Some(OwnerRef { kind: "Deployment", name: "web".into(), uid: "u".into() }),
+            replicas,
+            selector: d.selector.clone(),
+            template: Arc::new(d.template.clone()),
+            min_ready_seconds: 0,
+        }
+    }
+
+    #[test]
+    fn replica_set_writes_bump_generation_only_for_spec_changes() {
+        let (mut api, mut trace) = (ApiServer::new(1), Trace::default());
+        let d = deployment();
+        let t = SimTime::ZERO;
+        let id = api.create_replica_set(rs_spec(&d, 1), t, &mut trace).unwrap();
+        assert!(api.create_replica_set(rs_spec(&d, 1), t, &mut trace).is_none(), "AlreadyExists");
+        assert!(!api.update_replica_set(id, rs_spec(&d, 1), t, &mut trace), "an identical PUT stores nothing");
+        assert!(api.update_replica_set(id, rs_spec(&d, 3), t, &mut trace));
+        assert_eq!(api.replica_set(id).generation, 2);
+        let mut status = RsStatus { observed_generation: 2, ..Default::default() };
+        status.counts.replicas = 3;
+        assert!(api.update_replica_set_status(id, status.clone(), t, &mut trace));
+        assert!(!api.update_replica_set_status(id, status, t, &mut trace));
+        assert_eq!(api.replica_set(id).generation, 2, "status writes leave the generation");
+        // ADDED, MODIFIED (spec), MODIFIED (status): one watch record per stored change.
+        assert_eq!(trace.entries.len(), 3);
+    }
+
+    #[test]
+    fn objects_render_as_the_api_server_returns_them() {
+        let (mut api, mut trace) = (ApiServer::new(1), Trace::default());
+        let d = deployment();
+        let id = api.create_replica_set(rs_spec(&d, 3), SimTime::ZERO, &mut trace).unwrap();
+        let clock = Clock { epoch: crate::run::DEFAULT_EPOCH.parse().unwrap() };
+        let rs = serde_json::to_value(render_workloads::replica_set(api.replica_set(id), &clock)).unwrap();
+        assert_eq!(rs["spec"]["replicas"], 3);
+        assert_eq!(rs["status"], serde_json::json!({"replicas": 0}), "zero counts are omitted but replicas");
+        assert_eq!(rs["metadata"]["ownerReferences"][0]["controller"], true);
+        let dep = api.create_deployment(d.clone(), SimTime::ZERO, &mut trace);
+        let object = serde_json::to_value(render_workloads::deployment(api.deployment(dep), &clock)).unwrap();
+        assert_eq!(object["spec"]["strategy"]["rollingUpdate"]["maxSurge"], "25%");
+        assert_eq!(object["spec"]["progressDeadlineSeconds"], 600);
+        assert_eq!(object["metadata"]["generation"], 1);
+        let again = Arc::new((*d).clone());
+        assert!(!api.update_deployment(dep, again, BTreeMap::new(), SimTime::ZERO, &mut trace));
+    }
+}

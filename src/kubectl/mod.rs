@@ -4,6 +4,7 @@
 
 mod duration;
 mod get_pods;
+pub mod rollout_status;
 
 pub use duration::human_duration;
 pub use get_pods::{PodLine, print_pod};

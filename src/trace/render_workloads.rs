@@ -27,6 +27,7 @@ fn non_empty(m: &BTreeMap<String, String>) -> Option<BTreeMap<String, String>> {
 /// (`omitempty`), `terminatingReplicas` is present whenever the gate sets it.
 pub fn replica_set(r: &ApiReplicaSet, clock: &Clock) -> apps::ReplicaSet {
     let s = &r.spec;
+    let c = &r.status.counts;
     let positive = |n: u32| (n > 0).then_some(n as i32);
     apps::ReplicaSet {
         metadata: ObjectMeta {
@@ -48,11 +49,11 @@ pub fn replica_set(r: &ApiReplicaSet, clock: &Clock) -> apps::ReplicaSet {
             template: Some(s.template.object.clone()),
         },
         status: Some(apps::ReplicaSetStatus {
-            replicas: r.status.replicas as i32,
-            fully_labeled_replicas: positive(r.status.fully_labeled_replicas),
-            ready_replicas: positive(r.status.ready_replicas),
-            available_replicas: positive(r.status.available_replicas),
-            terminating_replicas: r.status.terminating_replicas.map(|n| n as i32),
+            replicas: c.replicas as i32,
+            fully_labeled_replicas: positive(c.fully_labeled_replicas),
+            ready_replicas: positive(c.ready_replicas),
+            available_replicas: positive(c.available_replicas),
+            terminating_replicas: c.terminating_replicas.map(|n| n as i32),
             observed_generation: (r.status.observed_generation > 0).then_some(r.status.observed_generation),
             conditions: None,
         }),
@@ -72,7 +73,7 @@ pub fn deployment(d: &ApiDeployment, clock: &Clock) -> apps::Deployment {
     let s = &d.status;
     let positive = |n: u32| (n > 0).then_some(n as i32);
     object.status = Some(apps::DeploymentStatus {
-        observed_generation: (s.observed_generation > 0).then_some(s.observed_generation),
+        observed_generation: (s.observed_generation > 0).then_some(s.observed_generation as i64),
         replicas: positive(s.replicas),
         updated_replicas: positive(s.updated_replicas),
         ready_replicas: positive(s.ready_replicas),
@@ -86,7 +87,7 @@ pub fn deployment(d: &ApiDeployment, clock: &Clock) -> apps::Deployment {
                 .map(|c| apps::DeploymentCondition {
                     type_: Some(c.kind.as_str().into()),
                     status: Some(c.status.as_str().into()),
-                    reason: Some(c.reason.into()),
+                    reason: Some(c.reason.as_str().into()),
                     message: Some(c.message.clone()),
                     last_update_time: Some(clock.time(c.last_update)),
                     last_transition_time: Some(clock.time(c.last_transition)),
