@@ -12,6 +12,10 @@
 //!   the progress deadline and its requeue;
 //! - [`hash`]: `pod-template-hash` and the ReplicaSet name;
 //! - [`revisions`]: the revision annotations.
+//!
+//! `SOURCES.md` beside this file records, rule by rule, the Kubernetes source
+//! each behaviour was read from (and what could not be verified); the sync
+//! loops (`syncDeployment`, `syncReplicaSet`) follow its §2–§3.
 
 pub mod conditions;
 pub mod fenceposts;
