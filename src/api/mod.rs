@@ -110,6 +110,24 @@ impl ApiServer {
         id
     }
 
+    /// POST a pod with `generateName: <prefix>`: the server appends five
+    /// random characters (`names.SimpleNameGenerator`) and retries a name in
+    /// use (`RetryGenerateName`).
+    pub fn create_generated(&mut self, spec: Arc<PodSpec>, prefix: &str, now: SimTime, trace: &mut Trace) -> PodId {
+        let name = loop {
+            let name = crate::control::replicaset::names::generate_name(prefix, &mut self.names);
+            let taken = |p: &ApiPod| !p.removed && p.spec.name == name && p.spec.namespace == spec.namespace;
+            if !self.pods.iter().any(taken) {
+                break name;
+            }
+        };
+        let mut named = (*spec).clone();
+        named.object.metadata.generate_name = Some(prefix.to_string());
+        named.object.metadata.name = Some(name.clone());
+        named.name = name;
+        self.create(Arc::new(named), now, trace)
+    }
+
     /// POST a Service: its cluster IP is the one asked for, else the next
     /// free one of `range` (validation checked a requested IP beforehand).
     pub fn create_service(

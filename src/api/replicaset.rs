@@ -3,6 +3,7 @@
 //! controller last wrote it.
 
 use crate::control::replicaset::status::RsStatusCounts;
+pub use crate::spec::OwnerRef;
 use crate::spec::PodTemplate;
 use crate::time::SimTime;
 use std::collections::BTreeMap;
@@ -11,14 +12,6 @@ use std::sync::Arc;
 /// A ReplicaSet of the run (its index in the API server).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RsId(pub u32);
-
-/// The controller that owns an object (`ownerReferences[controller=true]`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OwnerRef {
-    pub kind: &'static str,
-    pub name: Arc<str>,
-    pub uid: Arc<str>,
-}
 
 /// What a ReplicaSet's writers set: everything but the server's metadata.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,7 +41,7 @@ pub struct ApiReplicaSet {
     pub id: RsId,
     pub uid: Arc<str>,
     pub created: SimTime,
-    /// 1 on create, +1 on each write that changes the spec or annotations.
+    /// 1 on create, +1 on each write that changes the spec.
     pub generation: i64,
     pub resource_version: u64,
     pub spec: RsSpec,

@@ -52,17 +52,22 @@ impl ApiServer {
         Some(id)
     }
 
-    /// PUT a ReplicaSet's spec and metadata: the generation moves when the
-    /// spec or the annotations change (the apps strategy's `PrepareForUpdate`);
-    /// an identical write stores nothing.
+    /// PUT a ReplicaSet's spec and metadata: the generation moves only when
+    /// the spec changes (`rsStrategy.PrepareForUpdate`; annotations do not
+    /// count, unlike a Deployment's); an identical write stores nothing.
     pub fn update_replica_set(&mut self, id: RsId, spec: RsSpec, now: SimTime, trace: &mut Trace) -> bool {
         let r = &self.replica_sets[id.0 as usize];
         if r.removed || r.spec == spec {
             return false;
         }
+        let o = &r.spec;
+        let spec_changed = o.replicas != spec.replicas
+            || o.selector != spec.selector
+            || o.template != spec.template
+            || o.min_ready_seconds != spec.min_ready_seconds;
         let rv = self.bump();
         let r = &mut self.replica_sets[id.0 as usize];
-        r.generation += 1;
+        r.generation += i64::from(spec_changed);
         r.spec = spec;
         r.resource_version = rv;
         self.record_rs(id, WatchKind::Modified, now, trace);
@@ -219,6 +224,10 @@ mod tests {
         let id = api.create_replica_set(rs_spec(&d, 1), t, &mut trace).unwrap();
         assert!(api.create_replica_set(rs_spec(&d, 1), t, &mut trace).is_none(), "AlreadyExists");
         assert!(!api.update_replica_set(id, rs_spec(&d, 1), t, &mut trace), "an identical PUT stores nothing");
+        let mut annotated = rs_spec(&d, 1);
+        annotated.annotations.insert("deployment.kubernetes.io/revision".into(), "3".into());
+        assert!(api.update_replica_set(id, annotated, t, &mut trace));
+        assert_eq!(api.replica_set(id).generation, 1, "annotations are metadata, not spec");
         assert!(api.update_replica_set(id, rs_spec(&d, 3), t, &mut trace));
         assert_eq!(api.replica_set(id).generation, 2);
         let mut status = RsStatus { observed_generation: 2, ..Default::default() };
@@ -226,8 +235,8 @@ mod tests {
         assert!(api.update_replica_set_status(id, status.clone(), t, &mut trace));
         assert!(!api.update_replica_set_status(id, status, t, &mut trace));
         assert_eq!(api.replica_set(id).generation, 2, "status writes leave the generation");
-        // ADDED, MODIFIED (spec), MODIFIED (status): one watch record per stored change.
-        assert_eq!(trace.entries.len(), 3);
+        // ADDED, MODIFIED (annotations), MODIFIED (spec), MODIFIED (status).
+        assert_eq!(trace.entries.len(), 4);
     }
 
     #[test]

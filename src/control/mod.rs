@@ -1,8 +1,10 @@
-//! The control plane's components other than the API server: the scheduler
-//! and the controllers that write pod status or EndpointSlices.
+//! The control plane's components other than the API server: the scheduler,
+//! the controllers that write pod status or EndpointSlices, and the workload
+//! controllers (ReplicaSet, Deployment), all fed by client-go's work queue.
 
 pub mod deployment;
 pub mod endpointslice;
 pub mod readiness_gate;
 pub mod replicaset;
 pub mod scheduler;
+pub mod workqueue;

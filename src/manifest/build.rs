@@ -43,6 +43,7 @@ pub fn pod_spec(pod: Pod) -> (PodSpec, Vec<(String, String)>) {
         containers,
         readiness_gates: spec.readiness_gates.iter().flatten().map(|g| g.condition_type.clone()).collect(),
         qos,
+        owner: None,
         object: pod,
     };
     (built, warnings)

@@ -16,7 +16,7 @@ pub mod workloads;
 
 use crate::error::{Error, Problem, SourceFile};
 use crate::source::{Doc, decode_value, parse_documents};
-use crate::spec::{PodSpec, ServiceSpec};
+use crate::spec::{PodSpec, ReplicaSetSpec, ServiceSpec};
 use k8s_openapi::api::core::v1::Pod;
 use serde_json::Value;
 use std::sync::Arc;
@@ -26,6 +26,7 @@ use std::sync::Arc;
 pub struct Manifests {
     pub pods: Vec<PodSpec>,
     pub services: Vec<ServiceSpec>,
+    pub replica_sets: Vec<ReplicaSetSpec>,
     pub warnings: Vec<Problem>,
     /// Where each pod was written (document and `items[i]` prefix).
     origins: Vec<(Doc, String)>,
@@ -34,6 +35,12 @@ pub struct Manifests {
 }
 
 impl Manifests {
+    /// Every pod the run can have: the manifests' Pods and the templates of
+    /// their ReplicaSets.
+    pub fn all_pod_specs(&self) -> impl Iterator<Item = &PodSpec> {
+        self.pods.iter().chain(self.replica_sets.iter().map(|r| &r.template.pod))
+    }
+
     /// A problem about field `path` of the `pod`-th pod, located in its file.
     pub fn problem(&self, pod: usize, path: &str, message: impl Into<String>) -> Problem {
         let (doc, prefix) = &self.origins[pod];
@@ -64,7 +71,7 @@ impl Manifests {
             }
         }
         problems.extend(out.target_port_warnings());
-        if out.pods.is_empty() && !problems.iter().any(Problem::is_error) {
+        if out.pods.is_empty() && out.replica_sets.is_empty() && !problems.iter().any(Problem::is_error) {
             problems.push(Problem::error("the manifests declare no Pod: podsim needs one to simulate"));
         }
         if problems.iter().any(Problem::is_error) {
@@ -134,14 +141,23 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
         }
         // Validated as the API server would, so a user sees what a cluster
         // would refuse; the controllers that run them are not simulated yet.
-        ("apps/v1", "Deployment" | "ReplicaSet") => {
+        ("apps/v1", "ReplicaSet") => {
+            if let Some(rs) = workloads::read_replica_set(doc, json, prefix, problems) {
+                if out.replica_sets.iter().any(|r| r.name == rs.name && r.namespace == rs.namespace) {
+                    let message = format!("replicasets.apps {:?} already exists", rs.name);
+                    problems.push(doc.problem(&join(prefix, "metadata.name"), message));
+                } else {
+                    out.replica_sets.push(rs);
+                }
+            }
+        }
+        // Validated as the API server would, so a user sees what a cluster
+        // would refuse; the Deployment controller is not simulated yet.
+        ("apps/v1", "Deployment") => {
             let message = format!(
-                "podsim does not simulate kind {kind} ({api_version}) yet: only Pod (v1) and Service (v1) are supported"
+                "podsim does not simulate kind {kind} ({api_version}) yet: only Pod (v1), Service (v1) and ReplicaSet (apps/v1) are supported"
             );
-            let _ = match kind {
-                "Deployment" => workloads::read_deployment(doc, json, prefix, problems).map(|_| ()),
-                _ => workloads::read_replica_set(doc, json, prefix, problems).map(|_| ()),
-            };
+            let _ = workloads::read_deployment(doc, json, prefix, problems);
             problems.push(doc.problem(&join(prefix, "kind"), message));
         }
         (_, "Pod" | "Service") => problems.push(doc.problem(
@@ -151,7 +167,7 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
         _ => problems.push(doc.problem(
             &join(prefix, "kind"),
             format!(
-                "podsim does not simulate kind {kind} ({api_version}) yet: only Pod (v1) and Service (v1) are supported"
+                "podsim does not simulate kind {kind} ({api_version}) yet: only Pod (v1), Service (v1) and ReplicaSet (apps/v1) are supported"
             ),
         )),
     }

@@ -135,8 +135,9 @@ pub fn setup(
         }
     }
     for name in behaviours.container_names() {
-        if !manifests.pods.iter().any(|p| p.container_index(name).is_some()) {
-            let known: Vec<&str> = manifests.pods.iter().flat_map(|p| p.containers.iter().map(|c| &*c.name)).collect();
+        if !manifests.all_pod_specs().any(|p| p.container_index(name).is_some()) {
+            let known: Vec<&str> =
+                manifests.all_pod_specs().flat_map(|p| p.containers.iter().map(|c| &*c.name)).collect();
             problems.push(behaviours.problem_at(
                 name,
                 format!("no container named {name:?} in the manifests (containers: {})", known.join(", ")),
@@ -158,7 +159,7 @@ pub fn setup(
     if !problems.is_empty() {
         return Err(Error::Input(problems));
     }
-    for pod in &manifests.pods {
+    for pod in manifests.all_pod_specs() {
         for c in &pod.containers {
             let probes_a_port =
                 ProbeKind::ALL.iter().any(|k| c.probe(*k).is_some_and(|p| !matches!(p.handler, Handler::Exec { .. })));
@@ -181,6 +182,7 @@ pub fn setup(
         actions: Arc::new(actions),
         gates: scenario.gates,
         services: manifests.services,
+        replica_sets: manifests.replica_sets,
         clients: Arc::new(clients),
     };
     Ok((setup, warnings))

@@ -5,6 +5,7 @@
 mod network;
 mod services;
 mod watch;
+mod workloads;
 
 use crate::api::status::{Condition, ConditionType, PodStatus};
 use crate::api::{ApiServer, DeleteOutcome};
@@ -13,6 +14,7 @@ use crate::client::{Answered, Client, Silence};
 use crate::cluster::Cluster;
 use crate::control::endpointslice::{self as eps, Controller};
 use crate::control::readiness_gate::{Controllers, GatePatch};
+use crate::control::replicaset as rs;
 use crate::control::scheduler;
 use crate::engine::Queue;
 use crate::kubelet::{self, Kubelet};
@@ -20,7 +22,7 @@ use crate::proxy::{self, KubeProxy};
 use crate::rng::Stream;
 use crate::scenario::GateController;
 use crate::scenario::actions::Signal;
-use crate::spec::{PodSpec, ServiceSpec};
+use crate::spec::{PodSpec, ReplicaSetSpec, ServiceSpec};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::Trace;
@@ -57,6 +59,12 @@ pub enum Ev {
     SliceWrite(eps::Request),
     /// A message to the kube-proxy of a node.
     Proxy(Arc<str>, proxy::Ev),
+    /// The scenario creates a ReplicaSet.
+    CreateReplicaSet(Arc<ReplicaSetSpec>),
+    /// A message to the ReplicaSet controller.
+    RsController(rs::Ev),
+    /// A write of the ReplicaSet controller reaches the API server.
+    RsWrite(rs::Write),
     /// Client `client` sends its request number `n`.
     Send { client: usize, n: u32 },
     /// How far request `req` got, should its client time out.
@@ -99,6 +107,7 @@ pub struct Setup {
     pub actions: Arc<Vec<Scheduled>>,
     pub gates: Vec<GateController>,
     pub services: Vec<ServiceSpec>,
+    pub replica_sets: Vec<ReplicaSetSpec>,
     pub clients: Arc<Vec<Client>>,
 }
 
@@ -118,6 +127,8 @@ pub struct World {
     controllers: Controllers,
     /// The Service path, present when the manifests declare a Service.
     controller: Option<Controller>,
+    /// The ReplicaSet controller, present when the manifests declare workloads.
+    replicasets: Option<rs::Controller>,
     proxies: Vec<KubeProxy>,
     watches: watch::Watches,
     clients: Arc<Vec<Client>>,
@@ -147,6 +158,7 @@ impl World {
             actions: setup.actions.clone(),
             controllers: Controllers::new(&setup.gates, seed),
             controller: (!setup.services.is_empty()).then(|| Controller::new(setup.cluster.clone(), seed)),
+            replicasets: (!setup.replica_sets.is_empty()).then(|| rs::Controller::new(setup.cluster.clone(), seed)),
             proxies: match setup.services.is_empty() {
                 true => Vec::new(),
                 false => setup
@@ -172,6 +184,9 @@ impl World {
         }
         for s in &setup.services {
             w.q.at(SimTime::ZERO, Ev::CreateService(Arc::new(s.clone())));
+        }
+        for r in &setup.replica_sets {
+            w.q.at(SimTime::ZERO, Ev::CreateReplicaSet(Arc::new(r.clone())));
         }
         for i in 0..w.clients.len() {
             if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i]) {
@@ -202,17 +217,17 @@ impl World {
         let now = self.q.now();
         match ev {
             Ev::Create(spec) => {
-                let node = spec.node_name.clone();
                 let pod = self.api.create(spec, now, &mut self.trace);
-                match node {
-                    // A pod with nodeName skips the scheduler.
-                    Some(n) => self.deliver(pod, Arc::from(n)),
-                    None => {
-                        let d = self.cluster.latencies.scheduling.sample(&mut self.scheduler);
-                        self.q.after(d, Ev::Schedule(pod));
-                    }
+                self.created(pod);
+            }
+            Ev::CreateReplicaSet(spec) => self.create_replica_set(&spec),
+            Ev::RsController(ev) => {
+                if let Some(c) = self.replicasets.as_mut() {
+                    let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+                    c.handle(ev, &mut ctx);
                 }
             }
+            Ev::RsWrite(write) => self.rs_write(write),
             Ev::Schedule(pod) => {
                 let spec = &self.api.pod(pod).spec;
                 let tolerations = spec.object.spec.as_ref().and_then(|s| s.tolerations.as_deref()).unwrap_or(&[]);
@@ -371,6 +386,18 @@ impl World {
         let lat = &self.cluster.latencies;
         for patch in self.controllers.observe(self.api.pod(pod), &lat.watch, &lat.controller_write) {
             self.q.after(patch.after, Ev::GatePatch(patch));
+        }
+    }
+
+    /// A new pod is stored: the scheduler's turn, or its node's kubelet when
+    /// it names one (a pod with nodeName skips the scheduler).
+    fn created(&mut self, pod: PodId) {
+        match self.api.pod(pod).spec.node_name.clone() {
+            Some(n) => self.deliver(pod, Arc::from(n)),
+            None => {
+                let d = self.cluster.latencies.scheduling.sample(&mut self.scheduler);
+                self.q.after(d, Ev::Schedule(pod));
+            }
         }
     }
 

@@ -10,7 +10,7 @@ use crate::trace::Record;
 impl World {
     /// The API records written since entry `from` reach the informers that
     /// watch them (the kubelets get theirs separately).
-    pub(super) fn fan_out(&mut self, from: usize) {
+    pub(super) fn fan_out_services(&mut self, from: usize) {
         if self.controller.is_none() {
             return;
         }

@@ -248,8 +248,18 @@ pub struct PodSpec {
     /// `spec.readinessGates[].conditionType`.
     pub readiness_gates: Vec<String>,
     pub qos: QosClass,
+    /// The ReplicaSet that created it (`ownerReferences[controller=true]`).
+    pub owner: Option<OwnerRef>,
     /// The defaulted API object, for rendering the trace's Pod objects.
     pub object: Pod,
+}
+
+/// The controller that owns an object (`ownerReferences[controller=true]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnerRef {
+    pub kind: &'static str,
+    pub name: Arc<str>,
+    pub uid: Arc<str>,
 }
 
 impl PodSpec {

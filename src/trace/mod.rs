@@ -8,6 +8,7 @@ pub mod render;
 pub mod render_network;
 pub mod render_workloads;
 pub mod table;
+pub mod workload_rows;
 
 use crate::time::SimTime;
 pub use record::{Entry, Record};

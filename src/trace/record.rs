@@ -29,6 +29,7 @@ impl WatchKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiEvent {
     pub name: String,
+    /// The involved object: a Pod, or for a controller's event its own kind.
     pub pod: Arc<str>,
     pub namespace: Arc<str>,
     pub pod_uid: Arc<str>,
@@ -40,14 +41,22 @@ pub struct ApiEvent {
     pub count: u32,
     pub first: SimTime,
     pub last: SimTime,
-    /// Reporting component: `kubelet` (with its node) or `default-scheduler`.
+    /// Reporting component: `kubelet` (with its node), `default-scheduler`,
+    /// or a kube-controller-manager controller.
     pub source: EventSource,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EventSource {
-    Kubelet { node: Arc<str> },
+    Kubelet {
+        node: Arc<str>,
+    },
     Scheduler,
+    /// `replicaset-controller` about a ReplicaSet, `deployment-controller` about a Deployment.
+    Controller {
+        component: &'static str,
+        kind: &'static str,
+    },
 }
 
 /// A process-level fact about one container instance.

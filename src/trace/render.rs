@@ -42,6 +42,11 @@ pub fn pod(p: &ApiPod, clock: &Clock) -> core::Pod {
     meta.generation = Some(p.generation);
     meta.deletion_timestamp = p.deletion.map(|d| clock.time(d.timestamp));
     meta.deletion_grace_period_seconds = p.deletion.map(|d| d.grace_seconds);
+    if let Some(owner) = &p.spec.owner {
+        meta.name = Some(p.spec.name.clone());
+        meta.labels = Some(p.spec.labels.clone());
+        meta.owner_references = Some(vec![super::render_workloads::owner_reference(owner)]);
+    }
     if let Some(spec) = object.spec.as_mut() {
         spec.node_name = p.node.as_ref().map(|n| n.to_string());
     }
@@ -134,9 +139,13 @@ fn terminated(t: &Terminated, clock: &Clock) -> core::ContainerState {
 /// A core/v1 Event. The scheduler writes through events.k8s.io, so its
 /// events carry `eventTime` and no source or counters.
 pub fn event(e: &ApiEvent, clock: &Clock) -> core::Event {
+    let (api_version, kind) = match &e.source {
+        EventSource::Controller { kind, .. } => ("apps/v1", *kind),
+        _ => ("v1", "Pod"),
+    };
     let involved = core::ObjectReference {
-        api_version: Some("v1".into()),
-        kind: Some("Pod".into()),
+        api_version: Some(api_version.into()),
+        kind: Some(kind.into()),
         name: Some(e.pod.to_string()),
         namespace: Some(e.namespace.to_string()),
         uid: Some(e.pod_uid.to_string()),
@@ -161,6 +170,14 @@ pub fn event(e: &ApiEvent, clock: &Clock) -> core::Event {
             out.source = Some(core::EventSource { component: Some("kubelet".into()), host: Some(node.to_string()) });
             out.reporting_component = Some("kubelet".into());
             out.reporting_instance = Some(node.to_string());
+            out.first_timestamp = Some(clock.time(e.first));
+            out.last_timestamp = Some(clock.time(e.last));
+            out.count = Some(e.count as i32);
+        }
+        // The controllers record through the old events API (`record.EventRecorder`).
+        EventSource::Controller { component, .. } => {
+            out.source = Some(core::EventSource { component: Some((*component).into()), host: None });
+            out.reporting_component = Some((*component).into());
             out.first_timestamp = Some(clock.time(e.first));
             out.last_timestamp = Some(clock.time(e.last));
             out.count = Some(e.count as i32);

@@ -6,6 +6,7 @@ use super::changes::{Change, changes};
 use super::network_rows::NetworkRows;
 use super::record::{ProcessFact, Record, Verdict, WatchKind};
 use super::render::{self, Clock};
+use super::workload_rows::WorkloadRows;
 use crate::api::pod::ApiPod;
 use crate::kubectl::print_pod;
 use crate::time::SimTime;
@@ -28,12 +29,14 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
     let mut printed: HashMap<Arc<str>, String> = HashMap::new();
     let mut errors = HashMap::new();
     let mut network = NetworkRows::default();
+    let mut workloads = WorkloadRows::default();
     let mut out = Vec::new();
     for e in &trace.entries {
         if let Record::Pod { pod, .. } = &e.record {
             network.pod(e.t, pod);
         }
         network.rows(e.t, &e.record, &mut out);
+        workloads.rows(e.t, &e.record, &mut out);
         let mut push = |object: String, what: String, why: String| out.push(Row { t: e.t, object, what, why });
         match &e.record {
             Record::Pod { kind: WatchKind::Deleted, pod } => {

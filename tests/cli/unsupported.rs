@@ -23,7 +23,7 @@ fn deployment_is_an_unsupported_kind() {
     let file = dir.write("deploy.yaml", DEPLOYMENT);
     let run = podsim(["run", "-f", &file]);
     assert_error(&run, &file, line_of(DEPLOYMENT, "kind:"), "kind: podsim does not simulate kind Deployment (apps/v1)");
-    assert!(run.stderr.contains("only Pod (v1) and Service (v1) are supported"), "{run:?}");
+    assert!(run.stderr.contains("only Pod (v1), Service (v1) and ReplicaSet (apps/v1) are supported"), "{run:?}");
 }
 
 /// Until they are simulated, Deployments are still validated as the API

@@ -15,6 +15,7 @@ mod pod_composition;
 mod probe_actions;
 mod readiness_delay;
 mod readiness_gates;
+mod replicaset;
 mod restart_policy;
 mod seed_asr;
 mod service_path;

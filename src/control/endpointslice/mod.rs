@@ -5,7 +5,6 @@
 //! API server, one write at a time.
 
 mod endpoint;
-mod queue;
 mod reconciler;
 mod tracker;
 mod trigger;
@@ -18,10 +17,10 @@ use crate::api::pod::ApiPod;
 use crate::api::service::{ApiService, ServiceId};
 use crate::api::status::ConditionType;
 use crate::cluster::Cluster;
+use crate::control::workqueue::WorkQueue;
 use crate::rng::Stream;
 use crate::sim::{Ctx, PodId};
 use crate::trace::record::WatchKind;
-use queue::WorkQueue;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use tracker::Tracker;

@@ -11,3 +11,6 @@ pub mod names;
 pub mod ranking;
 pub mod slow_start;
 pub mod status;
+
+mod controller;
+pub use controller::{Controller, Ev, Write};

@@ -1,4 +1,4 @@
-//! client-go's rate-limited delaying work queue, as the controller uses it:
+//! client-go's rate-limited delaying work queue, as the controllers use it:
 //! a key waits at most once, a key being synced is only marked dirty and
 //! queued again when its sync is done, a delayed add keeps the earliest
 //! due time (`workqueue.Typed`, `delayingType.AddAfter`), and failures back
@@ -29,7 +29,8 @@ impl<K: Copy + Eq + Hash> Default for WorkQueue<K> {
     }
 }
 
-/// `defaultSyncBackOff` and `maxSyncBackOff` of the EndpointSlice controller.
+/// `defaultSyncBackOff` and `maxSyncBackOff` of the EndpointSlice controller,
+/// the only one whose syncs fail in a run.
 const BASE_BACKOFF: SimDuration = SimDuration::from_secs(1);
 const MAX_BACKOFF: SimDuration = SimDuration::from_secs(1000);
 

@@ -1,0 +1,103 @@
+//! Workloads inside the world: API changes fanned out to the ReplicaSet
+//! controller's informers, and its writes applied by the API server.
+
+use super::{Ctx, Ev, World};
+use crate::api::DeleteOutcome;
+use crate::api::replicaset::{RsId, RsSpec};
+use crate::control::replicaset::{self as rs, Write};
+use crate::spec::ReplicaSetSpec;
+use crate::trace::Record;
+use crate::trace::record::{ApiEvent, EventSource};
+use std::sync::Arc;
+
+impl World {
+    /// The API records written since entry `from` reach the informers that watch them.
+    pub(super) fn fan_out(&mut self, from: usize) {
+        self.fan_out_services(from);
+        if self.replicasets.is_none() {
+            return;
+        }
+        let now = self.q.now();
+        let watch = self.cluster.latencies.watch.clone();
+        for i in from..self.trace.entries.len() {
+            let ev = match &self.trace.entries[i].record {
+                Record::Pod { kind, pod } => ("pods", rs::Ev::Pod(*kind, pod.clone())),
+                Record::ReplicaSet { kind, rs } => ("replicasets", rs::Ev::ReplicaSet(*kind, rs.clone())),
+                _ => continue,
+            };
+            let at = self.watches.due(&format!("kube-controller-manager/replicaset/{}", ev.0), now, &watch);
+            self.q.at(at, Ev::RsController(ev.1));
+        }
+    }
+
+    /// A ReplicaSet of the manifests is created.
+    pub(super) fn create_replica_set(&mut self, spec: &ReplicaSetSpec) {
+        let now = self.q.now();
+        let rs = RsSpec {
+            name: Arc::from(spec.name.as_str()),
+            namespace: Arc::from(spec.namespace.as_str()),
+            labels: spec.labels.clone(),
+            annotations: Default::default(),
+            owner: None,
+            replicas: spec.replicas,
+            selector: spec.selector.clone(),
+            template: Arc::new(spec.template.clone()),
+            min_ready_seconds: spec.min_ready_seconds,
+        };
+        let _ = self.api.create_replica_set(rs, now, &mut self.trace);
+    }
+
+    /// A write of the ReplicaSet controller reaches the API server; the
+    /// answer goes straight back to it.
+    pub(super) fn rs_write(&mut self, write: Write) {
+        let now = self.q.now();
+        let rs = match write {
+            Write::CreatePod { rs, pod, prefix } => {
+                let id = self.api.create_generated(pod, &prefix, now, &mut self.trace);
+                let message = format!("Created pod: {}", self.api.pod(id).spec.name);
+                self.rs_event(rs, "SuccessfulCreate", message);
+                self.created(id);
+                rs
+            }
+            Write::DeletePod { rs, pod } => {
+                match self.api.delete(pod, None, now, &mut self.trace) {
+                    DeleteOutcome::Graceful => self.updated(pod),
+                    DeleteOutcome::Removed => self.removed(pod),
+                    DeleteOutcome::Unchanged | DeleteOutcome::NotFound => {}
+                }
+                let message = format!("Deleted pod: {}", self.api.pod(pod).spec.name);
+                self.rs_event(rs, "SuccessfulDelete", message);
+                rs
+            }
+            Write::Status { rs, status } => {
+                self.api.update_replica_set_status(rs, status, now, &mut self.trace);
+                rs
+            }
+        };
+        if let Some(c) = self.replicasets.as_mut() {
+            let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+            c.written(rs, &mut ctx);
+        }
+    }
+
+    /// An event of the replicaset-controller about `rs` (`RealPodControl`).
+    fn rs_event(&mut self, rs: RsId, reason: &'static str, message: String) {
+        let now = self.q.now();
+        let r = self.api.replica_set(rs);
+        let event = ApiEvent {
+            name: format!("{}.{:x}", r.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000 + rs.0 as u128),
+            pod: r.spec.name.clone(),
+            namespace: r.spec.namespace.clone(),
+            pod_uid: r.uid.clone(),
+            field_path: None,
+            warning: false,
+            reason,
+            message,
+            count: 1,
+            first: now,
+            last: now,
+            source: EventSource::Controller { component: "replicaset-controller", kind: "ReplicaSet" },
+        };
+        self.trace.push(now, Record::Event(Arc::new(event)));
+    }
+}
