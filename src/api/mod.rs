@@ -389,6 +389,12 @@ fn uid(stream: &mut Stream) -> String {
     format!("{}-{}-4{}-a{}-{}", &h[0..8], &h[8..12], &h[13..16], &h[17..20], &h[20..32])
 }
 
+/// A write based on an older `resourceVersion` than the stored one: "the
+/// object has been modified; please apply your changes to the latest version
+/// and try again" (409 Conflict).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Conflict;
+
 /// What a DELETE did.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum DeleteOutcome {

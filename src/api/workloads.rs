@@ -3,7 +3,7 @@
 
 use super::deployment::{ApiDeployment, DeploymentId, DeploymentStatus};
 use super::replicaset::{ApiReplicaSet, RsId, RsSpec, RsStatus};
-use super::{ApiServer, uid};
+use super::{ApiServer, Conflict, uid};
 use crate::spec::DeploymentSpec;
 use crate::time::SimTime;
 use crate::trace::Trace;
@@ -55,10 +55,20 @@ impl ApiServer {
     /// PUT a ReplicaSet's spec and metadata: the generation moves only when
     /// the spec changes (`rsStrategy.PrepareForUpdate`; annotations do not
     /// count, unlike a Deployment's); an identical write stores nothing.
-    pub fn update_replica_set(&mut self, id: RsId, spec: RsSpec, now: SimTime, trace: &mut Trace) -> bool {
+    pub fn update_replica_set(
+        &mut self,
+        id: RsId,
+        spec: RsSpec,
+        read: u64,
+        now: SimTime,
+        trace: &mut Trace,
+    ) -> Result<bool, Conflict> {
         let r = &self.replica_sets[id.0 as usize];
-        if r.removed || r.spec == spec {
-            return false;
+        if r.removed || r.resource_version != read {
+            return Err(Conflict);
+        }
+        if r.spec == spec {
+            return Ok(false);
         }
         let o = &r.spec;
         let spec_changed = o.replicas != spec.replicas
@@ -71,7 +81,7 @@ impl ApiServer {
         r.spec = spec;
         r.resource_version = rv;
         self.record_rs(id, WatchKind::Modified, now, trace);
-        true
+        Ok(true)
     }
 
     /// PUT `status` (`updateReplicaSetStatus`): nothing is stored when it is unchanged.
@@ -151,18 +161,23 @@ impl ApiServer {
 
     /// PUT `status`; the controller also writes the revision annotation
     /// through it (the status strategy keeps metadata annotations), which
-    /// does not bump the generation.
+    /// does not bump the generation. A write based on an older version than
+    /// the stored one is refused (optimistic concurrency).
     pub fn update_deployment_status(
         &mut self,
         id: DeploymentId,
         status: DeploymentStatus,
         annotations: BTreeMap<String, String>,
+        read: u64,
         now: SimTime,
         trace: &mut Trace,
-    ) -> bool {
+    ) -> Result<bool, Conflict> {
         let d = &self.deployments[id.0 as usize];
-        if d.removed || (d.status == status && d.annotations == annotations) {
-            return false;
+        if d.removed || d.resource_version != read {
+            return Err(Conflict);
+        }
+        if d.status == status && d.annotations == annotations {
+            return Ok(false);
         }
         let rv = self.bump();
         let d = &mut self.deployments[id.0 as usize];
@@ -170,7 +185,7 @@ impl ApiServer {
         d.annotations = annotations;
         d.resource_version = rv;
         self.record_deployment(id, WatchKind::Modified, now, trace);
-        true
+        Ok(true)
     }
 
     fn record_deployment(&self, id: DeploymentId, kind: WatchKind, now: SimTime, trace: &mut Trace) {
@@ -223,12 +238,14 @@ mod tests {
         let t = SimTime::ZERO;
         let id = api.create_replica_set(rs_spec(&d, 1), t, &mut trace).unwrap();
         assert!(api.create_replica_set(rs_spec(&d, 1), t, &mut trace).is_none(), "AlreadyExists");
-        assert!(!api.update_replica_set(id, rs_spec(&d, 1), t, &mut trace), "an identical PUT stores nothing");
+        let rv = |api: &ApiServer| api.replica_set(id).resource_version;
+        assert_eq!(api.update_replica_set(id, rs_spec(&d, 1), rv(&api), t, &mut trace), Ok(false), "identical");
+        assert_eq!(api.update_replica_set(id, rs_spec(&d, 2), rv(&api) - 1, t, &mut trace), Err(Conflict));
         let mut annotated = rs_spec(&d, 1);
         annotated.annotations.insert("deployment.kubernetes.io/revision".into(), "3".into());
-        assert!(api.update_replica_set(id, annotated, t, &mut trace));
+        assert_eq!(api.update_replica_set(id, annotated, rv(&api), t, &mut trace), Ok(true));
         assert_eq!(api.replica_set(id).generation, 1, "annotations are metadata, not spec");
-        assert!(api.update_replica_set(id, rs_spec(&d, 3), t, &mut trace));
+        assert_eq!(api.update_replica_set(id, rs_spec(&d, 3), rv(&api), t, &mut trace), Ok(true));
         assert_eq!(api.replica_set(id).generation, 2);
         let mut status = RsStatus { observed_generation: 2, ..Default::default() };
         status.counts.replicas = 3;

@@ -15,26 +15,36 @@ pub struct WorkQueue<K> {
     /// Delayed keys and when each is due.
     waiting: HashMap<K, SimTime>,
     failures: HashMap<K, u32>,
+    /// `ItemExponentialFailureRateLimiter`'s base and cap.
+    base: SimDuration,
+    max: SimDuration,
 }
 
+/// The EndpointSlice controller's limiter: `defaultSyncBackOff` 1 s, `maxSyncBackOff` 1000 s.
 impl<K: Copy + Eq + Hash> Default for WorkQueue<K> {
     fn default() -> Self {
+        WorkQueue::with_backoff(SimDuration::from_secs(1), SimDuration::from_secs(1000))
+    }
+}
+
+impl<K: Copy + Eq + Hash> WorkQueue<K> {
+    /// `DefaultControllerRateLimiter`'s per-item part: 5 ms doubling to 1000 s.
+    pub fn controller_default() -> Self {
+        WorkQueue::with_backoff(SimDuration::from_millis(5), SimDuration::from_secs(1000))
+    }
+
+    pub fn with_backoff(base: SimDuration, max: SimDuration) -> Self {
         WorkQueue {
             queue: VecDeque::new(),
             dirty: HashSet::new(),
             processing: HashSet::new(),
             waiting: HashMap::new(),
             failures: HashMap::new(),
+            base,
+            max,
         }
     }
-}
 
-/// `defaultSyncBackOff` and `maxSyncBackOff` of the EndpointSlice controller,
-/// the only one whose syncs fail in a run.
-const BASE_BACKOFF: SimDuration = SimDuration::from_secs(1);
-const MAX_BACKOFF: SimDuration = SimDuration::from_secs(1000);
-
-impl<K: Copy + Eq + Hash> WorkQueue<K> {
     /// `Add`: queued unless already waiting; only marked dirty while it syncs.
     pub fn add(&mut self, k: K) {
         if !self.dirty.insert(k) || self.processing.contains(&k) {
@@ -84,11 +94,10 @@ impl<K: Copy + Eq + Hash> WorkQueue<K> {
         }
     }
 
-    /// `AddRateLimited` after a failed sync: 1 s, 2 s, 4 s … 1000 s per key.
+    /// `AddRateLimited` after a failed sync: base, 2 × base, 4 × base … max per key.
     pub fn add_rate_limited(&mut self, k: K, now: SimTime) -> Option<SimTime> {
         let n = self.failures.entry(k).or_insert(0);
-        let delay =
-            SimDuration::from_millis(BASE_BACKOFF.as_millis().saturating_mul(1 << (*n).min(20))).min(MAX_BACKOFF);
+        let delay = SimDuration::from_millis(self.base.as_millis().saturating_mul(1 << (*n).min(20))).min(self.max);
         *n += 1;
         self.add_after(k, delay, now)
     }

@@ -16,7 +16,7 @@ pub mod workloads;
 
 use crate::error::{Error, Problem, SourceFile};
 use crate::source::{Doc, decode_value, parse_documents};
-use crate::spec::{PodSpec, ReplicaSetSpec, ServiceSpec};
+use crate::spec::{DeploymentSpec, PodSpec, ReplicaSetSpec, ServiceSpec};
 use k8s_openapi::api::core::v1::Pod;
 use serde_json::Value;
 use std::sync::Arc;
@@ -27,6 +27,7 @@ pub struct Manifests {
     pub pods: Vec<PodSpec>,
     pub services: Vec<ServiceSpec>,
     pub replica_sets: Vec<ReplicaSetSpec>,
+    pub deployments: Vec<DeploymentSpec>,
     pub warnings: Vec<Problem>,
     /// Where each pod was written (document and `items[i]` prefix).
     origins: Vec<(Doc, String)>,
@@ -38,7 +39,9 @@ impl Manifests {
     /// Every pod the run can have: the manifests' Pods and the templates of
     /// their ReplicaSets.
     pub fn all_pod_specs(&self) -> impl Iterator<Item = &PodSpec> {
-        self.pods.iter().chain(self.replica_sets.iter().map(|r| &r.template.pod))
+        let templates =
+            self.replica_sets.iter().map(|r| &r.template).chain(self.deployments.iter().map(|d| &d.template));
+        self.pods.iter().chain(templates.map(|t| &t.pod))
     }
 
     /// A problem about field `path` of the `pod`-th pod, located in its file.
@@ -71,7 +74,8 @@ impl Manifests {
             }
         }
         problems.extend(out.target_port_warnings());
-        if out.pods.is_empty() && out.replica_sets.is_empty() && !problems.iter().any(Problem::is_error) {
+        let workloads = out.replica_sets.len() + out.deployments.len();
+        if out.pods.is_empty() && workloads == 0 && !problems.iter().any(Problem::is_error) {
             problems.push(Problem::error("the manifests declare no Pod: podsim needs one to simulate"));
         }
         if problems.iter().any(Problem::is_error) {
@@ -151,14 +155,15 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                 }
             }
         }
-        // Validated as the API server would, so a user sees what a cluster
-        // would refuse; the Deployment controller is not simulated yet.
         ("apps/v1", "Deployment") => {
-            let message = format!(
-                "podsim does not simulate kind {kind} ({api_version}) yet: only Pod (v1), Service (v1) and ReplicaSet (apps/v1) are supported"
-            );
-            let _ = workloads::read_deployment(doc, json, prefix, problems);
-            problems.push(doc.problem(&join(prefix, "kind"), message));
+            if let Some(d) = workloads::read_deployment(doc, json, prefix, problems) {
+                if out.deployments.iter().any(|x| x.name == d.name && x.namespace == d.namespace) {
+                    let message = format!("deployments.apps {:?} already exists", d.name);
+                    problems.push(doc.problem(&join(prefix, "metadata.name"), message));
+                } else {
+                    out.deployments.push(d);
+                }
+            }
         }
         (_, "Pod" | "Service") => problems.push(doc.problem(
             &join(prefix, "apiVersion"),
@@ -167,7 +172,7 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
         _ => problems.push(doc.problem(
             &join(prefix, "kind"),
             format!(
-                "podsim does not simulate kind {kind} ({api_version}) yet: only Pod (v1), Service (v1) and ReplicaSet (apps/v1) are supported"
+                "podsim does not simulate kind {kind} ({api_version}) yet: only Pod (v1), Service (v1), ReplicaSet and Deployment (apps/v1) are supported"
             ),
         )),
     }

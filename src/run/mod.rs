@@ -114,6 +114,13 @@ pub fn setup(
     let mut warnings = Vec::new();
     let mut actions = Vec::new();
     for (timed, origin) in &scenario.actions {
+        if let Action::Apply { file } = &timed.action {
+            match resolve_apply(&manifests, file, origin) {
+                Ok(list) => actions.extend(list.into_iter().map(|action| Scheduled { at: timed.at, action })),
+                Err(p) => problems.push(p),
+            }
+            continue;
+        }
         match resolve_action(&manifests.pods, &timed.action, origin) {
             Ok((action, warning)) => {
                 actions.push(Scheduled { at: timed.at, action });
@@ -183,6 +190,7 @@ pub fn setup(
         gates: scenario.gates,
         services: manifests.services,
         replica_sets: manifests.replica_sets,
+        deployments: manifests.deployments,
         clients: Arc::new(clients),
     };
     Ok((setup, warnings))
@@ -190,6 +198,33 @@ pub fn setup(
 
 /// The pod (and container) an action names, with a warning when it will
 /// have no visible effect.
+/// The Deployments of an `apply` file, each one the manifests declare.
+fn resolve_apply(
+    manifests: &Manifests,
+    file: &std::path::Path,
+    origin: &ActionOrigin,
+) -> Result<Vec<SimAction>, Problem> {
+    let source = crate::scenario::read_file(file).map_err(|e| origin.problem("apply", e.to_string()))?;
+    let loaded = Manifests::load(&[source]).map_err(|e| origin.problem("apply", e.to_string()))?;
+    if loaded.deployments.is_empty() || !loaded.pods.is_empty() || !loaded.services.is_empty() {
+        return Err(origin.problem("apply", format!("{}: an apply file holds Deployments only", file.display())));
+    }
+    let name: Arc<str> = Arc::from(file.display().to_string());
+    loaded
+        .deployments
+        .into_iter()
+        .map(|d| {
+            if !manifests.deployments.iter().any(|m| m.name == d.name && m.namespace == d.namespace) {
+                let known: Vec<&str> = manifests.deployments.iter().map(|m| m.name.as_str()).collect();
+                let message =
+                    format!("no Deployment named {:?} in the manifests (Deployments: {})", d.name, known.join(", "));
+                return Err(origin.problem("apply", message));
+            }
+            Ok(SimAction::Apply { file: name.clone(), deployment: Arc::new(d) })
+        })
+        .collect()
+}
+
 fn resolve_action(
     pods: &[PodSpec],
     action: &Action,
@@ -199,8 +234,9 @@ fn resolve_action(
         Action::Delete { .. } => "delete",
         Action::SetCondition { .. } => "setCondition.pod",
         Action::Kill { .. } => "kill",
+        Action::Apply { .. } => "apply",
     };
-    let name = action.pod();
+    let name = action.pod().unwrap_or_default();
     let Some(index) = pods.iter().position(|p| p.name == name) else {
         let known: Vec<&str> = pods.iter().map(|p| p.name.as_str()).collect();
         return Err(
@@ -244,6 +280,8 @@ fn resolve_action(
                 ))
             }
         },
+        // `setup` resolves `apply` against the Deployments before pods are looked up.
+        Action::Apply { .. } => Err(origin.problem("apply", "an apply action names no pod".into())),
     }
 }
 

@@ -7,6 +7,7 @@
 //!   - {at: 60s, delete: pod/web, gracePeriodSeconds: 10}
 //!   - {at: 30s, setCondition: {pod: web, type: example.com/lb, status: "True"}}
 //!   - {at: 45s, kill: pod/web/app, signal: SIGTERM}
+//!   - {at: 30s, apply: ../manifests/web-v2.yaml}   # kubectl apply of a changed Deployment
 //! ```
 
 use crate::dist::Dist;
@@ -48,12 +49,18 @@ pub enum Action {
     SetCondition { pod: String, condition: String, status: bool },
     /// A signal to a container's process from outside the kubelet.
     Kill { pod: String, container: String, signal: Signal },
+    /// `kubectl apply -f FILE` of Deployments the manifests declare: a new
+    /// spec (a rollout when the template changed). The path is relative to
+    /// the scenario file until the scenario is loaded.
+    Apply { file: std::path::PathBuf },
 }
 
 impl Action {
-    pub fn pod(&self) -> &str {
+    /// The pod the action is about (`None` for `apply`).
+    pub fn pod(&self) -> Option<&str> {
         match self {
-            Action::Delete { pod, .. } | Action::SetCondition { pod, .. } | Action::Kill { pod, .. } => pod,
+            Action::Delete { pod, .. } | Action::SetCondition { pod, .. } | Action::Kill { pod, .. } => Some(pod),
+            Action::Apply { .. } => None,
         }
     }
 }
@@ -169,6 +176,8 @@ pub struct ActionEntry {
     kill: Option<String>,
     #[serde(default)]
     signal: Option<String>,
+    #[serde(default)]
+    apply: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -185,9 +194,9 @@ impl ActionEntry {
     pub fn resolve(&self) -> Result<Timed, (&'static str, String)> {
         let Dist::Fixed(at) = self.at else { return Err(("at", "must be a fixed duration".into())) };
         let at = SimTime::ZERO + at;
-        let kinds = [self.delete.is_some(), self.set_condition.is_some(), self.kill.is_some()];
+        let kinds = [self.delete.is_some(), self.set_condition.is_some(), self.kill.is_some(), self.apply.is_some()];
         if kinds.iter().filter(|k| **k).count() != 1 {
-            return Err(("", "an action has exactly one of `delete`, `setCondition` and `kill`".into()));
+            return Err(("", "an action has exactly one of `delete`, `setCondition`, `kill` and `apply`".into()));
         }
         if self.grace_period_seconds.is_some() && self.delete.is_none() {
             return Err(("gracePeriodSeconds", "only a `delete` action takes gracePeriodSeconds".into()));
@@ -195,7 +204,9 @@ impl ActionEntry {
         if self.signal.is_some() && self.kill.is_none() {
             return Err(("signal", "only a `kill` action takes a signal".into()));
         }
-        let action = if let Some(pod) = &self.delete {
+        let action = if let Some(file) = &self.apply {
+            Action::Apply { file: file.into() }
+        } else if let Some(pod) = &self.delete {
             Action::Delete {
                 pod: pod_name(pod).map_err(|e| ("delete", e))?,
                 grace_period_seconds: self.grace_period_seconds,

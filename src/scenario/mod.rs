@@ -130,7 +130,12 @@ impl Scenario {
         for (index, entry) in f.actions.iter().enumerate() {
             let origin = ActionOrigin::File { doc: doc.clone(), list: "actions", index };
             match entry.resolve() {
-                Ok(t) => actions.push((t, origin)),
+                Ok(mut t) => {
+                    if let actions::Action::Apply { file } = &mut t.action {
+                        *file = base.join(&*file);
+                    }
+                    actions.push((t, origin))
+                }
                 Err((field, message)) => problems.push(origin.problem(field, message)),
             }
         }

@@ -12,6 +12,7 @@ use crate::api::{ApiServer, DeleteOutcome};
 use crate::app::Behaviours;
 use crate::client::{Answered, Client, Silence};
 use crate::cluster::Cluster;
+use crate::control::deployment as deploy;
 use crate::control::endpointslice::{self as eps, Controller};
 use crate::control::readiness_gate::{Controllers, GatePatch};
 use crate::control::replicaset as rs;
@@ -22,7 +23,7 @@ use crate::proxy::{self, KubeProxy};
 use crate::rng::Stream;
 use crate::scenario::GateController;
 use crate::scenario::actions::Signal;
-use crate::spec::{PodSpec, ReplicaSetSpec, ServiceSpec};
+use crate::spec::{DeploymentSpec, PodSpec, ReplicaSetSpec, ServiceSpec};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::Trace;
@@ -65,6 +66,12 @@ pub enum Ev {
     RsController(rs::Ev),
     /// A write of the ReplicaSet controller reaches the API server.
     RsWrite(rs::Write),
+    /// The scenario creates (or, when one of that name exists, updates) a Deployment.
+    ApplyDeployment(Arc<DeploymentSpec>),
+    /// A message to the Deployment controller.
+    DeploymentController(deploy::Ev),
+    /// A call of the Deployment controller reaches the API server.
+    DeploymentWrite(deploy::Write),
     /// Client `client` sends its request number `n`.
     Send { client: usize, n: u32 },
     /// How far request `req` got, should its client time out.
@@ -76,15 +83,31 @@ pub enum Ev {
 }
 
 /// A scenario action with its pod (and container) resolved.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Action {
-    Delete { pod: PodId, grace_period_seconds: Option<i64> },
-    SetCondition { pod: PodId, condition: Arc<str>, status: bool },
-    Kill { pod: PodId, container: usize, signal: Signal },
+    Delete {
+        pod: PodId,
+        grace_period_seconds: Option<i64>,
+    },
+    SetCondition {
+        pod: PodId,
+        condition: Arc<str>,
+        status: bool,
+    },
+    Kill {
+        pod: PodId,
+        container: usize,
+        signal: Signal,
+    },
+    /// `kubectl apply -f FILE`: the Deployment's new spec.
+    Apply {
+        file: Arc<str>,
+        deployment: Arc<DeploymentSpec>,
+    },
 }
 
 /// An action at its time.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Scheduled {
     pub at: SimTime,
     pub action: Action,
@@ -108,6 +131,7 @@ pub struct Setup {
     pub gates: Vec<GateController>,
     pub services: Vec<ServiceSpec>,
     pub replica_sets: Vec<ReplicaSetSpec>,
+    pub deployments: Vec<DeploymentSpec>,
     pub clients: Arc<Vec<Client>>,
 }
 
@@ -129,6 +153,8 @@ pub struct World {
     controller: Option<Controller>,
     /// The ReplicaSet controller, present when the manifests declare workloads.
     replicasets: Option<rs::Controller>,
+    /// The Deployment controller, present when the manifests declare Deployments.
+    deployments: Option<deploy::Controller>,
     proxies: Vec<KubeProxy>,
     watches: watch::Watches,
     clients: Arc<Vec<Client>>,
@@ -158,7 +184,9 @@ impl World {
             actions: setup.actions.clone(),
             controllers: Controllers::new(&setup.gates, seed),
             controller: (!setup.services.is_empty()).then(|| Controller::new(setup.cluster.clone(), seed)),
-            replicasets: (!setup.replica_sets.is_empty()).then(|| rs::Controller::new(setup.cluster.clone(), seed)),
+            replicasets: (!setup.replica_sets.is_empty() || !setup.deployments.is_empty())
+                .then(|| rs::Controller::new(setup.cluster.clone(), seed)),
+            deployments: (!setup.deployments.is_empty()).then(|| deploy::Controller::new(setup.cluster.clone(), seed)),
             proxies: match setup.services.is_empty() {
                 true => Vec::new(),
                 false => setup
@@ -187,6 +215,9 @@ impl World {
         }
         for r in &setup.replica_sets {
             w.q.at(SimTime::ZERO, Ev::CreateReplicaSet(Arc::new(r.clone())));
+        }
+        for d in &setup.deployments {
+            w.q.at(SimTime::ZERO, Ev::ApplyDeployment(Arc::new(d.clone())));
         }
         for i in 0..w.clients.len() {
             if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i]) {
@@ -228,6 +259,14 @@ impl World {
                 }
             }
             Ev::RsWrite(write) => self.rs_write(write),
+            Ev::ApplyDeployment(spec) => self.apply_deployment(spec),
+            Ev::DeploymentController(ev) => {
+                if let Some(c) = self.deployments.as_mut() {
+                    let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+                    c.handle(ev, &mut ctx);
+                }
+            }
+            Ev::DeploymentWrite(write) => self.deployment_write(write),
             Ev::Schedule(pod) => {
                 let spec = &self.api.pod(pod).spec;
                 let tolerations = spec.object.spec.as_ref().and_then(|s| s.tolerations.as_deref()).unwrap_or(&[]);
@@ -324,6 +363,11 @@ impl World {
                 if self.api.set_condition(pod, c, now, &mut self.trace) {
                     self.updated(pod);
                 }
+            }
+            Action::Apply { file, deployment } => {
+                let object = format!("deployment/{}", deployment.name);
+                self.trace.push(now, Record::Scenario { object, what: format!("kubectl apply -f {file}") });
+                self.apply_deployment(deployment);
             }
             Action::Kill { pod, container, signal } => {
                 // A signal is sent on the node, not through the API server: it

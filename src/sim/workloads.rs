@@ -4,8 +4,9 @@
 use super::{Ctx, Ev, World};
 use crate::api::DeleteOutcome;
 use crate::api::replicaset::{RsId, RsSpec};
+use crate::control::deployment as deploy;
 use crate::control::replicaset::{self as rs, Write};
-use crate::spec::ReplicaSetSpec;
+use crate::spec::{DeploymentSpec, ReplicaSetSpec};
 use crate::trace::Record;
 use crate::trace::record::{ApiEvent, EventSource};
 use std::sync::Arc;
@@ -27,6 +28,21 @@ impl World {
             };
             let at = self.watches.due(&format!("kube-controller-manager/replicaset/{}", ev.0), now, &watch);
             self.q.at(at, Ev::RsController(ev.1));
+        }
+        if self.deployments.is_none() {
+            return;
+        }
+        for i in from..self.trace.entries.len() {
+            let ev = match &self.trace.entries[i].record {
+                Record::Pod { kind, pod } => ("pods", deploy::Ev::Pod(*kind, pod.clone())),
+                Record::ReplicaSet { kind, rs } => ("replicasets", deploy::Ev::ReplicaSet(*kind, rs.clone())),
+                Record::Deployment { kind, deployment } => {
+                    ("deployments", deploy::Ev::Deployment(*kind, deployment.clone()))
+                }
+                _ => continue,
+            };
+            let at = self.watches.due(&format!("kube-controller-manager/deployment/{}", ev.0), now, &watch);
+            self.q.at(at, Ev::DeploymentController(ev.1));
         }
     }
 
@@ -97,6 +113,75 @@ impl World {
             first: now,
             last: now,
             source: EventSource::Controller { component: "replicaset-controller", kind: "ReplicaSet" },
+        };
+        self.trace.push(now, Record::Event(Arc::new(event)));
+    }
+
+    /// `kubectl apply` of a Deployment: created, or its spec replaced.
+    pub(super) fn apply_deployment(&mut self, spec: Arc<DeploymentSpec>) {
+        let now = self.q.now();
+        let existing = self
+            .api
+            .deployments()
+            .iter()
+            .find(|d| !d.removed && d.spec.name == spec.name && d.spec.namespace == spec.namespace);
+        match existing.map(|d| (d.id, d.annotations.clone())) {
+            Some((id, mut annotations)) => {
+                annotations.extend(spec.annotations.clone());
+                self.api.update_deployment(id, spec, annotations, now, &mut self.trace);
+            }
+            None => {
+                self.api.create_deployment(spec, now, &mut self.trace);
+            }
+        }
+    }
+
+    /// A call of the Deployment controller reaches the API server; the
+    /// answer goes straight back to it.
+    pub(super) fn deployment_write(&mut self, write: deploy::Write) {
+        let now = self.q.now();
+        let (d, ok) = match write {
+            deploy::Write::CreateRs { d, spec } => {
+                (d, self.api.create_replica_set(spec, now, &mut self.trace).is_some())
+            }
+            deploy::Write::UpdateRs { d, rs, spec, read } => {
+                (d, self.api.update_replica_set(rs, spec, read, now, &mut self.trace).is_ok())
+            }
+            deploy::Write::DeleteRs { d, rs } => {
+                self.api.delete_replica_set(rs, now, &mut self.trace);
+                (d, true)
+            }
+            deploy::Write::Status { d, status, annotations, read } => {
+                (d, self.api.update_deployment_status(d, status, annotations, read, now, &mut self.trace).is_ok())
+            }
+            deploy::Write::Event { d, message } => {
+                self.deployment_event(d, "ScalingReplicaSet", message);
+                (d, true)
+            }
+        };
+        if let Some(c) = self.deployments.as_mut() {
+            let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+            c.written(d, ok, &mut ctx);
+        }
+    }
+
+    /// An event of the deployment-controller about `d`.
+    fn deployment_event(&mut self, d: crate::api::deployment::DeploymentId, reason: &'static str, message: String) {
+        let now = self.q.now();
+        let dep = self.api.deployment(d);
+        let event = ApiEvent {
+            name: format!("{}.{:x}", dep.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000 + d.0 as u128),
+            pod: Arc::from(dep.spec.name.as_str()),
+            namespace: Arc::from(dep.spec.namespace.as_str()),
+            pod_uid: dep.uid.clone(),
+            field_path: None,
+            warning: false,
+            reason,
+            message,
+            count: 1,
+            first: now,
+            last: now,
+            source: EventSource::Controller { component: "deployment-controller", kind: "Deployment" },
         };
         self.trace.push(now, Record::Event(Arc::new(event)));
     }

@@ -2,13 +2,44 @@
 
 use crate::{TempDir, assert_error, line_of, manifest_error, podsim};
 
-const DEPLOYMENT: &str = "\
+const STATEFUL_SET: &str = "\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: web
+spec:
+  replicas: 1
+";
+
+#[test]
+fn stateful_set_is_an_unsupported_kind() {
+    let dir = TempDir::new("statefulset");
+    let file = dir.write("sts.yaml", STATEFUL_SET);
+    let run = podsim(["run", "-f", &file]);
+    assert_error(
+        &run,
+        &file,
+        line_of(STATEFUL_SET, "kind:"),
+        "kind: podsim does not simulate kind StatefulSet (apps/v1)",
+    );
+    let supported = "only Pod (v1), Service (v1), ReplicaSet and Deployment (apps/v1) are supported";
+    assert!(run.stderr.contains(supported), "{run:?}");
+}
+
+/// Deployments are validated as the API server would: a user learns what a
+/// cluster would refuse, with its line.
+#[test]
+fn an_invalid_deployment_is_refused_with_the_api_servers_message() {
+    let dir = TempDir::new("deployment-invalid");
+    let text = "\
 apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: web
 spec:
   replicas: 1
+  strategy:
+    rollingUpdate: {maxSurge: 0, maxUnavailable: 0}
   selector: {matchLabels: {app: web}}
   template:
     metadata: {labels: {app: web}}
@@ -16,34 +47,14 @@ spec:
       containers:
       - {name: web, image: nginx:1.27}
 ";
-
-#[test]
-fn deployment_is_an_unsupported_kind() {
-    let dir = TempDir::new("deployment");
-    let file = dir.write("deploy.yaml", DEPLOYMENT);
-    let run = podsim(["run", "-f", &file]);
-    assert_error(&run, &file, line_of(DEPLOYMENT, "kind:"), "kind: podsim does not simulate kind Deployment (apps/v1)");
-    assert!(run.stderr.contains("only Pod (v1), Service (v1) and ReplicaSet (apps/v1) are supported"), "{run:?}");
-}
-
-/// Until they are simulated, Deployments are still validated as the API
-/// server would: a user learns what a cluster would refuse.
-#[test]
-fn an_unsupported_deployment_is_still_validated() {
-    let dir = TempDir::new("deployment-invalid");
-    let text = DEPLOYMENT.replace(
-        "  replicas: 1\n",
-        "  replicas: 1\n  strategy:\n    rollingUpdate: {maxSurge: 0, maxUnavailable: 0}\n",
-    );
-    let file = dir.write("deploy.yaml", &text);
+    let file = dir.write("deploy.yaml", text);
     let run = podsim(["run", "-f", &file]);
     crate::assert_bad_input(&run);
-    let line = line_of(&text, "rollingUpdate:");
+    let line = line_of(text, "rollingUpdate:");
     let expected = format!(
         "error: {file}:{line}:50: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"
     );
     assert!(run.stderr.contains(&expected), "{expected}\n{run:?}");
-    assert!(run.stderr.contains("podsim does not simulate kind Deployment"), "{run:?}");
 }
 
 #[test]

@@ -25,3 +25,6 @@ pub mod revisions;
 pub mod rolling;
 pub mod status;
 pub mod view;
+
+mod controller;
+pub use controller::{Controller, Ev, Write};

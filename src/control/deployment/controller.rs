@@ -1,0 +1,583 @@
+//! The Deployment controller of kube-controller-manager
+//! (pkg/controller/deployment/deployment_controller.go `syncDeployment`): it
+//! watches Deployments, ReplicaSets and pod deletions, and for each queued
+//! Deployment makes one step of its rollout: create or adopt the new
+//! ReplicaSet, scale one side, then write the status. Its API calls are made
+//! one after the other, each waited for, as the real sync does.
+
+use super::conditions::{Condition, ConditionStatus, ConditionType, Reason, get_condition, set_condition};
+use super::hash::{pod_template_hash, replica_set_name};
+use super::proportional::{is_scaling_event, scale};
+use super::revisions::{self, Annotations, REVISION};
+use super::rolling::{RollingStep, new_rs_new_replicas, rolling_step};
+use super::status::{Requeue, deployment_complete, new_replica_set_message, sync_rollout_status};
+use super::view::{DeploymentView, RsRef, RsView, ScaleWrite};
+use crate::api::deployment::{ApiDeployment, DeploymentId, DeploymentStatus};
+use crate::api::pod::ApiPod;
+use crate::api::replicaset::{ApiReplicaSet, OwnerRef, RsId, RsSpec};
+use crate::cluster::{Cluster, Version};
+use crate::control::workqueue::WorkQueue;
+use crate::rng::Stream;
+use crate::sim::{Ctx, PodId};
+use crate::spec::{PodTemplate, Strategy};
+use crate::time::{SimDuration, SimTime};
+use crate::trace::record::WatchKind;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+/// What reaches the controller.
+#[derive(Debug)]
+pub enum Ev {
+    Deployment(WatchKind, Arc<ApiDeployment>),
+    ReplicaSet(WatchKind, Arc<ApiReplicaSet>),
+    Pod(WatchKind, Arc<ApiPod>),
+    Wake(DeploymentId),
+}
+
+/// One API call of a sync.
+#[derive(Clone, Debug)]
+pub enum Write {
+    /// POST the new ReplicaSet.
+    CreateRs { d: DeploymentId, spec: RsSpec },
+    /// PUT a ReplicaSet (`scaleReplicaSet`, annotation updates), based on
+    /// the version read.
+    UpdateRs { d: DeploymentId, rs: RsId, spec: RsSpec, read: u64 },
+    /// PUT the Deployment's status (and its revision annotation).
+    Status { d: DeploymentId, status: DeploymentStatus, annotations: Annotations, read: u64 },
+    /// DELETE an old ReplicaSet (`cleanupDeployment`).
+    DeleteRs { d: DeploymentId, rs: RsId },
+    /// A `ScalingReplicaSet` event, recorded when the scale write returns.
+    Event { d: DeploymentId, message: String },
+}
+
+/// `pod-template-hash`.
+const HASH_LABEL: &str = "pod-template-hash";
+/// `ConcurrentDeploymentSyncs`.
+const WORKERS: usize = 5;
+
+pub struct Controller {
+    cluster: Arc<Cluster>,
+    deployments: BTreeMap<DeploymentId, Arc<ApiDeployment>>,
+    sets: BTreeMap<RsId, Arc<ApiReplicaSet>>,
+    pods: BTreeMap<PodId, Arc<ApiPod>>,
+    queue: WorkQueue<DeploymentId>,
+    syncing: BTreeMap<DeploymentId, VecDeque<Write>>,
+    rng: Stream,
+}
+
+impl Controller {
+    pub fn new(cluster: Arc<Cluster>, seed: u64) -> Self {
+        Controller {
+            cluster,
+            deployments: BTreeMap::new(),
+            sets: BTreeMap::new(),
+            pods: BTreeMap::new(),
+            queue: WorkQueue::controller_default(),
+            syncing: BTreeMap::new(),
+            rng: Stream::new(seed, "kube-controller-manager/deployment"),
+        }
+    }
+
+    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        match ev {
+            Ev::Deployment(kind, d) => {
+                let id = d.id;
+                match kind {
+                    WatchKind::Deleted => self.deployments.remove(&id),
+                    _ => self.deployments.insert(id, d),
+                };
+                self.queue.add(id);
+            }
+            // `addReplicaSet` / `updateReplicaSet` / `deleteReplicaSet`: the owner.
+            Ev::ReplicaSet(kind, rs) => {
+                let owner = self.owner_of(&rs);
+                match kind {
+                    WatchKind::Deleted => self.sets.remove(&rs.id),
+                    _ => self.sets.insert(rs.id, rs),
+                };
+                if let Some(d) = owner {
+                    self.queue.add(d);
+                }
+            }
+            Ev::Pod(kind, pod) => self.pod_event(kind, pod),
+            Ev::Wake(id) => self.queue.wake(id, now),
+        }
+        self.work(ctx);
+    }
+
+    /// `deletePod`: a Recreate Deployment is synced once none of its pods is left.
+    fn pod_event(&mut self, kind: WatchKind, pod: Arc<ApiPod>) {
+        let id = pod.id;
+        if kind != WatchKind::Deleted {
+            self.pods.insert(id, pod);
+            return;
+        }
+        self.pods.remove(&id);
+        let Some(rs_uid) = pod.spec.owner.as_ref().map(|o| o.uid.clone()) else { return };
+        let Some(rs) = self.sets.values().find(|r| r.uid == rs_uid).cloned() else { return };
+        let Some(d) = self.owner_of(&rs) else { return };
+        let recreate = self.deployments.get(&d).is_some_and(|d| d.spec.strategy == Strategy::Recreate);
+        let uids: Vec<Arc<str>> = self.owned_sets(d).iter().map(|r| r.uid.clone()).collect();
+        let left = self.pods.values().any(|p| p.spec.owner.as_ref().is_some_and(|o| uids.contains(&o.uid)));
+        if recreate && !left {
+            self.queue.add(d);
+        }
+    }
+
+    fn owner_of(&self, rs: &ApiReplicaSet) -> Option<DeploymentId> {
+        let owner = rs.spec.owner.as_ref()?;
+        self.deployments.values().find(|d| d.uid == owner.uid).map(|d| d.id)
+    }
+
+    fn owned_sets(&self, d: DeploymentId) -> Vec<Arc<ApiReplicaSet>> {
+        let Some(dep) = self.deployments.get(&d) else { return Vec::new() };
+        self.sets.values().filter(|r| r.spec.owner.as_ref().is_some_and(|o| o.uid == dep.uid)).cloned().collect()
+    }
+
+    /// The API server answered the sync's last write: the next one; after a
+    /// conflict the sync fails and the Deployment is retried later
+    /// (`handleErr`: `AddRateLimited`).
+    pub fn written(&mut self, d: DeploymentId, ok: bool, ctx: &mut Ctx<'_>) {
+        if !ok {
+            self.syncing.remove(&d);
+            self.queue.done(d);
+            if let Some(due) = self.queue.add_rate_limited(d, ctx.q.now()) {
+                ctx.q.at(due, crate::sim::Ev::DeploymentController(Ev::Wake(d)));
+            }
+        } else {
+            self.next_write(d, ctx);
+        }
+        self.work(ctx);
+    }
+
+    fn work(&mut self, ctx: &mut Ctx<'_>) {
+        while self.syncing.len() < WORKERS {
+            let Some(id) = self.queue.get() else { return };
+            self.sync(id, ctx);
+        }
+    }
+
+    fn next_write(&mut self, id: DeploymentId, ctx: &mut Ctx<'_>) {
+        match self.syncing.get_mut(&id).and_then(VecDeque::pop_front) {
+            Some(write) => {
+                let delay = match write {
+                    Write::Event { .. } => SimDuration::ZERO,
+                    _ => self.cluster.latencies.api_write.sample(&mut self.rng),
+                };
+                ctx.q.after(delay, crate::sim::Ev::DeploymentWrite(write));
+            }
+            None => {
+                self.syncing.remove(&id);
+                self.queue.forget(id);
+                self.queue.done(id);
+            }
+        }
+    }
+
+    /// `syncDeployment`: plan the sync's API calls from the informers' view.
+    fn sync(&mut self, id: DeploymentId, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        let Some(d) = self.deployments.get(&id).cloned() else {
+            self.queue.done(id);
+            return;
+        };
+        let mut plan = Plan::new(&d, self.owned_sets(id), self.cluster.version);
+        let requeue = plan.run(&self.pods, now);
+        match requeue {
+            Requeue::Never => {}
+            Requeue::RateLimited => self.add_after(id, SimDuration::from_millis(5), ctx),
+            Requeue::After(after) => self.add_after(id, after, ctx),
+        }
+        self.syncing.insert(id, plan.writes);
+        self.next_write(id, ctx);
+    }
+
+    fn add_after(&mut self, id: DeploymentId, delay: SimDuration, ctx: &mut Ctx<'_>) {
+        if let Some(due) = self.queue.add_after(id, delay, ctx.q.now()) {
+            ctx.q.at(due, crate::sim::Ev::DeploymentController(Ev::Wake(id)));
+        }
+    }
+}
+
+/// One sync's reading of the world and the calls it decides on, in order.
+struct Plan {
+    d: Arc<ApiDeployment>,
+    /// The new ReplicaSet (matching the template), once found or planned.
+    new: Option<(Option<RsId>, RsSpec, RsView)>,
+    old: Vec<(RsId, RsSpec, RsView)>,
+    /// Each ReplicaSet's `metadata.generation` and `resourceVersion` as read.
+    generations: BTreeMap<RsId, u64>,
+    versions: BTreeMap<RsId, u64>,
+    annotations: Annotations,
+    status: DeploymentStatus,
+    version: Version,
+    writes: VecDeque<Write>,
+}
+
+impl Plan {
+    fn new(d: &Arc<ApiDeployment>, sets: Vec<Arc<ApiReplicaSet>>, version: Version) -> Plan {
+        let mut sets: Vec<Arc<ApiReplicaSet>> = sets.into_iter().filter(|r| !r.removed).collect();
+        // `FindNewReplicaSet`: the oldest whose template equals the Deployment's, hash aside.
+        sets.sort_by(|a, b| {
+            a.created.whole_seconds().cmp(&b.created.whole_seconds()).then(a.spec.name.cmp(&b.spec.name))
+        });
+        let new_index = sets.iter().position(|r| same_template(&r.spec.template, &d.spec.template));
+        let mut new = None;
+        let mut old = Vec::new();
+        for (i, r) in sets.iter().enumerate() {
+            let entry = (r.id, r.spec.clone(), rs_view(r));
+            match Some(i) == new_index {
+                true => new = Some((Some(entry.0), entry.1, entry.2)),
+                false => old.push(entry),
+            }
+        }
+        let generations = sets.iter().map(|r| (r.id, r.generation as u64)).collect();
+        let versions = sets.iter().map(|r| (r.id, r.resource_version)).collect();
+        Plan {
+            d: d.clone(),
+            new,
+            old,
+            generations,
+            versions,
+            annotations: d.annotations.clone(),
+            status: d.status.clone(),
+            version,
+            writes: VecDeque::new(),
+        }
+    }
+
+    fn view(&self) -> DeploymentView {
+        let s = &self.d.spec;
+        DeploymentView {
+            name: Arc::from(s.name.as_str()),
+            generation: self.d.generation as u64,
+            replicas: s.replicas,
+            strategy: s.strategy,
+            progress_deadline_seconds: s.progress_deadline_seconds,
+            status: self.d.status.clone(),
+        }
+    }
+
+    fn old_views(&self) -> Vec<RsView> {
+        self.old.iter().map(|o| o.2.clone()).collect()
+    }
+
+    /// The sync; returns the requeue `syncRolloutStatus` asks for.
+    fn run(&mut self, pods: &BTreeMap<PodId, Arc<ApiPod>>, now: SimTime) -> Requeue {
+        let d = self.d.clone();
+        let spec = &d.spec;
+        let olds = self.old_views();
+        if spec.paused || is_scaling_event(spec.replicas, self.new.as_ref().map(|n| &n.2), &olds) {
+            if !spec.paused {
+                self.new_replica_set(false, now);
+            }
+            let writes = scale(&self.view(), self.new.as_ref().map(|n| &n.2), &self.old_views());
+            self.scale_all(&writes);
+            return self.rollout_status(now);
+        }
+        match spec.strategy {
+            Strategy::RollingUpdate { .. } => {
+                self.new_replica_set(true, now);
+                let new_view = self.new.as_ref().expect("created").2.clone();
+                let step = rolling_step(spec.strategy, spec.replicas, &new_view, &self.old_views());
+                let scaled = match &step {
+                    RollingStep::New(_) => true,
+                    RollingStep::Old(o) => o.scaled(),
+                };
+                self.scale_all(step.writes());
+                if !scaled && deployment_complete(&self.view(), &d.status) {
+                    self.cleanup();
+                }
+            }
+            // `rolloutRecreate`.
+            Strategy::Recreate => {
+                self.new_replica_set(false, now);
+                let downs: Vec<ScaleWrite> = (0..self.old.len())
+                    .filter(|&i| self.old[i].2.spec_replicas > 0)
+                    .map(|i| ScaleWrite { rs: RsRef::Old(i), from: self.old[i].2.spec_replicas, to: 0 })
+                    .collect();
+                if !downs.is_empty() {
+                    self.scale_all(&downs);
+                    return self.rollout_status(now);
+                }
+                if self.old_pods_running(pods) {
+                    return self.rollout_status(now);
+                }
+                if self.new.is_none() {
+                    self.new_replica_set(true, now);
+                }
+                let n = self.new.as_ref().expect("created").2.spec_replicas;
+                if n != spec.replicas {
+                    self.scale_all(&[ScaleWrite { rs: RsRef::New, from: n, to: spec.replicas }]);
+                }
+                if deployment_complete(&self.view(), &d.status) {
+                    self.cleanup();
+                }
+            }
+        }
+        self.rollout_status(now)
+    }
+
+    /// `oldPodsRunning`: old ReplicaSets still count pods, or a pod of theirs
+    /// is not finished (terminating ones included).
+    fn old_pods_running(&self, pods: &BTreeMap<PodId, Arc<ApiPod>>) -> bool {
+        if self.old.iter().any(|o| o.2.status_replicas > 0) {
+            return true;
+        }
+        let old_names: Vec<&Arc<str>> = self.old.iter().map(|o| &o.1.name).collect();
+        pods.values().any(|p| {
+            p.spec.owner.as_ref().is_some_and(|o| old_names.contains(&&o.name)) && !p.status.phase.is_terminal()
+        })
+    }
+
+    /// `getNewReplicaSet`: update the existing one's annotations, or create it.
+    fn new_replica_set(&mut self, create: bool, now: SimTime) {
+        let d = self.d.clone();
+        let spec = &d.spec;
+        let old_annotations: Vec<&Annotations> = self.old.iter().map(|o| &o.1.annotations).collect();
+        let new_revision = revisions::new_revision(old_annotations).to_string();
+        if let Some((Some(id), rs, _)) = &self.new {
+            let mut updated = rs.clone();
+            let changed = revisions::set_new_replica_set_annotations(
+                &self.annotations,
+                spec.replicas,
+                spec.strategy,
+                &mut updated.annotations,
+                &new_revision,
+                true,
+            );
+            let min_ready = updated.min_ready_seconds != spec.min_ready_seconds;
+            updated.min_ready_seconds = spec.min_ready_seconds;
+            if changed || min_ready {
+                let id = *id;
+                self.update_rs(id, updated.clone());
+                self.new.as_mut().expect("new").1 = updated;
+                return;
+            }
+            let revision = rs.annotations.get(REVISION).cloned().unwrap_or_default();
+            revisions::set_deployment_revision(&mut self.annotations, &revision);
+            if spec.progress_deadline_seconds.is_some()
+                && get_condition(&self.status.conditions, ConditionType::Progressing).is_none()
+            {
+                let message = new_replica_set_message(false, &rs.name);
+                let c = Condition::new(
+                    ConditionType::Progressing,
+                    ConditionStatus::True,
+                    Reason::FoundNewReplicaSet,
+                    message,
+                    now,
+                );
+                set_condition(&mut self.status.conditions, c);
+            }
+            self.write_status_if_changed();
+            return;
+        }
+        if !create {
+            return;
+        }
+        // Template and selector get `pod-template-hash`.
+        let canonical = serde_json::to_vec(&spec.template.object).unwrap_or_default();
+        let hash = pod_template_hash(&canonical, self.status.collision_count);
+        let name = replica_set_name(&spec.name, &hash);
+        let mut template: PodTemplate = spec.template.clone();
+        template.labels.insert(HASH_LABEL.into(), hash.clone());
+        template.pod.labels.insert(HASH_LABEL.into(), hash.clone());
+        let meta = template.object.metadata.get_or_insert_with(Default::default);
+        meta.labels.get_or_insert_with(Default::default).insert(HASH_LABEL.into(), hash.clone());
+        let mut selector = spec.selector.clone();
+        selector.insert(HASH_LABEL.into(), hash);
+        let replicas = new_rs_new_replicas(spec.strategy, spec.replicas, 0, &self.old_views());
+        let mut annotations = Annotations::new();
+        revisions::set_new_replica_set_annotations(
+            &self.annotations,
+            spec.replicas,
+            spec.strategy,
+            &mut annotations,
+            &new_revision,
+            false,
+        );
+        let rs = RsSpec {
+            name: Arc::from(name.as_str()),
+            namespace: Arc::from(spec.namespace.as_str()),
+            labels: template.labels.clone(),
+            annotations,
+            owner: Some(OwnerRef { kind: "Deployment", name: Arc::from(spec.name.as_str()), uid: d.uid.clone() }),
+            replicas,
+            selector,
+            template: Arc::new(template),
+            min_ready_seconds: spec.min_ready_seconds,
+        };
+        self.writes.push_back(Write::CreateRs { d: d.id, spec: rs.clone() });
+        if replicas > 0 {
+            let message = format!("Scaled up replica set {name} from 0 to {replicas}");
+            self.writes.push_back(Write::Event { d: d.id, message });
+        }
+        let mut view = RsView::new(&name, now, replicas);
+        view.revision = new_revision.parse().unwrap_or(0);
+        self.new = Some((None, rs, view));
+        revisions::set_deployment_revision(&mut self.annotations, &new_revision);
+        if spec.progress_deadline_seconds.is_some() {
+            let message = new_replica_set_message(true, &name);
+            let c = Condition::new(
+                ConditionType::Progressing,
+                ConditionStatus::True,
+                Reason::NewReplicaSetCreated,
+                message,
+                now,
+            );
+            set_condition(&mut self.status.conditions, c);
+        }
+        self.write_status_if_changed();
+    }
+
+    /// `scaleReplicaSetAndRecordEvent` for each write: the size, the
+    /// desired/max annotations, and the event when the size changed.
+    fn scale_all(&mut self, writes: &[ScaleWrite]) {
+        let d = self.d.clone();
+        let spec = &d.spec;
+        let max = spec.replicas + super::fenceposts::max_surge(spec.strategy, spec.replicas);
+        for w in writes {
+            let (id, rs, view) = match w.rs {
+                RsRef::New => {
+                    let n = self.new.as_mut().expect("new");
+                    (n.0, &mut n.1, &mut n.2)
+                }
+                RsRef::Old(i) => {
+                    let o = &mut self.old[i];
+                    (Some(o.0), &mut o.1, &mut o.2)
+                }
+            };
+            let mut updated = rs.clone();
+            updated.replicas = w.to;
+            revisions::set_replicas_annotations(&mut updated.annotations, spec.replicas, max);
+            view.spec_replicas = w.to;
+            let name = updated.name.clone();
+            if updated == *rs {
+                continue;
+            }
+            *rs = updated.clone();
+            match id {
+                Some(id) => self.update_rs(id, updated),
+                // Planned in this sync: the create carries the size.
+                None => {
+                    for write in self.writes.iter_mut() {
+                        if let Write::CreateRs { spec, .. } = write {
+                            *spec = updated.clone();
+                        }
+                    }
+                }
+            }
+            if let Some(message) = w.event_message(&name) {
+                self.writes.push_back(Write::Event { d: d.id, message });
+            }
+        }
+    }
+
+    /// A PUT of ReplicaSet `rs`; a second one in the same sync is based on
+    /// the first's answer, so the two are one write.
+    fn update_rs(&mut self, rs: RsId, spec: RsSpec) {
+        for w in self.writes.iter_mut() {
+            if let Write::UpdateRs { rs: r, spec: s, .. } = w
+                && *r == rs
+            {
+                *s = spec;
+                return;
+            }
+        }
+        let read = self.versions.get(&rs).copied().unwrap_or(0);
+        self.writes.push_back(Write::UpdateRs { d: self.d.id, rs, spec, read });
+    }
+
+    /// `cleanupDeployment`: the oldest revisions beyond `revisionHistoryLimit`
+    /// are deleted, if fully scaled down and settled.
+    fn cleanup(&mut self) {
+        let limit = self.d.spec.revision_history_limit as usize;
+        let mut cleanable: Vec<&(RsId, RsSpec, RsView)> = self.old.iter().collect();
+        if cleanable.len() <= limit {
+            return;
+        }
+        cleanable.sort_by_key(|o| (o.2.revision, o.2.created));
+        let diff = cleanable.len() - limit;
+        let doomed: Vec<RsId> = cleanable[..diff]
+            .iter()
+            .filter(|o| {
+                o.2.status_replicas == 0 && o.1.replicas == 0 && o.2.observed_generation >= self.generation_of(o.0)
+            })
+            .map(|o| o.0)
+            .collect();
+        for rs in doomed {
+            self.writes.push_back(Write::DeleteRs { d: self.d.id, rs });
+        }
+    }
+
+    fn generation_of(&self, rs: RsId) -> u64 {
+        self.generations.get(&rs).copied().unwrap_or(0)
+    }
+
+    /// `syncRolloutStatus`, with the condition times stored as the API
+    /// stores them (whole seconds).
+    fn rollout_status(&mut self, now: SimTime) -> Requeue {
+        let mut view = self.view();
+        view.status = self.status.clone();
+        let gate = self.version >= Version::V1_35;
+        let olds = self.old_views();
+        let sync = sync_rollout_status(&view, self.new.as_ref().map(|n| &n.2), &olds, gate, now);
+        let mut status = sync.status;
+        for c in &mut status.conditions {
+            c.last_update = whole_seconds(c.last_update);
+            c.last_transition = whole_seconds(c.last_transition);
+        }
+        self.status = status;
+        self.write_status_if_changed();
+        sync.requeue
+    }
+
+    fn write_status_if_changed(&mut self) {
+        if self.status != self.d.status || self.annotations != self.d.annotations {
+            let write = Write::Status {
+                d: self.d.id,
+                status: self.status.clone(),
+                annotations: self.annotations.clone(),
+                read: self.d.resource_version,
+            };
+            // A later status write of the same sync replaces an earlier one not yet sent.
+            if let Some(Write::Status { .. }) = self.writes.back() {
+                self.writes.pop_back();
+            }
+            self.writes.push_back(write);
+        }
+    }
+}
+
+fn whole_seconds(t: SimTime) -> SimTime {
+    SimTime::from_millis(t.whole_seconds() * 1000)
+}
+
+/// `EqualIgnoreHash`: the templates are equal once `pod-template-hash` is dropped.
+fn same_template(rs: &PodTemplate, d: &PodTemplate) -> bool {
+    let mut a = rs.object.clone();
+    if let Some(labels) = a.metadata.as_mut().and_then(|m| m.labels.as_mut()) {
+        labels.remove(HASH_LABEL);
+    }
+    let mut b = d.object.clone();
+    if let Some(labels) = b.metadata.as_mut().and_then(|m| m.labels.as_mut()) {
+        labels.remove(HASH_LABEL);
+    }
+    a == b
+}
+
+fn rs_view(r: &ApiReplicaSet) -> RsView {
+    let c = &r.status.counts;
+    let a = &r.spec.annotations;
+    let mut v = RsView::new(&r.spec.name, SimTime::from_millis(r.created.whole_seconds() * 1000), r.spec.replicas);
+    v.revision = revisions::revision(a).unwrap_or(0).max(0) as u64;
+    v.status_replicas = c.replicas;
+    v.ready = c.ready_replicas;
+    v.available = c.available_replicas;
+    v.terminating = c.terminating_replicas;
+    v.observed_generation = r.status.observed_generation.max(0) as u64;
+    v.desired_replicas = revisions::int_annotation(a, revisions::DESIRED_REPLICAS);
+    v.max_replicas = revisions::int_annotation(a, revisions::MAX_REPLICAS);
+    v
+}
