@@ -51,6 +51,10 @@ pub struct RunArgs {
     /// How much simulated time to run, e.g. 90s, 5m, 250ms (default 10m).
     #[arg(long, value_parser = duration)]
     pub until: Option<SimDuration>,
+    /// After each rollout (`apply` action), run `kubectl rollout status
+    /// --timeout=DURATION` and show what it prints, e.g. 60s.
+    #[arg(long, value_parser = duration, value_name = "DURATION")]
+    pub rollout_timeout: Option<SimDuration>,
     /// Delete a pod at a time, like `kubectl delete`: POD@TIME[,grace-period=N],
     /// e.g. pod/web@60s. Repeatable; added to the scenario's actions.
     #[arg(long = "delete", value_name = "POD@TIME")]

@@ -4,7 +4,7 @@ use super::args::{Output, RunArgs};
 use super::report;
 use crate::error::Error;
 use crate::invariants::check_run;
-use crate::run::{Inputs, prepare, simulate};
+use crate::run::{Inputs, add_rollout_status, prepare, simulate};
 use crate::scenario::ActionOrigin;
 use crate::scenario::actions::{parse_condition_flag, parse_delete_flag, parse_kill_flag};
 use crate::scenario::traffic::parse_traffic_flag;
@@ -53,6 +53,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         kubernetes: args.kubernetes.clone(),
         seed: args.seed,
         until: args.until,
+        rollout_timeout: args.rollout_timeout,
         actions,
         traffic,
     };
@@ -66,7 +67,10 @@ pub fn run(args: RunArgs) -> ExitCode {
     for w in &prepared.warnings {
         report::problem(stderr, w);
     }
-    let trace = simulate(&prepared.setup, prepared.seed, SimTime::ZERO + prepared.until);
+    let mut trace = simulate(&prepared.setup, prepared.seed, SimTime::ZERO + prepared.until);
+    if let Some(timeout) = prepared.rollout_timeout {
+        add_rollout_status(&mut trace, &prepared.setup, timeout);
+    }
     let stdout = &mut io::stdout().lock();
     let written = match args.output {
         Output::Table => stdout.write_all(table::render(&table::rows(&trace, &prepared.clock)).as_bytes()),

@@ -5,6 +5,7 @@
 mod duration;
 mod get_pods;
 pub mod rollout_status;
+pub mod rollout_watch;
 
 pub use duration::human_duration;
 pub use get_pods::{PodLine, print_pod};

@@ -5,6 +5,7 @@ mod clients;
 use crate::app::Behaviours;
 use crate::cluster::{Cluster, Version};
 use crate::error::{Error, Problem};
+use crate::kubectl::rollout_status::Verdict;
 use crate::manifest::Manifests;
 use crate::manifest::qualified_name_errors;
 use crate::scenario::actions::{Action, Timed};
@@ -13,6 +14,7 @@ use crate::scenario::{ActionOrigin, GateController, Scenario, parse_epoch, read_
 use crate::sim::{Action as SimAction, PodId, Scheduled, Setup, World};
 use crate::spec::{Handler, PodSpec, ProbeKind};
 use crate::time::{SimDuration, SimTime};
+use crate::trace::Record;
 use crate::trace::Trace;
 use crate::trace::render::Clock;
 use k8s_openapi::jiff::Timestamp;
@@ -32,6 +34,7 @@ pub struct Inputs {
     pub kubernetes: Option<String>,
     pub seed: Option<u64>,
     pub until: Option<SimDuration>,
+    pub rollout_timeout: Option<SimDuration>,
     /// Actions from flags, added to the scenario's.
     pub actions: Vec<(Timed, ActionOrigin)>,
     /// Clients from flags, added to the scenario's.
@@ -43,6 +46,8 @@ pub struct Prepared {
     pub setup: Setup,
     pub seed: u64,
     pub until: SimDuration,
+    /// `kubectl rollout status --timeout` after each rollout, when asked for.
+    pub rollout_timeout: Option<SimDuration>,
     pub clock: Clock,
     pub warnings: Vec<Problem>,
 }
@@ -85,6 +90,7 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
         setup,
         seed: inputs.seed.or(scenario.seed).unwrap_or(1),
         until: inputs.until.or(scenario.until).unwrap_or(DEFAULT_UNTIL),
+        rollout_timeout: inputs.rollout_timeout.or(scenario.rollout_timeout),
         clock: Clock { epoch },
         warnings,
     })
@@ -288,4 +294,21 @@ fn resolve_action(
 /// Simulates `setup` with `seed` until `until`.
 pub fn simulate(setup: &Setup, seed: u64, until: SimTime) -> Trace {
     World::new(setup, seed).run(until)
+}
+
+/// Adds what `kubectl rollout status deployment/NAME --timeout=T` printed,
+/// run right after each rollout (`apply` action) of the setup.
+pub fn add_rollout_status(trace: &mut Trace, setup: &Setup, timeout: SimDuration) {
+    for a in setup.actions.iter() {
+        let SimAction::Apply { deployment, .. } = &a.action else { continue };
+        let command: Arc<str> =
+            Arc::from(format!("kubectl rollout status deployment/{} --timeout={timeout}", deployment.name));
+        for (t, verdict) in crate::kubectl::rollout_watch::watch(trace, &deployment.name, a.at, Some(timeout)) {
+            let exit = verdict.exit_code();
+            let line = match verdict {
+                Verdict::Waiting(l) | Verdict::Done(l) | Verdict::Failed(l) => l,
+            };
+            trace.insert(t, Record::Kubectl { command: command.clone(), line, exit });
+        }
+    }
 }

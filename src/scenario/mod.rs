@@ -7,6 +7,7 @@
 //! cluster: ../clusters/default.yaml
 //! seed: 1
 //! until: 10m
+//! rolloutTimeout: 60s      # kubectl rollout status --timeout after each apply
 //! actions:                # see `actions`
 //!   - {at: 60s, delete: pod/web}
 //! gates:                  # readiness-gate controllers
@@ -42,6 +43,9 @@ struct ScenarioFile {
     seed: Option<u64>,
     #[serde(default)]
     until: Option<Dist>,
+    /// `kubectl rollout status --timeout` after each rollout.
+    #[serde(default, rename = "rolloutTimeout")]
+    rollout_timeout: Option<Dist>,
     #[serde(default)]
     epoch: Option<String>,
     #[serde(default)]
@@ -102,6 +106,7 @@ pub struct Scenario {
     pub cluster: Option<PathBuf>,
     pub seed: Option<u64>,
     pub until: Option<SimDuration>,
+    pub rollout_timeout: Option<SimDuration>,
     pub epoch: Option<String>,
     pub actions: Vec<(Timed, ActionOrigin)>,
     pub gates: Vec<GateController>,
@@ -118,6 +123,13 @@ impl Scenario {
             Some(Dist::Fixed(d)) => Some(d),
             Some(_) => {
                 return Err(Error::input(doc.problem("until", "must be a fixed duration")));
+            }
+        };
+        let rollout_timeout = match f.rollout_timeout {
+            None => None,
+            Some(Dist::Fixed(d)) => Some(d),
+            Some(_) => {
+                return Err(Error::input(doc.problem("rolloutTimeout", "must be a fixed duration")));
             }
         };
         if let Some(e) = &f.epoch
@@ -170,6 +182,7 @@ impl Scenario {
             cluster: f.cluster.map(|c| base.join(c)),
             seed: f.seed,
             until,
+            rollout_timeout,
             epoch: f.epoch,
             actions,
             gates,

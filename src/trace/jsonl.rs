@@ -141,6 +141,11 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
             Record::Scenario { object, what } => {
                 line.write(e.t, "SCENARIO", &[("object", json!(object)), ("action", json!(what))])?
             }
+            Record::Kubectl { command, line: out, exit } => line.write(
+                e.t,
+                "KUBECTL",
+                &[("command", json!(command)), ("output", json!(out)), ("exit", json!(exit))],
+            )?,
         }
     }
     Ok(())

@@ -23,4 +23,11 @@ impl Trace {
     pub fn push(&mut self, t: SimTime, record: Record) {
         self.entries.push(Entry { t, record });
     }
+
+    /// Adds a record observed after the run (a client's view), after every
+    /// entry of the same instant.
+    pub fn insert(&mut self, t: SimTime, record: Record) {
+        let at = self.entries.partition_point(|e| e.t <= t);
+        self.entries.insert(at, Entry { t, record });
+    }
 }

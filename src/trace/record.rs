@@ -183,6 +183,13 @@ pub enum Record {
         fact: ProcessFact,
     },
     Kubelet(KubeletAction),
+    /// A line a kubectl command printed (`rollout status`), and its exit code
+    /// on the line that ends it.
+    Kubectl {
+        command: Arc<str>,
+        line: String,
+        exit: Option<i32>,
+    },
     /// A scenario action and its immediate effect.
     Scenario {
         object: String,

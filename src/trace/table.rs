@@ -112,6 +112,13 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                 push(format!("pod/{}", a.pod), what, a.message.clone());
             }
             Record::Scenario { object, what } => push(object.clone(), what.clone(), "scenario action".into()),
+            Record::Kubectl { command, line, exit } => {
+                let why = match exit {
+                    Some(code) => format!("{command} (exit {code})"),
+                    None => command.to_string(),
+                };
+                push("kubectl".into(), line.trim_end().to_string(), why);
+            }
             Record::Event(ev) if matches!(ev.reason, "Scheduled" | "FailedScheduling") => {
                 push(format!("pod/{}", ev.pod), ev.reason.into(), ev.message.clone());
             }
