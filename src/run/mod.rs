@@ -127,6 +127,35 @@ pub fn setup(
             }
             continue;
         }
+        match &timed.action {
+            Action::Scale { deployment, replicas } => {
+                match known_deployment(&manifests, deployment, "scale", origin) {
+                    Ok(name) => actions.push(Scheduled {
+                        at: timed.at,
+                        action: SimAction::Scale { deployment: name, replicas: *replicas },
+                    }),
+                    Err(p) => problems.push(p),
+                }
+                continue;
+            }
+            Action::Undo { deployment, to_revision } => {
+                match known_deployment(&manifests, deployment, "undo", origin) {
+                    Ok(name) => actions.push(Scheduled {
+                        at: timed.at,
+                        action: SimAction::Undo { deployment: name, to_revision: *to_revision },
+                    }),
+                    Err(p) => problems.push(p),
+                }
+                continue;
+            }
+            Action::Delete { pod, grace_period_seconds } if pod.ends_with('*') => {
+                let prefix: Arc<str> = Arc::from(pod.trim_end_matches('*'));
+                let action = SimAction::DeleteMatching { prefix, grace_period_seconds: *grace_period_seconds };
+                actions.push(Scheduled { at: timed.at, action });
+                continue;
+            }
+            _ => {}
+        }
         match resolve_action(&manifests.pods, &timed.action, origin) {
             Ok((action, warning)) => {
                 actions.push(Scheduled { at: timed.at, action });
@@ -204,6 +233,21 @@ pub fn setup(
 
 /// The pod (and container) an action names, with a warning when it will
 /// have no visible effect.
+/// A Deployment the manifests declare, by name.
+fn known_deployment(
+    manifests: &Manifests,
+    name: &str,
+    field: &str,
+    origin: &ActionOrigin,
+) -> Result<Arc<str>, Problem> {
+    if manifests.deployments.iter().any(|d| d.name == name) {
+        return Ok(Arc::from(name));
+    }
+    let known: Vec<&str> = manifests.deployments.iter().map(|d| d.name.as_str()).collect();
+    Err(origin
+        .problem(field, format!("no Deployment named {name:?} in the manifests (Deployments: {})", known.join(", "))))
+}
+
 /// The Deployments of an `apply` file, each one the manifests declare.
 fn resolve_apply(
     manifests: &Manifests,
@@ -241,6 +285,8 @@ fn resolve_action(
         Action::SetCondition { .. } => "setCondition.pod",
         Action::Kill { .. } => "kill",
         Action::Apply { .. } => "apply",
+        Action::Scale { .. } => "scale",
+        Action::Undo { .. } => "undo",
     };
     let name = action.pod().unwrap_or_default();
     let Some(index) = pods.iter().position(|p| p.name == name) else {
@@ -286,8 +332,10 @@ fn resolve_action(
                 ))
             }
         },
-        // `setup` resolves `apply` against the Deployments before pods are looked up.
-        Action::Apply { .. } => Err(origin.problem("apply", "an apply action names no pod".into())),
+        // `setup` resolves the Deployment actions before pods are looked up.
+        Action::Apply { .. } | Action::Scale { .. } | Action::Undo { .. } => {
+            Err(origin.problem(field, "this action names no pod".into()))
+        }
     }
 }
 

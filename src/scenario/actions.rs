@@ -8,6 +8,9 @@
 //!   - {at: 30s, setCondition: {pod: web, type: example.com/lb, status: "True"}}
 //!   - {at: 45s, kill: pod/web/app, signal: SIGTERM}
 //!   - {at: 30s, apply: ../manifests/web-v2.yaml}   # kubectl apply of a changed Deployment
+//!   - {at: 90s, scale: deployment/web, replicas: 5}
+//!   - {at: 2m, undo: deployment/web, toRevision: 1}  # toRevision 0 or absent: the previous one
+//!   - {at: 40s, delete: pod/web-*}                  # the oldest pod whose name starts with web-
 //! ```
 
 use crate::dist::Dist;
@@ -53,6 +56,10 @@ pub enum Action {
     /// spec (a rollout when the template changed). The path is relative to
     /// the scenario file until the scenario is loaded.
     Apply { file: std::path::PathBuf },
+    /// `kubectl scale deployment/NAME --replicas=N`.
+    Scale { deployment: String, replicas: u32 },
+    /// `kubectl rollout undo deployment/NAME [--to-revision=N]` (0: the previous revision).
+    Undo { deployment: String, to_revision: u64 },
 }
 
 impl Action {
@@ -60,7 +67,7 @@ impl Action {
     pub fn pod(&self) -> Option<&str> {
         match self {
             Action::Delete { pod, .. } | Action::SetCondition { pod, .. } | Action::Kill { pod, .. } => Some(pod),
-            Action::Apply { .. } => None,
+            Action::Apply { .. } | Action::Scale { .. } | Action::Undo { .. } => None,
         }
     }
 }
@@ -79,6 +86,16 @@ fn pod_name(s: &str) -> Result<String, String> {
         return Err(format!("{s:?}: name a pod as pod/NAME"));
     }
     Ok(name.to_string())
+}
+
+/// `deployment/web` (or `deploy/web`) → `web`.
+fn deployment_name(s: &str) -> Result<String, String> {
+    let name =
+        s.strip_prefix("deployment/").or_else(|| s.strip_prefix("deploy/")).or_else(|| s.strip_prefix("deployments/"));
+    match name {
+        Some(n) if !n.is_empty() && !n.contains('/') => Ok(n.to_string()),
+        _ => Err(format!("{s:?}: name a Deployment as deployment/NAME")),
+    }
 }
 
 /// `pod/web/app` → (`web`, `app`).
@@ -178,6 +195,14 @@ pub struct ActionEntry {
     signal: Option<String>,
     #[serde(default)]
     apply: Option<String>,
+    #[serde(default)]
+    scale: Option<String>,
+    #[serde(default)]
+    replicas: Option<u32>,
+    #[serde(default)]
+    undo: Option<String>,
+    #[serde(default)]
+    to_revision: Option<u64>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -194,9 +219,25 @@ impl ActionEntry {
     pub fn resolve(&self) -> Result<Timed, (&'static str, String)> {
         let Dist::Fixed(at) = self.at else { return Err(("at", "must be a fixed duration".into())) };
         let at = SimTime::ZERO + at;
-        let kinds = [self.delete.is_some(), self.set_condition.is_some(), self.kill.is_some(), self.apply.is_some()];
+        let kinds = [
+            self.delete.is_some(),
+            self.set_condition.is_some(),
+            self.kill.is_some(),
+            self.apply.is_some(),
+            self.scale.is_some(),
+            self.undo.is_some(),
+        ];
         if kinds.iter().filter(|k| **k).count() != 1 {
-            return Err(("", "an action has exactly one of `delete`, `setCondition`, `kill` and `apply`".into()));
+            return Err((
+                "",
+                "an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale` and `undo`".into(),
+            ));
+        }
+        if self.replicas.is_some() != self.scale.is_some() {
+            return Err(("replicas", "a `scale` action takes `replicas`, and only it".into()));
+        }
+        if self.to_revision.is_some() && self.undo.is_none() {
+            return Err(("toRevision", "only an `undo` action takes toRevision".into()));
         }
         if self.grace_period_seconds.is_some() && self.delete.is_none() {
             return Err(("gracePeriodSeconds", "only a `delete` action takes gracePeriodSeconds".into()));
@@ -206,6 +247,16 @@ impl ActionEntry {
         }
         let action = if let Some(file) = &self.apply {
             Action::Apply { file: file.into() }
+        } else if let Some(d) = &self.scale {
+            Action::Scale {
+                deployment: deployment_name(d).map_err(|e| ("scale", e))?,
+                replicas: self.replicas.unwrap_or_default(),
+            }
+        } else if let Some(d) = &self.undo {
+            Action::Undo {
+                deployment: deployment_name(d).map_err(|e| ("undo", e))?,
+                to_revision: self.to_revision.unwrap_or(0),
+            }
         } else if let Some(pod) = &self.delete {
             Action::Delete {
                 pod: pod_name(pod).map_err(|e| ("delete", e))?,

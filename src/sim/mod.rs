@@ -104,6 +104,22 @@ pub enum Action {
         file: Arc<str>,
         deployment: Arc<DeploymentSpec>,
     },
+    /// `kubectl scale deployment/NAME --replicas=N`.
+    Scale {
+        deployment: Arc<str>,
+        replicas: u32,
+    },
+    /// `kubectl rollout undo deployment/NAME [--to-revision=N]`.
+    Undo {
+        deployment: Arc<str>,
+        to_revision: u64,
+    },
+    /// `kubectl delete pod` of the oldest live pod whose name starts with
+    /// `prefix` (the pods of a ReplicaSet have generated names).
+    DeleteMatching {
+        prefix: Arc<str>,
+        grace_period_seconds: Option<i64>,
+    },
 }
 
 /// An action at its time.
@@ -362,6 +378,24 @@ impl World {
                 let c = Condition::new(ConditionType::Other(condition), status);
                 if self.api.set_condition(pod, c, now, &mut self.trace) {
                     self.updated(pod);
+                }
+            }
+            Action::Scale { deployment, replicas } => self.scale_deployment(&deployment, replicas),
+            Action::Undo { deployment, to_revision } => self.undo_deployment(&deployment, to_revision),
+            Action::DeleteMatching { prefix, grace_period_seconds } => {
+                let oldest = self
+                    .api
+                    .pods()
+                    .iter()
+                    .filter(|p| !p.removed && p.deletion.is_none() && p.spec.name.starts_with(&*prefix))
+                    .min_by_key(|p| (p.created, p.id))
+                    .map(|p| p.id);
+                match oldest {
+                    Some(pod) => self.act(Action::Delete { pod, grace_period_seconds }, now),
+                    None => {
+                        let what = format!("kubectl delete pod {prefix}*: no live pod matches");
+                        self.trace.push(now, Record::Scenario { object: format!("pod/{prefix}*"), what });
+                    }
                 }
             }
             Action::Apply { file, deployment } => {

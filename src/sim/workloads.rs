@@ -4,7 +4,7 @@
 use super::{Ctx, Ev, World};
 use crate::api::DeleteOutcome;
 use crate::api::replicaset::{RsId, RsSpec};
-use crate::control::deployment as deploy;
+use crate::control::deployment::{self as deploy, revisions};
 use crate::control::replicaset::{self as rs, Write};
 use crate::spec::{DeploymentSpec, ReplicaSetSpec};
 use crate::trace::Record;
@@ -184,5 +184,74 @@ impl World {
             source: EventSource::Controller { component: "deployment-controller", kind: "Deployment" },
         };
         self.trace.push(now, Record::Event(Arc::new(event)));
+    }
+
+    /// `kubectl scale deployment/NAME --replicas=N`: a new spec of the same template.
+    pub(super) fn scale_deployment(&mut self, name: &str, replicas: u32) {
+        let now = self.q.now();
+        let what = format!("kubectl scale deployment/{name} --replicas={replicas}");
+        self.trace.push(now, Record::Scenario { object: format!("deployment/{name}"), what });
+        let Some(d) = self.api.deployments().iter().find(|d| !d.removed && d.spec.name == name) else { return };
+        let (id, annotations, spec) = (d.id, d.annotations.clone(), Arc::new(d.spec.with_replicas(replicas)));
+        self.api.update_deployment(id, spec, annotations, now, &mut self.trace);
+    }
+
+    /// `kubectl rollout undo` (polymorphichelpers `DeploymentRollbacker.Rollback`):
+    /// the template of revision `to` (0: the one before the current), from
+    /// its ReplicaSet, with the `pod-template-hash` label dropped.
+    pub(super) fn undo_deployment(&mut self, name: &str, to: u64) {
+        let now = self.q.now();
+        let flag = if to > 0 { format!(" --to-revision={to}") } else { String::new() };
+        let object = format!("deployment/{name}");
+        let Some(d) = self.api.deployments().iter().find(|d| !d.removed && d.spec.name == name) else { return };
+        let (id, uid) = (d.id, d.uid.clone());
+        let revision = |r: &crate::api::replicaset::ApiReplicaSet| {
+            r.spec.annotations.get(revisions::REVISION).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0)
+        };
+        let mut owned: Vec<&crate::api::replicaset::ApiReplicaSet> = self
+            .api
+            .replica_sets()
+            .iter()
+            .filter(|r| !r.removed && r.spec.owner.as_ref().is_some_and(|o| o.uid == uid))
+            .collect();
+        owned.sort_by_key(|r| revision(r));
+        // `deploymentRevision`: the requested one, or the second highest.
+        let target = match to {
+            0 if owned.len() < 2 => Err(format!("no rollout history found for deployment \"{name}\"")),
+            0 => Ok(owned[owned.len() - 2]),
+            n => owned
+                .iter()
+                .find(|r| revision(r) == n)
+                .copied()
+                .ok_or(format!("unable to find specified revision {n} in history")),
+        };
+        let out = match target {
+            Err(e) => format!("error: {e}"),
+            Ok(rs) => {
+                let mut template = (*rs.spec.template).clone();
+                strip_hash(&mut template);
+                let current = &self.api.deployment(id).spec;
+                if template == current.template {
+                    format!("skipped rollback (current template already matches revision {})", revision(rs))
+                } else {
+                    let spec = Arc::new(current.with_template(template));
+                    let annotations = self.api.deployment(id).annotations.clone();
+                    self.api.update_deployment(id, spec, annotations, now, &mut self.trace);
+                    format!("deployment.apps/{name} rolled back")
+                }
+            }
+        };
+        let what = format!("kubectl rollout undo deployment/{name}{flag}: {out}");
+        self.trace.push(now, Record::Scenario { object, what });
+    }
+}
+
+/// The template without the label the Deployment controller added.
+fn strip_hash(t: &mut crate::spec::PodTemplate) {
+    const HASH: &str = "pod-template-hash";
+    t.labels.remove(HASH);
+    t.pod.labels.remove(HASH);
+    if let Some(labels) = t.object.metadata.as_mut().and_then(|m| m.labels.as_mut()) {
+        labels.remove(HASH);
     }
 }

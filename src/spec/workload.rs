@@ -79,3 +79,22 @@ pub struct DeploymentSpec {
     pub paused: bool,
     pub object: Deployment,
 }
+
+impl DeploymentSpec {
+    /// `kubectl scale --replicas=N`: the same Deployment with another size.
+    pub fn with_replicas(&self, replicas: u32) -> DeploymentSpec {
+        let mut d = self.clone();
+        d.replicas = replicas;
+        d.object.spec.replicas = Some(replicas as i32);
+        d
+    }
+
+    /// `kubectl rollout undo`: the same Deployment with a ReplicaSet's template
+    /// (its `pod-template-hash` label removed by the caller).
+    pub fn with_template(&self, template: PodTemplate) -> DeploymentSpec {
+        let mut d = self.clone();
+        d.object.spec.template = template.object.clone();
+        d.template = template;
+        d
+    }
+}

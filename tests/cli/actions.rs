@@ -83,7 +83,7 @@ fn scenario_actions_are_checked_with_their_line() {
         &run,
         &scenario,
         line_of(text, "kill: pod/web/app"),
-        "actions[1]: an action has exactly one of `delete`, `setCondition`, `kill` and `apply`",
+        "actions[1]: an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale` and `undo`",
     );
     let unitless = "manifests: [pod.yaml]\nactions:\n- {at: 5, delete: pod/web}\n";
     let scenario = dir.write("n.yaml", unitless);
@@ -94,6 +94,14 @@ fn scenario_actions_are_checked_with_their_line() {
     let scenario = dir.write("u.yaml", unknown);
     let run = podsim(["run", &scenario]);
     assert_error(&run, &scenario, 3, r#"actions[0].delete: no pod named "other" in the manifests (pods: web)"#);
+    let scale = "manifests: [pod.yaml]\nactions:\n- {at: 10s, scale: deployment/web, replicas: 3}\n";
+    let scenario = dir.write("scale.yaml", scale);
+    let run = podsim(["run", &scenario]);
+    assert_error(&run, &scenario, 3, r#"actions[0].scale: no Deployment named "web" in the manifests (Deployments: )"#);
+    let replicas = "manifests: [pod.yaml]\nactions:\n- {at: 10s, undo: deployment/web, replicas: 3}\n";
+    let scenario = dir.write("undo.yaml", replicas);
+    let run = podsim(["run", &scenario]);
+    assert_error(&run, &scenario, 3, "actions[0].replicas: a `scale` action takes `replicas`, and only it");
 }
 
 #[test]
