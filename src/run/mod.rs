@@ -176,10 +176,15 @@ pub fn setup(
             warnings.push(Problem::error(message).field("gates").warn());
         }
     }
+    // Rollouts bring their own templates, and the app file may describe their containers.
+    let applied = actions.iter().filter_map(|a| match &a.action {
+        SimAction::Apply { deployment, .. } => Some(&deployment.template.pod),
+        _ => None,
+    });
+    let every_pod: Vec<&PodSpec> = manifests.all_pod_specs().chain(applied).collect();
     for name in behaviours.container_names() {
-        if !manifests.all_pod_specs().any(|p| p.container_index(name).is_some()) {
-            let known: Vec<&str> =
-                manifests.all_pod_specs().flat_map(|p| p.containers.iter().map(|c| &*c.name)).collect();
+        if !every_pod.iter().any(|p| p.container_index(name).is_some()) {
+            let known: Vec<&str> = every_pod.iter().flat_map(|p| p.containers.iter().map(|c| &*c.name)).collect();
             problems.push(behaviours.problem_at(
                 name,
                 format!("no container named {name:?} in the manifests (containers: {})", known.join(", ")),

@@ -248,10 +248,10 @@ impl World {
 
 /// The template without the label the Deployment controller added.
 fn strip_hash(t: &mut crate::spec::PodTemplate) {
-    const HASH: &str = "pod-template-hash";
-    t.labels.remove(HASH);
-    t.pod.labels.remove(HASH);
+    use crate::control::deployment::hash::HASH_LABEL;
+    t.labels.remove(HASH_LABEL);
+    t.pod.labels.remove(HASH_LABEL);
     if let Some(labels) = t.object.metadata.as_mut().and_then(|m| m.labels.as_mut()) {
-        labels.remove(HASH);
+        labels.remove(HASH_LABEL);
     }
 }

@@ -8,6 +8,7 @@ use super::table::Row;
 use crate::api::deployment::{ApiDeployment, Condition, ConditionStatus, ConditionType, Reason};
 use crate::api::replicaset::ApiReplicaSet;
 use crate::control::deployment::fenceposts::max_unavailable;
+use crate::control::deployment::hash::equal_ignore_hash;
 use crate::control::deployment::revisions::{DESIRED_REPLICAS, MAX_REPLICAS, REVISION, REVISION_HISTORY};
 use crate::spec::{DeploymentSpec, IntOrPercent, Strategy};
 use crate::time::SimTime;
@@ -100,10 +101,11 @@ impl WorkloadRows {
         let s = &rs.spec;
         let Some(owner) = &s.owner else { return String::new() };
         let deployment = self.deployments.get(&owner.uid);
-        let role = match deployment.map(|d| d.annotations.get(REVISION)) {
-            Some(Some(current)) if s.annotations.get(REVISION) == Some(current) => "new ReplicaSet of ",
-            Some(Some(_)) => "old ReplicaSet of ",
-            _ => "by ",
+        // `FindNewReplicaSet`: the new one is the one with the Deployment's template.
+        let role = match deployment {
+            Some(d) if equal_ignore_hash(&s.template, &d.spec.template) => "new ReplicaSet of ",
+            Some(_) => "old ReplicaSet of ",
+            None => "by ",
         };
         let mut why = format!("{role}{}/{}", owner.kind.to_lowercase(), owner.name);
         if let (Some(desired), Some(max)) = (s.annotations.get(DESIRED_REPLICAS), s.annotations.get(MAX_REPLICAS)) {

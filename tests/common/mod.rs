@@ -393,3 +393,94 @@ pub fn pod_lives(trace: &Trace, pod: &str, container: &str) -> Vec<Life> {
     }
     out
 }
+
+// ---- Deployments and ReplicaSets ----
+
+use podsim::api::deployment::{
+    ApiDeployment, Condition as DeploymentCondition, ConditionType as DeploymentConditionType,
+};
+use podsim::api::replicaset::ApiReplicaSet;
+
+/// Every version of every ReplicaSet the API server stored: (time, watch kind, object).
+pub fn replica_sets(trace: &Trace) -> Vec<(SimTime, podsim::trace::record::WatchKind, Arc<ApiReplicaSet>)> {
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::ReplicaSet { kind, rs } => Some((e.t, *kind, rs.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The ReplicaSets' names in creation order (their ADDED records).
+pub fn rs_names(trace: &Trace) -> Vec<Arc<str>> {
+    replica_sets(trace)
+        .into_iter()
+        .filter(|(_, k, _)| *k == podsim::trace::record::WatchKind::Added)
+        .map(|(_, _, r)| r.spec.name.clone())
+        .collect()
+}
+
+/// Every version of ReplicaSet `name`, with its time.
+pub fn rs_versions(trace: &Trace, name: &str) -> Vec<(SimTime, Arc<ApiReplicaSet>)> {
+    replica_sets(trace).into_iter().filter(|(_, _, r)| &*r.spec.name == name).map(|(t, _, r)| (t, r)).collect()
+}
+
+/// Every version of the (only) Deployment, with its time.
+pub fn deployment_versions(trace: &Trace) -> Vec<(SimTime, Arc<ApiDeployment>)> {
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Deployment { deployment, .. } => Some((e.t, deployment.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The Deployment's condition `kind` in a version, if set.
+pub fn deployment_condition(d: &ApiDeployment, kind: DeploymentConditionType) -> Option<&DeploymentCondition> {
+    d.status.conditions.iter().find(|c| c.kind == kind)
+}
+
+/// Each change of the Deployment's Progressing condition (status or reason):
+/// (time of the version that shows it, the condition as stored).
+pub fn progressing_changes(trace: &Trace) -> Vec<(SimTime, DeploymentCondition)> {
+    let mut out: Vec<(SimTime, DeploymentCondition)> = Vec::new();
+    for (t, d) in deployment_versions(trace) {
+        let Some(c) = deployment_condition(&d, DeploymentConditionType::Progressing) else { continue };
+        if out.last().is_none_or(|(_, l)| (l.status, l.reason) != (c.status, c.reason)) {
+            out.push((t, c.clone()));
+        }
+    }
+    out
+}
+
+/// The events a kube-controller-manager controller (`deployment-controller`,
+/// `replicaset-controller`) recorded: (time, reason, message).
+pub fn controller_events(trace: &Trace, component: &str) -> Vec<(SimTime, &'static str, String)> {
+    use podsim::trace::record::EventSource;
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Event(ev) if matches!(ev.source, EventSource::Controller { component: c, .. } if c == component) => {
+                Some((e.t, ev.reason, ev.message.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The pods whose controller reference is ReplicaSet `rs`, in creation
+/// order: (time of their ADDED record, name).
+pub fn pods_of(trace: &Trace, rs: &str) -> Vec<(SimTime, String)> {
+    let mut out: Vec<(SimTime, String)> = Vec::new();
+    for (t, p) in pods(trace) {
+        if p.spec.owner.as_ref().is_some_and(|o| &*o.name == rs) && !out.iter().any(|(_, n)| *n == p.spec.name) {
+            out.push((t, p.spec.name.clone()));
+        }
+    }
+    out
+}

@@ -17,6 +17,7 @@ mod readiness_delay;
 mod readiness_gates;
 mod replicaset;
 mod restart_policy;
+mod rollouts;
 mod seed_asr;
 mod service_path;
 mod termination;

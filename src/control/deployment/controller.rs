@@ -6,7 +6,7 @@
 //! one after the other, each waited for, as the real sync does.
 
 use super::conditions::{Condition, ConditionStatus, ConditionType, Reason, get_condition, set_condition};
-use super::hash::{pod_template_hash, replica_set_name};
+use super::hash::{HASH_LABEL, equal_ignore_hash, pod_template_hash, replica_set_name};
 use super::proportional::{is_scaling_event, scale};
 use super::revisions::{self, Annotations, REVISION};
 use super::rolling::{RollingStep, new_rs_new_replicas, rolling_step};
@@ -50,8 +50,6 @@ pub enum Write {
     Event { d: DeploymentId, message: String },
 }
 
-/// `pod-template-hash`.
-const HASH_LABEL: &str = "pod-template-hash";
 /// `ConcurrentDeploymentSyncs`.
 const WORKERS: usize = 5;
 
@@ -222,7 +220,7 @@ impl Plan {
         sets.sort_by(|a, b| {
             a.created.whole_seconds().cmp(&b.created.whole_seconds()).then(a.spec.name.cmp(&b.spec.name))
         });
-        let new_index = sets.iter().position(|r| same_template(&r.spec.template, &d.spec.template));
+        let new_index = sets.iter().position(|r| equal_ignore_hash(&r.spec.template, &d.spec.template));
         let mut new = None;
         let mut old = Vec::new();
         for (i, r) in sets.iter().enumerate() {
@@ -515,25 +513,25 @@ impl Plan {
         self.generations.get(&rs).copied().unwrap_or(0)
     }
 
-    /// `syncRolloutStatus`, with the condition times stored as the API
-    /// stores them (whole seconds).
+    /// `syncRolloutStatus`.
     fn rollout_status(&mut self, now: SimTime) -> Requeue {
         let mut view = self.view();
         view.status = self.status.clone();
         let gate = self.version >= Version::V1_35;
         let olds = self.old_views();
         let sync = sync_rollout_status(&view, self.new.as_ref().map(|n| &n.2), &olds, gate, now);
-        let mut status = sync.status;
-        for c in &mut status.conditions {
-            c.last_update = whole_seconds(c.last_update);
-            c.last_transition = whole_seconds(c.last_transition);
-        }
-        self.status = status;
+        self.status = sync.status;
         self.write_status_if_changed();
         sync.requeue
     }
 
+    /// Queues an UpdateStatus when something changed; condition times are
+    /// stored as the API stores them (whole seconds).
     fn write_status_if_changed(&mut self) {
+        for c in &mut self.status.conditions {
+            c.last_update = whole_seconds(c.last_update);
+            c.last_transition = whole_seconds(c.last_transition);
+        }
         if self.status != self.d.status || self.annotations != self.d.annotations {
             let write = Write::Status {
                 d: self.d.id,
@@ -541,10 +539,9 @@ impl Plan {
                 annotations: self.annotations.clone(),
                 read: self.d.resource_version,
             };
-            // A later status write of the same sync replaces an earlier one not yet sent.
-            if let Some(Write::Status { .. }) = self.writes.back() {
-                self.writes.pop_back();
-            }
+            // Each UpdateStatus is sent from the Deployment as read: a second
+            // one in the same sync (getNewReplicaSet's, then syncRolloutStatus's)
+            // conflicts, and the sync is retried, as on a cluster.
             self.writes.push_back(write);
         }
     }
@@ -552,19 +549,6 @@ impl Plan {
 
 fn whole_seconds(t: SimTime) -> SimTime {
     SimTime::from_millis(t.whole_seconds() * 1000)
-}
-
-/// `EqualIgnoreHash`: the templates are equal once `pod-template-hash` is dropped.
-fn same_template(rs: &PodTemplate, d: &PodTemplate) -> bool {
-    let mut a = rs.object.clone();
-    if let Some(labels) = a.metadata.as_mut().and_then(|m| m.labels.as_mut()) {
-        labels.remove(HASH_LABEL);
-    }
-    let mut b = d.object.clone();
-    if let Some(labels) = b.metadata.as_mut().and_then(|m| m.labels.as_mut()) {
-        labels.remove(HASH_LABEL);
-    }
-    a == b
 }
 
 fn rs_view(r: &ApiReplicaSet) -> RsView {

@@ -26,6 +26,21 @@ pub fn safe_encode_string(s: &str) -> String {
     s.chars().map(|c| ALPHANUMS[c as usize % ALPHANUMS.len()] as char).collect()
 }
 
+/// The label the controller adds to a new ReplicaSet's template and selector.
+pub const HASH_LABEL: &str = "pod-template-hash";
+
+/// `EqualIgnoreHash`: two templates are equal once `pod-template-hash` is dropped.
+pub fn equal_ignore_hash(a: &crate::spec::PodTemplate, b: &crate::spec::PodTemplate) -> bool {
+    let strip = |t: &crate::spec::PodTemplate| {
+        let mut o = t.object.clone();
+        if let Some(labels) = o.metadata.as_mut().and_then(|m| m.labels.as_mut()) {
+            labels.remove(HASH_LABEL);
+        }
+        o
+    };
+    strip(a) == strip(b)
+}
+
 /// controller.ComputeHash: FNV-1a 32 of the template, then the collision count (uint32 LE in
 /// 8 bytes) when set, printed in decimal and SafeEncodeString'd.
 pub fn pod_template_hash(template_canonical_bytes: &[u8], collision_count: Option<u32>) -> String {
