@@ -19,7 +19,8 @@ pub fn watch(trace: &Trace, name: &str, start: SimTime, timeout: Option<SimDurat
         Record::Deployment { deployment, .. } if deployment.spec.name == name => Some((e.t, deployment)),
         _ => None,
     });
-    let deadline = timeout.map(|t| start + t);
+    // `--timeout=0` waits for ever.
+    let deadline = timeout.filter(|t| *t > SimDuration::ZERO).map(|t| start + t);
     let mut out = Vec::new();
     let mut listed: Option<&ApiDeployment> = None;
     for (t, d) in versions {

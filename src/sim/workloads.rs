@@ -225,6 +225,13 @@ impl World {
                 .copied()
                 .ok_or(format!("unable to find specified revision {n} in history")),
         };
+        let paused = self.api.deployment(id).spec.paused;
+        let target = match paused {
+            true => Err(format!(
+                "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/{name}' and try again"
+            )),
+            false => target,
+        };
         let out = match target {
             Err(e) => format!("error: {e}"),
             Ok(rs) => {
@@ -235,7 +242,18 @@ impl World {
                     format!("skipped rollback (current template already matches revision {})", revision(rs))
                 } else {
                     let spec = Arc::new(current.with_template(template));
-                    let annotations = self.api.deployment(id).annotations.clone();
+                    // The patch replaces the annotations with the ReplicaSet's,
+                    // keeping the Deployment's own of the skip list.
+                    let own = self.api.deployment(id).annotations.iter();
+                    let mut annotations: revisions::Annotations = own
+                        .filter(|(k, _)| revisions::skip_copy_annotation(k))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    for (k, v) in &rs.spec.annotations {
+                        if !revisions::skip_copy_annotation(k) {
+                            annotations.insert(k.clone(), v.clone());
+                        }
+                    }
                     self.api.update_deployment(id, spec, annotations, now, &mut self.trace);
                     format!("deployment.apps/{name} rolled back")
                 }

@@ -10,7 +10,10 @@ use super::hash::{HASH_LABEL, equal_ignore_hash, pod_template_hash, replica_set_
 use super::proportional::{is_scaling_event, scale};
 use super::revisions::{self, Annotations, REVISION};
 use super::rolling::{RollingStep, new_rs_new_replicas, rolling_step};
-use super::status::{Requeue, deployment_complete, new_replica_set_message, sync_rollout_status};
+use super::status::{
+    PAUSED_MESSAGE, RESUMED_MESSAGE, Requeue, calculate_status, deployment_complete, new_replica_set_message,
+    sync_rollout_status,
+};
 use super::view::{DeploymentView, RsRef, RsView, ScaleWrite};
 use crate::api::deployment::{ApiDeployment, DeploymentId, DeploymentStatus};
 use crate::api::pod::ApiPod;
@@ -266,13 +269,22 @@ impl Plan {
         let d = self.d.clone();
         let spec = &d.spec;
         let olds = self.old_views();
+        self.paused_conditions(now);
+        // `sync()`: a paused Deployment or a scaling event scales
+        // proportionally and writes counts only (`syncDeploymentStatus`).
         if spec.paused || is_scaling_event(spec.replicas, self.new.as_ref().map(|n| &n.2), &olds) {
-            if !spec.paused {
-                self.new_replica_set(false, now);
-            }
+            self.new_replica_set(false, now);
             let writes = scale(&self.view(), self.new.as_ref().map(|n| &n.2), &self.old_views());
             self.scale_all(&writes);
-            return self.rollout_status(now);
+            if spec.paused {
+                self.cleanup();
+            }
+            let mut view = self.view();
+            view.status = self.status.clone();
+            let gate = self.version >= Version::V1_35;
+            self.status = calculate_status(&view, self.new.as_ref().map(|n| &n.2), &self.old_views(), gate, now);
+            self.write_status_if_changed();
+            return Requeue::Never;
         }
         match spec.strategy {
             Strategy::RollingUpdate { .. } => {
@@ -315,6 +327,27 @@ impl Plan {
             }
         }
         self.rollout_status(now)
+    }
+
+    /// `checkPausedConditions`: Progressing Unknown while paused, and once
+    /// resumed, unless the deadline already passed.
+    fn paused_conditions(&mut self, now: SimTime) {
+        if self.d.spec.progress_deadline_seconds.is_none() {
+            return;
+        }
+        let current = get_condition(&self.status.conditions, ConditionType::Progressing).map(|c| c.reason);
+        if current == Some(Reason::ProgressDeadlineExceeded) {
+            return;
+        }
+        let paused = self.d.spec.paused;
+        let (reason, message) = match (paused, current) {
+            (true, r) if r != Some(Reason::DeploymentPaused) => (Reason::DeploymentPaused, PAUSED_MESSAGE),
+            (false, Some(Reason::DeploymentPaused)) => (Reason::DeploymentResumed, RESUMED_MESSAGE),
+            _ => return,
+        };
+        let c = Condition::new(ConditionType::Progressing, ConditionStatus::Unknown, reason, message.into(), now);
+        set_condition(&mut self.status.conditions, c);
+        self.write_status_if_changed();
     }
 
     /// `oldPodsRunning`: old ReplicaSets still count pods, or a pod of theirs

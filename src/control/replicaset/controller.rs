@@ -65,6 +65,8 @@ struct Syncing {
     /// Computed from the pods seen when the sync began, written at its end
     /// (taken when the write is sent).
     status: Option<RsStatus>,
+    /// The status as read when the sync began (`updateReplicaSetStatus` compares with it).
+    read: RsStatus,
 }
 
 pub struct Controller {
@@ -84,7 +86,7 @@ impl Controller {
             pods: BTreeMap::new(),
             sets: BTreeMap::new(),
             expectations: BTreeMap::new(),
-            queue: WorkQueue::default(),
+            queue: WorkQueue::controller_default(),
             syncing: BTreeMap::new(),
             rng: Stream::new(seed, "kube-controller-manager/replicaset"),
         }
@@ -178,7 +180,7 @@ impl Controller {
             self.pods.values().filter(|p| p.spec.owner.as_ref().is_some_and(|o| o.uid == rs.uid)).cloned().collect();
         let active: Vec<&Arc<ApiPod>> = owned.iter().filter(|p| is_active(p)).collect();
         let terminating = owned.iter().filter(|p| p.deletion.is_some() && !p.status.phase.is_terminal()).count();
-        let mut syncing = Syncing { batches: VecDeque::new(), in_flight: 0, status: None };
+        let mut syncing = Syncing { batches: VecDeque::new(), in_flight: 0, status: None, read: rs.status.clone() };
         if satisfied {
             match manage_replicas(active.len() as u32, rs.spec.replicas) {
                 ReplicaChange::None => {}
@@ -231,7 +233,7 @@ impl Controller {
         }
         // The status PUT is part of the sync: the key is done when it returns.
         if let Some(status) = s.status.take()
-            && self.sets.get(&id).map(|r| &r.status) != Some(&status)
+            && s.read != status
         {
             s.in_flight = 1;
             self.send(Write::Status { rs: id, status }, ctx);
