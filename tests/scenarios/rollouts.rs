@@ -920,3 +920,51 @@ fn a_crash_looping_release_never_becomes_available_and_the_deadline_fires() {
         }
     }
 }
+
+/// models/scenarios/c28-undo.yaml: the bad path rolled out at 30 s, `kubectl
+/// rollout undo` at 60 s, `kubectl scale --replicas=3` at 90 s.
+///
+/// Undo (kubectl's `DeploymentRollbacker`) patches the Deployment with
+/// revision 1's template; the controller's `FindNewReplicaSet` then finds
+/// revision 1's ReplicaSet, `SetNewReplicaSetAnnotations` raises it to
+/// revision 3 (max 2 + 1) with revision-history "1", and
+/// `reconcileNewReplicaSet` / `reconcileOldReplicaSets` scale the bad one to
+/// 0 (its pod was never available). The scale is not a rollout: one active
+/// ReplicaSet (`FindActiveOrLatest`) goes to 3, no new ReplicaSet.
+#[test]
+fn undo_returns_to_revision_1_and_scale_grows_the_same_replica_set() {
+    for seed in SEEDS {
+        let trace = run("c28-undo", seed, None);
+        let names = rs_names(&trace);
+        assert_eq!(names.len(), 2, "seed {seed}: the undo and the scale create no ReplicaSet");
+        let (good, bad) = (names[0].clone(), names[1].clone());
+        let rev3 = rs_first(&trace, &good, |r| annotation(r, REVISION) == Some("3"));
+        let good_now = rs_versions(&trace, &good).last().unwrap().1.clone();
+        assert_eq!(annotation(&good_now, REVISION_HISTORY), Some("1"), "seed {seed}");
+        // The patch is stored at 60 s; the controller's watch and its PUT
+        // follow (3–18 ms), and the scale-down of the bad one is the same
+        // sync's next call or the next sync's (a conflict retries after 5 ms).
+        within("revision 3", rev3, t(60.0) + ms(3), t(60.0) + ms(100));
+        let bad_zero = rs_first(&trace, &bad, |r| r.spec.replicas == 0);
+        within("bad scaled to 0", bad_zero, rev3, t(60.0) + ms(200));
+        // The scale: revision 1's ReplicaSet 1 → 3, and 3 of its pods serve.
+        let three = rs_first(&trace, &good, |r| r.spec.replicas == 3);
+        within("scaled to 3", three, t(90.0) + ms(3), t(90.0) + ms(100));
+        let events: Vec<String> =
+            controller_events(&trace, "deployment-controller").into_iter().map(|(_, _, m)| m).collect();
+        assert!(events.contains(&format!("Scaled down replica set {bad} from 1 to 0")), "seed {seed}: {events:?}");
+        assert!(events.contains(&format!("Scaled up replica set {good} from 1 to 3")), "seed {seed}: {events:?}");
+        let (_, last) = deployment_versions(&trace).pop().unwrap();
+        let s = &last.status;
+        assert_eq!((s.replicas, s.updated_replicas, s.available_replicas), (3, 3, 3), "seed {seed}");
+        let progressing = deployment_condition(&last, DeploymentConditionType::Progressing).unwrap();
+        assert_eq!(progressing.reason, Reason::NewReplicaSetAvailable, "seed {seed}");
+        // The bad pod never became Ready, so every request went to a revision-1 pod.
+        let curl = requests(&trace, "curl");
+        assert!(!curl.is_empty());
+        for r in &curl {
+            assert_eq!(status(r), Some(200), "seed {seed}, request {}", r.n);
+            assert!(served_by(r).is_some_and(|p| p.starts_with(&format!("{good}-"))), "seed {seed}");
+        }
+    }
+}
