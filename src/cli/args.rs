@@ -18,6 +18,52 @@ pub enum Command {
     Run(RunArgs),
     /// Check recordings from a real cluster (or podsim traces) against the kubelet's invariants.
     Check(CheckArgs),
+    /// Run a scenario many times with successive seeds: each milestone's time
+    /// distribution, the orderings that always hold and those that vary.
+    Predict(PredictArgs),
+    /// Combine the partial results of `predict --shard` into one prediction.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PredictArgs {
+    /// The scenario file (its seed is the first run's).
+    pub scenario: PathBuf,
+    /// How many runs (seeds SEED, SEED+1, …).
+    #[arg(long, default_value_t = 1000)]
+    pub runs: u32,
+    /// Threads (default: every core); the results do not depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Kubernetes version to model (1.34–1.37), overriding the profile's.
+    #[arg(long, value_name = "VERSION")]
+    pub kubernetes: Option<String>,
+    /// How much simulated time each run lasts.
+    #[arg(long, value_parser = duration)]
+    pub until: Option<SimDuration>,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value = "table")]
+    pub output: Output,
+    /// Print the happens-before graph in Graphviz DOT instead.
+    #[arg(long)]
+    pub dot: bool,
+    /// Run only shard K of N (a contiguous block of the runs) and write its
+    /// runs' milestones as a partial result for `podsim merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// Partial results written by `podsim predict --shard K/N`.
+    #[arg(required = true)]
+    pub partials: Vec<PathBuf>,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value = "table")]
+    pub output: Output,
+    /// Print the happens-before graph in Graphviz DOT instead.
+    #[arg(long)]
+    pub dot: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

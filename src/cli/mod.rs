@@ -6,6 +6,7 @@
 
 mod args;
 mod check;
+mod predict;
 mod report;
 mod run;
 
@@ -20,5 +21,7 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Run(args) => run::run(args),
         Command::Check(args) => check::check(args),
+        Command::Predict(args) => predict::predict(args),
+        Command::Merge(args) => predict::merge(args),
     }
 }

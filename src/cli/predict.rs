@@ -1,0 +1,188 @@
+//! `podsim predict`: many seeded runs, milestone statistics and orderings.
+
+use super::args::{MergeArgs, Output, PredictArgs};
+use super::report;
+use crate::predict::partial::{self, parse_shard, shard_runs};
+use crate::predict::{Prediction, predict as analyse, run_all};
+use crate::run::{Inputs, prepare};
+use crate::time::SimTime;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::json;
+use std::fmt::Write as _;
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+
+pub fn predict(args: PredictArgs) -> ExitCode {
+    let stderr = &mut io::stderr().lock();
+    let shard = match args.shard.as_deref().map(parse_shard).transpose() {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: --shard {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let inputs = Inputs {
+        scenario: Some(args.scenario.clone()),
+        kubernetes: args.kubernetes.clone(),
+        until: args.until,
+        ..Inputs::default()
+    };
+    let prepared = match prepare(&inputs) {
+        Ok(p) => p,
+        Err(e) => {
+            report::error(stderr, &e);
+            return ExitCode::from(2);
+        }
+    };
+    for w in &prepared.warnings {
+        report::problem(stderr, w);
+    }
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let which = shard.map_or(0..args.runs, |(k, n)| shard_runs(args.runs, k, n));
+    let bar = ProgressBar::with_draw_target(
+        Some(which.len() as u64),
+        match io::stderr().is_terminal() {
+            true => ProgressDrawTarget::stderr(),
+            false => ProgressDrawTarget::hidden(),
+        },
+    );
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {per_sec}, eta {eta}") {
+        bar.set_style(style);
+    }
+    let until = SimTime::ZERO + prepared.until;
+    let runs = run_all(&prepared.setup, prepared.seed, which, until, jobs, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let scenario = args.scenario.display().to_string();
+    let text = match shard {
+        Some(s) => partial::write(&runs, &scenario, prepared.seed, args.runs, s),
+        None => render(&analyse(&runs, prepared.seed), &scenario, args.output, args.dot),
+    };
+    emit(&text, stderr)
+}
+
+/// `podsim merge`: the prediction of every shard's runs together.
+pub fn merge(args: MergeArgs) -> ExitCode {
+    let stderr = &mut io::stderr().lock();
+    let mut files = Vec::new();
+    for path in &args.partials {
+        match std::fs::read_to_string(path) {
+            Ok(text) => files.push((path.display().to_string(), text)),
+            Err(e) => {
+                let _ = writeln!(stderr, "error: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    match partial::merge(&files) {
+        Ok(m) => emit(&render(&analyse(&m.runs, m.first_seed), &m.scenario, args.output, args.dot), stderr),
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn render(p: &Prediction, scenario: &str, output: Output, as_dot: bool) -> String {
+    match (as_dot, output) {
+        (true, _) => dot(p),
+        (false, Output::Table) => table(p, scenario),
+        (false, Output::Jsonl) => format!("{}\n", to_json(p)),
+    }
+}
+
+fn emit(text: &str, stderr: &mut dyn Write) -> ExitCode {
+    let stdout = &mut io::stdout().lock();
+    if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush())
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        let _ = writeln!(stderr, "error: writing the output: {e}");
+        return ExitCode::from(2);
+    }
+    ExitCode::SUCCESS
+}
+
+fn secs(t: SimTime) -> String {
+    let ms = t.as_millis();
+    format!("{}.{:03}s", ms / 1000, ms % 1000)
+}
+
+fn percent(n: u32, of: u32) -> String {
+    format!("{:.1} %", 100.0 * n as f64 / of.max(1) as f64)
+}
+
+/// The milestone table, the reduced happens-before edges, and the races.
+pub fn table(p: &Prediction, scenario: &str) -> String {
+    let mut out = String::new();
+    let last = p.first_seed + p.runs as u64 - 1;
+    let _ = writeln!(out, "{scenario}: {} runs, seeds {}–{last}\n", p.runs, p.first_seed);
+    let w = p.names.iter().map(|n| n.len()).max().unwrap_or(9).max(9);
+    let _ = writeln!(
+        out,
+        "{:<w$}  {:>11}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}",
+        "MILESTONE", "REACHED", "MIN", "P50", "P95", "P99", "MAX"
+    );
+    for (name, s) in p.names.iter().zip(&p.stats) {
+        let reached = format!("{}/{}", s.reached, s.runs);
+        let _ = writeln!(
+            out,
+            "{name:<w$}  {reached:>11}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}",
+            secs(s.min),
+            secs(s.p50),
+            secs(s.p95),
+            secs(s.p99),
+            secs(s.max)
+        );
+    }
+    let _ =
+        writeln!(out, "\nALWAYS BEFORE (whenever the second happened, the first was earlier; transitively reduced)");
+    for (a, b) in &p.ordering.always_before {
+        let _ = writeln!(out, "  {} → {}", p.names[*a], p.names[*b]);
+    }
+    let _ = writeln!(out, "\nORDER VARIES");
+    if p.ordering.varies.is_empty() {
+        let _ = writeln!(out, "  (none)");
+    }
+    for v in &p.ordering.varies {
+        let both = v.before + v.same + v.after;
+        let _ = writeln!(
+            out,
+            "  {} before {}: {} ({}), same instant {} ({}), after {} ({})",
+            p.names[v.a],
+            p.names[v.b],
+            percent(v.before, both),
+            v.before,
+            percent(v.same, both),
+            v.same,
+            percent(v.after, both),
+            v.after
+        );
+    }
+    out
+}
+
+/// The prediction as one JSON object.
+pub fn to_json(p: &Prediction) -> serde_json::Value {
+    let s = |t: SimTime| t.as_millis() as f64 / 1000.0;
+    json!({
+        "runs": p.runs,
+        "firstSeed": p.first_seed,
+        "milestones": p.names.iter().zip(&p.stats).map(|(n, st)| json!({
+            "name": n, "reached": st.reached, "min": s(st.min), "p50": s(st.p50),
+            "p95": s(st.p95), "p99": s(st.p99), "max": s(st.max),
+        })).collect::<Vec<_>>(),
+        "alwaysBefore": p.ordering.always_before.iter().map(|(a, b)| json!([p.names[*a], p.names[*b]])).collect::<Vec<_>>(),
+        "varies": p.ordering.varies.iter().map(|v| json!({
+            "a": p.names[v.a], "b": p.names[v.b], "aFirst": v.before, "same": v.same, "bFirst": v.after,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The reduced happens-before graph in Graphviz DOT.
+pub fn dot(p: &Prediction) -> String {
+    let mut out = String::from("digraph happens_before {\n  rankdir=LR;\n  node [shape=box, fontsize=10];\n");
+    for (a, b) in &p.ordering.always_before {
+        let _ = writeln!(out, "  {:?} -> {:?};", &*p.names[*a], &*p.names[*b]);
+    }
+    out.push_str("}\n");
+    out
+}

@@ -1,0 +1,86 @@
+//! Service milestones from the EndpointSlices (`Record::Slice`): each pod's
+//! endpoint conditions, merged over all of the Service's slices, and the
+//! windows in which the Service had no ready endpoint.
+
+use super::found::Found;
+use super::names::{Names, milestone};
+use crate::api::endpointslice::{ApiSlice, SliceId};
+use crate::api::service::ServiceId;
+use crate::time::SimTime;
+use crate::trace::record::WatchKind;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// One pod's endpoint conditions: each is true if any endpoint of the pod,
+/// in any slice of the Service, has it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Conditions {
+    ready: bool,
+    serving: bool,
+    terminating: bool,
+}
+
+/// Pod subject → its endpoint's conditions.
+type View = BTreeMap<String, Conditions>;
+
+#[derive(Default)]
+pub struct Endpoints {
+    /// The slices the API server holds now.
+    slices: BTreeMap<SliceId, Arc<ApiSlice>>,
+    views: HashMap<ServiceId, View>,
+    /// The Service had a ready endpoint once; the windows opened since.
+    ever_ready: HashMap<ServiceId, bool>,
+    windows: HashMap<ServiceId, u32>,
+}
+
+impl Endpoints {
+    pub fn see(&mut self, t: SimTime, kind: WatchKind, slice: &Arc<ApiSlice>, names: &Names, found: &mut Found) {
+        match kind == WatchKind::Deleted || slice.removed {
+            true => self.slices.remove(&slice.id),
+            false => self.slices.insert(slice.id, slice.clone()),
+        };
+        let service = slice.service;
+        let Some(subject) = names.service(service) else { return };
+        let at = |event: String| milestone(subject, &event);
+        let mut view = View::new();
+        for s in self.slices.values().filter(|s| s.service == service) {
+            for e in &s.content.endpoints {
+                let c = view.entry(names.pod(&e.target.uid, &e.target.name)).or_default();
+                c.ready |= e.ready;
+                c.serving |= e.serving;
+                c.terminating |= e.terminating;
+            }
+        }
+        let old = self.views.remove(&service).unwrap_or_default();
+        for (pod, c) in &view {
+            let before = old.get(pod);
+            if before.is_none() {
+                found.first(at(format!("endpoint_added({pod})")), t);
+            }
+            for (on, event) in [(c.ready, "ready"), (c.serving, "serving"), (c.terminating, "terminating")] {
+                if on {
+                    found.first(at(format!("endpoint_{event}({pod})")), t);
+                }
+            }
+            if before.is_some_and(|b| b.ready) && !c.ready {
+                found.first(at(format!("endpoint_not_ready({pod})")), t);
+            }
+        }
+        for pod in old.keys().filter(|p| !view.contains_key(*p)) {
+            found.first(at(format!("endpoint_removed({pod})")), t);
+        }
+        let (was, is) = (old.values().any(|c| c.ready), view.values().any(|c| c.ready));
+        let ever = self.ever_ready.entry(service).or_default();
+        let windows = self.windows.entry(service).or_default();
+        if !was && is && !*ever {
+            *ever = true;
+            found.first(at("first_ready_endpoint".into()), t);
+        } else if !was && is {
+            found.first(at(format!("no_ready_endpoint_end#{windows}")), t);
+        } else if was && !is {
+            *windows += 1;
+            found.first(at(format!("no_ready_endpoint_start#{windows}")), t);
+        }
+        self.views.insert(service, view);
+    }
+}

@@ -1,0 +1,58 @@
+//! Milestones: the named instants of a run that users ask about ("when was
+//! the pod Ready?", "when did the first request succeed?"), extracted from any
+//! trace, simulated or recorded. Names are stable: properties and predictions
+//! refer to them.
+//!
+//! A name is `<subject>:<event>`. Subjects: `pod/<alias>` (see [`names`] for
+//! the seed-independent aliases of ReplicaSet pods), `pod/<alias>/<container>`,
+//! `svc/<service>`, `client/<client>`, `deploy/<deployment>@rev<k>`. An event
+//! is a word, optionally numbered (`restart#2`) or with arguments in
+//! parentheses (`endpoint_ready(pod/web@rev1#1)`,
+//! `programmed(node/kind-worker)`). Each milestone is the first time its
+//! event happened, unless its name says otherwise (`last_…`, `#k`). The book
+//! chapter "Milestones" defines every one.
+
+mod deployments;
+mod endpoints;
+mod found;
+pub mod names;
+mod pods;
+mod processes;
+mod proxies;
+mod requests;
+#[cfg(test)]
+mod tests;
+
+use crate::time::SimTime;
+use crate::trace::{Record, Trace};
+use std::sync::Arc;
+
+/// One milestone of one run: its stable name and when it happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Milestone {
+    pub name: Arc<str>,
+    pub at: SimTime,
+}
+
+/// Every milestone the trace reached, in time order (ties by name).
+pub fn extract(trace: &Trace) -> Vec<Milestone> {
+    let names = names::Names::new(trace);
+    let mut found = found::Found::default();
+    let mut pods = pods::Pods::default();
+    let mut endpoints = endpoints::Endpoints::default();
+    let mut proxies = proxies::Proxies::default();
+    let mut deployments = deployments::Deployments::default();
+    for e in &trace.entries {
+        let t = e.t;
+        match &e.record {
+            Record::Pod { kind, pod } => pods.see(t, *kind, pod, &names, &mut found),
+            Record::Process { pod, container, fact, .. } => processes::see(t, pod, container, fact, &names, &mut found),
+            Record::Slice { kind, slice } => endpoints.see(t, *kind, slice, &names, &mut found),
+            Record::ProxySync(sync) => proxies.see(t, sync, &names, &mut found),
+            Record::Request(r) => requests::see(t, r, &mut found),
+            Record::Deployment { deployment, .. } => deployments.see(t, deployment, &mut found),
+            _ => {}
+        }
+    }
+    found.into_sorted()
+}

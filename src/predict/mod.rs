@@ -1,0 +1,106 @@
+//! Predictions: many seeded runs of one scenario, each milestone's time
+//! distribution, and which orderings always hold and which vary. Results do
+//! not depend on how many threads ran them: run `i` always has seed
+//! `first_seed + i`, and results are gathered in run order.
+
+mod ordering;
+pub mod partial;
+mod stats;
+
+pub use ordering::{Ordering, Varies, analyse};
+pub use stats::Stats;
+
+use crate::milestones::extract;
+use crate::run::simulate;
+use crate::sim::Setup;
+use crate::time::SimTime;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// What N runs predict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prediction {
+    pub runs: u32,
+    pub first_seed: u64,
+    /// Every milestone reached in some run, by name.
+    pub names: Vec<Arc<str>>,
+    pub stats: Vec<Stats>,
+    pub ordering: Ordering,
+}
+
+/// One run: its seed and the milestones it reached.
+pub type RunMilestones = (u64, Vec<(Arc<str>, SimTime)>);
+
+/// Each run's milestones, as times by milestone index.
+#[derive(Debug)]
+pub struct Runs {
+    /// Sorted, so nothing depends on which run saw a name first.
+    pub names: Vec<Arc<str>>,
+    pub seeds: Vec<u64>,
+    pub times: Vec<Vec<Option<SimTime>>>,
+}
+
+/// Simulates runs `which` (run `i` has seed `first_seed + i`) on `jobs`
+/// threads; `progress` is called once per finished run.
+pub fn run_all(
+    setup: &Setup,
+    first_seed: u64,
+    which: std::ops::Range<u32>,
+    until: SimTime,
+    jobs: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Runs {
+    let one = |i: u32| {
+        let seed = first_seed + i as u64;
+        let trace = simulate(setup, seed, until);
+        progress();
+        (seed, extract(&trace).into_iter().map(|m| (m.name, m.at)).collect::<Vec<_>>())
+    };
+    let per_run: Vec<RunMilestones> = match rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build() {
+        Ok(pool) => pool.install(|| which.clone().into_par_iter().map(one).collect()),
+        Err(_) => which.map(one).collect(),
+    };
+    Runs::from_runs(per_run)
+}
+
+impl Runs {
+    /// Gathers runs given as (seed, milestones), in the order given.
+    pub fn from_runs(per_run: Vec<RunMilestones>) -> Runs {
+        let mut index: BTreeMap<Arc<str>, usize> = BTreeMap::new();
+        for (_, run) in &per_run {
+            for (name, _) in run {
+                let next = index.len();
+                index.entry(name.clone()).or_insert(next);
+            }
+        }
+        // Sorted names, so the result does not depend on which run saw a name first.
+        let names: Vec<Arc<str>> = index.keys().cloned().collect();
+        let position: BTreeMap<&Arc<str>, usize> = names.iter().enumerate().map(|(i, n)| (n, i)).collect();
+        let seeds = per_run.iter().map(|(s, _)| *s).collect();
+        let times = per_run
+            .iter()
+            .map(|(_, run)| {
+                let mut row = vec![None; names.len()];
+                for (name, at) in run {
+                    let slot = &mut row[position[name]];
+                    // A milestone is its first occurrence in the run.
+                    if slot.is_none_or(|t: SimTime| *at < t) {
+                        *slot = Some(*at);
+                    }
+                }
+                row
+            })
+            .collect();
+        Runs { names, seeds, times }
+    }
+}
+
+/// Statistics and orderings of the runs.
+pub fn predict(runs: &Runs, first_seed: u64) -> Prediction {
+    let n = runs.names.len();
+    let total = runs.times.len() as u32;
+    // Every name comes from some run, so every milestone has statistics.
+    let stats = (0..n).filter_map(|m| Stats::of(runs.times.iter().filter_map(|r| r[m]).collect(), total)).collect();
+    Prediction { runs: total, first_seed, names: runs.names.clone(), stats, ordering: analyse(&runs.times, n) }
+}
