@@ -57,6 +57,16 @@ impl Dist {
         }
     }
 
+    /// The value a shrunk counterexample pins a draw to: the fixed value, the
+    /// middle of a uniform range, the mean of a normal or log-normal.
+    pub fn nominal(&self) -> SimDuration {
+        match *self {
+            Dist::Fixed(d) => d,
+            Dist::Uniform(lo, hi) => SimDuration::from_millis((lo.as_millis() + hi.as_millis()) / 2),
+            Dist::Normal { mean, .. } | Dist::LogNormal { mean, .. } => mean,
+        }
+    }
+
     /// Draws one duration. A fixed value draws nothing from the stream.
     pub fn sample(&self, rng: &mut Stream) -> SimDuration {
         let ms = match *self {
@@ -74,7 +84,8 @@ impl Dist {
                 libm::exp(mu + libm::sqrt(sigma2) * standard_normal(rng))
             }
         };
-        SimDuration::from_millis(if ms.is_finite() && ms > 0.0 { libm::round(ms) as u64 } else { 0 })
+        let drawn = SimDuration::from_millis(if ms.is_finite() && ms > 0.0 { libm::round(ms) as u64 } else { 0 });
+        rng.timing(drawn, self.nominal(), || self.to_string())
     }
 }
 

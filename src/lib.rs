@@ -42,3 +42,4 @@ pub mod source;
 pub mod spec;
 pub mod time;
 pub mod trace;
+pub mod verify;

@@ -23,6 +23,40 @@ pub enum Command {
     Predict(PredictArgs),
     /// Combine the partial results of `predict --shard` into one prediction.
     Merge(MergeArgs),
+    /// Check properties over many seeded runs; a counterexample comes with
+    /// its seed and a shrunk timeline. Exit 0: every property holds; 1: a
+    /// counterexample (or a `sometimes` never seen); 2: bad input.
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The scenario file.
+    pub scenario: PathBuf,
+    /// A property, e.g. 'always ready_endpoints(svc/web) >= 1 after 30s' (repeatable).
+    #[arg(short = 'p', long = "property", value_name = "PROPERTY")]
+    pub properties: Vec<String>,
+    /// A file of properties, one per line, `#` comments (repeatable).
+    #[arg(short = 'f', long = "properties", value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// How many runs at most (default 1000; 1 with --seed).
+    #[arg(long)]
+    pub runs: Option<u32>,
+    /// The first seed (default: the scenario's); re-runs a counterexample.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Threads (default: every core); the results do not depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Kubernetes version to model (1.34–1.37), overriding the profile's.
+    #[arg(long, value_name = "VERSION")]
+    pub kubernetes: Option<String>,
+    /// How much simulated time each run lasts.
+    #[arg(long, value_parser = duration)]
+    pub until: Option<SimDuration>,
+    /// Output format: a report, or one JSON object per property.
+    #[arg(short = 'o', long = "output", value_enum, default_value = "table")]
+    pub output: Output,
 }
 
 #[derive(Debug, clap::Args)]

@@ -9,6 +9,7 @@ mod check;
 mod predict;
 mod report;
 mod run;
+mod verify;
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -23,5 +24,6 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::check(args),
         Command::Predict(args) => predict::predict(args),
         Command::Merge(args) => predict::merge(args),
+        Command::Verify(args) => verify::verify(args),
     }
 }

@@ -245,7 +245,7 @@ impl Kubelet {
     pub fn start(&mut self, ctx: &mut Ctx<'_>) {
         let node = self.node.name.clone();
         let mut at = |period: SimDuration, ev: Ev, rng: &mut Stream| {
-            let offset = SimDuration::from_millis(rng.below(period.as_millis().max(1)));
+            let offset = rng.phase(period);
             ctx.q.after(offset, WorldEv::Kubelet(node.clone(), ev));
         };
         at(RELIST_PERIOD, Ev::Relist, &mut self.rng);

@@ -411,7 +411,7 @@ impl Kubelet {
     /// The sync returned: `completeWork`, and in 1.37 the on-demand relist.
     pub(super) fn complete_sync(&mut self, pod: PodId, outcome: SyncOutcome, ctx: &mut Ctx<'_>) {
         let now = ctx.q.now();
-        let unit = self.rng.unit();
+        let unit = self.rng.jitter();
         let version = self.cluster.version;
         let resync = self.cluster.kubelet.sync_frequency.sample(&mut self.rng);
         let on_demand = self.on_demand_relist();

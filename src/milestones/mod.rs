@@ -14,12 +14,13 @@
 
 mod deployments;
 mod endpoints;
+pub mod events;
 mod found;
 pub mod names;
 mod pods;
 mod processes;
 mod proxies;
-mod requests;
+pub mod requests;
 #[cfg(test)]
 mod tests;
 

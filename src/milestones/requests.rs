@@ -26,7 +26,7 @@ pub fn see(t: SimTime, r: &RequestRecord, found: &mut Found) {
 
 /// The Service a client's target names (`service/web:http`, `svc/web`), as
 /// the scenario's traffic section accepts it.
-fn service(target: &str) -> Option<&str> {
+pub fn service(target: &str) -> Option<&str> {
     match target.split_once('/')? {
         ("service" | "services" | "svc", rest) => rest.split(':').next(),
         _ => None,

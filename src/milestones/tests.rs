@@ -219,3 +219,24 @@ fn recreate_has_one_window_without_a_ready_endpoint() {
         .unwrap();
     assert_eq!(end, first_new);
 }
+
+#[test]
+fn every_milestone_of_every_model_scenario_is_in_the_event_catalogue() {
+    let mut scenarios: Vec<_> = std::fs::read_dir("models/scenarios")
+        .unwrap()
+        .filter_map(|e| e.unwrap().path().file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .filter(|s| s != "recorded")
+        .collect();
+    scenarios.sort();
+    for scenario in scenarios {
+        for m in run(&scenario, None) {
+            let (subject, event) = m.name.split_once(':').unwrap();
+            assert_eq!(
+                super::events::check(subject, event),
+                super::events::EventCheck::Known,
+                "{scenario}: {}",
+                m.name
+            );
+        }
+    }
+}

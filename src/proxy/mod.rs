@@ -18,7 +18,7 @@ use crate::api::service::{ApiService, ServiceId};
 use crate::cluster::Cluster;
 use crate::rng::Stream;
 use crate::sim::Ctx;
-use crate::time::{SimDuration, SimTime};
+use crate::time::SimTime;
 use crate::trace::Record;
 use crate::trace::record::WatchKind;
 use runner::{MAX_INTERVAL, Next};
@@ -85,7 +85,7 @@ pub struct KubeProxy {
 impl KubeProxy {
     pub fn new(node: Arc<str>, cluster: Arc<Cluster>, seed: u64) -> Self {
         let mut rng = Stream::new(seed, &format!("kube-proxy/{node}"));
-        let next_full = SimTime::ZERO + SimDuration::from_millis(rng.below(MAX_INTERVAL.as_millis()));
+        let next_full = SimTime::ZERO + rng.phase(MAX_INTERVAL);
         KubeProxy {
             node: node.clone(),
             cluster,

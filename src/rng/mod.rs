@@ -4,30 +4,64 @@
 //! of its name, so adding a component (or a draw in one) never shifts the draws
 //! of the others, and the same seed gives the same numbers on every machine.
 
+//! Timing draws go through [`Stream::timing`] so `podsim verify` can pin them
+//! ([`draws`]).
+
+pub mod draws;
+
+use crate::time::SimDuration;
+use draws::{Drawn, Tracked};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// A seeded random stream owned by one component.
 #[derive(Clone, Debug)]
-pub struct Stream(ChaCha8Rng);
+pub struct Stream {
+    rng: ChaCha8Rng,
+    /// Set only inside [`draws::with_policy`].
+    tracked: Option<Box<Tracked>>,
+}
 
 impl Stream {
     /// The stream named `name` of run `seed`.
     pub fn new(seed: u64, name: &str) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(fnv1a(name.as_bytes()));
-        Stream(rng)
+        let tracked = draws::current().map(|policy| Box::new(Tracked { policy, stream: name.into(), count: 0 }));
+        Stream { rng, tracked }
+    }
+
+    /// A timing draw: `drawn` (already taken from this stream), or `nominal`
+    /// when the run's draw policy pins it.
+    pub fn timing(&mut self, drawn: SimDuration, nominal: SimDuration, dist: impl FnOnce() -> String) -> SimDuration {
+        let Some(t) = &mut self.tracked else { return drawn };
+        let value = Drawn::Millis { drawn: drawn.as_millis(), nominal: nominal.as_millis(), dist: dist() };
+        if t.draw(value) { nominal } else { drawn }
+    }
+
+    /// Uniform in [0, 1) used as a timing jitter, pinned to ½ like a timing draw.
+    pub fn jitter(&mut self) -> f64 {
+        let drawn = self.unit();
+        let Some(t) = &mut self.tracked else { return drawn };
+        if t.draw(Drawn::Fraction { drawn, nominal: 0.5 }) { 0.5 } else { drawn }
+    }
+
+    /// Uniform in [0, period) as a timing draw (a ticker's phase), nominally half.
+    pub fn phase(&mut self, period: SimDuration) -> SimDuration {
+        let ms = period.as_millis().max(1);
+        let drawn = SimDuration::from_millis(self.below(ms));
+        self.timing(drawn, SimDuration::from_millis(ms / 2), || format!("uniform(0s, {period})"))
     }
 
     /// Uniform in [0, 1), from the top 53 bits of one word (portable, exact).
     pub fn unit(&mut self) -> f64 {
-        (self.0.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        (self.rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
     /// Uniform integer in [0, n); n must be > 0.
     pub fn below(&mut self, n: u64) -> u64 {
         // Multiply-shift keeps it branch-free; the bias is below 2^-64 * n.
-        ((self.0.next_u64() as u128 * n as u128) >> 64) as u64
+        ((self.rng.next_u64() as u128 * n as u128) >> 64) as u64
     }
 
     /// Lower-case hex string of `len` characters (container IDs, UIDs).
@@ -37,7 +71,7 @@ impl Stream {
         let mut word = 0u64;
         for i in 0..len {
             if i % 16 == 0 {
-                word = self.0.next_u64();
+                word = self.rng.next_u64();
             }
             out.push(DIGITS[(word & 0xf) as usize] as char);
             word >>= 4;

@@ -1,0 +1,269 @@
+//! `podsim verify`: properties over many seeded runs, the first
+//! counterexample with its seed, and its shrunk timeline.
+
+use super::args::{Output, VerifyArgs};
+use super::report;
+use crate::rng::draws::{Draw, Drawn};
+use crate::run::{Inputs, prepare};
+use crate::time::{SimDuration, SimTime};
+use crate::trace::render::Clock;
+use crate::trace::table;
+use crate::verify::eval::Instant;
+use crate::verify::language::{Property, parse};
+use crate::verify::{Outcome, parse_file, verify as check_all};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+
+pub fn verify(args: VerifyArgs) -> ExitCode {
+    let stderr = &mut io::stderr().lock();
+    let properties = match properties(&args) {
+        Ok(p) => p,
+        Err(lines) => {
+            let _ = write!(stderr, "{lines}");
+            return ExitCode::from(2);
+        }
+    };
+    let inputs = Inputs {
+        scenario: Some(args.scenario.clone()),
+        kubernetes: args.kubernetes.clone(),
+        seed: args.seed,
+        until: args.until,
+        ..Inputs::default()
+    };
+    let prepared = match prepare(&inputs) {
+        Ok(p) => p,
+        Err(e) => {
+            report::error(stderr, &e);
+            return ExitCode::from(2);
+        }
+    };
+    for w in &prepared.warnings {
+        report::problem(stderr, w);
+    }
+    if let Some(message) = beyond_the_run(&properties, prepared.until) {
+        let _ = writeln!(stderr, "error: {message}");
+        return ExitCode::from(2);
+    }
+    let runs = args.runs.unwrap_or(if args.seed.is_some() { 1 } else { 1000 });
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let bar = ProgressBar::with_draw_target(
+        Some(runs as u64),
+        match io::stderr().is_terminal() {
+            true => ProgressDrawTarget::stderr(),
+            false => ProgressDrawTarget::hidden(),
+        },
+    );
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {per_sec}, eta {eta}") {
+        bar.set_style(style);
+    }
+    let until = SimTime::ZERO + prepared.until;
+    let outcomes = check_all(&prepared.setup, &properties, prepared.seed, runs, until, jobs, &|n| bar.inc(n));
+    bar.finish_and_clear();
+    let scenario = args.scenario.display().to_string();
+    let text = match args.output {
+        Output::Table => {
+            let ctx = Context { scenario: &scenario, first_seed: prepared.seed, clock: &prepared.clock };
+            properties.iter().zip(&outcomes).map(|(p, o)| ctx.report(p, o)).collect::<Vec<_>>().join("\n")
+        }
+        Output::Jsonl => properties.iter().zip(&outcomes).map(|(p, o)| format!("{}\n", to_json(p, o))).collect(),
+    };
+    let stdout = &mut io::stdout().lock();
+    if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush())
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        let _ = writeln!(stderr, "error: writing the output: {e}");
+        return ExitCode::from(2);
+    }
+    match outcomes.iter().all(Outcome::holds) {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::from(1),
+    }
+}
+
+/// Every property from the flags and files, or every error, with the text
+/// and a caret under the column.
+fn properties(args: &VerifyArgs) -> Result<Vec<Property>, String> {
+    let mut out = Vec::new();
+    let mut errors = String::new();
+    let caret = |errors: &mut String, text: &str, column: usize| {
+        let _ = writeln!(errors, "  | {text}\n  | {:w$}^", "", w = column.saturating_sub(1));
+    };
+    for text in &args.properties {
+        match parse(text) {
+            Ok(p) => out.push(p),
+            Err(e) => {
+                let _ = writeln!(errors, "error: --property: column {}: {}", e.column, e.message);
+                caret(&mut errors, text, e.column);
+            }
+        }
+    }
+    for path in &args.files {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                let _ = writeln!(errors, "error: {}: {e}", path.display());
+                continue;
+            }
+        };
+        match parse_file(&text) {
+            Ok(ps) if ps.is_empty() => {
+                let _ = writeln!(errors, "error: {}: no property in the file", path.display());
+            }
+            Ok(ps) => out.extend(ps),
+            Err((line, e)) => {
+                let _ = writeln!(errors, "error: {}:{line}:{}: {}", path.display(), e.column, e.message);
+                caret(&mut errors, text.lines().nth(line - 1).unwrap_or_default(), e.column);
+            }
+        }
+    }
+    if out.is_empty() && errors.is_empty() {
+        errors.push_str("error: no property to verify (give --property TEXT or --properties FILE)\n");
+    }
+    match errors.is_empty() {
+        true => Ok(out),
+        false => Err(errors),
+    }
+}
+
+/// A window the runs never reach would be decided by the end of the run,
+/// not by the cluster: refuse it.
+fn beyond_the_run(properties: &[Property], until: SimDuration) -> Option<String> {
+    properties.iter().find_map(|p| {
+        let (word, d) = match (p.after, p.within) {
+            (Some(a), _) if a > until => ("after", a),
+            (_, Some(w)) if w > until => ("within", w),
+            _ => return None,
+        };
+        Some(format!("{:?}: {word} {d} is beyond the end of each run ({until}); raise --until", p.text))
+    })
+}
+
+struct Context<'a> {
+    scenario: &'a str,
+    first_seed: u64,
+    clock: &'a Clock,
+}
+
+impl Context<'_> {
+    fn report(&self, p: &Property, o: &Outcome) -> String {
+        let mut out = String::new();
+        let seeds = |runs: u32| format!("seeds {}–{}", self.first_seed, self.first_seed + runs.max(1) as u64 - 1);
+        match o {
+            Outcome::Holds { runs, witness } => {
+                let _ = writeln!(out, "HOLDS      {}", p.text);
+                let _ = writeln!(out, "  in {runs} runs ({})", seeds(*runs));
+                if let Some((seed, w)) = witness {
+                    let first =
+                        if p.kind == crate::verify::language::Kind::Sometimes { "seen" } else { "first run, seen" };
+                    let _ = writeln!(out, "  {first} in seed {seed} at {}{}", w.at, instant(w));
+                }
+            }
+            Outcome::NotSeen { runs } => {
+                let _ = writeln!(out, "NOT SEEN   {}", p.text);
+                let _ = writeln!(out, "  in none of {runs} runs ({})", seeds(*runs));
+            }
+            Outcome::Counterexample { seed, run, instant: i, shrunk } => {
+                let _ = writeln!(out, "BROKEN     {}", p.text);
+                let _ = writeln!(out, "  counterexample: seed {seed} (run {run}), at {}{}", i.at, instant(i));
+                match shrunk {
+                    Some(s) => {
+                        let minimal = if s.minimal { "no one of them can be pinned" } else { "shrinking budget spent" };
+                        let _ = writeln!(
+                            out,
+                            "  shrunk ({} runs): {} of {} timing draws left random, every other at its nominal value ({minimal}); breaks at {}{}",
+                            s.runs,
+                            s.random.len(),
+                            s.candidates,
+                            s.instant.at,
+                            instant(&s.instant)
+                        );
+                        for d in &s.random {
+                            let _ = writeln!(out, "    {}", draw(d));
+                        }
+                        let rows: Vec<_> =
+                            table::rows(&s.trace, self.clock).into_iter().filter(|r| r.t <= s.instant.at).collect();
+                        let _ = writeln!(out, "  timeline of the shrunk run, to {}:", s.instant.at);
+                        for line in table::render(&rows).lines() {
+                            let _ = writeln!(out, "    {line}");
+                        }
+                    }
+                    None => {
+                        let _ =
+                            writeln!(out, "  (the re-run to shrink it did not break it: report this as a podsim bug)");
+                    }
+                }
+                let _ = writeln!(
+                    out,
+                    "  re-run: podsim verify {} --seed {seed} --property {}",
+                    self.scenario,
+                    shell_quote(&p.text)
+                );
+                let _ = writeln!(out, "  its full timeline: podsim run {} --seed {seed}", self.scenario);
+            }
+        }
+        out
+    }
+}
+
+/// `, for pod/x: restarts(pod/x) = 1`.
+fn instant(i: &Instant) -> String {
+    let mut s = String::new();
+    if let Some(subject) = &i.subject {
+        let _ = write!(s, ", for {subject}");
+    }
+    if !i.values.is_empty() {
+        let _ = write!(s, ": {}", i.values);
+    }
+    s
+}
+
+fn draw(d: &Draw) -> String {
+    match &d.value {
+        Drawn::Millis { drawn, nominal, dist } => format!(
+            "{} = {} from {dist} (nominal {})",
+            d.key,
+            SimDuration::from_millis(*drawn),
+            SimDuration::from_millis(*nominal)
+        ),
+        Drawn::Fraction { drawn, nominal } => format!("{} = {drawn:.3} of the jitter range (nominal {nominal})", d.key),
+    }
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+fn to_json(p: &Property, o: &Outcome) -> Value {
+    let secs = |t: SimTime| t.as_millis() as f64 / 1000.0;
+    let instant = |i: &Instant| json!({"at": secs(i.at), "subject": i.subject, "values": i.values});
+    let mut v = json!({"property": p.text, "kind": p.kind.as_str()});
+    let extra = match o {
+        Outcome::Holds { runs, witness } => json!({
+            "verdict": "holds", "runs": runs,
+            "witness": witness.as_ref().map(|(seed, w)| json!({"seed": seed, "instant": instant(w)})),
+        }),
+        Outcome::NotSeen { runs } => json!({"verdict": "not_seen", "runs": runs}),
+        Outcome::Counterexample { seed, run, instant: i, shrunk } => json!({
+            "verdict": "counterexample", "seed": seed, "run": run, "instant": instant(i),
+            "shrunk": shrunk.as_ref().map(|s| json!({
+                "runs": s.runs, "candidates": s.candidates, "minimal": s.minimal, "instant": instant(&s.instant),
+                "random": s.random.iter().map(|d| match &d.value {
+                    Drawn::Millis { drawn, nominal, dist } => json!({
+                        "draw": d.key.to_string(), "value": secs(SimTime::ZERO + SimDuration::from_millis(*drawn)),
+                        "nominal": secs(SimTime::ZERO + SimDuration::from_millis(*nominal)), "dist": dist,
+                    }),
+                    Drawn::Fraction { drawn, nominal } => json!({
+                        "draw": d.key.to_string(), "fraction": drawn, "nominal": nominal,
+                    }),
+                }).collect::<Vec<_>>(),
+            })),
+        }),
+    };
+    if let (Some(v), Value::Object(extra)) = (v.as_object_mut(), extra) {
+        v.extend(extra);
+    }
+    v
+}

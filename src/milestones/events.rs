@@ -1,0 +1,123 @@
+//! The catalogue of milestone events by subject kind, so a property that
+//! names an event no extraction produces is an error, not a silent "never".
+//! A test checks every milestone of the model scenarios against it.
+
+/// The subject kinds milestones are about.
+pub const SUBJECT_KINDS: [&str; 4] = ["pod", "svc", "client", "deploy"];
+
+/// An event word; `#` means numbered (`restart#2`), `(` takes an argument.
+const POD: &[&str] = &[
+    "created",
+    "scheduled",
+    "ready_to_start_containers",
+    "initialized",
+    "containers_ready",
+    "ready",
+    "not_ready",
+    "phase_running",
+    "phase_succeeded",
+    "phase_failed",
+    "crashloop",
+    "deleted",
+    "removed",
+    "condition(",
+];
+const CONTAINER: &[&str] = &[
+    "running",
+    "terminated",
+    "crashloop",
+    "started",
+    "ready",
+    "restart#",
+    "last_restart",
+    "process_started",
+    "listening",
+    "poststart_started",
+    "poststart_returned",
+    "poststart_failed",
+    "prestop_started",
+    "prestop_returned",
+    "prestop_failed",
+    "sigterm",
+    "sigkill",
+    "signal(",
+    "exited",
+    "last_exited",
+];
+const SERVICE: &[&str] = &[
+    "endpoint_added(",
+    "endpoint_ready(",
+    "endpoint_serving(",
+    "endpoint_terminating(",
+    "endpoint_not_ready(",
+    "endpoint_removed(",
+    "first_ready_endpoint",
+    "no_ready_endpoint_start#",
+    "no_ready_endpoint_end#",
+    "programmed(",
+    "unprogrammed(",
+    "first_ok",
+    "last_ok",
+];
+const CLIENT: &[&str] = &["first_ok", "last_ok"];
+const DEPLOYMENT: &[&str] = &["rollout_started", "rollout_complete", "progress_deadline_exceeded"];
+
+/// Whether a subject can have an event.
+#[derive(Debug, PartialEq, Eq)]
+pub enum EventCheck {
+    Known,
+    /// Unknown; the subject's events, for the message.
+    Unknown(String),
+}
+
+/// Checks `event` against the events of `subject`'s kind (`pod/a` is a pod,
+/// `pod/a/app` a container).
+pub fn check(subject: &str, event: &str) -> EventCheck {
+    let events = match subject.split('/').collect::<Vec<_>>()[..] {
+        ["pod", _] => POD,
+        ["pod", _, _] => CONTAINER,
+        ["svc", ..] => SERVICE,
+        ["client", ..] => CLIENT,
+        ["deploy", ..] => DEPLOYMENT,
+        _ => &[],
+    };
+    let known = events.iter().any(|e| match e.strip_suffix('#') {
+        Some(word) => event.strip_prefix(word).and_then(|n| n.strip_prefix('#')).is_some_and(is_number),
+        None if e.ends_with('(') => event.starts_with(e) && event.ends_with(')') && event.len() > e.len() + 1,
+        None => event == *e,
+    });
+    match known {
+        true => EventCheck::Known,
+        false => EventCheck::Unknown(events.iter().map(|e| shown(e)).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+fn is_number(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn shown(e: &str) -> String {
+    match (e.strip_suffix('#'), e.strip_suffix('(')) {
+        (Some(w), _) => format!("{w}#K"),
+        (_, Some(w)) => format!("{w}(…)"),
+        _ => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_by_subject_kind() {
+        assert_eq!(check("pod/web@rev1#2", "ready"), EventCheck::Known);
+        assert_eq!(check("pod/web/app", "restart#3"), EventCheck::Known);
+        assert_ne!(check("pod/web/app", "restart#"), EventCheck::Known);
+        assert_ne!(check("pod/web", "restart#1"), EventCheck::Known);
+        assert_eq!(check("svc/web", "endpoint_ready(pod/web-1)"), EventCheck::Known);
+        assert_ne!(check("svc/web", "endpoint_ready()"), EventCheck::Known);
+        assert_eq!(check("deploy/web@rev2", "rollout_complete"), EventCheck::Known);
+        let EventCheck::Unknown(list) = check("client/c", "ready") else { panic!() };
+        assert_eq!(list, "first_ok, last_ok");
+    }
+}

@@ -1,0 +1,40 @@
+//! The state functions properties can read, and the two kinds of value.
+
+/// A term's kind of value: they do not mix.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// A number of things: endpoints, restarts, requests, replicas.
+    Count,
+    /// A time in the run (a milestone) or a duration.
+    Time,
+}
+
+impl Ty {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ty::Count => "a count",
+            Ty::Time => "a time",
+        }
+    }
+}
+
+/// Every state function: its name, the subject kinds it takes, and what it counts.
+pub const FUNCTIONS: &[(&str, &[&str], &str)] = &[
+    ("endpoints", &["svc"], "pods with an endpoint in the Service's EndpointSlices"),
+    ("ready_endpoints", &["svc"], "pods whose endpoint is ready"),
+    ("serving_endpoints", &["svc"], "pods whose endpoint is serving"),
+    ("terminating_endpoints", &["svc"], "pods whose endpoint is terminating"),
+    ("restarts", &["pod"], "restartCount summed over the pod's containers (pod/P/C: one container)"),
+    ("requests", &["svc", "client"], "requests answered so far"),
+    ("ok_requests", &["svc", "client"], "requests answered with HTTP 200–399 so far"),
+    ("failed_requests", &["svc", "client"], "requests answered otherwise so far (5xx, refused, reset, timeout, …)"),
+    ("replicas", &["deploy"], "the Deployment's status.replicas"),
+    ("updated_replicas", &["deploy"], "status.updatedReplicas"),
+    ("ready_replicas", &["deploy"], "status.readyReplicas"),
+    ("available_replicas", &["deploy"], "status.availableReplicas"),
+];
+
+/// The state function `name`, with the subject kinds it takes.
+pub fn state_function(name: &str) -> Option<(&'static str, &'static [&'static str])> {
+    FUNCTIONS.iter().find(|(n, ..)| *n == name).map(|(n, kinds, _)| (*n, *kinds))
+}

@@ -1,0 +1,122 @@
+//! Property-tested configurations: `podsim verify` runs seeded timelines of
+//! a scenario and checks properties over milestones and trace state in each
+//! ([`language`] defines them). A property that breaks gets its first
+//! counterexample (lowest seed) and a shrunk timeline ([`shrink`]).
+//!
+//! Runs go in blocks of seeds on many threads, and the result is the same
+//! whatever the threads: each block is gathered in seed order, and the run
+//! stops after the first block that decides every property.
+
+pub mod eval;
+pub mod functions;
+pub mod language;
+pub mod shrink;
+pub mod view;
+
+use crate::run::simulate;
+use crate::sim::Setup;
+use crate::time::SimTime;
+use eval::{Instant, RunResult, check};
+use language::{Kind, Property};
+use rayon::prelude::*;
+use shrink::Shrunk;
+use view::RunView;
+
+/// Seeds simulated between two looks at the verdicts.
+const BLOCK: u32 = 64;
+
+/// What N runs say about one property.
+#[derive(Debug)]
+pub enum Outcome {
+    /// always/never/eventually held in every run; sometimes was seen
+    /// (first in `witness`'s run).
+    Holds { runs: u32, witness: Option<(u64, Instant)> },
+    /// The first run that broke it.
+    Counterexample { seed: u64, run: u32, instant: Instant, shrunk: Option<Shrunk> },
+    /// sometimes: no run showed it.
+    NotSeen { runs: u32 },
+}
+
+impl Outcome {
+    pub fn holds(&self) -> bool {
+        matches!(self, Outcome::Holds { .. })
+    }
+}
+
+/// Where a property stands while runs go on.
+enum State {
+    Open,
+    Witness(u64, Instant),
+    Broken(u64, u32, Instant),
+}
+
+/// Checks every property over runs `first_seed`, `first_seed + 1`, … (at most
+/// `runs`), on `jobs` threads, then shrinks each counterexample.
+pub fn verify(
+    setup: &Setup,
+    properties: &[Property],
+    first_seed: u64,
+    runs: u32,
+    until: SimTime,
+    jobs: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<Outcome> {
+    let mut states: Vec<State> = properties.iter().map(|_| State::Open).collect();
+    let decided = |s: &State, p: &Property| match (s, p.kind) {
+        (State::Broken(..), _) => true,
+        (State::Witness(..), Kind::Sometimes) => true,
+        _ => false,
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build().ok();
+    let mut done = 0;
+    while done < runs && !states.iter().zip(properties).all(|(s, p)| decided(s, p)) {
+        let block = done..(done + BLOCK).min(runs);
+        let one = |i: u32| {
+            let seed = first_seed + i as u64;
+            let view = RunView::new(&simulate(setup, seed, until), until);
+            progress(1);
+            properties.iter().map(|p| check(p, &view)).collect::<Vec<_>>()
+        };
+        let results: Vec<Vec<RunResult>> = match &pool {
+            Some(pool) => pool.install(|| block.clone().into_par_iter().map(one).collect()),
+            None => block.clone().map(one).collect(),
+        };
+        for (i, run) in block.zip(results) {
+            for ((state, p), result) in states.iter_mut().zip(properties).zip(run) {
+                let seed = first_seed + i as u64;
+                *state = match (std::mem::replace(state, State::Open), result, p.kind) {
+                    (s @ State::Broken(..), ..) => s,
+                    (State::Open, RunResult::Held { seen: Some(w) }, Kind::Sometimes) => State::Witness(seed, w),
+                    (s, RunResult::Held { .. } | RunResult::Broken(_), Kind::Sometimes) => s,
+                    (_, RunResult::Broken(at), _) => State::Broken(seed, i + 1, at),
+                    (State::Open, RunResult::Held { seen: Some(w) }, _) => State::Witness(seed, w),
+                    (s, RunResult::Held { .. }, _) => s,
+                };
+            }
+        }
+        done = (done + BLOCK).min(runs);
+    }
+    states
+        .into_iter()
+        .zip(properties)
+        .map(|(state, p)| match (state, p.kind) {
+            (State::Broken(seed, run, instant), _) => {
+                let shrunk = shrink::shrink(setup, seed, until, p);
+                Outcome::Counterexample { seed, run, instant, shrunk }
+            }
+            (State::Open, Kind::Sometimes) => Outcome::NotSeen { runs: done },
+            (State::Witness(seed, w), _) => Outcome::Holds { runs: done, witness: Some((seed, w)) },
+            (State::Open, _) => Outcome::Holds { runs: done, witness: None },
+        })
+        .collect()
+}
+
+/// Properties from a file: one per line; blank lines and `#` comments skipped.
+/// Errors name the line and column.
+pub fn parse_file(text: &str) -> Result<Vec<Property>, (usize, language::ParseError)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|(i, l)| language::parse(l).map_err(|e| (i + 1, e)))
+        .collect()
+}

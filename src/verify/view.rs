@@ -1,0 +1,200 @@
+//! What properties read from one run: its milestones, and each state
+//! function as a step series over time, per subject.
+
+use crate::milestones::names::Names;
+use crate::milestones::requests::{service, succeeded};
+use crate::milestones::{Milestone, extract};
+use crate::time::SimTime;
+use crate::trace::Trace;
+use crate::trace::record::{Record, WatchKind};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// A count over time: each change, in time order (0 before the first).
+type Series = Vec<(SimTime, f64)>;
+
+/// One run, as properties see it.
+#[derive(Debug, Default)]
+pub struct RunView {
+    pub end: SimTime,
+    milestones: HashMap<String, SimTime>,
+    /// Every subject some milestone is about; Deployments also by bare name.
+    subjects: BTreeSet<String>,
+    /// `deploy/web` → `deploy/web@rev3`, its last revision in the run.
+    latest: HashMap<String, String>,
+    series: HashMap<(&'static str, String), Series>,
+}
+
+impl RunView {
+    /// Reads a trace that ran until `end`.
+    pub fn new(trace: &Trace, end: SimTime) -> RunView {
+        let mut view = RunView { end, ..RunView::default() };
+        view.read_milestones(extract(trace));
+        view.read_series(trace);
+        view
+    }
+
+    fn read_milestones(&mut self, milestones: Vec<Milestone>) {
+        let mut revisions: HashMap<String, (i64, String)> = HashMap::new();
+        for m in milestones {
+            let Some((subject, event)) = m.name.split_once(':') else { continue };
+            if let Some((name, rev)) = subject.split_once("@rev")
+                && name.starts_with("deploy/")
+                && event == "rollout_started"
+            {
+                let k: i64 = rev.parse().unwrap_or(0);
+                let latest = revisions.entry(name.to_string()).or_insert((k, subject.to_string()));
+                if k > latest.0 {
+                    *latest = (k, subject.to_string());
+                }
+                self.subjects.insert(name.to_string());
+            }
+            self.subjects.insert(subject.to_string());
+            self.milestones.insert(m.name.to_string(), m.at);
+        }
+        self.latest = revisions.into_iter().map(|(name, (_, subject))| (name, subject)).collect();
+    }
+
+    fn read_series(&mut self, trace: &Trace) {
+        let names = Names::new(trace);
+        let mut slices = BTreeMap::new();
+        let mut requests: HashMap<(&'static str, String), f64> = HashMap::new();
+        for e in &trace.entries {
+            let t = e.t;
+            match &e.record {
+                Record::Slice { kind, slice } => {
+                    match *kind == WatchKind::Deleted || slice.removed {
+                        true => slices.remove(&slice.id),
+                        false => slices.insert(slice.id, slice.clone()),
+                    };
+                    let Some(svc) = names.service(slice.service) else { continue };
+                    // A pod counts once, with each condition any of its endpoints has.
+                    let mut pods: BTreeMap<String, [bool; 3]> = BTreeMap::new();
+                    for s in slices.values().filter(|s| s.service == slice.service) {
+                        for ep in &s.content.endpoints {
+                            let c = pods.entry(names.pod(&ep.target.uid, &ep.target.name)).or_default();
+                            for (on, got) in c.iter_mut().zip([ep.ready, ep.serving, ep.terminating]) {
+                                *on |= got;
+                            }
+                        }
+                    }
+                    let count = |i: usize| pods.values().filter(|c| c[i]).count() as f64;
+                    self.set("endpoints", svc, t, pods.len() as f64);
+                    self.set("ready_endpoints", svc, t, count(0));
+                    self.set("serving_endpoints", svc, t, count(1));
+                    self.set("terminating_endpoints", svc, t, count(2));
+                }
+                Record::Pod { pod, .. } => {
+                    let subject = names.pod(&pod.uid, &pod.spec.name);
+                    let mut total = 0;
+                    for c in pod.status.all_containers() {
+                        total += c.restart_count;
+                        self.set("restarts", &format!("{subject}/{}", c.name), t, c.restart_count as f64);
+                    }
+                    self.set("restarts", &subject, t, total as f64);
+                }
+                Record::Deployment { deployment: d, .. } => {
+                    let subject = format!("deploy/{}", d.spec.name);
+                    let s = &d.status;
+                    self.set("replicas", &subject, t, s.replicas as f64);
+                    self.set("updated_replicas", &subject, t, s.updated_replicas as f64);
+                    self.set("ready_replicas", &subject, t, s.ready_replicas as f64);
+                    self.set("available_replicas", &subject, t, s.available_replicas as f64);
+                }
+                Record::Request(r) => {
+                    let which = if succeeded(&r.outcome) { "ok_requests" } else { "failed_requests" };
+                    let mut subjects = vec![format!("client/{}", r.client)];
+                    subjects.extend(service(&r.target).map(|s| format!("svc/{s}")));
+                    for subject in subjects {
+                        for function in ["requests", which] {
+                            let n = requests.entry((function, subject.clone())).or_default();
+                            *n += 1.0;
+                            let n = *n;
+                            self.set(function, &subject, t, n);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Records a value; a repeat of the last one is not a change.
+    fn set(&mut self, function: &'static str, subject: &str, t: SimTime, value: f64) {
+        let series = self.series.entry((function, subject.to_string())).or_default();
+        match series.last_mut() {
+            Some(last) if last.1 == value => {}
+            Some(last) if last.0 == t => last.1 = value,
+            _ => series.push((t, value)),
+        }
+    }
+
+    /// The state function's value at `t` (after every change at `t`).
+    pub fn value(&self, function: &str, subject: &str, t: SimTime) -> f64 {
+        let Some(series) = self.series.get(&(state_key(function), subject.to_string())) else { return 0.0 };
+        let after = series.partition_point(|(at, _)| *at <= t);
+        after.checked_sub(1).map_or(0.0, |i| series[i].1)
+    }
+
+    /// The times the state function changes.
+    pub fn changes(&self, function: &str, subject: &str) -> Vec<SimTime> {
+        let series = self.series.get(&(state_key(function), subject.to_string()));
+        series.map(|s| s.iter().map(|(t, _)| *t).collect()).unwrap_or_default()
+    }
+
+    /// When the milestone happened; a Deployment without `@rev` means its
+    /// last revision in the run.
+    pub fn milestone(&self, subject: &str, event: &str) -> Option<SimTime> {
+        let subject = self.latest.get(subject).map_or(subject, String::as_str);
+        self.milestones.get(&format!("{subject}:{event}")).copied()
+    }
+
+    /// The subjects matching `pattern` that a state function has a series
+    /// for, or (`function` None) that some milestone is about.
+    pub fn subjects(&self, pattern: &str, function: Option<&str>) -> BTreeSet<String> {
+        match function {
+            Some(f) => {
+                let f = state_key(f);
+                self.series.keys().filter(|(g, s)| *g == f && glob(pattern, s)).map(|(_, s)| s.clone()).collect()
+            }
+            // `deploy/*` means Deployments, not each of their revisions.
+            None => {
+                let revisions = !pattern.starts_with("deploy/") || pattern.contains('@');
+                self.subjects.iter().filter(|s| glob(pattern, s) && (revisions || !s.contains('@'))).cloned().collect()
+            }
+        }
+    }
+}
+
+/// The interned name of a state function.
+fn state_key(function: &str) -> &'static str {
+    super::functions::state_function(function).map_or("", |(f, _)| f)
+}
+
+/// `*` matches any run of characters other than `/`.
+pub fn glob(pattern: &str, s: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == s,
+        Some((head, tail)) => {
+            let Some(rest) = s.strip_prefix(head) else { return false };
+            (0..=rest.len())
+                .take_while(|&i| !rest[..i].contains('/'))
+                .any(|i| rest.is_char_boundary(i) && glob(tail, &rest[i..]))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob;
+
+    #[test]
+    fn a_star_stays_inside_one_path_segment() {
+        assert!(glob("pod/*", "pod/web@rev1#1"));
+        assert!(!glob("pod/*", "pod/web@rev1#1/app"));
+        assert!(glob("pod/*/app", "pod/web@rev1#1/app"));
+        assert!(glob("pod/web@rev2#*", "pod/web@rev2#10"));
+        assert!(!glob("pod/web@rev2#*", "pod/web@rev1#1"));
+        assert!(glob("svc/web", "svc/web"));
+        assert!(!glob("svc/web", "svc/web2"));
+    }
+}
