@@ -62,6 +62,13 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
     let until = SimTime::ZERO + prepared.until;
     let outcomes = check_all(&prepared.setup, &properties, prepared.seed, runs, until, jobs, &|n| bar.inc(n));
     bar.finish_and_clear();
+    let outcomes = match outcomes {
+        Ok(o) => o,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let scenario = args.scenario.display().to_string();
     let text = match args.output {
         Output::Table => {
@@ -170,12 +177,24 @@ impl Context<'_> {
                 let _ = writeln!(out, "  counterexample: seed {seed} (run {run}), at {}{}", i.at, instant(i));
                 match shrunk {
                     Some(s) => {
-                        let minimal = if s.minimal { "no one of them can be pinned" } else { "shrinking budget spent" };
+                        let (random, why) = match (s.random.len(), s.minimal) {
+                            (0, _) => (
+                                String::from("with every timing draw at its nominal value"),
+                                "the configuration breaks it, not an unlucky timing",
+                            ),
+                            (n, true) => (
+                                format!("with {n} timing draws left random, every other at its nominal value"),
+                                "none of them can be pinned",
+                            ),
+                            (n, false) => (
+                                format!("with {n} timing draws left random, every other at its nominal value"),
+                                "shrinking budget spent",
+                            ),
+                        };
                         let _ = writeln!(
                             out,
-                            "  shrunk ({} runs): {} of {} timing draws left random, every other at its nominal value ({minimal}); breaks at {}{}",
+                            "  shrunk ({} runs, {} timing draws): it breaks {random} ({why}); at {}{}",
                             s.runs,
-                            s.random.len(),
                             s.candidates,
                             s.instant.at,
                             instant(&s.instant)
@@ -185,8 +204,12 @@ impl Context<'_> {
                         }
                         let rows: Vec<_> =
                             table::rows(&s.trace, self.clock).into_iter().filter(|r| r.t <= s.instant.at).collect();
+                        let skip = rows.len().saturating_sub(TIMELINE_ROWS);
                         let _ = writeln!(out, "  timeline of the shrunk run, to {}:", s.instant.at);
-                        for line in table::render(&rows).lines() {
+                        if skip > 0 {
+                            let _ = writeln!(out, "    … {skip} earlier rows");
+                        }
+                        for line in table::render(&rows[skip..]).lines() {
                             let _ = writeln!(out, "    {line}");
                         }
                     }
@@ -207,6 +230,9 @@ impl Context<'_> {
         out
     }
 }
+
+/// The shrunk timeline shows the rows that lead to the violation.
+const TIMELINE_ROWS: usize = 60;
 
 /// `, for pod/x: restarts(pod/x) = 1`.
 fn instant(i: &Instant) -> String {

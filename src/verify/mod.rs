@@ -20,6 +20,7 @@ use eval::{Instant, RunResult, check};
 use language::{Kind, Property};
 use rayon::prelude::*;
 use shrink::Shrunk;
+use std::collections::BTreeSet;
 use view::RunView;
 
 /// Seeds simulated between two looks at the verdicts.
@@ -60,7 +61,13 @@ pub fn verify(
     until: SimTime,
     jobs: usize,
     progress: &(dyn Fn(u64) + Sync),
-) -> Vec<Outcome> {
+) -> Result<Vec<Outcome>, UnknownSubject> {
+    let named: BTreeSet<&str> = properties
+        .iter()
+        .flat_map(|p| p.cond.leaves())
+        .filter_map(|t| t.subject())
+        .filter(|s| !s.contains('*'))
+        .collect();
     let mut states: Vec<State> = properties.iter().map(|_| State::Open).collect();
     let decided = |s: &State, p: &Property| match (s, p.kind) {
         (State::Broken(..), _) => true,
@@ -75,13 +82,27 @@ pub fn verify(
             let seed = first_seed + i as u64;
             let view = RunView::new(&simulate(setup, seed, until), until);
             progress(1);
-            properties.iter().map(|p| check(p, &view)).collect::<Vec<_>>()
+            let unknown: BTreeSet<&str> = named.iter().copied().filter(|s| !view.knows(s)).collect();
+            let alike = unknown.first().map(|s| view.alike(s)).unwrap_or_default();
+            (properties.iter().map(|p| check(p, &view)).collect::<Vec<_>>(), unknown, alike)
         };
-        let results: Vec<Vec<RunResult>> = match &pool {
+        let results: Vec<(Vec<RunResult>, BTreeSet<&str>, BTreeSet<String>)> = match &pool {
             Some(pool) => pool.install(|| block.clone().into_par_iter().map(one).collect()),
             None => block.clone().map(one).collect(),
         };
-        for (i, run) in block.zip(results) {
+        // A subject no run of the first block has is a typo, not a property
+        // that holds vacuously.
+        if done == 0
+            && let Some((_, unknown, alike)) = results.iter().min_by_key(|(_, unknown, _)| unknown.len())
+            && let Some(subject) = unknown.first()
+        {
+            return Err(UnknownSubject {
+                subject: subject.to_string(),
+                runs: results.len() as u32,
+                alike: alike.clone(),
+            });
+        }
+        for (i, (run, ..)) in block.zip(results) {
             for ((state, p), result) in states.iter_mut().zip(properties).zip(run) {
                 let seed = first_seed + i as u64;
                 *state = match (std::mem::replace(state, State::Open), result, p.kind) {
@@ -96,7 +117,7 @@ pub fn verify(
         }
         done = (done + BLOCK).min(runs);
     }
-    states
+    let outcomes = states
         .into_iter()
         .zip(properties)
         .map(|(state, p)| match (state, p.kind) {
@@ -108,7 +129,27 @@ pub fn verify(
             (State::Witness(seed, w), _) => Outcome::Holds { runs: done, witness: Some((seed, w)) },
             (State::Open, _) => Outcome::Holds { runs: done, witness: None },
         })
-        .collect()
+        .collect();
+    Ok(outcomes)
+}
+
+/// A property names an object that none of the first runs has.
+#[derive(Debug, PartialEq)]
+pub struct UnknownSubject {
+    pub subject: String,
+    pub runs: u32,
+    /// The run's objects of the same kind.
+    pub alike: BTreeSet<String>,
+}
+
+impl std::fmt::Display for UnknownSubject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: no such object in any of the first {} runs", self.subject, self.runs)?;
+        match self.alike.is_empty() {
+            true => write!(f, " (nor any of its kind)"),
+            false => write!(f, " (they have: {})", self.alike.iter().cloned().collect::<Vec<_>>().join(", ")),
+        }
+    }
 }
 
 /// Properties from a file: one per line; blank lines and `#` comments skipped.

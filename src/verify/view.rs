@@ -165,6 +165,25 @@ impl RunView {
     }
 }
 
+impl RunView {
+    /// Whether the run has anything about `subject`: a milestone, a state
+    /// series, or (a Deployment) a revision.
+    pub fn knows(&self, subject: &str) -> bool {
+        self.subjects.contains(subject)
+            || self.latest.contains_key(subject)
+            || self.series.keys().any(|(_, s)| s == subject)
+    }
+
+    /// The subjects of the run of the same kind as `subject` (`pod/…`).
+    pub fn alike(&self, subject: &str) -> BTreeSet<String> {
+        let kind = subject.split_once('/').map_or(subject, |(k, _)| k);
+        let named = |s: &&String| s.split_once('/').is_some_and(|(k, _)| k == kind);
+        let mut out: BTreeSet<String> = self.subjects.iter().filter(named).cloned().collect();
+        out.extend(self.series.keys().map(|(_, s)| s).filter(named).cloned());
+        out
+    }
+}
+
 /// The interned name of a state function.
 fn state_key(function: &str) -> &'static str {
     super::functions::state_function(function).map_or("", |(f, _)| f)

@@ -34,6 +34,7 @@ mod services;
 mod syntax;
 mod unsupported;
 mod validation;
+mod verify;
 
 const BIN: &str = env!("CARGO_BIN_EXE_podsim");
 
