@@ -9,9 +9,15 @@
 //! - the engine: [`time`], [`dist`], [`rng`], [`engine`] (the event queue and
 //!   its same-instant ordering contract), [`sim`] (the world of one run);
 //! - the components: [`api`] (API server and the Pod status types),
-//!   [`kubelet`] (pod workers, PLEG, runtime, prober, backoff, status);
+//!   [`kubelet`] (pod workers, PLEG, runtime, prober, backoff, status),
+//!   [`control`] (scheduler, ReplicaSet, Deployment, EndpointSlice
+//!   controllers), [`proxy`] (kube-proxy per node), [`client`] (requests
+//!   through a Service);
 //! - outputs: [`trace`] (records, JSON Lines, timeline table) and
 //!   [`envelope`] (timings across many runs);
+//! - many runs: [`milestones`] (named instants of a trace), [`predict`]
+//!   (their statistics and orderings over seeds), [`verify`] (properties
+//!   checked in every run, counterexamples shrunk);
 //! - checking: [`observe`] (reading recordings from real clusters: JSON,
 //!   `kubectl` text) and [`invariants`] (the rules both must obey);
 //! - [`run`] ties one simulation together; [`cli`] is the `podsim` command.
