@@ -10,8 +10,8 @@
 //!   its same-instant ordering contract), [`sim`] (the world of one run);
 //! - the components: [`api`] (API server and the Pod status types),
 //!   [`kubelet`] (pod workers, PLEG, runtime, prober, backoff, status);
-//! - outputs: [`trace`] (records, JSON Lines, timeline table) and
-//!   [`envelope`] (timings across many runs);
+//! - outputs: [`trace`] (records, JSON Lines, timeline table),
+//!   [`envelope`] (timings across many runs) and [`plot`] (pictures);
 //! - checking: [`observe`] (reading recordings from real clusters: JSON,
 //!   `kubectl` text) and [`invariants`] (the rules both must obey);
 //! - [`run`] ties one simulation together; [`cli`] is the `podsim` command.
@@ -32,6 +32,7 @@ pub mod kubelet;
 pub mod manifest;
 pub mod milestones;
 pub mod observe;
+pub mod plot;
 pub mod predict;
 pub mod proxy;
 pub mod rng;
