@@ -134,6 +134,8 @@ impl Picture for Cdf {
             .axis_desc_style((font::FAMILY, 14))
             .label_style((font::FAMILY, 12))
             .y_label_formatter(&|v| format!("{:.0} %", v * 100.0))
+            .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
+            .light_line_style(RGBColor(0xf4, 0xf4, 0xf4))
             .draw()?;
         let n = self.runs.max(1) as f64;
         for (i, line) in self.lines.iter().enumerate() {

@@ -81,16 +81,19 @@ impl<'a> DrawingBackend for Png<'a> {
             VPos::Center => (ascent + descent) / 2.0,
             VPos::Bottom => descent,
         };
-        let origin = (pos.0 as f32 + dx, pos.1 as f32 + baseline);
+        // Offsets from the anchor, turned as the style asks (the y axis title).
+        let turn = style.transform();
         let (w, h) = self.get_size();
         for glyph in glyphs {
             let Some(outline) = face.outline_glyph(glyph) else { continue };
             let bounds = outline.px_bounds();
             let mut pixels = Vec::new();
             outline.draw(|x, y, cover| pixels.push((x, y, cover)));
+            let left = (dx + bounds.min.x).round() as i32;
+            let top = (baseline + bounds.min.y).round() as i32;
             for (x, y, cover) in pixels {
-                let px = (origin.0 + bounds.min.x).round() as i32 + x as i32;
-                let py = (origin.1 + bounds.min.y).round() as i32 + y as i32;
+                let (ox, oy) = turn.transform(left + x as i32, top + y as i32);
+                let (px, py) = (pos.0 + ox, pos.1 + oy);
                 if cover > 0.0 && px >= 0 && py >= 0 && px < w as i32 && py < h as i32 {
                     let alpha = colour.alpha * cover.min(1.0) as f64;
                     self.0.draw_pixel((px, py), BackendColor { alpha, rgb: colour.rgb })?;
