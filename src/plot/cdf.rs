@@ -56,17 +56,26 @@ pub fn choose(names: &[Arc<str>], asked: &[String]) -> Result<Vec<usize>, String
         let mut keyed: Vec<(usize, usize)> =
             names.iter().enumerate().filter_map(|(i, n)| rank(n).map(|r| (r, i))).collect();
         keyed.sort();
+        if keyed.is_empty() {
+            return Err(format!(
+                "the runs reached none of the key milestones; choose some with --milestone:\n{}",
+                list(names)
+            ));
+        }
         return Ok(keyed.into_iter().take(DEFAULT_MAX).map(|(_, i)| i).collect());
     }
     asked
         .iter()
         .map(|a| {
-            names.iter().position(|n| **n == **a).ok_or_else(|| {
-                let known: Vec<&str> = names.iter().map(|n| &**n).collect();
-                format!("unknown milestone {a:?}; the runs reached these:\n  {}", known.join("\n  "))
-            })
+            (names.iter().position(|n| **n == **a))
+                .ok_or_else(|| format!("unknown milestone {a:?}; the runs reached these:\n{}", list(names)))
         })
         .collect()
+}
+
+/// The names, one per line, indented.
+fn list(names: &[Arc<str>]) -> String {
+    names.iter().map(|n| format!("  {n}")).collect::<Vec<_>>().join("\n")
 }
 
 /// One milestone's line: its times in the runs that reached it, sorted.

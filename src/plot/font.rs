@@ -24,3 +24,12 @@ pub fn width(text: &str, size: f64) -> i32 {
     register();
     (FAMILY, size).into_font().box_size(text).map_or(0, |(w, _)| w as i32)
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_embedded_font_parses_and_measures_text() {
+        assert!(ab_glyph::FontRef::try_from_slice(super::BYTES).is_ok());
+        assert!(super::width("pod/web", 12.0) > super::width("pod", 12.0));
+    }
+}

@@ -18,6 +18,7 @@ pub enum Shape {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Look {
     Waiting,
+    BackOff,
     Running,
     RunningReady,
     Completed,
@@ -63,7 +64,7 @@ impl Look {
             Look::Failed | Look::ProbeFailure | Look::Refused => RED,
             Look::ConditionTrue => BLUE,
             Look::ConditionFalse | Look::EndpointNotReady => PALE,
-            Look::EndpointServingTerminating | Look::HttpError => ORANGE,
+            Look::BackOff | Look::EndpointServingTerminating | Look::HttpError => ORANGE,
             Look::EndpointTerminating | Look::Timeout | Look::ProxySync => PURPLE,
             Look::Reset => BROWN,
             Look::NoRoute => BLACK,
@@ -87,7 +88,9 @@ impl Look {
     /// The legend row the look belongs to.
     pub fn section(self) -> &'static str {
         match self {
-            Look::Waiting | Look::Running | Look::RunningReady | Look::Completed | Look::Failed => "containers",
+            Look::Waiting | Look::BackOff | Look::Running | Look::RunningReady | Look::Completed | Look::Failed => {
+                "containers"
+            }
             Look::ProbeSuccess | Look::ProbeFailure | Look::ProbeError => "probe results",
             Look::ConditionTrue | Look::ConditionFalse => "pod conditions",
             Look::EndpointReady
@@ -102,6 +105,7 @@ impl Look {
     pub fn legend(self) -> &'static str {
         match self {
             Look::Waiting => "waiting",
+            Look::BackOff => "waiting: CrashLoopBackOff",
             Look::Running => "running",
             Look::RunningReady => "running, ready",
             Look::Completed => "terminated: exit 0",

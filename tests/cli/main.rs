@@ -27,6 +27,7 @@ mod actions;
 mod behaviours;
 mod check;
 mod clusters;
+mod plot;
 mod predict;
 mod runs;
 mod scenarios;

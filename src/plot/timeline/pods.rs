@@ -119,7 +119,11 @@ fn rank(kind: &ConditionType) -> (u8, &str) {
 /// A container's state as a bar: its look and the word printed on it.
 fn state(c: &ContainerStatus) -> (Look, String) {
     match &c.state {
-        ContainerState::Waiting { reason, .. } => (Look::Waiting, reason.as_deref().unwrap_or("Waiting").to_string()),
+        ContainerState::Waiting { reason, .. } => {
+            let reason = reason.as_deref().unwrap_or("Waiting");
+            let look = if reason == "CrashLoopBackOff" { Look::BackOff } else { Look::Waiting };
+            (look, reason.to_string())
+        }
         ContainerState::Running { .. } if c.ready => (Look::RunningReady, "Running, ready".into()),
         ContainerState::Running { .. } => (Look::Running, "Running".into()),
         ContainerState::Terminated(t) => {
