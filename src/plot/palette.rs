@@ -23,6 +23,9 @@ pub enum Look {
     RunningReady,
     Completed,
     Failed,
+    Sigterm,
+    Sigkill,
+    Exited,
     ProbeSuccess,
     ProbeFailure,
     ProbeError,
@@ -66,7 +69,9 @@ impl Look {
             Look::ConditionFalse | Look::EndpointNotReady => PALE,
             Look::BackOff | Look::EndpointServingTerminating | Look::HttpError => ORANGE,
             Look::EndpointTerminating | Look::Timeout | Look::ProxySync => PURPLE,
-            Look::Reset => BROWN,
+            Look::Reset | Look::Exited => BROWN,
+            Look::Sigterm => BLACK,
+            Look::Sigkill => RED,
             Look::NoRoute => BLACK,
         }
     }
@@ -74,6 +79,7 @@ impl Look {
     pub fn shape(self) -> Shape {
         match self {
             Look::ProbeSuccess | Look::ProbeFailure | Look::ProbeError | Look::ProxySync => Shape::Tick,
+            Look::Sigterm | Look::Sigkill | Look::Exited => Shape::Tick,
             Look::Ok
             | Look::HttpError
             | Look::Refused
@@ -91,6 +97,7 @@ impl Look {
             Look::Waiting | Look::BackOff | Look::Running | Look::RunningReady | Look::Completed | Look::Failed => {
                 "containers"
             }
+            Look::Sigterm | Look::Sigkill | Look::Exited => "processes",
             Look::ProbeSuccess | Look::ProbeFailure | Look::ProbeError => "probe results",
             Look::ConditionTrue | Look::ConditionFalse => "pod conditions",
             Look::EndpointReady
@@ -110,6 +117,9 @@ impl Look {
             Look::RunningReady => "running, ready",
             Look::Completed => "terminated: exit 0",
             Look::Failed => "terminated: error",
+            Look::Sigterm => "SIGTERM",
+            Look::Sigkill => "SIGKILL",
+            Look::Exited => "exited",
             Look::ProbeSuccess => "success",
             Look::ProbeFailure => "failure",
             Look::ProbeError => "error (ignored)",

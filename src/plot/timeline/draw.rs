@@ -20,7 +20,8 @@ const ROW: i32 = 22;
 const LABEL: f64 = 12.0;
 const SMALL: f64 = 11.0;
 /// The legend's sections, in this order, each with the looks it shows.
-const SECTIONS: [&str; 6] = ["containers", "probe results", "pod conditions", "endpoints", "kube-proxy", "requests"];
+const SECTIONS: [&str; 7] =
+    ["containers", "processes", "probe results", "pod conditions", "endpoints", "kube-proxy", "requests"];
 
 const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
 const MUTED: RGBColor = RGBColor(0x66, 0x66, 0x66);

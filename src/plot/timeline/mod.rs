@@ -52,6 +52,11 @@ pub fn build(trace: &Trace, title: String, until: SimTime) -> Timeline {
                     pods[i].1.probe(t, run);
                 }
             }
+            Record::Process { pod, container, fact, .. } => {
+                if let Some(&i) = by_name.get(&**pod) {
+                    pods[i].1.process(t, container, fact);
+                }
+            }
             Record::Service { svc, .. } => network.service(svc.id, &svc.spec.name),
             Record::Slice { kind, slice } => network.slice(t, *kind, slice, &names),
             Record::ProxySync(sync) => network.sync(t, &sync.node),

@@ -6,7 +6,7 @@ use crate::api::pod::ApiPod;
 use crate::api::status::{ConditionType, ContainerState, ContainerStatus};
 use crate::plot::palette::Look;
 use crate::spec::{ProbeKind, Role};
-use crate::trace::record::{ProbeRun, Verdict};
+use crate::trace::record::{ProbeRun, ProcessFact, Verdict};
 use std::sync::Arc;
 
 /// One pod, as the versions the API server stored show it.
@@ -20,6 +20,8 @@ struct Container {
     name: Arc<str>,
     role: Role,
     state: Spans,
+    /// What its processes got and did, as ticks on the container's lane.
+    facts: Vec<(f64, Look)>,
     probes: Vec<(ProbeKind, Vec<(f64, Look)>)>,
 }
 
@@ -31,7 +33,13 @@ impl PodLanes {
             false => format!("{alias} ({name})"),
         };
         let containers = (pod.spec.containers.iter())
-            .map(|c| Container { name: c.name.clone(), role: c.role, state: Spans::default(), probes: Vec::new() })
+            .map(|c| Container {
+                name: c.name.clone(),
+                role: c.role,
+                state: Spans::default(),
+                facts: Vec::new(),
+                probes: Vec::new(),
+            })
             .collect();
         PodLanes { title, containers, conditions: Vec::new() }
     }
@@ -78,6 +86,20 @@ impl PodLanes {
         }
     }
 
+    /// A process fact: signals and exits show on the container's lane, ahead
+    /// of the status the kubelet reports later.
+    pub fn process(&mut self, t: f64, container: &str, fact: &ProcessFact) {
+        let look = match fact {
+            ProcessFact::Sigterm | ProcessFact::Signal { signal: "SIGTERM" } => Look::Sigterm,
+            ProcessFact::Sigkill | ProcessFact::Signal { .. } => Look::Sigkill,
+            ProcessFact::Exited { .. } => Look::Exited,
+            _ => return,
+        };
+        if let Some(c) = self.containers.iter_mut().find(|c| &*c.name == container) {
+            c.facts.push((t, look));
+        }
+    }
+
     /// The pod's group, every state ended at `end` (its removal or the run's end).
     pub fn finish(mut self, end: f64) -> Group {
         let mut lanes = Vec::new();
@@ -88,7 +110,7 @@ impl PodLanes {
                 Role::Sidecar => format!("{} (sidecar)", c.name),
                 Role::Regular => c.name.to_string(),
             };
-            lanes.push(Lane { bars: c.state.bars, ..Lane::new(label) });
+            lanes.push(Lane { bars: c.state.bars, instants: c.facts, label });
             c.probes.sort_by_key(|(k, _)| ProbeKind::ALL.iter().position(|x| x == k));
             for (kind, ticks) in c.probes {
                 lanes.push(Lane { instants: ticks, ..Lane::new(format!("{} {kind} probe", c.name)) });
