@@ -99,6 +99,9 @@ pub struct GraphArgs {
     /// Threads (default: every core); the picture does not depend on it.
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// A milestone to draw (repeatable; default: every ordered one, or past 40 the key ones).
+    #[arg(short = 'm', long = "milestone", value_name = "NAME")]
+    pub milestones: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]

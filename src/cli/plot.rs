@@ -88,7 +88,8 @@ fn plot_graph(args: GraphArgs, stderr: &mut impl Write) -> Result<(), Failure> {
     let p = inputs(&args.inputs, None, stderr)?;
     let runs = many(&p, args.runs, args.jobs);
     let prediction = predict(&runs, p.seed);
+    let (shown, note) = graph::choose(&prediction, &args.milestones).map_err(Failure::Message)?;
     let title =
         format!("{}: what always happens before what, over {}", args.inputs.scenario.display(), over(&p, args.runs));
-    save(&graph::Graph::new(&prediction, title), &args.inputs.output).map_err(Failure::Message)
+    save(&graph::Graph::new(&prediction, &shown, note, title), &args.inputs.output).map_err(Failure::Message)
 }

@@ -1,7 +1,7 @@
 //! Empirical CDFs of milestone times over many runs: for each milestone, the
 //! share of runs that had reached it by each time, one line per milestone.
 
-use super::{Drawn, Picture, font, text};
+use super::{Drawn, Picture, font, key, text};
 use crate::predict::Runs;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -27,55 +27,19 @@ const COLOURS: [RGBColor; 10] = [
     RGBColor(0x17, 0xbe, 0xcf),
 ];
 
-/// The default milestones, best first: a pod's steps, then the Service
-/// path, then rollouts and restarts.
-const KEY_EVENTS: [&str; 10] = [
-    "scheduled",
-    "initialized",
-    "ready",
-    "endpoint_ready(",
-    "programmed(node/",
-    "first_ok",
-    "rollout_complete",
-    "progress_deadline_exceeded",
-    "crashloop",
-    "restart#1",
-];
-
 /// Indexes into `names` of the milestones to draw: those `asked`, or the
 /// key steps the runs reached.
 pub fn choose(names: &[Arc<str>], asked: &[String]) -> Result<Vec<usize>, String> {
-    if asked.is_empty() {
-        let rank = |name: &str| {
-            let (subject, event) = name.split_once(':')?;
-            let container = subject.starts_with("pod/") && subject.matches('/').count() > 1;
-            let pos = KEY_EVENTS.iter().position(|k| event == *k || (k.ends_with(['(', '/']) && event.starts_with(k)));
-            // A container's only key step is its first restart; one `programmed` per node.
-            pos.filter(|p| (KEY_EVENTS[*p] == "restart#1") == container && !event.contains(','))
-        };
-        let mut keyed: Vec<(usize, usize)> =
-            names.iter().enumerate().filter_map(|(i, n)| rank(n).map(|r| (r, i))).collect();
-        keyed.sort();
-        if keyed.is_empty() {
-            return Err(format!(
-                "the runs reached none of the key milestones; choose some with --milestone:\n{}",
-                list(names)
-            ));
-        }
-        return Ok(keyed.into_iter().take(DEFAULT_MAX).map(|(_, i)| i).collect());
+    if !asked.is_empty() {
+        return key::find(names, asked);
     }
-    asked
-        .iter()
-        .map(|a| {
-            (names.iter().position(|n| **n == **a))
-                .ok_or_else(|| format!("unknown milestone {a:?}; the runs reached these:\n{}", list(names)))
-        })
-        .collect()
-}
-
-/// The names, one per line, indented.
-fn list(names: &[Arc<str>]) -> String {
-    names.iter().map(|n| format!("  {n}")).collect::<Vec<_>>().join("\n")
+    let mut chosen = key::key(names);
+    if chosen.is_empty() {
+        let list = key::list(names);
+        return Err(format!("the runs reached none of the key milestones; choose some with --milestone:\n{list}"));
+    }
+    chosen.truncate(DEFAULT_MAX);
+    Ok(chosen)
 }
 
 /// One milestone's line: its times in the runs that reached it, sorted.

@@ -7,6 +7,7 @@ mod axis;
 pub mod cdf;
 mod font;
 pub mod graph;
+mod key;
 mod palette;
 mod png;
 pub mod timeline;

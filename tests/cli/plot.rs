@@ -141,6 +141,20 @@ fn the_graph_boxes_milestones_with_their_medians_and_lists_the_races() {
 }
 
 #[test]
+fn a_graph_of_chosen_milestones_keeps_the_orderings_through_the_others() {
+    let dir = TempDir::new("plot-graph-chosen");
+    let chosen = ["pod/c28-probe:scheduled", "pod/c28-probe:ready", "svc/c28-probe:first_ok"];
+    let mut args = vec!["graph", C28, "--runs", "20"];
+    args.extend(chosen.iter().flat_map(|m| ["-m", m]));
+    let svg = svg(&args, &dir);
+    let t = texts(&svg);
+    assert_has(&t, &["scheduled", "ready", "first_ok"]);
+    assert!(!t.iter().any(|t| t.contains("initialized")), "only the chosen boxes: {t:?}");
+    // Two arrows: scheduled → ready → first_ok, each a path and an arrowhead.
+    assert_eq!(svg.matches("<polygon").count(), 2, "{svg}");
+}
+
+#[test]
 fn an_unknown_milestone_is_refused_with_the_names_the_runs_reached() {
     let dir = TempDir::new("plot-unknown");
     let out = dir.path("out.svg");
@@ -149,6 +163,9 @@ fn an_unknown_milestone_is_refused_with_the_names_the_runs_reached() {
     assert!(run.stderr.contains("unknown milestone \"pod/c28-probe:redy\""), "{run:?}");
     assert!(run.stderr.contains("  pod/c28-probe:ready\n"), "the known names are listed: {run:?}");
     assert!(fs::metadata(&out).is_err(), "no picture for bad input");
+    let run = podsim(["plot", "graph", C28, "--runs", "3", "-m", "nope", "-o", &out]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains("unknown milestone \"nope\""), "{run:?}");
 }
 
 #[test]

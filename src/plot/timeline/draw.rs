@@ -113,9 +113,10 @@ impl Picture for Timeline {
         let mut y = l.lanes_top;
         let mut stripe = false;
         let mut rows = Vec::new();
+        let mut headers = Vec::new();
         for g in &self.groups {
             area.draw(&Rectangle::new([(0, y), (WIDTH, y + HEADER_H)], HEADER.filled()))?;
-            text(area, &g.title, (8, y + HEADER_H / 2), 13.0, INK, HPos::Left)?;
+            headers.push((y, &g.title));
             y += HEADER_H;
             for lane in &g.lanes {
                 if stripe {
@@ -146,6 +147,12 @@ impl Picture for Timeline {
             let top = l.marks_top + l.mark_rows[i] * MARK_ROW;
             dashed(area, at(m.at), top + MARK_ROW, l.lanes_bottom, colour)?;
             number(area, i + 1, (at(m.at), top + MARK_ROW / 2), colour)?;
+        }
+        // Titles last, on their own background, so no mark line crosses them.
+        for (top, title) in headers {
+            let right = 16 + font::width(title, 13.0);
+            area.draw(&Rectangle::new([(0, top), (right, top + HEADER_H)], HEADER.filled()))?;
+            text(area, title, (8, top + HEADER_H / 2), 13.0, INK, HPos::Left)?;
         }
         self.legend(area, &l)?;
         self.key(area, &l)

@@ -12,6 +12,8 @@ use std::sync::Arc;
 /// One pod, as the versions the API server stored show it.
 pub struct PodLanes {
     title: String,
+    /// The node it was bound to, once it was.
+    node: Option<Arc<str>>,
     containers: Vec<Container>,
     conditions: Vec<(ConditionType, Spans)>,
 }
@@ -41,16 +43,12 @@ impl PodLanes {
                 probes: Vec::new(),
             })
             .collect();
-        PodLanes { title, containers, conditions: Vec::new() }
+        PodLanes { title, node: None, containers, conditions: Vec::new() }
     }
 
     /// A new version of the pod at `t`.
     pub fn see(&mut self, t: f64, pod: &ApiPod) {
-        if let Some(node) = &pod.node
-            && !self.title.contains(" on ")
-        {
-            self.title = format!("{} on {node}", self.title);
-        }
+        self.node = self.node.take().or_else(|| pod.node.clone());
         let status = &pod.status;
         for c in status.all_containers() {
             if let Some(x) = self.containers.iter_mut().find(|x| x.name == c.name) {
@@ -121,7 +119,11 @@ impl PodLanes {
             spans.close(end);
             lanes.push(Lane { bars: spans.bars, ..Lane::new(kind.as_str()) });
         }
-        Group { title: self.title, lanes }
+        let title = match self.node {
+            Some(node) => format!("{} on {node}", self.title),
+            None => self.title,
+        };
+        Group { title, lanes }
     }
 }
 

@@ -3,12 +3,16 @@
 //! routed through dummy points, layers ordered by barycentres to cut
 //! crossings; the orderings that vary are listed underneath.
 
+mod layout;
+mod subset;
+
 use super::{Drawn, Picture, fit, font, text};
-use crate::predict::Prediction;
+use crate::predict::{Prediction, Varies};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::HPos;
 use std::collections::BTreeMap;
+pub use subset::choose;
 
 const BOX_H: i32 = 50;
 const LAYER_GAP: i32 = 44;
@@ -31,6 +35,8 @@ struct Item {
 
 pub struct Graph {
     title: String,
+    /// What was left out, if anything.
+    note: Option<String>,
     /// Each box's lines: subject, event, timing.
     labels: BTreeMap<usize, [String; 3]>,
     items: Vec<Item>,
@@ -42,14 +48,11 @@ pub struct Graph {
 }
 
 impl Graph {
-    pub fn new(p: &Prediction, title: String) -> Graph {
-        let edges = &p.ordering.always_before;
-        let mut labels = BTreeMap::new();
-        for &(a, b) in edges {
-            for m in [a, b] {
-                labels.entry(m).or_insert_with(|| box_lines(p, m));
-            }
-        }
+    /// The graph of `shown` (indexes into `p.names`), with `note` saying
+    /// what was left out.
+    pub fn new(p: &Prediction, shown: &[usize], note: Option<String>, title: String) -> Graph {
+        let edges = &subset::edges(&p.ordering.always_before, shown);
+        let labels: BTreeMap<usize, [String; 3]> = shown.iter().map(|&m| (m, box_lines(p, m))).collect();
         // Longest-path layering: edges go from lower to higher index in a
         // topological order, so relaxing them until nothing changes ends.
         let mut layer: BTreeMap<usize, usize> = labels.keys().map(|m| (*m, 0)).collect();
@@ -82,11 +85,11 @@ impl Graph {
         }
         let layers = layer.values().max().map_or(0, |l| l + 1);
         let links: Vec<(usize, usize)> = chains.iter().flat_map(|c| c.windows(2).map(|w| (w[0], w[1]))).collect();
-        let order = order(&items, &links, layers);
-        let width = place(&mut items, &order, &links);
-        let mut varies: Vec<String> = p
-            .ordering
-            .varies
+        let order = layout::order(&items, &links, layers);
+        let width = layout::place(&mut items, &order, &links);
+        let races: Vec<&Varies> =
+            p.ordering.varies.iter().filter(|v| labels.contains_key(&v.a) && labels.contains_key(&v.b)).collect();
+        let mut varies: Vec<String> = races
             .iter()
             .take(VARIES_MAX)
             .map(|v| {
@@ -102,11 +105,11 @@ impl Graph {
                 )
             })
             .collect();
-        if p.ordering.varies.len() > VARIES_MAX {
-            let more = p.ordering.varies.len() - VARIES_MAX;
+        if races.len() > VARIES_MAX {
+            let more = races.len() - VARIES_MAX;
             varies.push(format!("… and {more} more (podsim predict lists them all)"));
         }
-        Graph { title, labels, items, edges: chains, layers, varies, width: width.max(900) }
+        Graph { title, note, labels, items, edges: chains, layers, varies, width: width.max(900) }
     }
 
     fn y(&self, layer: usize) -> i32 {
@@ -125,99 +128,6 @@ fn box_lines(p: &Prediction, m: usize) -> [String; 3] {
         false => format!("p50 {p50:.3} s, in {}/{} runs", s.reached, s.runs),
     };
     [subject.to_string(), event.to_string(), timing]
-}
-
-/// Each layer's items, left to right: sweeps down and up, each item moved
-/// to the mean position of its neighbours in the layer before.
-fn order(items: &[Item], links: &[(usize, usize)], layers: usize) -> Vec<Vec<usize>> {
-    let mut order: Vec<Vec<usize>> = vec![Vec::new(); layers];
-    for (i, item) in items.iter().enumerate() {
-        order[item.layer].push(i);
-    }
-    for sweep in 0..8 {
-        let down = sweep % 2 == 0;
-        let mut pos = vec![0.0; items.len()];
-        let layer_order: Vec<usize> =
-            if down { (1..layers).collect() } else { (0..layers.saturating_sub(1)).rev().collect() };
-        for l in layer_order {
-            // Relative positions, so layers of different sizes line up.
-            for row in &order {
-                for (k, i) in row.iter().enumerate() {
-                    pos[*i] = (k as f64 + 0.5) / row.len() as f64;
-                }
-            }
-            let neighbours = |i: usize| -> Vec<f64> {
-                links
-                    .iter()
-                    .filter_map(|&(a, b)| match down {
-                        true if b == i => Some(pos[a]),
-                        false if a == i => Some(pos[b]),
-                        _ => None,
-                    })
-                    .collect()
-            };
-            let mut keyed: Vec<(f64, usize)> = order[l]
-                .iter()
-                .map(|&i| {
-                    let n = neighbours(i);
-                    let centre = if n.is_empty() { pos[i] } else { n.iter().sum::<f64>() / n.len() as f64 };
-                    (centre, i)
-                })
-                .collect();
-            keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            order[l] = keyed.into_iter().map(|(_, i)| i).collect();
-        }
-    }
-    order
-}
-
-/// Sets each item's centre x and returns the picture's width: layers start
-/// centred, then each item moves towards the mean x of its neighbours, in
-/// its layer's order and never closer than `ITEM_GAP` to the next one.
-fn place(items: &mut [Item], order: &[Vec<usize>], links: &[(usize, usize)]) -> i32 {
-    for row in order {
-        let mut left = 0;
-        for i in row {
-            items[*i].x = left + items[*i].width / 2;
-            left += items[*i].width + ITEM_GAP;
-        }
-        let shift = left / 2;
-        row.iter().for_each(|i| items[*i].x -= shift);
-    }
-    for _ in 0..12 {
-        for row in order {
-            let want: Vec<f64> = row
-                .iter()
-                .map(|&i| {
-                    let near: Vec<i32> = (links.iter())
-                        .filter_map(|&(a, b)| (a == i).then_some(b).or((b == i).then_some(a)))
-                        .map(|n| items[n].x)
-                        .collect();
-                    match near.is_empty() {
-                        true => items[i].x as f64,
-                        false => near.iter().sum::<i32>() as f64 / near.len() as f64,
-                    }
-                })
-                .collect();
-            // Pushed right from the left, pushed left from the right: both keep
-            // the gaps, and so does their mean.
-            let gap = |k: usize| ((items[row[k - 1]].width + items[row[k]].width) / 2 + ITEM_GAP) as f64;
-            let mut right = want.clone();
-            for k in 1..row.len() {
-                right[k] = right[k].max(right[k - 1] + gap(k));
-            }
-            let mut left = want.clone();
-            for k in (1..row.len()).rev() {
-                left[k - 1] = left[k - 1].min(left[k] - gap(k));
-            }
-            for (k, &i) in row.iter().enumerate() {
-                items[i].x = ((right[k] + left[k]) / 2.0).round() as i32;
-            }
-        }
-    }
-    let left = items.iter().map(|it| it.x - it.width / 2).min().unwrap_or(0);
-    items.iter_mut().for_each(|it| it.x += 40 - left);
-    items.iter().map(|it| it.x + it.width / 2).max().unwrap_or(0) + 40
 }
 
 /// A box's fill by its subject's kind.
@@ -245,8 +155,13 @@ impl Picture for Graph {
         let grey = RGBColor(0x77, 0x77, 0x77);
         area.fill(&WHITE)?;
         text(area, &self.title, (16, 22), 18.0, ink, HPos::Left)?;
-        let note = "an arrow A → B: in every run that reached B, A happened strictly earlier (transitively reduced)";
-        text(area, note, (16, 46), SIZE, grey, HPos::Left)?;
+        let mut note =
+            "an arrow A → B: in every run that reached B, A happened strictly earlier (transitively reduced)"
+                .to_string();
+        if let Some(left_out) = &self.note {
+            note = format!("{note}; showing {left_out}");
+        }
+        text(area, &note, (16, 46), SIZE, grey, HPos::Left)?;
         for chain in &self.edges {
             let mut points = Vec::new();
             for (k, &i) in chain.iter().enumerate() {
