@@ -53,8 +53,8 @@ impl Graph {
     pub fn new(p: &Prediction, shown: &[usize], note: Option<String>, title: String) -> Graph {
         let edges = &subset::edges(&p.ordering.always_before, shown);
         let labels: BTreeMap<usize, [String; 3]> = shown.iter().map(|&m| (m, box_lines(p, m))).collect();
-        // Longest-path layering: edges go from lower to higher index in a
-        // topological order, so relaxing them until nothing changes ends.
+        // Longest-path layering: "always before" is acyclic, so relaxing
+        // every edge until nothing changes ends, after at most its depth rounds.
         let mut layer: BTreeMap<usize, usize> = labels.keys().map(|m| (*m, 0)).collect();
         let mut changed = true;
         while changed {
