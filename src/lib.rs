@@ -13,8 +13,8 @@
 //!   [`control`] (scheduler, ReplicaSet, Deployment, EndpointSlice
 //!   controllers), [`proxy`] (kube-proxy per node), [`client`] (requests
 //!   through a Service);
-//! - outputs: [`trace`] (records, JSON Lines, timeline table) and
-//!   [`envelope`] (timings across many runs);
+//! - outputs: [`trace`] (records, JSON Lines, timeline table),
+//!   [`envelope`] (timings across many runs) and [`plot`] (pictures);
 //! - many runs: [`milestones`] (named instants of a trace), [`predict`]
 //!   (their statistics and orderings over seeds), [`verify`] (properties
 //!   checked in every run, counterexamples shrunk);
@@ -38,6 +38,7 @@ pub mod kubelet;
 pub mod manifest;
 pub mod milestones;
 pub mod observe;
+pub mod plot;
 pub mod predict;
 pub mod proxy;
 pub mod rng;

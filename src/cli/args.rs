@@ -27,6 +27,81 @@ pub enum Command {
     /// its seed and a shrunk timeline. Exit 0: every property holds; 1: a
     /// counterexample (or a `sometimes` never seen); 2: bad input.
     Verify(VerifyArgs),
+    /// Draw pictures (SVG or PNG, by the file's extension): the swimlane
+    /// timeline of one run, CDFs of milestone times, the happens-before graph.
+    Plot(PlotArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PlotArgs {
+    #[command(subcommand)]
+    pub picture: Picture,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Picture {
+    /// One run as swimlanes: container states, probe results, pod conditions,
+    /// endpoints, kube-proxy syncs, requests, and the key milestones.
+    Timeline(TimelineArgs),
+    /// The cumulative distribution of chosen milestone times over seeded runs.
+    Cdf(CdfArgs),
+    /// The happens-before graph of the milestones over seeded runs, in layers.
+    Graph(GraphArgs),
+}
+
+/// The scenario and model flags every picture takes.
+#[derive(Debug, clap::Args)]
+pub struct PlotInputs {
+    /// The scenario file.
+    pub scenario: PathBuf,
+    /// The picture to write: FILE.svg or FILE.png.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+    /// Kubernetes version to model (1.34–1.37), overriding the profile's.
+    #[arg(long, value_name = "VERSION")]
+    pub kubernetes: Option<String>,
+    /// How much simulated time each run lasts.
+    #[arg(long, value_parser = duration)]
+    pub until: Option<SimDuration>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct TimelineArgs {
+    #[command(flatten)]
+    pub inputs: PlotInputs,
+    /// Seed of the run (default: the scenario's).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CdfArgs {
+    #[command(flatten)]
+    pub inputs: PlotInputs,
+    /// How many runs (seeds SEED, SEED+1, …).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+    /// Threads (default: every core); the picture does not depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// A milestone to draw (repeatable; default: the pods' and Services' key steps).
+    #[arg(short = 'm', long = "milestone", value_name = "NAME")]
+    pub milestones: Vec<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GraphArgs {
+    #[command(flatten)]
+    pub inputs: PlotInputs,
+    /// How many runs (seeds SEED, SEED+1, …).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+    /// Threads (default: every core); the picture does not depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// A milestone to draw (repeatable; default: every ordered one, or past 40 the key ones).
+    #[arg(short = 'm', long = "milestone", value_name = "NAME")]
+    pub milestones: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]

@@ -6,6 +6,7 @@
 
 mod args;
 mod check;
+mod plot;
 mod predict;
 mod report;
 mod run;
@@ -25,5 +26,6 @@ pub fn main() -> ExitCode {
         Command::Predict(args) => predict::predict(args),
         Command::Merge(args) => predict::merge(args),
         Command::Verify(args) => verify::verify(args),
+        Command::Plot(args) => plot::plot(args),
     }
 }

@@ -39,16 +39,7 @@ pub fn predict(args: PredictArgs) -> ExitCode {
     }
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let which = shard.map_or(0..args.runs, |(k, n)| shard_runs(args.runs, k, n));
-    let bar = ProgressBar::with_draw_target(
-        Some(which.len() as u64),
-        match io::stderr().is_terminal() {
-            true => ProgressDrawTarget::stderr(),
-            false => ProgressDrawTarget::hidden(),
-        },
-    );
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {per_sec}, eta {eta}") {
-        bar.set_style(style);
-    }
+    let bar = progress(which.len() as u64);
     let until = SimTime::ZERO + prepared.until;
     let runs = run_all(&prepared.setup, prepared.seed, which, until, jobs, &|| bar.inc(1));
     bar.finish_and_clear();
@@ -58,6 +49,19 @@ pub fn predict(args: PredictArgs) -> ExitCode {
         None => render(&analyse(&runs, prepared.seed), &scenario, args.output, args.dot),
     };
     emit(&text, stderr)
+}
+
+/// A progress bar of `runs` on stderr, shown only on a terminal.
+pub(super) fn progress(runs: u64) -> ProgressBar {
+    let target = match io::stderr().is_terminal() {
+        true => ProgressDrawTarget::stderr(),
+        false => ProgressDrawTarget::hidden(),
+    };
+    let bar = ProgressBar::with_draw_target(Some(runs), target);
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {per_sec}, eta {eta}") {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// `podsim merge`: the prediction of every shard's runs together.

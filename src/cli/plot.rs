@@ -1,0 +1,95 @@
+//! `podsim plot`: pictures of one run or of many.
+
+use super::args::{CdfArgs, GraphArgs, Picture, PlotArgs, PlotInputs, TimelineArgs};
+use super::predict::progress;
+use super::report;
+use crate::error::Error;
+use crate::plot::{Format, cdf, graph, save, timeline};
+use crate::predict::{Runs, predict, run_all};
+use crate::run::{Inputs, Prepared, prepare, simulate};
+use crate::time::SimTime;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// Why no picture was written: bad input files, or a bad flag or write.
+enum Failure {
+    Input(Error),
+    Message(String),
+}
+
+pub fn plot(args: PlotArgs) -> ExitCode {
+    let stderr = &mut io::stderr().lock();
+    let done = match args.picture {
+        Picture::Timeline(a) => plot_timeline(a, stderr),
+        Picture::Cdf(a) => plot_cdf(a, stderr),
+        Picture::Graph(a) => plot_graph(a, stderr),
+    };
+    match done {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(e)) => {
+            report::error(stderr, &e);
+            ExitCode::from(2)
+        }
+        Err(Failure::Message(m)) => {
+            let _ = writeln!(stderr, "error: {m}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Checks the output's format before anything runs, then reads the inputs.
+fn inputs(args: &PlotInputs, seed: Option<u64>, stderr: &mut impl Write) -> Result<Prepared, Failure> {
+    Format::of(&args.output).map_err(Failure::Message)?;
+    let inputs = Inputs {
+        scenario: Some(args.scenario.clone()),
+        kubernetes: args.kubernetes.clone(),
+        until: args.until,
+        seed,
+        ..Inputs::default()
+    };
+    let prepared = prepare(&inputs).map_err(Failure::Input)?;
+    for w in &prepared.warnings {
+        report::problem(stderr, w);
+    }
+    Ok(prepared)
+}
+
+fn plot_timeline(args: TimelineArgs, stderr: &mut impl Write) -> Result<(), Failure> {
+    let p = inputs(&args.inputs, args.seed, stderr)?;
+    let until = SimTime::ZERO + p.until;
+    let trace = simulate(&p.setup, p.seed, until);
+    let title = format!("{}: seed {}, {} simulated", args.inputs.scenario.display(), p.seed, p.until);
+    save(&timeline::build(&trace, title, until), &args.inputs.output).map_err(Failure::Message)
+}
+
+/// `runs` seeded runs, with a progress bar on a terminal.
+fn many(p: &Prepared, runs: u32, jobs: Option<usize>) -> Runs {
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let bar = progress(runs as u64);
+    let out = run_all(&p.setup, p.seed, 0..runs, SimTime::ZERO + p.until, jobs, &|| bar.inc(1));
+    bar.finish_and_clear();
+    out
+}
+
+/// `N runs (seeds A–B)`.
+fn over(p: &Prepared, runs: u32) -> String {
+    format!("{runs} runs (seeds {}–{})", p.seed, p.seed + runs as u64 - 1)
+}
+
+fn plot_cdf(args: CdfArgs, stderr: &mut impl Write) -> Result<(), Failure> {
+    let p = inputs(&args.inputs, None, stderr)?;
+    let runs = many(&p, args.runs, args.jobs);
+    let chosen = cdf::choose(&runs.names, &args.milestones).map_err(Failure::Message)?;
+    let title = format!("{}: milestone times over {}", args.inputs.scenario.display(), over(&p, args.runs));
+    save(&cdf::Cdf::new(&runs, &chosen, title), &args.inputs.output).map_err(Failure::Message)
+}
+
+fn plot_graph(args: GraphArgs, stderr: &mut impl Write) -> Result<(), Failure> {
+    let p = inputs(&args.inputs, None, stderr)?;
+    let runs = many(&p, args.runs, args.jobs);
+    let prediction = predict(&runs, p.seed);
+    let (shown, note) = graph::choose(&prediction, &args.milestones).map_err(Failure::Message)?;
+    let title =
+        format!("{}: what always happens before what, over {}", args.inputs.scenario.display(), over(&p, args.runs));
+    save(&graph::Graph::new(&prediction, &shown, note, title), &args.inputs.output).map_err(Failure::Message)
+}

@@ -1,0 +1,103 @@
+//! Pictures of runs and predictions (`podsim plot`): the swimlane timeline
+//! of one run, CDFs of milestone times over many, and the happens-before
+//! graph. Each is drawn once against plotters' backend trait, so SVG and PNG
+//! show the same picture; the format comes from the file's extension.
+
+mod axis;
+pub mod cdf;
+mod font;
+pub mod graph;
+mod key;
+mod palette;
+mod png;
+pub mod timeline;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::error::Error;
+use std::path::Path;
+
+/// What drawing returns: a backend's error, boxed.
+pub type Drawn = Result<(), Box<dyn Error>>;
+
+/// The picture formats, by file extension.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    Svg,
+    Png,
+}
+
+impl Format {
+    pub fn of(path: &Path) -> Result<Format, String> {
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        match ext.as_str() {
+            "svg" => Ok(Format::Svg),
+            "png" => Ok(Format::Png),
+            _ => Err(format!(
+                "{}: unsupported picture format {:?}: the file name must end in .svg or .png",
+                path.display(),
+                path.extension().and_then(|e| e.to_str()).unwrap_or("")
+            )),
+        }
+    }
+}
+
+/// A picture: its size in pixels, and how to draw it on any backend.
+pub trait Picture {
+    fn size(&self) -> (u32, u32);
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Drawn
+    where
+        DB::ErrorType: 'static;
+}
+
+/// Draws `picture` into `path`, as SVG or PNG by its extension.
+pub fn save(picture: &impl Picture, path: &Path) -> Result<(), String> {
+    font::register();
+    let failed = |e: Box<dyn Error>| format!("{}: {e}", path.display());
+    match Format::of(path)? {
+        Format::Svg => {
+            let mut svg = String::new();
+            {
+                let area = SVGBackend::with_string(&mut svg, picture.size()).into_drawing_area();
+                picture.draw(&area).map_err(failed)?;
+                area.present().map_err(|e| failed(e.into()))?;
+            }
+            std::fs::write(path, svg).map_err(|e| format!("{}: {e}", path.display()))
+        }
+        Format::Png => {
+            let area = png::Png(BitMapBackend::new(path, picture.size())).into_drawing_area();
+            picture.draw(&area).map_err(failed)?;
+            area.present().map_err(|e| failed(e.into()))
+        }
+    }
+}
+
+/// Writes `text` at `at`, anchored by `h` and vertically centred.
+fn text<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    s: &str,
+    at: (i32, i32),
+    size: f64,
+    colour: RGBColor,
+    h: HPos,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    let style = (font::FAMILY, size).into_font().color(&colour).pos(Pos::new(h, VPos::Center));
+    area.draw(&Text::new(s.to_string(), at, style))?;
+    Ok(())
+}
+
+/// `text` cut with `…` to fit in `width` pixels.
+fn fit(text: &str, size: f64, width: i32) -> String {
+    if font::width(text, size) <= width {
+        return text.to_string();
+    }
+    let mut out: String = text.to_string();
+    while !out.is_empty() && font::width(&format!("{out}…"), size) > width {
+        out.pop();
+    }
+    format!("{out}…")
+}

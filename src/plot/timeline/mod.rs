@@ -1,0 +1,71 @@
+//! The swimlane timeline of one run: a group of lanes per pod (containers,
+//! probe results, conditions), per Service (its endpoints), for the nodes'
+//! kube-proxies and for the clients, with the key milestones and the
+//! scenario's actions as vertical lines.
+
+mod draw;
+mod marks;
+mod model;
+mod network;
+mod pods;
+
+pub use model::Timeline;
+
+use crate::milestones::{extract, names::Names};
+use crate::time::SimTime;
+use crate::trace::{Record, Trace, record::WatchKind};
+use model::secs;
+use network::Network;
+use pods::PodLanes;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The timeline of `trace`, a run of `until`.
+pub fn build(trace: &Trace, title: String, until: SimTime) -> Timeline {
+    let end = secs(until);
+    let names = Names::new(trace);
+    // Pods by UID in order of appearance, with their removal time.
+    let mut pods: Vec<(Arc<str>, PodLanes, Option<f64>)> = Vec::new();
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    let mut network = Network::default();
+    let mut actions = Vec::new();
+    for e in &trace.entries {
+        let t = secs(e.t);
+        match &e.record {
+            Record::Pod { kind, pod } => {
+                let i = match pods.iter().position(|(uid, ..)| *uid == pod.uid) {
+                    Some(i) => i,
+                    None => {
+                        let lanes = PodLanes::new(&names.pod(&pod.uid, &pod.spec.name), pod);
+                        pods.push((pod.uid.clone(), lanes, None));
+                        pods.len() - 1
+                    }
+                };
+                by_name.insert(pod.spec.name.clone(), i);
+                pods[i].1.see(t, pod);
+                if *kind == WatchKind::Deleted || pod.removed {
+                    pods[i].2.get_or_insert(t);
+                }
+            }
+            Record::Probe(run) => {
+                if let Some(&i) = by_name.get(&*run.pod) {
+                    pods[i].1.probe(t, run);
+                }
+            }
+            Record::Process { pod, container, fact, .. } => {
+                if let Some(&i) = by_name.get(&**pod) {
+                    pods[i].1.process(t, container, fact);
+                }
+            }
+            Record::Service { svc, .. } => network.service(svc.id, &svc.spec.name),
+            Record::Slice { kind, slice } => network.slice(t, *kind, slice, &names),
+            Record::ProxySync(sync) => network.sync(t, &sync.node),
+            Record::Request(r) => network.request(r),
+            Record::Scenario { object, what } => actions.push((t, format!("{object}: {what}"))),
+            _ => {}
+        }
+    }
+    let mut groups: Vec<_> = pods.into_iter().map(|(_, lanes, removed)| lanes.finish(removed.unwrap_or(end))).collect();
+    groups.extend(network.finish(end));
+    Timeline { title, until: end, groups, marks: marks::marks(&extract(trace), actions) }
+}
