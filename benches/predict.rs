@@ -3,7 +3,7 @@
 //! milestones computed beforehand, and a whole 10,000-run prediction of the
 //! bad rollout on every core. `cargo bench --bench predict`.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use podsim::predict::{Runs, predict, run_all};
 use podsim::run::{Inputs, Prepared, prepare, simulate};
 use podsim::time::SimTime;
@@ -30,7 +30,7 @@ fn runs(p: &Prepared) -> Runs {
 fn bench(c: &mut Criterion) {
     let scenarios = [("c28-service", scenario("c28-service")), ("c28-bad-rollout", scenario("c28-bad-rollout"))];
     let mut group = c.benchmark_group("runs");
-    group.throughput(Throughput::Elements(1));
+    group.throughput(Throughput::Elements(1)).measurement_time(Duration::from_secs(10));
     for (name, p) in &scenarios {
         let until = SimTime::ZERO + p.until;
         let mut seed = 0u64;
@@ -44,7 +44,7 @@ fn bench(c: &mut Criterion) {
     group.finish();
 
     let mut group = c.benchmark_group("ordering");
-    group.sample_size(20).measurement_time(Duration::from_secs(10));
+    group.sample_size(20).measurement_time(Duration::from_secs(16));
     for (name, p) in &scenarios {
         let runs = runs(p);
         group.bench_function(format!("{name}-{RUNS}"), |b| b.iter(|| black_box(predict(&runs, p.seed).stats.len())));
@@ -52,7 +52,8 @@ fn bench(c: &mut Criterion) {
     group.finish();
 
     let mut group = c.benchmark_group("prediction");
-    group.sample_size(10).measurement_time(Duration::from_secs(30));
+    // About 15 s a prediction: ten of them, one each.
+    group.sample_size(10).sampling_mode(SamplingMode::Flat).measurement_time(Duration::from_secs(150));
     let (name, p) = &scenarios[1];
     group.bench_function(format!("{name}-{RUNS}"), |b| b.iter(|| black_box(predict(&runs(p), p.seed).stats.len())));
     group.finish();

@@ -2,7 +2,7 @@
 //! `cargo run --release --example scale -- 100 250 500 1000` prints, per size,
 //! the events handled, the wall time of the simulation and the trace records.
 //! The manifests are rewritten with the replica count into a temporary folder;
-//! nodes, traffic and timing stay as in `models/scenarios/rollout-1000.yaml`.
+//! nodes, traffic and timing stay as in `models/benchmarks/rollout-1000.yaml`.
 
 use podsim::run::{Inputs, prepare};
 use podsim::sim::World;
@@ -21,7 +21,7 @@ fn scenario(models: &Path, dir: &Path, replicas: u32) -> PathBuf {
     let count = |text: String| text.replace("replicas: 1000", &format!("replicas: {replicas}"));
     let v1 = write("v1.yaml", count(read("manifests/web-rollout-1000.yaml")));
     let v2 = write("v2.yaml", count(read("manifests/web-rollout-1000-v2.yaml")));
-    let s = read("scenarios/rollout-1000.yaml")
+    let s = read("benchmarks/rollout-1000.yaml")
         .replace("../manifests/web-rollout-1000.yaml", &v1.display().to_string())
         .replace("../manifests/web-rollout-1000-v2.yaml", &v2.display().to_string())
         .replace("../apps/", &format!("{}/apps/", models.display()))

@@ -220,16 +220,12 @@ fn recreate_has_one_window_without_a_ready_endpoint() {
     assert_eq!(end, first_new);
 }
 
-/// Benchmark-sized scenarios: minutes each in a debug build, and their
-/// milestones are those of `rollout-10`.
-const BENCHMARK_SIZED: &[&str] = &["rollout-1000"];
-
 #[test]
 fn every_milestone_of_every_model_scenario_is_in_the_event_catalogue() {
     let mut scenarios: Vec<_> = std::fs::read_dir("models/scenarios")
         .unwrap()
         .filter_map(|e| e.unwrap().path().file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .filter(|s| s != "recorded" && !BENCHMARK_SIZED.contains(&s.as_str()))
+        .filter(|s| s != "recorded")
         .collect();
     scenarios.sort();
     for scenario in scenarios {
