@@ -62,11 +62,8 @@ pub fn verify(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Vec<Outcome> {
     let mut states: Vec<State> = properties.iter().map(|_| State::Open).collect();
-    let decided = |s: &State, p: &Property| match (s, p.kind) {
-        (State::Broken(..), _) => true,
-        (State::Witness(..), Kind::Sometimes) => true,
-        _ => false,
-    };
+    let decided =
+        |s: &State, p: &Property| matches!((s, p.kind), (State::Broken(..), _) | (State::Witness(..), Kind::Sometimes));
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build().ok();
     let mut done = 0;
     while done < runs && !states.iter().zip(properties).all(|(s, p)| decided(s, p)) {
