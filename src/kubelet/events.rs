@@ -101,12 +101,18 @@ impl Recorder {
         field_path: &Option<String>,
     ) -> (String, String) {
         let aggregate_key = format!("{}|{}|{warning}|{reason}", s.uid, s.pod);
-        let agg = self.aggregates.entry(aggregate_key.clone()).or_default();
+        // Keys and messages are copied only when new: most events repeat.
+        if !self.aggregates.contains_key(&aggregate_key) {
+            self.aggregates.insert(aggregate_key.clone(), Aggregate::default());
+        }
+        let agg = self.aggregates.get_mut(&aggregate_key).expect("inserted above");
         if now.since(agg.last) > AGGREGATE_WINDOW {
             agg.messages.clear();
         }
         agg.last = now;
-        agg.messages.insert(message.clone());
+        if !agg.messages.contains(&message) {
+            agg.messages.insert(message.clone());
+        }
         if agg.messages.len() < AGGREGATE_MAX {
             let key = format!("{}|{}|{field_path:?}|{warning}|{reason}|{message}", s.uid, s.pod);
             return (message, key);

@@ -41,6 +41,7 @@ use prober::handler::Outcome;
 use runtime::{InstId, Runtime};
 use status::generate::ReasonCache;
 use status::manager::StatusManager;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use sync::SyncRun;
 
@@ -210,6 +211,9 @@ pub struct Kubelet {
     backoff: Backoff,
     recorder: Recorder,
     pods: Vec<Option<KPod>>,
+    /// The ids of `pods` that are `Some`, in order: `pods` is indexed by the
+    /// cluster-wide id, so scanning it cost every node every pod, every second.
+    live: BTreeSet<PodId>,
     next_ip: u32,
     /// A global relist is reading the runtime.
     relisting: bool,
@@ -231,6 +235,7 @@ impl Kubelet {
             pleg: pleg::Pleg { cache: Vec::new(), timestamp: Some(SimTime::ZERO) },
             recorder: Recorder::new(epoch_ns),
             pods: Vec::new(),
+            live: BTreeSet::new(),
             next_ip: 0,
             relisting: false,
             deferred_relists: Vec::new(),
@@ -360,7 +365,13 @@ impl Kubelet {
     }
 
     fn live_pods(&self) -> impl Iterator<Item = PodId> + '_ {
-        self.pods.iter().enumerate().filter(|(_, p)| p.is_some()).map(|(i, _)| PodId(i as u32))
+        self.live.iter().copied()
+    }
+
+    /// The kubelet forgets a pod.
+    fn forget(&mut self, pod: PodId) {
+        self.pods[pod.0 as usize] = None;
+        self.live.remove(&pod);
     }
 
     fn pod_added(
@@ -376,6 +387,7 @@ impl Kubelet {
         if self.pods.len() <= i {
             self.pods.resize_with(i + 1, || None);
         }
+        self.live.insert(pod);
         self.pods[i] = Some(KPod {
             name: Arc::from(spec.name.as_str()),
             namespace: Arc::from(spec.namespace.as_str()),

@@ -27,14 +27,16 @@ impl Kubelet {
     pub(super) fn connect(&mut self, req: u64, ip: &str, port: u16, path: &str, back: SimDuration, ctx: &mut Ctx<'_>) {
         let now = ctx.q.now();
         let host = *ip == *self.node.ip;
-        let pods: Vec<PodId> = (0..self.pods.len() as u32)
-            .map(PodId)
-            .filter(|&p| match (host, self.pods[p.0 as usize].as_ref()) {
-                (true, Some(k)) => k.spec.host_network && self.runtime.sandbox(p).is_some(),
-                (false, _) => self.runtime.sandbox(p).is_some_and(|s| &*s.ip == ip),
-                (true, None) => false,
-            })
-            .collect();
+        let pods: Vec<PodId> = match host {
+            true => (0..self.pods.len() as u32)
+                .map(PodId)
+                .filter(|&p| {
+                    self.pods[p.0 as usize].as_ref().is_some_and(|k| k.spec.host_network)
+                        && self.runtime.sandbox(p).is_some()
+                })
+                .collect(),
+            false => self.runtime.pods_with_ip(ip).collect(),
+        };
         if pods.is_empty() && !host {
             let d = self.cluster.latencies.no_route_to_host.sample(&mut self.server_rng);
             let answer = Answered { reply: Reply::NoRoute, pod: None };

@@ -42,7 +42,7 @@ impl Kubelet {
     pub(super) fn pod_removed(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
         let Some(p) = self.pod(pod) else { return };
         if p.worker.lifecycle == Lifecycle::Finished {
-            self.pods[pod.0 as usize] = None;
+            self.forget(pod);
             return;
         }
         p.removed = true;

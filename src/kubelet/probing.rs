@@ -65,10 +65,9 @@ impl Kubelet {
         // going: PR #133072, in 1.35 and backported to 1.34.x).
         let sidecar = p.spec.containers[p.probes.workers[w].container].role == Role::Sidecar;
         let can_restart = p.spec.restart_policy != RestartPolicy::Never || sidecar;
-        let status = p.status.cached().cloned();
         let mut updates = Vec::new();
         let (worker, results) = p.probes.worker_and_results(w);
-        let step = worker.begin(status.as_ref(), can_restart, now, results, &mut updates);
+        let step = worker.begin(p.status.cached(), can_restart, now, results, &mut updates);
         self.handle_updates(pod, updates, ctx);
         match step {
             Step::Skip(_) => {}

@@ -5,6 +5,7 @@
 use crate::app::{Moments, OnSigterm, Plan};
 use crate::sim::PodId;
 use crate::time::{SimDuration, SimTime};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 /// Index of a container instance in the runtime (never reused).
@@ -103,7 +104,10 @@ pub enum StopOutcome {
 pub struct Runtime {
     pub instances: Vec<Instance>,
     /// Per pod (by `PodId`), its current sandbox.
-    pub sandboxes: Vec<Option<Sandbox>>,
+    pub(super) sandboxes: Vec<Option<Sandbox>>,
+    /// The pods with a sandbox, by the sandbox's IP: a connection finds its
+    /// pods here rather than by scanning every pod id of the cluster.
+    pub(super) by_ip: HashMap<Arc<str>, BTreeSet<PodId>>,
     /// Images present on the node.
     pub images: Vec<String>,
 }
@@ -126,7 +130,20 @@ impl Runtime {
         if self.sandboxes.len() <= i {
             self.sandboxes.resize(i + 1, None);
         }
+        if let Some(old) = self.sandboxes[i].take()
+            && let Some(pods) = self.by_ip.get_mut(&old.ip)
+        {
+            pods.remove(&pod);
+        }
+        if let Some(s) = &sandbox {
+            self.by_ip.entry(s.ip.clone()).or_default().insert(pod);
+        }
         self.sandboxes[i] = sandbox;
+    }
+
+    /// The pods whose sandbox has `ip`, by id.
+    pub fn pods_with_ip(&self, ip: &str) -> impl Iterator<Item = PodId> + '_ {
+        self.by_ip.get(ip).into_iter().flatten().copied()
     }
 
     /// Instances of `pod` still known to the runtime, newest first

@@ -427,7 +427,7 @@ impl Kubelet {
         }
         let again = p.worker.end(now);
         if p.removed && p.worker.lifecycle == Lifecycle::Finished {
-            self.pods[pod.0 as usize] = None;
+            self.forget(pod);
             return;
         }
         if on_demand && acted && outcome == SyncOutcome::Ok {

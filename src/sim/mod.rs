@@ -56,8 +56,9 @@ pub enum Ev {
     CreateService(Arc<ServiceSpec>),
     /// A message to the EndpointSlice controller.
     SliceController(eps::Ev),
-    /// A write of the EndpointSlice controller reaches the API server.
-    SliceWrite(eps::Request),
+    /// A write of the EndpointSlice controller reaches the API server
+    /// (boxed, as are other large variants: every event moves through the heap).
+    SliceWrite(Box<eps::Request>),
     /// A message to the kube-proxy of a node.
     Proxy(Arc<str>, proxy::Ev),
     /// The scenario creates a ReplicaSet.
@@ -71,7 +72,7 @@ pub enum Ev {
     /// A message to the Deployment controller.
     DeploymentController(deploy::Ev),
     /// A call of the Deployment controller reaches the API server.
-    DeploymentWrite(deploy::Write),
+    DeploymentWrite(Box<deploy::Write>),
     /// Client `client` sends its request number `n`.
     Send { client: usize, n: u32 },
     /// How far request `req` got, should its client time out.
@@ -247,11 +248,17 @@ impl World {
     }
 
     /// Runs until `until` (inclusive) and returns the trace.
-    pub fn run(mut self, until: SimTime) -> Trace {
+    pub fn run(self, until: SimTime) -> Trace {
+        self.run_counting(until).0
+    }
+
+    /// Runs until `until` (inclusive); returns the trace and how many events
+    /// were handled (the engine's throughput is measured in these).
+    pub fn run_counting(mut self, until: SimTime) -> (Trace, u64) {
         while let Some(ev) = self.q.pop_until(until) {
             self.dispatch(ev);
         }
-        self.trace
+        (self.trace, self.q.handled())
     }
 
     fn dispatch(&mut self, ev: Ev) {
@@ -282,17 +289,20 @@ impl World {
                     c.handle(ev, &mut ctx);
                 }
             }
-            Ev::DeploymentWrite(write) => self.deployment_write(write),
+            Ev::DeploymentWrite(write) => self.deployment_write(*write),
             Ev::Schedule(pod) => {
                 let spec = &self.api.pod(pod).spec;
                 let tolerations = spec.object.spec.as_ref().and_then(|s| s.tolerations.as_deref()).unwrap_or(&[]);
                 // The scheduler's cache holds only pods that still count: removed and
                 // terminal ones (Succeeded, Failed) free their place.
-                let bound = |n: &str| {
-                    let pods = self.api.pods().iter();
-                    let counted = pods.filter(|p| !p.removed && !p.status.phase.is_terminal());
-                    counted.filter(|p| p.node.as_deref() == Some(n)).count()
-                };
+                // Counted in one pass, not once per node: with many nodes and pods
+                // a per-node scan made scheduling quadratic.
+                let mut counts: HashMap<&str, usize> = HashMap::new();
+                let counted = self.api.pods().iter().filter(|p| !p.removed && !p.status.phase.is_terminal());
+                for node in counted.filter_map(|p| p.node.as_deref()) {
+                    *counts.entry(node).or_default() += 1;
+                }
+                let bound = |n: &str| counts.get(n).copied().unwrap_or(0);
                 match scheduler::pick(&self.cluster.nodes, tolerations, bound) {
                     Ok(node) => self.bind(pod, node, now),
                     Err(message) => {
@@ -335,7 +345,7 @@ impl World {
                     c.handle(cev, &mut ctx);
                 }
             }
-            Ev::SliceWrite(request) => self.slice_write(request),
+            Ev::SliceWrite(request) => self.slice_write(*request),
             Ev::Proxy(node, pev) => {
                 if let Some(p) = self.proxies.iter_mut().find(|p| p.node == node) {
                     let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };

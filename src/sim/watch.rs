@@ -21,10 +21,12 @@ impl Watches {
     /// When a change made at `now` reaches `watcher`.
     pub fn due(&mut self, watcher: &str, now: SimTime, latency: &Dist) -> SimTime {
         let seed = self.seed;
-        let (rng, last) = self
-            .streams
-            .entry(watcher.to_string())
-            .or_insert_with(|| (Stream::new(seed, &format!("watch/{watcher}")), SimTime::ZERO));
+        // Look up before inserting: the key is allocated once per watcher, not per change.
+        if !self.streams.contains_key(watcher) {
+            let stream = Stream::new(seed, &format!("watch/{watcher}"));
+            self.streams.insert(watcher.to_string(), (stream, SimTime::ZERO));
+        }
+        let (rng, last) = self.streams.get_mut(watcher).expect("inserted above");
         let at = (now + latency.sample(rng)).max(*last);
         *last = at;
         at

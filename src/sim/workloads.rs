@@ -22,11 +22,15 @@ impl World {
         let watch = self.cluster.latencies.watch.clone();
         for i in from..self.trace.entries.len() {
             let ev = match &self.trace.entries[i].record {
-                Record::Pod { kind, pod } => ("pods", rs::Ev::Pod(*kind, pod.clone())),
-                Record::ReplicaSet { kind, rs } => ("replicasets", rs::Ev::ReplicaSet(*kind, rs.clone())),
+                Record::Pod { kind, pod } => {
+                    ("kube-controller-manager/replicaset/pods", rs::Ev::Pod(*kind, pod.clone()))
+                }
+                Record::ReplicaSet { kind, rs } => {
+                    ("kube-controller-manager/replicaset/replicasets", rs::Ev::ReplicaSet(*kind, rs.clone()))
+                }
                 _ => continue,
             };
-            let at = self.watches.due(&format!("kube-controller-manager/replicaset/{}", ev.0), now, &watch);
+            let at = self.watches.due(ev.0, now, &watch);
             self.q.at(at, Ev::RsController(ev.1));
         }
         if self.deployments.is_none() {
@@ -34,14 +38,19 @@ impl World {
         }
         for i in from..self.trace.entries.len() {
             let ev = match &self.trace.entries[i].record {
-                Record::Pod { kind, pod } => ("pods", deploy::Ev::Pod(*kind, pod.clone())),
-                Record::ReplicaSet { kind, rs } => ("replicasets", deploy::Ev::ReplicaSet(*kind, rs.clone())),
-                Record::Deployment { kind, deployment } => {
-                    ("deployments", deploy::Ev::Deployment(*kind, deployment.clone()))
+                Record::Pod { kind, pod } => {
+                    ("kube-controller-manager/deployment/pods", deploy::Ev::Pod(*kind, pod.clone()))
                 }
+                Record::ReplicaSet { kind, rs } => {
+                    ("kube-controller-manager/deployment/replicasets", deploy::Ev::ReplicaSet(*kind, rs.clone()))
+                }
+                Record::Deployment { kind, deployment } => (
+                    "kube-controller-manager/deployment/deployments",
+                    deploy::Ev::Deployment(*kind, deployment.clone()),
+                ),
                 _ => continue,
             };
-            let at = self.watches.due(&format!("kube-controller-manager/deployment/{}", ev.0), now, &watch);
+            let at = self.watches.due(ev.0, now, &watch);
             self.q.at(at, Ev::DeploymentController(ev.1));
         }
     }

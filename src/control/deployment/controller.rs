@@ -166,7 +166,7 @@ impl Controller {
                     Write::Event { .. } => SimDuration::ZERO,
                     _ => self.cluster.latencies.api_write.sample(&mut self.rng),
                 };
-                ctx.q.after(delay, crate::sim::Ev::DeploymentWrite(write));
+                ctx.q.after(delay, crate::sim::Ev::DeploymentWrite(Box::new(write)));
             }
             None => {
                 self.syncing.remove(&id);

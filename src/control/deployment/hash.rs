@@ -31,14 +31,15 @@ pub const HASH_LABEL: &str = "pod-template-hash";
 
 /// `EqualIgnoreHash`: two templates are equal once `pod-template-hash` is dropped.
 pub fn equal_ignore_hash(a: &crate::spec::PodTemplate, b: &crate::spec::PodTemplate) -> bool {
+    // Only the metadata holds the label: compare the pod specs in place, clone the metadata.
     let strip = |t: &crate::spec::PodTemplate| {
-        let mut o = t.object.clone();
-        if let Some(labels) = o.metadata.as_mut().and_then(|m| m.labels.as_mut()) {
+        let mut m = t.object.metadata.clone();
+        if let Some(labels) = m.as_mut().and_then(|m| m.labels.as_mut()) {
             labels.remove(HASH_LABEL);
         }
-        o
+        m
     };
-    strip(a) == strip(b)
+    a.object.spec == b.object.spec && strip(a) == strip(b)
 }
 
 /// controller.ComputeHash: FNV-1a 32 of the template, then the collision count (uint32 LE in

@@ -211,7 +211,7 @@ impl Controller {
         match next {
             Some(write) => {
                 let d = self.cluster.latencies.api_write.sample(&mut self.rng);
-                ctx.q.after(d, crate::sim::Ev::SliceWrite(Request { service: id, write }));
+                ctx.q.after(d, crate::sim::Ev::SliceWrite(Box::new(Request { service: id, write })));
             }
             None => {
                 self.syncing.remove(&id);

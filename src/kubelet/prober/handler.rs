@@ -32,15 +32,19 @@ fn ok(output: String, took: SimDuration) -> Outcome {
 
 /// `DoHTTPProbe`: 200–399 succeed; other statuses, refusals and timeouts fail.
 pub fn http(answer: Answer, t: &Target<'_>, timeout: SimDuration) -> Outcome {
-    let url = format!("{}://{}:{}{}", t.scheme.to_ascii_lowercase(), t.ip, t.port, t.path);
+    // Only failures print the URL: a closure keeps successful probes from formatting it.
+    let url = || format!("{}://{}:{}{}", t.scheme.to_ascii_lowercase(), t.ip, t.port, t.path);
     match answer {
         Answer::Http { latency, .. } if latency >= timeout => fail(
-            format!("Get {url:?}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)"),
+            format!("Get {:?}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)", url()),
             timeout,
         ),
         Answer::Http { status, latency } if (200..400).contains(&status) => ok(String::new(), latency),
         Answer::Http { status, latency } => fail(format!("HTTP probe failed with statuscode: {status}"), latency),
-        _ => fail(format!("Get {url:?}: dial tcp {}:{}: connect: connection refused", t.ip, t.port), SimDuration::ZERO),
+        _ => fail(
+            format!("Get {:?}: dial tcp {}:{}: connect: connection refused", url(), t.ip, t.port),
+            SimDuration::ZERO,
+        ),
     }
 }
 

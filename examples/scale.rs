@@ -1,0 +1,48 @@
+//! The rollout-1000 scenario with fewer replicas, to see how its cost grows:
+//! `cargo run --release --example scale -- 100 250 500 1000` prints, per size,
+//! the events handled, the wall time of the simulation and the trace records.
+//! The manifests are rewritten with the replica count into a temporary folder;
+//! nodes, traffic and timing stay as in `models/benchmarks/rollout-1000.yaml`.
+
+use podsim::run::{Inputs, prepare};
+use podsim::sim::World;
+use podsim::time::SimTime;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The scenario with `replicas` replicas, written under `dir`.
+fn scenario(models: &Path, dir: &Path, replicas: u32) -> PathBuf {
+    let read = |p: &str| std::fs::read_to_string(models.join(p)).expect("the model reads");
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("the temporary file writes");
+        path
+    };
+    let count = |text: String| text.replace("replicas: 1000", &format!("replicas: {replicas}"));
+    let v1 = write("v1.yaml", count(read("manifests/web-rollout-1000.yaml")));
+    let v2 = write("v2.yaml", count(read("manifests/web-rollout-1000-v2.yaml")));
+    let s = read("benchmarks/rollout-1000.yaml")
+        .replace("../manifests/web-rollout-1000.yaml", &v1.display().to_string())
+        .replace("../manifests/web-rollout-1000-v2.yaml", &v2.display().to_string())
+        .replace("../apps/", &format!("{}/apps/", models.display()))
+        .replace("../clusters/", &format!("{}/clusters/", models.display()));
+    write("scenario.yaml", s)
+}
+
+fn main() {
+    let models = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models");
+    let dir = std::env::temp_dir().join(format!("podsim-scale-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("the temporary folder is created");
+    let sizes: Vec<u32> = std::env::args().skip(1).map(|a| a.parse().expect("a replica count")).collect();
+    println!("replicas     events  seconds  events/s  ns/event    records");
+    for replicas in if sizes.is_empty() { vec![100, 250, 500, 1000] } else { sizes } {
+        let path = scenario(&models, &dir, replicas);
+        let p = prepare(&Inputs { scenario: Some(path), ..Inputs::default() }).expect("the scenario loads");
+        let t0 = Instant::now();
+        let (trace, events) = World::new(&p.setup, p.seed).run_counting(SimTime::ZERO + p.until);
+        let s = t0.elapsed().as_secs_f64();
+        let (rate, ns) = (events as f64 / s, s * 1e9 / events as f64);
+        println!("{replicas:8} {events:10} {s:8.2} {rate:9.0} {ns:9.0} {:10}", trace.entries.len());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
