@@ -88,6 +88,12 @@ fn plot_graph(args: GraphArgs, stderr: &mut impl Write) -> Result<(), Failure> {
     let p = inputs(&args.inputs, None, stderr)?;
     let runs = many(&p, args.runs, args.jobs);
     let prediction = predict(&runs, p.seed);
+    if let Some(n) = prediction.ordering.skipped {
+        return Err(Failure::Message(format!(
+            "{n} milestones: more than the {} podsim orders pairwise, so there is no graph to draw",
+            crate::predict::MAX_ORDERED
+        )));
+    }
     let (shown, note) = graph::choose(&prediction, &args.milestones).map_err(Failure::Message)?;
     let title =
         format!("{}: what always happens before what, over {}", args.inputs.scenario.display(), over(&p, args.runs));

@@ -2,6 +2,7 @@
 
 use super::args::{MergeArgs, Output, PredictArgs};
 use super::report;
+use crate::predict::MAX_ORDERED;
 use crate::predict::partial::{self, parse_shard, shard_runs};
 use crate::predict::{Prediction, predict as analyse, run_all};
 use crate::run::{Inputs, prepare};
@@ -137,6 +138,13 @@ pub fn table(p: &Prediction, scenario: &str) -> String {
             secs(s.max)
         );
     }
+    if let Some(n) = p.ordering.skipped {
+        let _ = writeln!(
+            out,
+            "\nORDERING not computed: {n} milestones, more than the {MAX_ORDERED} podsim orders pairwise"
+        );
+        return out;
+    }
     let _ =
         writeln!(out, "\nALWAYS BEFORE (whenever the second happened, the first was earlier; transitively reduced)");
     for (a, b) in &p.ordering.always_before {
@@ -174,6 +182,7 @@ pub fn to_json(p: &Prediction) -> serde_json::Value {
             "name": n, "reached": st.reached, "min": s(st.min), "p50": s(st.p50),
             "p95": s(st.p95), "p99": s(st.p99), "max": s(st.max),
         })).collect::<Vec<_>>(),
+        "orderingSkipped": p.ordering.skipped.is_some(),
         "alwaysBefore": p.ordering.always_before.iter().map(|(a, b)| json!([p.names[*a], p.names[*b]])).collect::<Vec<_>>(),
         "varies": p.ordering.varies.iter().map(|v| json!({
             "a": p.names[v.a], "b": p.names[v.b], "aFirst": v.before, "same": v.same, "bFirst": v.after,
@@ -184,6 +193,9 @@ pub fn to_json(p: &Prediction) -> serde_json::Value {
 /// The reduced happens-before graph in Graphviz DOT.
 pub fn dot(p: &Prediction) -> String {
     let mut out = String::from("digraph happens_before {\n  rankdir=LR;\n  node [shape=box, fontsize=10];\n");
+    if let Some(n) = p.ordering.skipped {
+        let _ = writeln!(out, "  // not computed: {n} milestones, more than {MAX_ORDERED}");
+    }
     for (a, b) in &p.ordering.always_before {
         let _ = writeln!(out, "  {:?} -> {:?};", &*p.names[*a], &*p.names[*b]);
     }

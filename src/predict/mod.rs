@@ -7,7 +7,7 @@ mod ordering;
 pub mod partial;
 mod stats;
 
-pub use ordering::{Ordering, Varies, analyse};
+pub use ordering::{MAX_ORDERED, Ordering, Varies, analyse};
 pub use stats::Stats;
 
 use crate::milestones::extract;

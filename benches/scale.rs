@@ -1,5 +1,5 @@
 //! The rollout-1000 scenario with fewer replicas, to see how its cost grows:
-//! `cargo run --release --example scale -- 100 250 500 1000` prints, per size,
+//! `cargo bench --bench scale -- 100 250 500 1000` prints, per size,
 //! the events handled, the wall time of the simulation and the trace records.
 //! The manifests are rewritten with the replica count into a temporary folder;
 //! nodes, traffic and timing stay as in `models/benchmarks/rollout-1000.yaml`.
@@ -33,7 +33,12 @@ fn main() {
     let models = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models");
     let dir = std::env::temp_dir().join(format!("podsim-scale-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("the temporary folder is created");
-    let sizes: Vec<u32> = std::env::args().skip(1).map(|a| a.parse().expect("a replica count")).collect();
+    // cargo bench passes `--bench`; the other arguments are replica counts.
+    let sizes: Vec<u32> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .map(|a| a.parse().expect("a replica count"))
+        .collect();
     println!("replicas     events  seconds  events/s  ns/event    records");
     for replicas in if sizes.is_empty() { vec![100, 250, 500, 1000] } else { sizes } {
         let path = scenario(&models, &dir, replicas);
