@@ -115,7 +115,7 @@ pub struct VerifyArgs {
     #[arg(short = 'f', long = "properties", value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// How many runs at most (default 1000; 1 with --seed).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: Option<u32>,
     /// The first seed (default: the scenario's); re-runs a counterexample.
     #[arg(long)]

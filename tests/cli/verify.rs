@@ -164,4 +164,7 @@ fn bad_properties_exit_2_and_say_what_is_wrong() {
         assert_bad_input(&run);
         assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
     }
+    let run = podsim(["verify", C28, "--runs", "0", "-p", "never restarts(pod/*) > 0"]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains("invalid value '0' for '--runs <RUNS>'"), "{}", run.stderr);
 }
