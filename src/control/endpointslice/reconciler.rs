@@ -5,7 +5,8 @@
 
 use crate::api::endpointslice::{Endpoint, SliceContent, SliceId, SlicePort};
 use crate::time::SimTime;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
 
 /// One API call, in the order the controller makes them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,11 +21,10 @@ pub type Desired = Vec<(Vec<SlicePort>, Vec<Endpoint>)>;
 
 /// An endpoint's identity: its addresses, hostname and pod name
 /// (`hashEndpoint`) — not the pod's UID.
-fn same_endpoint(a: &Endpoint, b: &Endpoint) -> bool {
-    a.address == b.address
-        && a.hostname == b.hostname
-        && a.target.namespace == b.target.namespace
-        && a.target.name == b.target.name
+type Key = (Arc<str>, Option<String>, Arc<str>, Arc<str>);
+
+fn key(e: &Endpoint) -> Key {
+    (e.address.clone(), e.hostname.clone(), e.target.namespace.clone(), e.target.name.clone())
 }
 
 /// `EndpointsEqualBeyondHash`: node, conditions and target are unchanged.
@@ -53,8 +53,13 @@ pub fn reconcile(
     let desired_sets: Vec<&Vec<SlicePort>> = desired.iter().map(|(p, _)| p).collect();
     for (ports, wanted) in &desired {
         let mut remaining: Vec<Option<Endpoint>> = wanted.iter().cloned().map(Some).collect();
-        let mut take =
-            |e: &Endpoint| remaining.iter_mut().find(|w| w.as_ref().is_some_and(|w| same_endpoint(w, e)))?.take();
+        // Wanted endpoints by identity, in order: a slice of a thousand
+        // endpoints would otherwise be matched by a search per endpoint.
+        let mut by_key: HashMap<Key, VecDeque<usize>> = HashMap::new();
+        for (i, w) in wanted.iter().enumerate() {
+            by_key.entry(key(w)).or_default().push_back(i);
+        }
+        let mut take = |e: &Endpoint| remaining[by_key.get_mut(&key(e))?.pop_front()?].take();
         let mut to_update: Vec<(SliceId, Vec<Endpoint>)> = Vec::new();
         let mut unchanged: Vec<(SliceId, &SliceContent)> = Vec::new();
         // 1. Existing slices keep their endpoints in place, refreshed; gone ones leave.
