@@ -1,11 +1,11 @@
-//! The embedded font: DejaVu Sans (licence in `assets/fonts/`), registered
+//! The embedded font: DejaVu Sans (licence in `DejaVuSans-LICENSE.txt` next to it), registered
 //! with plotters so PNG text renders on machines without system fonts and
 //! text widths are measured the same everywhere.
 
 use plotters::style::{FontStyle, IntoFont, register_font};
 use std::sync::Once;
 
-pub const BYTES: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+pub const BYTES: &[u8] = include_bytes!("DejaVuSans.ttf");
 
 /// The family every picture uses; SVG viewers fall back to their own sans-serif.
 pub const FAMILY: &str = "sans-serif";
