@@ -46,13 +46,11 @@ pub struct Queue<E> {
     heap: BinaryHeap<Entry<E>>,
     now: SimTime,
     seq: u64,
-    /// Events delivered so far: the engine's throughput is measured in these.
-    handled: u64,
 }
 
 impl<E> Default for Queue<E> {
     fn default() -> Self {
-        Queue { heap: BinaryHeap::new(), now: SimTime::ZERO, seq: 0, handled: 0 }
+        Queue { heap: BinaryHeap::new(), now: SimTime::ZERO, seq: 0 }
     }
 }
 
@@ -82,13 +80,7 @@ impl<E> Queue<E> {
         }
         let entry = self.heap.pop()?;
         self.now = entry.at;
-        self.handled += 1;
         Some(entry.event)
-    }
-
-    /// How many events have been delivered.
-    pub fn handled(&self) -> u64 {
-        self.handled
     }
 
     pub fn is_empty(&self) -> bool {

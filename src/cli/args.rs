@@ -74,16 +74,23 @@ pub struct TimelineArgs {
     pub seed: Option<u64>,
 }
 
+/// The seeded runs a picture of many runs is drawn from.
 #[derive(Debug, clap::Args)]
-pub struct CdfArgs {
-    #[command(flatten)]
-    pub inputs: PlotInputs,
+pub struct Sweep {
     /// How many runs (seeds SEED, SEED+1, …).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
     /// Threads (default: every core); the picture does not depend on it.
     #[arg(long)]
     pub jobs: Option<usize>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CdfArgs {
+    #[command(flatten)]
+    pub inputs: PlotInputs,
+    #[command(flatten)]
+    pub sweep: Sweep,
     /// A milestone to draw (repeatable; default: the pods' and Services' key steps).
     #[arg(short = 'm', long = "milestone", value_name = "NAME")]
     pub milestones: Vec<String>,
@@ -93,12 +100,8 @@ pub struct CdfArgs {
 pub struct GraphArgs {
     #[command(flatten)]
     pub inputs: PlotInputs,
-    /// How many runs (seeds SEED, SEED+1, …).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
-    pub runs: u32,
-    /// Threads (default: every core); the picture does not depend on it.
-    #[arg(long)]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub sweep: Sweep,
     /// A milestone to draw (repeatable; default: every ordered one, or past 40 the key ones).
     #[arg(short = 'm', long = "milestone", value_name = "NAME")]
     pub milestones: Vec<String>,

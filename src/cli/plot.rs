@@ -1,19 +1,19 @@
 //! `podsim plot`: pictures of one run or of many.
 
-use super::args::{CdfArgs, GraphArgs, Picture, PlotArgs, PlotInputs, TimelineArgs};
+use super::args::{CdfArgs, GraphArgs, Picture, PlotArgs, PlotInputs, Sweep, TimelineArgs};
 use super::predict::progress;
 use super::report;
-use crate::error::Error;
 use crate::plot::{Format, cdf, graph, save, timeline};
 use crate::predict::{Runs, predict, run_all};
-use crate::run::{Inputs, Prepared, prepare, simulate};
+use crate::run::{Inputs, Prepared, simulate};
 use crate::time::SimTime;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 /// Why no picture was written: bad input files, or a bad flag or write.
 enum Failure {
-    Input(Error),
+    /// Bad input files, already reported.
+    Input,
     Message(String),
 }
 
@@ -26,10 +26,7 @@ pub fn plot(args: PlotArgs) -> ExitCode {
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Input(e)) => {
-            report::error(stderr, &e);
-            ExitCode::from(2)
-        }
+        Err(Failure::Input) => ExitCode::from(2),
         Err(Failure::Message(m)) => {
             let _ = writeln!(stderr, "error: {m}");
             ExitCode::from(2)
@@ -47,11 +44,7 @@ fn inputs(args: &PlotInputs, seed: Option<u64>, stderr: &mut impl Write) -> Resu
         seed,
         ..Inputs::default()
     };
-    let prepared = prepare(&inputs).map_err(Failure::Input)?;
-    for w in &prepared.warnings {
-        report::problem(stderr, w);
-    }
-    Ok(prepared)
+    report::prepared(&inputs, stderr).ok_or(Failure::Input)
 }
 
 fn plot_timeline(args: TimelineArgs, stderr: &mut impl Write) -> Result<(), Failure> {
@@ -63,8 +56,8 @@ fn plot_timeline(args: TimelineArgs, stderr: &mut impl Write) -> Result<(), Fail
 }
 
 /// `runs` seeded runs, with a progress bar on a terminal.
-fn many(p: &Prepared, runs: u32, jobs: Option<usize>) -> Runs {
-    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+fn many(p: &Prepared, &Sweep { runs, jobs }: &Sweep) -> Runs {
+    let jobs = super::predict::jobs(jobs);
     let bar = progress(runs as u64);
     let out = run_all(&p.setup, p.seed, 0..runs, SimTime::ZERO + p.until, jobs, &|| bar.inc(1));
     bar.finish_and_clear();
@@ -78,15 +71,15 @@ fn over(p: &Prepared, runs: u32) -> String {
 
 fn plot_cdf(args: CdfArgs, stderr: &mut impl Write) -> Result<(), Failure> {
     let p = inputs(&args.inputs, None, stderr)?;
-    let runs = many(&p, args.runs, args.jobs);
+    let runs = many(&p, &args.sweep);
     let chosen = cdf::choose(&runs.names, &args.milestones).map_err(Failure::Message)?;
-    let title = format!("{}: milestone times over {}", args.inputs.scenario.display(), over(&p, args.runs));
+    let title = format!("{}: milestone times over {}", args.inputs.scenario.display(), over(&p, args.sweep.runs));
     save(&cdf::Cdf::new(&runs, &chosen, title), &args.inputs.output).map_err(Failure::Message)
 }
 
 fn plot_graph(args: GraphArgs, stderr: &mut impl Write) -> Result<(), Failure> {
     let p = inputs(&args.inputs, None, stderr)?;
-    let runs = many(&p, args.runs, args.jobs);
+    let runs = many(&p, &args.sweep);
     let prediction = predict(&runs, p.seed);
     if let Some(n) = prediction.ordering.skipped {
         return Err(Failure::Message(format!(
@@ -95,7 +88,10 @@ fn plot_graph(args: GraphArgs, stderr: &mut impl Write) -> Result<(), Failure> {
         )));
     }
     let (shown, note) = graph::choose(&prediction, &args.milestones).map_err(Failure::Message)?;
-    let title =
-        format!("{}: what always happens before what, over {}", args.inputs.scenario.display(), over(&p, args.runs));
+    let title = format!(
+        "{}: what always happens before what, over {}",
+        args.inputs.scenario.display(),
+        over(&p, args.sweep.runs)
+    );
     save(&graph::Graph::new(&prediction, &shown, note, title), &args.inputs.output).map_err(Failure::Message)
 }

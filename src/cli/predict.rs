@@ -5,7 +5,7 @@ use super::report;
 use crate::predict::MAX_ORDERED;
 use crate::predict::partial::{self, parse_shard, shard_runs};
 use crate::predict::{Prediction, predict as analyse, run_all};
-use crate::run::{Inputs, prepare};
+use crate::run::Inputs;
 use crate::time::SimTime;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
@@ -28,17 +28,8 @@ pub fn predict(args: PredictArgs) -> ExitCode {
         until: args.until,
         ..Inputs::default()
     };
-    let prepared = match prepare(&inputs) {
-        Ok(p) => p,
-        Err(e) => {
-            report::error(stderr, &e);
-            return ExitCode::from(2);
-        }
-    };
-    for w in &prepared.warnings {
-        report::problem(stderr, w);
-    }
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let Some(prepared) = report::prepared(&inputs, stderr) else { return ExitCode::from(2) };
+    let jobs = jobs(args.jobs);
     let which = shard.map_or(0..args.runs, |(k, n)| shard_runs(args.runs, k, n));
     let bar = progress(which.len() as u64);
     let until = SimTime::ZERO + prepared.until;
@@ -50,6 +41,11 @@ pub fn predict(args: PredictArgs) -> ExitCode {
         None => render(&analyse(&runs, prepared.seed), &scenario, args.output, args.dot),
     };
     emit(&text, stderr)
+}
+
+/// Threads for a sweep: as asked, else every core.
+pub(super) fn jobs(asked: Option<usize>) -> usize {
+    asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// A progress bar of `runs` on stderr, shown only on a terminal.

@@ -2,7 +2,25 @@
 //! quoted, so a user can fix the input without searching.
 
 use crate::error::{Error, Problem, Severity};
+use crate::run::{Inputs, Prepared, prepare};
 use std::io::Write;
+
+/// Reads the inputs and prints their warnings; on errors prints them and
+/// gives nothing (nothing is simulated).
+pub fn prepared(inputs: &Inputs, out: &mut impl Write) -> Option<Prepared> {
+    match prepare(inputs) {
+        Ok(p) => {
+            for w in &p.warnings {
+                problem(out, w);
+            }
+            Some(p)
+        }
+        Err(e) => {
+            error(out, &e);
+            None
+        }
+    }
+}
 
 pub fn problem(out: &mut impl Write, p: &Problem) {
     let word = match p.severity {

@@ -4,7 +4,7 @@ use super::args::{Output, RunArgs};
 use super::report;
 use crate::error::Error;
 use crate::invariants::check_run;
-use crate::run::{Inputs, add_rollout_status, prepare, simulate};
+use crate::run::{Inputs, add_rollout_status, simulate};
 use crate::scenario::ActionOrigin;
 use crate::scenario::actions::{parse_condition_flag, parse_delete_flag, parse_kill_flag};
 use crate::scenario::traffic::parse_traffic_flag;
@@ -57,16 +57,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         actions,
         traffic,
     };
-    let prepared = match prepare(&inputs) {
-        Ok(p) => p,
-        Err(e) => {
-            report::error(stderr, &e);
-            return ExitCode::from(2);
-        }
-    };
-    for w in &prepared.warnings {
-        report::problem(stderr, w);
-    }
+    let Some(prepared) = report::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     let mut trace = simulate(&prepared.setup, prepared.seed, SimTime::ZERO + prepared.until);
     if let Some(timeout) = prepared.rollout_timeout {
         add_rollout_status(&mut trace, &prepared.setup, timeout);

@@ -2,19 +2,19 @@
 //! counterexample with its seed, and its shrunk timeline.
 
 use super::args::{Output, VerifyArgs};
+use super::predict::{jobs, progress};
 use super::report;
 use crate::rng::draws::{Draw, Drawn};
-use crate::run::{Inputs, prepare};
+use crate::run::Inputs;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::render::Clock;
 use crate::trace::table;
 use crate::verify::eval::Instant;
 use crate::verify::language::{Property, parse};
 use crate::verify::{Outcome, parse_file, verify as check_all};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 pub fn verify(args: VerifyArgs) -> ExitCode {
@@ -33,32 +33,14 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
         until: args.until,
         ..Inputs::default()
     };
-    let prepared = match prepare(&inputs) {
-        Ok(p) => p,
-        Err(e) => {
-            report::error(stderr, &e);
-            return ExitCode::from(2);
-        }
-    };
-    for w in &prepared.warnings {
-        report::problem(stderr, w);
-    }
+    let Some(prepared) = report::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     if let Some(message) = beyond_the_run(&properties, prepared.until) {
         let _ = writeln!(stderr, "error: {message}");
         return ExitCode::from(2);
     }
     let runs = args.runs.unwrap_or(if args.seed.is_some() { 1 } else { 1000 });
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let bar = ProgressBar::with_draw_target(
-        Some(runs as u64),
-        match io::stderr().is_terminal() {
-            true => ProgressDrawTarget::stderr(),
-            false => ProgressDrawTarget::hidden(),
-        },
-    );
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {per_sec}, eta {eta}") {
-        bar.set_style(style);
-    }
+    let jobs = jobs(args.jobs);
+    let bar = progress(runs as u64);
     let until = SimTime::ZERO + prepared.until;
     let outcomes = check_all(&prepared.setup, &properties, prepared.seed, runs, until, jobs, &|n| bar.inc(n));
     bar.finish_and_clear();

@@ -28,8 +28,8 @@ impl Kubelet {
         let now = ctx.q.now();
         let host = *ip == *self.node.ip;
         let pods: Vec<PodId> = match host {
-            true => (0..self.pods.len() as u32)
-                .map(PodId)
+            true => self
+                .live_pods()
                 .filter(|&p| {
                     self.pods[p.0 as usize].as_ref().is_some_and(|k| k.spec.host_network)
                         && self.runtime.sandbox(p).is_some()

@@ -14,19 +14,50 @@ use std::sync::Arc;
 /// One pod's endpoint conditions: each is true if any endpoint of the pod,
 /// in any slice of the Service, has it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-struct Conditions {
-    ready: bool,
-    serving: bool,
-    terminating: bool,
+pub struct Conditions {
+    pub ready: bool,
+    pub serving: bool,
+    pub terminating: bool,
 }
 
 /// Pod subject → its endpoint's conditions.
-type View = BTreeMap<String, Conditions>;
+pub type View = BTreeMap<String, Conditions>;
+
+/// The slices the API server holds now, read from the trace's watch events.
+#[derive(Default)]
+pub struct Slices(BTreeMap<SliceId, Arc<ApiSlice>>);
+
+impl Slices {
+    /// Applies one watch event and returns the slice's Service (with its
+    /// subject) and that Service's pods merged over all its slices.
+    pub fn see<'n>(
+        &mut self,
+        kind: WatchKind,
+        slice: &Arc<ApiSlice>,
+        names: &'n Names,
+    ) -> Option<(ServiceId, &'n str, View)> {
+        match kind == WatchKind::Deleted || slice.removed {
+            true => self.0.remove(&slice.id),
+            false => self.0.insert(slice.id, slice.clone()),
+        };
+        let service = slice.service;
+        let subject = names.service(service)?;
+        let mut view = View::new();
+        for s in self.0.values().filter(|s| s.service == service) {
+            for e in &s.content.endpoints {
+                let c = view.entry(names.pod(&e.target.uid, &e.target.name)).or_default();
+                c.ready |= e.ready;
+                c.serving |= e.serving;
+                c.terminating |= e.terminating;
+            }
+        }
+        Some((service, subject, view))
+    }
+}
 
 #[derive(Default)]
 pub struct Endpoints {
-    /// The slices the API server holds now.
-    slices: BTreeMap<SliceId, Arc<ApiSlice>>,
+    slices: Slices,
     views: HashMap<ServiceId, View>,
     /// The Service had a ready endpoint once; the windows opened since.
     ever_ready: HashMap<ServiceId, bool>,
@@ -35,22 +66,8 @@ pub struct Endpoints {
 
 impl Endpoints {
     pub fn see(&mut self, t: SimTime, kind: WatchKind, slice: &Arc<ApiSlice>, names: &Names, found: &mut Found) {
-        match kind == WatchKind::Deleted || slice.removed {
-            true => self.slices.remove(&slice.id),
-            false => self.slices.insert(slice.id, slice.clone()),
-        };
-        let service = slice.service;
-        let Some(subject) = names.service(service) else { return };
+        let Some((service, subject, view)) = self.slices.see(kind, slice, names) else { return };
         let at = |event: String| milestone(subject, &event);
-        let mut view = View::new();
-        for s in self.slices.values().filter(|s| s.service == service) {
-            for e in &s.content.endpoints {
-                let c = view.entry(names.pod(&e.target.uid, &e.target.name)).or_default();
-                c.ready |= e.ready;
-                c.serving |= e.serving;
-                c.terminating |= e.terminating;
-            }
-        }
         let old = self.views.remove(&service).unwrap_or_default();
         for (pod, c) in &view {
             let before = old.get(pod);

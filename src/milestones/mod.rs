@@ -13,7 +13,7 @@
 //! chapter "Milestones" defines every one.
 
 mod deployments;
-mod endpoints;
+pub mod endpoints;
 pub mod events;
 mod found;
 pub mod names;

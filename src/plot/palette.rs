@@ -55,7 +55,8 @@ const BLUE: RGBColor = RGBColor(0x2c, 0x7b, 0xb6);
 const ORANGE: RGBColor = RGBColor(0xf5, 0x8a, 0x1f);
 const PURPLE: RGBColor = RGBColor(0x7b, 0x32, 0x94);
 const BROWN: RGBColor = RGBColor(0x8c, 0x51, 0x0a);
-const BLACK: RGBColor = RGBColor(0x22, 0x22, 0x22);
+/// Text and near-black marks, in every picture.
+pub const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
 
 impl Look {
     pub fn colour(self) -> RGBColor {
@@ -70,9 +71,9 @@ impl Look {
             Look::BackOff | Look::EndpointServingTerminating | Look::HttpError => ORANGE,
             Look::EndpointTerminating | Look::Timeout | Look::ProxySync => PURPLE,
             Look::Reset | Look::Exited => BROWN,
-            Look::Sigterm => BLACK,
+            Look::Sigterm => INK,
             Look::Sigkill => RED,
-            Look::NoRoute => BLACK,
+            Look::NoRoute => INK,
         }
     }
 

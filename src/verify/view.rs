@@ -1,13 +1,14 @@
 //! What properties read from one run: its milestones, and each state
 //! function as a step series over time, per subject.
 
+use crate::milestones::endpoints::{Conditions, Slices};
 use crate::milestones::names::Names;
 use crate::milestones::requests::{service, succeeded};
 use crate::milestones::{Milestone, extract};
 use crate::time::SimTime;
 use crate::trace::Trace;
-use crate::trace::record::{Record, WatchKind};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use crate::trace::record::Record;
+use std::collections::{BTreeSet, HashMap};
 
 /// A count over time: each change, in time order (0 before the first).
 type Series = Vec<(SimTime, f64)>;
@@ -56,32 +57,19 @@ impl RunView {
 
     fn read_series(&mut self, trace: &Trace) {
         let names = Names::new(trace);
-        let mut slices = BTreeMap::new();
+        let mut slices = Slices::default();
         let mut requests: HashMap<(&'static str, String), f64> = HashMap::new();
         for e in &trace.entries {
             let t = e.t;
             match &e.record {
                 Record::Slice { kind, slice } => {
-                    match *kind == WatchKind::Deleted || slice.removed {
-                        true => slices.remove(&slice.id),
-                        false => slices.insert(slice.id, slice.clone()),
-                    };
-                    let Some(svc) = names.service(slice.service) else { continue };
+                    let Some((_, svc, pods)) = slices.see(*kind, slice, &names) else { continue };
                     // A pod counts once, with each condition any of its endpoints has.
-                    let mut pods: BTreeMap<String, [bool; 3]> = BTreeMap::new();
-                    for s in slices.values().filter(|s| s.service == slice.service) {
-                        for ep in &s.content.endpoints {
-                            let c = pods.entry(names.pod(&ep.target.uid, &ep.target.name)).or_default();
-                            for (on, got) in c.iter_mut().zip([ep.ready, ep.serving, ep.terminating]) {
-                                *on |= got;
-                            }
-                        }
-                    }
-                    let count = |i: usize| pods.values().filter(|c| c[i]).count() as f64;
+                    let count = |on: fn(&Conditions) -> bool| pods.values().filter(|c| on(c)).count() as f64;
                     self.set("endpoints", svc, t, pods.len() as f64);
-                    self.set("ready_endpoints", svc, t, count(0));
-                    self.set("serving_endpoints", svc, t, count(1));
-                    self.set("terminating_endpoints", svc, t, count(2));
+                    self.set("ready_endpoints", svc, t, count(|c| c.ready));
+                    self.set("serving_endpoints", svc, t, count(|c| c.serving));
+                    self.set("terminating_endpoints", svc, t, count(|c| c.terminating));
                 }
                 Record::Pod { pod, .. } => {
                     let subject = names.pod(&pod.uid, &pod.spec.name);

@@ -151,7 +151,7 @@ impl Picture for Graph {
     where
         DB::ErrorType: 'static,
     {
-        let ink = RGBColor(0x22, 0x22, 0x22);
+        let ink = super::palette::INK;
         let grey = RGBColor(0x77, 0x77, 0x77);
         area.fill(&WHITE)?;
         text(area, &self.title, (16, 22), 18.0, ink, HPos::Left)?;

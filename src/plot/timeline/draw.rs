@@ -2,7 +2,7 @@
 //! marks' numbers above the lanes and their key below, with the legend.
 
 use super::model::{Lane, Timeline};
-use crate::plot::palette::{Look, Shape};
+use crate::plot::palette::{INK, Look, Shape};
 use crate::plot::{Drawn, Picture, axis, fit, font, text};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -23,7 +23,6 @@ const SMALL: f64 = 11.0;
 const SECTIONS: [&str; 7] =
     ["containers", "processes", "probe results", "pod conditions", "endpoints", "kube-proxy", "requests"];
 
-const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
 const MUTED: RGBColor = RGBColor(0x66, 0x66, 0x66);
 const GRID: RGBColor = RGBColor(0xe3, 0xe3, 0xe3);
 const STRIPE: RGBColor = RGBColor(0xf6, 0xf6, 0xf6);
