@@ -14,43 +14,32 @@
 //! and is clamped to "now" in release builds (asserted in debug builds).
 
 use crate::time::{SimDuration, SimTime};
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-struct Entry<E> {
-    at: SimTime,
-    seq: u64,
-    event: E,
-}
-
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.at == other.at && self.seq == other.seq
-    }
-}
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<E> Ord for Entry<E> {
-    // Reversed: BinaryHeap is a max-heap and we want the earliest (time, seq).
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.at, other.seq).cmp(&(self.at, self.seq))
-    }
+/// A pending event's place in the order: due time, then scheduling sequence
+/// (the FIFO of the contract), packed so one integer comparison orders them;
+/// `slot` says where the event waits. The heap moves these 24 bytes, never
+/// the events themselves.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    order: u128,
+    slot: u32,
 }
 
 /// A priority queue of events ordered by (due time, scheduling sequence).
 pub struct Queue<E> {
-    heap: BinaryHeap<Entry<E>>,
+    heap: BinaryHeap<Reverse<Key>>,
+    /// The pending events by slot; a slot is reused once its event is popped.
+    slots: Vec<Option<E>>,
+    free: Vec<u32>,
     now: SimTime,
     seq: u64,
 }
 
 impl<E> Default for Queue<E> {
     fn default() -> Self {
-        Queue { heap: BinaryHeap::new(), now: SimTime::ZERO, seq: 0 }
+        Queue { heap: BinaryHeap::new(), slots: Vec::new(), free: Vec::new(), now: SimTime::ZERO, seq: 0 }
     }
 }
 
@@ -65,7 +54,18 @@ impl<E> Queue<E> {
         debug_assert!(at >= self.now, "event scheduled in the past");
         let at = at.max(self.now);
         self.seq += 1;
-        self.heap.push(Entry { at, seq: self.seq, event });
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slots[slot as usize] = Some(event);
+                slot
+            }
+            None => {
+                self.slots.push(Some(event));
+                self.slots.len() as u32 - 1
+            }
+        };
+        let order = (u128::from(at.as_millis()) << 64) | u128::from(self.seq);
+        self.heap.push(Reverse(Key { order, slot }));
     }
 
     /// Schedules `event` after `delay` from now.
@@ -75,12 +75,15 @@ impl<E> Queue<E> {
 
     /// Removes the next event due no later than `until`, advancing time to it.
     pub fn pop_until(&mut self, until: SimTime) -> Option<E> {
-        if self.heap.peek()?.at > until {
+        let Reverse(next) = *self.heap.peek()?;
+        let at = SimTime::from_millis((next.order >> 64) as u64);
+        if at > until {
             return None;
         }
-        let entry = self.heap.pop()?;
-        self.now = entry.at;
-        Some(entry.event)
+        self.heap.pop();
+        self.now = at;
+        self.free.push(next.slot);
+        self.slots[next.slot as usize].take()
     }
 
     pub fn is_empty(&self) -> bool {

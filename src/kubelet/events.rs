@@ -33,11 +33,30 @@ struct Bucket {
     at: SimTime,
 }
 
+/// `getSpamKey`/`aggregateByReason`'s key: the object and the kind of event
+/// (the source, this kubelet, is the same for every key of a recorder).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct AggregateKey {
+    uid: Arc<str>,
+    pod: Arc<str>,
+    warning: bool,
+    reason: &'static str,
+}
+
+/// `getEventKey`: the fields an identical event repeats; or, once similar
+/// events are combined, the aggregate key they all count under. Kept as
+/// fields, not joined into a string, so a lookup formats nothing.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum EventKey {
+    Exact { of: AggregateKey, field_path: Option<String>, message: String },
+    Combined(AggregateKey),
+}
+
 #[derive(Default)]
 pub struct Recorder {
     /// Per event key: the stored event (name, firstTimestamp, count).
-    seen: HashMap<String, ApiEvent>,
-    aggregates: HashMap<String, Aggregate>,
+    seen: HashMap<EventKey, Arc<ApiEvent>>,
+    aggregates: HashMap<AggregateKey, Aggregate>,
     buckets: HashMap<Arc<str>, Bucket>,
     /// Nanoseconds of the run's epoch, for event names (`<pod>.<hex ns>`).
     epoch_ns: u128,
@@ -59,11 +78,11 @@ impl Recorder {
         warning: bool,
         reason: &'static str,
         message: String,
-    ) -> Option<ApiEvent> {
-        let field_path = s.field_path.clone();
-        let (message, key) = self.aggregate(now, s, warning, reason, message, &field_path);
+    ) -> Option<Arc<ApiEvent>> {
+        let of = AggregateKey { uid: s.uid.clone(), pod: s.pod.clone(), warning, reason };
+        let (message, key) = self.aggregate(now, of, message, &s.field_path);
         let event = match self.seen.get(&key) {
-            Some(old) => ApiEvent { count: old.count + 1, last: now, message, ..old.clone() },
+            Some(old) => ApiEvent { count: old.count + 1, last: now, message, ..ApiEvent::clone(old) },
             None => {
                 self.seq = self.seq.wrapping_add(1);
                 let ns = self.epoch_ns + now.as_millis() as u128 * 1_000_000 + (self.seq % 1_000_000) as u128;
@@ -72,7 +91,7 @@ impl Recorder {
                     pod: s.pod.clone(),
                     namespace: s.namespace.clone(),
                     pod_uid: s.uid.clone(),
-                    field_path,
+                    field_path: s.field_path.clone(),
                     warning,
                     reason,
                     message,
@@ -83,6 +102,7 @@ impl Recorder {
                 }
             }
         };
+        let event = Arc::new(event);
         self.seen.insert(key, event.clone());
         self.spam_allows(s.uid, now).then_some(event)
     }
@@ -94,34 +114,28 @@ impl Recorder {
     fn aggregate(
         &mut self,
         now: SimTime,
-        s: &Subject<'_>,
-        warning: bool,
-        reason: &str,
+        of: AggregateKey,
         message: String,
         field_path: &Option<String>,
-    ) -> (String, String) {
-        let aggregate_key = format!("{}|{}|{warning}|{reason}", s.uid, s.pod);
-        // Keys and messages are copied only when new: most events repeat.
-        if !self.aggregates.contains_key(&aggregate_key) {
-            self.aggregates.insert(aggregate_key.clone(), Aggregate::default());
-        }
-        let agg = self.aggregates.get_mut(&aggregate_key).expect("inserted above");
+    ) -> (String, EventKey) {
+        let agg = self.aggregates.entry(of.clone()).or_default();
         if now.since(agg.last) > AGGREGATE_WINDOW {
             agg.messages.clear();
         }
         agg.last = now;
+        // Messages are copied only when new: most events repeat.
         if !agg.messages.contains(&message) {
             agg.messages.insert(message.clone());
         }
         if agg.messages.len() < AGGREGATE_MAX {
-            let key = format!("{}|{}|{field_path:?}|{warning}|{reason}|{message}", s.uid, s.pod);
+            let key = EventKey::Exact { of, field_path: field_path.clone(), message: message.clone() };
             return (message, key);
         }
         // PopAny: Go picks an arbitrary member; podsim drops the smallest.
         if let Some(first) = agg.messages.iter().next().cloned() {
             agg.messages.remove(&first);
         }
-        (format!("(combined from similar events): {message}"), aggregate_key)
+        (format!("(combined from similar events): {message}"), EventKey::Combined(of))
     }
 
     /// `EventSourceObjectSpamFilter`: one token bucket per pod.
@@ -142,7 +156,7 @@ impl Recorder {
 mod tests {
     use super::*;
 
-    fn rec(r: &mut Recorder, t: u64, msg: &str) -> Option<ApiEvent> {
+    fn rec(r: &mut Recorder, t: u64, msg: &str) -> Option<Arc<ApiEvent>> {
         let (pod, ns, uid): (Arc<str>, Arc<str>, Arc<str>) = ("web".into(), "default".into(), "u1".into());
         let s = Subject { pod: &pod, namespace: &ns, uid: &uid, field_path: Some("spec.containers{app}".into()) };
         r.record(SimTime::from_millis(t), &"node-1".into(), &s, true, "Unhealthy", msg.to_string())

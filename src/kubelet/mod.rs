@@ -34,7 +34,7 @@ use crate::trace::Record;
 use crate::trace::record::{KubeletAction, ProcessFact};
 use backoff::Backoff;
 use events::{Recorder, Subject};
-use pleg::{PlegEvent, PodSnapshot};
+use pleg::{PlegEvent, Relisted};
 use pod_worker::PodWorker;
 use prober::ProbeManager;
 use prober::handler::Outcome;
@@ -70,7 +70,7 @@ pub enum Ev {
     /// The relist that started at `started` has read the runtime.
     RelistDone {
         started: SimTime,
-        snapshots: Vec<(PodId, PodSnapshot)>,
+        snapshots: Vec<(PodId, Relisted)>,
     },
     /// The single-pod relist requested after a sync that acted.
     OnDemandRelist {
@@ -275,7 +275,7 @@ impl Kubelet {
             }
             Ev::Relist => {
                 self.relisting = true;
-                let snapshots = self.live_pods().map(|p| (p, PodSnapshot::read(&self.runtime, p))).collect();
+                let snapshots = self.live_pods().map(|p| (p, self.pleg.read(&self.runtime, p))).collect();
                 let d = self.cluster.latencies.pleg_relist.sample(&mut self.rng);
                 self.send(ctx, d, Ev::RelistDone { started: now, snapshots });
             }
@@ -409,7 +409,7 @@ impl Kubelet {
 
     /// Stores a relist of `pod` and reacts to what changed (`HandlePodSyncs`
     /// for every event but removal; the container deletor after a death).
-    fn apply_relist(&mut self, pod: PodId, snap: PodSnapshot, at: SimTime, ctx: &mut Ctx<'_>) {
+    fn apply_relist(&mut self, pod: PodId, snap: Relisted, at: SimTime, ctx: &mut Ctx<'_>) {
         let events = self.pleg.update(pod, snap, at);
         for e in &events {
             if let PlegEvent::ContainerDied(inst) = e {
@@ -486,7 +486,7 @@ impl Kubelet {
         );
         let subject = Subject { pod: &p.name, namespace: &p.namespace, uid: &p.uid, field_path };
         if let Some(e) = self.recorder.record(now, &self.node.name, &subject, warning, reason, message) {
-            ctx.trace.push(now, Record::Event(Arc::new(e)));
+            ctx.trace.push(now, Record::Event(e));
         }
     }
 
@@ -514,7 +514,7 @@ impl Kubelet {
         if self.pleg.timestamp.is_some_and(|t| t > requested) {
             return;
         }
-        let snap = PodSnapshot::read(&self.runtime, pod);
+        let snap = self.pleg.read(&self.runtime, pod);
         self.apply_relist(pod, snap, ctx.q.now(), ctx);
         self.try_start_sync(pod, ctx);
     }

@@ -79,7 +79,16 @@ pub enum PlegEvent {
 #[derive(Clone, Debug, Default)]
 pub struct CacheEntry {
     pub status: Arc<PodSnapshot>,
+    /// The runtime's `version` of the pod when `status` was read.
+    pub version: u64,
     pub modified: SimTime,
+}
+
+/// A relist's read of one pod, with the runtime's version it was read at.
+#[derive(Clone, Debug)]
+pub struct Relisted {
+    pub snapshot: Arc<PodSnapshot>,
+    pub version: u64,
 }
 
 /// The PLEG's memory of what the last relist saw, and the pod cache.
@@ -108,16 +117,30 @@ impl Pleg {
         self.entry(pod).map(|e| e.status.clone()).unwrap_or_default()
     }
 
+    /// Reads `pod` from the runtime (`runtime.GetPods`); an unchanged pod
+    /// gives the cached snapshot itself, neither copied nor compared again.
+    pub fn read(&self, runtime: &Runtime, pod: PodId) -> Relisted {
+        let version = runtime.version(pod);
+        let snapshot = match self.entry(pod) {
+            Some(e) if e.version == version => e.status.clone(),
+            _ => Arc::new(PodSnapshot::read(runtime, pod)),
+        };
+        Relisted { snapshot, version }
+    }
+
     /// Stores a relist result for `pod` taken at `at` and returns the events
     /// (`GenericPLEG.Relist` / `relistPod`).
-    pub fn update(&mut self, pod: PodId, fresh: PodSnapshot, at: SimTime) -> Vec<PlegEvent> {
+    pub fn update(&mut self, pod: PodId, fresh: Relisted, at: SimTime) -> Vec<PlegEvent> {
         let i = pod.0 as usize;
         if self.cache.len() <= i {
             self.cache.resize(i + 1, None);
         }
-        let old = self.cache[i].as_ref().map(|e| e.status.clone()).unwrap_or_default();
-        let events = diff(&old, &fresh);
-        self.cache[i] = Some(CacheEntry { status: Arc::new(fresh), modified: at });
+        let events = match &self.cache[i] {
+            Some(old) if Arc::ptr_eq(&old.status, &fresh.snapshot) => Vec::new(),
+            Some(old) => diff(&old.status, &fresh.snapshot),
+            None => diff(&PodSnapshot::default(), &fresh.snapshot),
+        };
+        self.cache[i] = Some(CacheEntry { status: fresh.snapshot, version: fresh.version, modified: at });
         events
     }
 }

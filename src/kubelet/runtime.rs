@@ -102,7 +102,13 @@ pub enum StopOutcome {
 /// The runtime of one node.
 #[derive(Debug, Default)]
 pub struct Runtime {
-    pub instances: Vec<Instance>,
+    pub(super) instances: Vec<Instance>,
+    /// Per pod (by `PodId`), its instances, oldest first: a relist reads one
+    /// pod's instances without scanning the node's.
+    pub(super) by_pod: Vec<Vec<InstId>>,
+    /// Per pod, a count of the changes a relist can see (an instance created,
+    /// started, exited or removed, the sandbox set): equal counts, equal reads.
+    pub(super) versions: Vec<u64>,
     /// Per pod (by `PodId`), its current sandbox.
     pub(super) sandboxes: Vec<Option<Sandbox>>,
     /// The pods with a sandbox, by the sandbox's IP: a connection finds its
@@ -119,8 +125,23 @@ impl Runtime {
     pub fn inst(&self, id: InstId) -> &Instance {
         &self.instances[id.0 as usize]
     }
+    /// An instance, to change what a relist does not read (the plan, the
+    /// app's moments); its state changes through `start`, `exit` and `prune_dead`.
     pub fn inst_mut(&mut self, id: InstId) -> &mut Instance {
         &mut self.instances[id.0 as usize]
+    }
+
+    /// How many relist-visible changes `pod` has had (see `versions`).
+    pub fn version(&self, pod: PodId) -> u64 {
+        self.versions.get(pod.0 as usize).copied().unwrap_or(0)
+    }
+
+    fn changed(&mut self, pod: PodId) {
+        let i = pod.0 as usize;
+        if self.versions.len() <= i {
+            self.versions.resize(i + 1, 0);
+        }
+        self.versions[i] += 1;
     }
     pub fn sandbox(&self, pod: PodId) -> Option<&Sandbox> {
         self.sandboxes.get(pod.0 as usize).and_then(Option::as_ref)
@@ -139,6 +160,7 @@ impl Runtime {
             self.by_ip.entry(s.ip.clone()).or_default().insert(pod);
         }
         self.sandboxes[i] = sandbox;
+        self.changed(pod);
     }
 
     /// The pods whose sandbox has `ip`, by id.
@@ -149,12 +171,8 @@ impl Runtime {
     /// Instances of `pod` still known to the runtime, newest first
     /// (`containerStatusByCreated`).
     pub fn pod_instances(&self, pod: PodId) -> impl Iterator<Item = (InstId, &Instance)> {
-        self.instances
-            .iter()
-            .enumerate()
-            .rev()
-            .filter(move |(_, i)| i.pod == pod && !i.removed)
-            .map(|(n, i)| (InstId(n as u32), i))
+        let ids = self.by_pod.get(pod.0 as usize).map_or(&[][..], Vec::as_slice);
+        ids.iter().rev().map(|&id| (id, self.inst(id))).filter(|(_, i)| !i.removed)
     }
 
     pub fn has_image(&self, image: &str) -> bool {
@@ -163,13 +181,23 @@ impl Runtime {
 
     /// `CreateContainer`.
     pub fn create(&mut self, inst: Instance) -> InstId {
+        let (pod, id) = (inst.pod, InstId(self.instances.len() as u32));
         self.instances.push(inst);
-        InstId(self.instances.len() as u32 - 1)
+        let i = pod.0 as usize;
+        if self.by_pod.len() <= i {
+            self.by_pod.resize(i + 1, Vec::new());
+        }
+        self.by_pod[i].push(id);
+        self.changed(pod);
+        id
     }
 
     /// `StartContainer`: the process starts now.
     pub fn start(&mut self, id: InstId, now: SimTime) {
-        self.inst_mut(id).state = InstState::Running { started: now };
+        let inst = self.inst_mut(id);
+        inst.state = InstState::Running { started: now };
+        let pod = inst.pod;
+        self.changed(pod);
     }
 
     /// The process ends (by itself, after SIGTERM, or by SIGKILL).
@@ -184,6 +212,8 @@ impl Runtime {
             (None, None) => EndCause::Exited,
         };
         inst.state = InstState::Exited { started, finished: now, exit_code, cause };
+        let pod = inst.pod;
+        self.changed(pod);
         true
     }
 
@@ -203,17 +233,24 @@ impl Runtime {
     /// The kubelet's container deletor after a ContainerDied event: keep only
     /// the newest exited instance per container (`minDeadContainerInPod` = 1).
     pub fn prune_dead(&mut self, pod: PodId, container: usize) {
+        let Some(ids) = self.by_pod.get(pod.0 as usize) else { return };
         let mut kept = false;
-        for inst in self.instances.iter_mut().rev() {
-            if inst.pod != pod || inst.container != container || inst.removed {
+        let mut pruned = false;
+        for id in ids.iter().rev() {
+            let inst = &mut self.instances[id.0 as usize];
+            if inst.container != container || inst.removed {
                 continue;
             }
             if matches!(inst.state, InstState::Exited { .. }) {
                 if kept {
                     inst.removed = true;
+                    pruned = true;
                 }
                 kept = true;
             }
+        }
+        if pruned {
+            self.changed(pod);
         }
     }
 }

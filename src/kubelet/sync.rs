@@ -7,8 +7,9 @@ use super::kill::Target;
 use super::pleg::PodSnapshot;
 use super::pod_worker::{Lifecycle, SyncOutcome, requeue_delay};
 use super::runtime::{InstId, Sandbox};
-use super::status::generate::{Generated, Inputs, generate};
+use super::status::generate::{Inputs, generate};
 use super::{Ev, Kubelet};
+use crate::api::status::PodPhase;
 use crate::cluster::{Gate, Version};
 use crate::rng::fnv1a;
 use crate::sim::{Ctx, PodId};
@@ -128,7 +129,14 @@ impl Kubelet {
 
     /// Generates the API status from `snapshot` and caches it; a deleted
     /// pod's status is always cached anew (`updateStatusInternal` with force).
-    fn generate_and_set(&mut self, pod: PodId, snapshot: &PodSnapshot, terminal: bool, ctx: &mut Ctx<'_>) -> Generated {
+    /// Returns the generated phase and the readiness workers to trigger.
+    fn generate_and_set(
+        &mut self,
+        pod: PodId,
+        snapshot: &PodSnapshot,
+        terminal: bool,
+        ctx: &mut Ctx<'_>,
+    ) -> (PodPhase, Vec<usize>) {
         let now = ctx.q.now();
         let version = self.cluster.version;
         let gate = self.cluster.gates.enabled(Gate::PodReadyToStartContainersCondition);
@@ -149,9 +157,10 @@ impl Kubelet {
             version,
             ready_to_start_condition: gate,
         });
-        p.status.set(g.status.clone(), now, deleting || terminal);
+        let phase = g.status.phase;
+        p.status.set(g.status, now, deleting || terminal);
         self.flush_status(pod, ctx);
-        g
+        (phase, g.readiness_triggers)
     }
 
     fn snapshot_of_sync(&mut self, pod: PodId) -> Arc<PodSnapshot> {
@@ -161,14 +170,14 @@ impl Kubelet {
     /// `Kubelet.SyncPod`.
     fn sync_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
         let snapshot = self.snapshot_of_sync(pod);
-        let g = self.generate_and_set(pod, &snapshot, false, ctx);
-        if g.status.phase.is_terminal() {
+        let (phase, readiness_triggers) = self.generate_and_set(pod, &snapshot, false, ctx);
+        if phase.is_terminal() {
             // SyncPod returns isTerminal: the pod worker starts terminating.
             let p = self.pod(pod).expect("synced pod exists");
             p.worker.lifecycle = Lifecycle::Terminating;
             return self.complete_sync(pod, SyncOutcome::PhaseTransition, ctx);
         }
-        for w in g.readiness_triggers {
+        for w in readiness_triggers {
             self.send(ctx, SimDuration::ZERO, Ev::ProbeManual { pod, worker: w });
         }
         let p = self.pod(pod).expect("synced pod exists");
