@@ -44,7 +44,8 @@ pub struct ApiReplicaSet {
     /// 1 on create, +1 on each write that changes the spec.
     pub generation: i64,
     pub resource_version: u64,
-    pub spec: RsSpec,
+    /// Shared: each controller sync reads every ReplicaSet's spec, and changes few.
+    pub spec: Arc<RsSpec>,
     pub status: RsStatus,
     /// Gone from storage (the DELETED event was sent).
     pub removed: bool,

@@ -29,7 +29,7 @@ impl ApiServer {
     }
 
     /// POST a ReplicaSet; `None` when one of that name exists (AlreadyExists).
-    pub fn create_replica_set(&mut self, spec: RsSpec, now: SimTime, trace: &mut Trace) -> Option<RsId> {
+    pub fn create_replica_set(&mut self, spec: Arc<RsSpec>, now: SimTime, trace: &mut Trace) -> Option<RsId> {
         let taken = |r: &&ApiReplicaSet| !r.removed && r.spec.name == spec.name && r.spec.namespace == spec.namespace;
         if self.replica_sets.iter().any(|r| taken(&r)) {
             return None;
@@ -58,7 +58,7 @@ impl ApiServer {
     pub fn update_replica_set(
         &mut self,
         id: RsId,
-        spec: RsSpec,
+        spec: Arc<RsSpec>,
         read: u64,
         now: SimTime,
         trace: &mut Trace,
@@ -217,8 +217,8 @@ mod tests {
         Arc::new(read_deployment(&doc, doc.to_json(), "", &mut Vec::new()).unwrap())
     }
 
-    fn rs_spec(d: &DeploymentSpec, replicas: u32) -> RsSpec {
-        RsSpec {
+    fn rs_spec(d: &DeploymentSpec, replicas: u32) -> Arc<RsSpec> {
+        Arc::new(RsSpec {
             name: "web-7c5ddbdf54".into(),
             namespace: "default".into(),
             labels: d.template.labels.clone(),
@@ -228,7 +228,7 @@ mod tests {
             selector: d.selector.clone(),
             template: Arc::new(d.template.clone()),
             min_ready_seconds: 0,
-        }
+        })
     }
 
     #[test]
@@ -242,7 +242,7 @@ mod tests {
         assert_eq!(api.update_replica_set(id, rs_spec(&d, 1), rv(&api), t, &mut trace), Ok(false), "identical");
         assert_eq!(api.update_replica_set(id, rs_spec(&d, 2), rv(&api) - 1, t, &mut trace), Err(Conflict));
         let mut annotated = rs_spec(&d, 1);
-        annotated.annotations.insert("deployment.kubernetes.io/revision".into(), "3".into());
+        Arc::make_mut(&mut annotated).annotations.insert("deployment.kubernetes.io/revision".into(), "3".into());
         assert_eq!(api.update_replica_set(id, annotated, rv(&api), t, &mut trace), Ok(true));
         assert_eq!(api.replica_set(id).generation, 1, "annotations are metadata, not spec");
         assert_eq!(api.update_replica_set(id, rs_spec(&d, 3), rv(&api), t, &mut trace), Ok(true));

@@ -69,7 +69,7 @@ impl World {
             template: Arc::new(spec.template.clone()),
             min_ready_seconds: spec.min_ready_seconds,
         };
-        let _ = self.api.create_replica_set(rs, now, &mut self.trace);
+        let _ = self.api.create_replica_set(Arc::new(rs), now, &mut self.trace);
     }
 
     /// A write of the ReplicaSet controller reaches the API server; the

@@ -364,7 +364,7 @@ mod tests {
             created: SimTime::ZERO,
             generation: 1,
             resource_version: 2,
-            spec: RsSpec {
+            spec: Arc::new(RsSpec {
                 name: "web-7c5ddbdf54".into(),
                 namespace: "default".into(),
                 labels,
@@ -374,7 +374,7 @@ mod tests {
                 selector: d.selector.clone(),
                 template: Arc::new(d.template.clone()),
                 min_ready_seconds: 0,
-            },
+            }),
             status: RsStatus::default(),
             removed: false,
         }
@@ -584,21 +584,21 @@ mod tests {
         let mut old = replica_set(&spec(3, "nginx:1.27"), 0, 4);
         let mut new = replica_set(&d.spec, 3, 4);
         new.uid = "rs2-uid".into();
-        new.spec.name = "web-5f6c9b8d47".into();
-        new.spec.annotations.insert(REVISION.into(), "2".into());
+        Arc::make_mut(&mut new.spec).name = "web-5f6c9b8d47".into();
+        Arc::make_mut(&mut new.spec).annotations.insert(REVISION.into(), "2".into());
         let mut records = vec![(0, d_record(Added, &d)), (0, rs_record(Added, &old)), (0, rs_record(Added, &new))];
         // `kubectl rollout undo`: the old template is the Deployment's again.
         d.generation = 2;
         d.spec = spec(3, "nginx:1.27");
         records.push((1000, d_record(Modified, &d)));
-        old.spec.annotations.insert(REVISION.into(), "3".into());
-        old.spec.annotations.insert(REVISION_HISTORY.into(), "1".into());
+        Arc::make_mut(&mut old.spec).annotations.insert(REVISION.into(), "3".into());
+        Arc::make_mut(&mut old.spec).annotations.insert(REVISION_HISTORY.into(), "1".into());
         records.push((1010, rs_record(Modified, &old)));
         d.annotations.insert(REVISION.into(), "3".into());
         records.push((1012, d_record(Modified, &d)));
-        old.spec.replicas = 1;
+        Arc::make_mut(&mut old.spec).replicas = 1;
         records.push((1020, rs_record(Modified, &old)));
-        new.spec.replicas = 2;
+        Arc::make_mut(&mut new.spec).replicas = 2;
         records.push((3000, rs_record(Modified, &new)));
         let (web, a, b) = ("deployment/web", "replicaset/web-7c5ddbdf54", "replicaset/web-5f6c9b8d47");
         assert_eq!(

@@ -41,10 +41,10 @@ pub enum Ev {
 #[derive(Clone, Debug)]
 pub enum Write {
     /// POST the new ReplicaSet.
-    CreateRs { d: DeploymentId, spec: RsSpec },
+    CreateRs { d: DeploymentId, spec: Arc<RsSpec> },
     /// PUT a ReplicaSet (`scaleReplicaSet`, annotation updates), based on
     /// the version read.
-    UpdateRs { d: DeploymentId, rs: RsId, spec: RsSpec, read: u64 },
+    UpdateRs { d: DeploymentId, rs: RsId, spec: Arc<RsSpec>, read: u64 },
     /// PUT the Deployment's status (and its revision annotation).
     Status { d: DeploymentId, status: DeploymentStatus, annotations: Annotations, read: u64 },
     /// DELETE an old ReplicaSet (`cleanupDeployment`).
@@ -205,8 +205,8 @@ impl Controller {
 struct Plan {
     d: Arc<ApiDeployment>,
     /// The new ReplicaSet (matching the template), once found or planned.
-    new: Option<(Option<RsId>, RsSpec, RsView)>,
-    old: Vec<(RsId, RsSpec, RsView)>,
+    new: Option<(Option<RsId>, Arc<RsSpec>, RsView)>,
+    old: Vec<(RsId, Arc<RsSpec>, RsView)>,
     /// Each ReplicaSet's `metadata.generation` and `resourceVersion` as read.
     generations: BTreeMap<RsId, u64>,
     versions: BTreeMap<RsId, u64>,
@@ -369,19 +369,20 @@ impl Plan {
         let old_annotations: Vec<&Annotations> = self.old.iter().map(|o| &o.1.annotations).collect();
         let new_revision = revisions::new_revision(old_annotations).to_string();
         if let Some((Some(id), rs, _)) = &self.new {
-            let mut updated = rs.clone();
+            let mut annotations = rs.annotations.clone();
             let changed = revisions::set_new_replica_set_annotations(
                 &self.annotations,
                 spec.replicas,
                 spec.strategy,
-                &mut updated.annotations,
+                &mut annotations,
                 &new_revision,
                 true,
             );
-            let min_ready = updated.min_ready_seconds != spec.min_ready_seconds;
-            updated.min_ready_seconds = spec.min_ready_seconds;
+            let min_ready = rs.min_ready_seconds != spec.min_ready_seconds;
             if changed || min_ready {
                 let id = *id;
+                let updated =
+                    Arc::new(RsSpec { annotations, min_ready_seconds: spec.min_ready_seconds, ..RsSpec::clone(rs) });
                 self.update_rs(id, updated.clone());
                 self.new.as_mut().expect("new").1 = updated;
                 return;
@@ -428,7 +429,7 @@ impl Plan {
             &new_revision,
             false,
         );
-        let rs = RsSpec {
+        let rs = Arc::new(RsSpec {
             name: Arc::from(name.as_str()),
             namespace: Arc::from(spec.namespace.as_str()),
             labels: template.labels.clone(),
@@ -438,7 +439,7 @@ impl Plan {
             selector,
             template: Arc::new(template),
             min_ready_seconds: spec.min_ready_seconds,
-        };
+        });
         self.writes.push_back(Write::CreateRs { d: d.id, spec: rs.clone() });
         if replicas > 0 {
             let message = format!("Scaled up replica set {name} from 0 to {replicas}");
@@ -479,14 +480,14 @@ impl Plan {
                     (Some(o.0), &mut o.1, &mut o.2)
                 }
             };
-            let mut updated = rs.clone();
-            updated.replicas = w.to;
-            revisions::set_replicas_annotations(&mut updated.annotations, spec.replicas, max);
+            let mut annotations = rs.annotations.clone();
+            revisions::set_replicas_annotations(&mut annotations, spec.replicas, max);
             view.spec_replicas = w.to;
-            let name = updated.name.clone();
-            if updated == *rs {
+            let name = rs.name.clone();
+            if rs.replicas == w.to && rs.annotations == annotations {
                 continue;
             }
+            let updated = Arc::new(RsSpec { replicas: w.to, annotations, ..RsSpec::clone(rs) });
             *rs = updated.clone();
             match id {
                 Some(id) => self.update_rs(id, updated),
@@ -507,7 +508,7 @@ impl Plan {
 
     /// A PUT of ReplicaSet `rs`; a second one in the same sync is based on
     /// the first's answer, so the two are one write.
-    fn update_rs(&mut self, rs: RsId, spec: RsSpec) {
+    fn update_rs(&mut self, rs: RsId, spec: Arc<RsSpec>) {
         for w in self.writes.iter_mut() {
             if let Write::UpdateRs { rs: r, spec: s, .. } = w
                 && *r == rs
@@ -524,7 +525,7 @@ impl Plan {
     /// are deleted, if fully scaled down and settled.
     fn cleanup(&mut self) {
         let limit = self.d.spec.revision_history_limit as usize;
-        let mut cleanable: Vec<&(RsId, RsSpec, RsView)> = self.old.iter().collect();
+        let mut cleanable: Vec<&(RsId, Arc<RsSpec>, RsView)> = self.old.iter().collect();
         if cleanable.len() <= limit {
             return;
         }
