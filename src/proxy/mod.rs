@@ -8,7 +8,7 @@ mod rules;
 mod runner;
 mod topology;
 
-pub use endpoints::{ProxyEndpoint, service_port_endpoints};
+pub use endpoints::{ProxyEndpoint, SliceCache};
 pub use rules::{Affinity, Route, Rules, ServiceRule, route};
 pub use runner::Runner;
 pub use topology::{Action, categorize};
@@ -68,6 +68,8 @@ pub struct KubeProxy {
     cluster: Arc<Cluster>,
     services: BTreeMap<ServiceId, Arc<ApiService>>,
     slices: BTreeMap<SliceId, Arc<ApiSlice>>,
+    /// The slices' endpoints as of the last sync.
+    cache: SliceCache,
     runner: Runner,
     running: Option<Running>,
     /// What the kernel holds now: the rules of the last committed sync.
@@ -91,6 +93,7 @@ impl KubeProxy {
             cluster,
             services: BTreeMap::new(),
             slices: BTreeMap::new(),
+            cache: SliceCache::default(),
             runner: Runner::default(),
             running: None,
             rules: Arc::new(Rules::new()),
@@ -149,13 +152,13 @@ impl KubeProxy {
 
     /// The rules for the current view: per Service port, its endpoints and
     /// what new connections meet; and the number of endpoints (`totalEndpoints`).
-    fn compute(&self) -> (Rules, usize) {
+    fn compute(&mut self) -> (Rules, usize) {
+        self.cache.refresh(&self.slices, &self.node);
         let mut rules = Rules::new();
         let mut total = 0;
         for svc in self.services.values() {
-            let slices = || self.slices.values().filter(|s| s.service == svc.id).map(|s| &**s);
             for p in &svc.spec.ports {
-                let eps = service_port_endpoints(slices(), &p.name, &self.node, self.cluster.version);
+                let eps = self.cache.service_port_endpoints(svc.id, &p.name, self.cluster.version);
                 total += eps.len();
                 let name = match p.name.as_str() {
                     "" => format!("{}/{}", svc.spec.namespace, svc.spec.name),

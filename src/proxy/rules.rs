@@ -40,7 +40,7 @@ pub enum Route {
         rule: String,
     },
     To {
-        endpoint: ProxyEndpoint,
+        endpoint: Arc<ProxyEndpoint>,
         rule: String,
         sticky: bool,
     },
@@ -111,11 +111,19 @@ pub fn route(
 mod tests {
     use super::*;
 
-    fn ep(ip: &str, port: u16) -> ProxyEndpoint {
-        ProxyEndpoint { ip: ip.into(), port, ready: true, serving: true, terminating: false, local: true, target: None }
+    fn ep(ip: &str, port: u16) -> Arc<ProxyEndpoint> {
+        Arc::new(ProxyEndpoint {
+            ip: ip.into(),
+            port,
+            ready: true,
+            serving: true,
+            terminating: false,
+            local: true,
+            target: None,
+        })
     }
 
-    fn rule(name: &str, eps: Vec<ProxyEndpoint>) -> ServiceRule {
+    fn rule(name: &str, eps: Vec<Arc<ProxyEndpoint>>) -> ServiceRule {
         ServiceRule {
             service: ServiceId(0),
             name: name.into(),

@@ -4,12 +4,14 @@
 
 use super::endpoints::ProxyEndpoint;
 use crate::spec::TrafficPolicy;
+use std::sync::Arc;
 
 /// What a new connection to the cluster IP meets on this node.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// DNAT to one of these, chosen at random (1/n each).
-    Forward(Vec<ProxyEndpoint>),
+    /// DNAT to one of these, chosen at random (1/n each). Shared with the
+    /// kube-proxy's cache: a trace of many syncs holds each endpoint once.
+    Forward(Vec<Arc<ProxyEndpoint>>),
     /// No usable endpoint anywhere: `REJECT` (the client sees connection refused).
     Reject,
     /// `internalTrafficPolicy: Local` with usable endpoints elsewhere but none
@@ -19,10 +21,10 @@ pub enum Action {
 
 /// Ready endpoints; if none, the serving terminating ones. With the Local
 /// policy the same choice among this node's endpoints alone.
-pub fn categorize(endpoints: &[ProxyEndpoint], policy: TrafficPolicy) -> Action {
+pub fn categorize(endpoints: &[Arc<ProxyEndpoint>], policy: TrafficPolicy) -> Action {
     let pick = |local_only: bool| {
-        let eligible = |e: &&ProxyEndpoint| !local_only || e.local;
-        let ready: Vec<ProxyEndpoint> = endpoints.iter().filter(eligible).filter(|e| e.ready).cloned().collect();
+        let eligible = |e: &&Arc<ProxyEndpoint>| !local_only || e.local;
+        let ready: Vec<Arc<ProxyEndpoint>> = endpoints.iter().filter(eligible).filter(|e| e.ready).cloned().collect();
         if !ready.is_empty() {
             return ready;
         }
@@ -44,10 +46,9 @@ pub fn categorize(endpoints: &[ProxyEndpoint], policy: TrafficPolicy) -> Action 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
-    fn ep(ip: &str, ready: bool, serving: bool, terminating: bool, local: bool) -> ProxyEndpoint {
-        ProxyEndpoint { ip: Arc::from(ip), port: 80, ready, serving, terminating, local, target: None }
+    fn ep(ip: &str, ready: bool, serving: bool, terminating: bool, local: bool) -> Arc<ProxyEndpoint> {
+        Arc::new(ProxyEndpoint { ip: Arc::from(ip), port: 80, ready, serving, terminating, local, target: None })
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! messages through one event queue that owns time.
 
 mod network;
+mod nodes;
 mod services;
 mod watch;
 mod workloads;
@@ -158,6 +159,7 @@ pub struct World {
     api: ApiServer,
     kubelets: Vec<Kubelet>,
     cluster: Arc<Cluster>,
+    nodes: nodes::NodeIndex,
     scheduler: Stream,
     watch: Stream,
     /// When each kubelet's pod watch last delivered: a watch is a stream, so
@@ -173,6 +175,8 @@ pub struct World {
     /// The Deployment controller, present when the manifests declare Deployments.
     deployments: Option<deploy::Controller>,
     proxies: Vec<KubeProxy>,
+    /// Each kube-proxy's two informers, by watcher name (Services, EndpointSlices).
+    proxy_watchers: Vec<(String, String)>,
     watches: watch::Watches,
     clients: Arc<Vec<Client>>,
     client_rngs: Vec<Stream>,
@@ -194,6 +198,7 @@ impl World {
                 .map(|n| Kubelet::new(n.clone(), setup.cluster.clone(), setup.behaviours.clone(), seed, setup.epoch_ns))
                 .collect(),
             cluster: setup.cluster.clone(),
+            nodes: nodes::NodeIndex::new(&setup.cluster.nodes),
             scheduler: Stream::new(seed, "scheduler"),
             watch: Stream::new(seed, "apiserver/watch"),
             kubelet_watch: HashMap::new(),
@@ -213,6 +218,7 @@ impl World {
                     .map(|n| KubeProxy::new(n.name.clone(), setup.cluster.clone(), seed))
                     .collect(),
             },
+            proxy_watchers: Vec::new(),
             watches: watch::Watches::new(seed),
             clients: setup.clients.clone(),
             client_rngs: setup.clients.iter().map(|c| Stream::new(seed, &format!("client/{}", c.name))).collect(),
@@ -220,6 +226,11 @@ impl World {
             next_request: 0,
             network: Stream::new(seed, "network"),
         };
+        w.proxy_watchers = w
+            .proxies
+            .iter()
+            .map(|p| (format!("kube-proxy/{}/services", p.node), format!("kube-proxy/{}/endpointslices", p.node)))
+            .collect();
         for k in &mut w.kubelets {
             let mut ctx = Ctx { q: &mut w.q, trace: &mut w.trace };
             k.start(&mut ctx);
@@ -266,7 +277,10 @@ impl World {
     fn dispatch(&mut self, ev: Ev) {
         let written = self.trace.entries.len();
         self.handle(ev);
-        self.fan_out(written);
+        // Most events write nothing the informers watch.
+        if self.trace.entries.len() > written {
+            self.fan_out(written);
+        }
     }
 
     fn handle(&mut self, ev: Ev) {
@@ -349,7 +363,7 @@ impl World {
             }
             Ev::SliceWrite(request) => self.slice_write(*request),
             Ev::Proxy(node, pev) => {
-                if let Some(p) = self.proxies.iter_mut().find(|p| p.node == node) {
+                if let Some(p) = self.nodes.named(&node).and_then(|i| self.proxies.get_mut(i)) {
                     let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
                     p.handle(pev, &mut ctx);
                 }
@@ -359,7 +373,7 @@ impl World {
             Ev::Reply { req, answer } => self.reply(req, answer),
             Ev::ClientTimeout { req } => self.client_timeout(req),
             Ev::Kubelet(node, kev) => {
-                if let Some(k) = self.kubelets.iter_mut().find(|k| k.node_name() == &*node) {
+                if let Some(k) = self.nodes.named(&node).and_then(|i| self.kubelets.get_mut(i)) {
                     let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
                     k.handle(kev, &mut ctx);
                 }

@@ -21,13 +21,14 @@ impl World {
     /// Client `client` sends its request number `n`.
     pub(super) fn send(&mut self, client: usize, n: u32) {
         let now = self.q.now();
-        let c = self.clients[client].clone();
+        let clients = self.clients.clone();
+        let c = &clients[client];
         if let Some(t) = c.schedule.next(n + 1, Some(now), &mut self.client_rngs[client]) {
             self.q.at(t, Ev::Send { client, n: n + 1 });
         }
         let (from, node, source_ip) = match &c.from {
             Source::Node(name) => {
-                let ip = self.cluster.nodes.iter().find(|x| x.name == *name).map(|x| x.ip.clone());
+                let ip = self.nodes.named(name).map(|i| self.cluster.nodes[i].ip.clone());
                 (format!("node/{name}"), Some(name.clone()), ip)
             }
             Source::Pod(id) => {
@@ -67,7 +68,8 @@ impl World {
             Target::Service { service, port } => {
                 let svc = self.api.service(service);
                 let (cluster_ip, port) = (svc.cluster_ip, svc.spec.ports[port].port);
-                let proxy = self.proxies.iter_mut().find(|p| p.node == node).expect("every node runs kube-proxy");
+                let i = self.nodes.named(&node).expect("every node runs kube-proxy");
+                let proxy = &mut self.proxies[i];
                 let rules = proxy.rules.clone();
                 match route(&rules, cluster_ip, port, &source_ip, &mut proxy.affinity, now, &mut proxy.kernel) {
                     Route::NotProgrammed => return self.wait(record, Silence::NotProgrammed, c.timeout),
@@ -153,8 +155,8 @@ impl World {
     /// The node whose pod network (10.244.<node index>.0/24) or own address is `ip`.
     fn node_of(&self, ip: &str) -> Option<Arc<str>> {
         let nodes = &self.cluster.nodes;
-        if let Some(n) = nodes.iter().find(|n| &*n.ip == ip) {
-            return Some(n.name.clone());
+        if let Some(i) = self.nodes.with_ip(ip) {
+            return Some(nodes[i].name.clone());
         }
         let addr: Ipv4Addr = ip.parse().ok()?;
         let [a, b, c, _] = addr.octets();

@@ -26,16 +26,16 @@ impl World {
                 Record::Service { kind, svc } => {
                     let at = self.watches.due("kube-controller-manager/services", now, &watch);
                     self.q.at(at, Ev::SliceController(eps::Ev::Service(*kind, svc.clone())));
-                    for p in &self.proxies {
-                        let at = self.watches.due(&format!("kube-proxy/{}/services", p.node), now, &watch);
+                    for (p, (services, _)) in self.proxies.iter().zip(&self.proxy_watchers) {
+                        let at = self.watches.due(services, now, &watch);
                         self.q.at(at, Ev::Proxy(p.node.clone(), proxy::Ev::Service(*kind, svc.clone())));
                     }
                 }
                 Record::Slice { kind, slice } => {
                     let at = self.watches.due("kube-controller-manager/endpointslices", now, &watch);
                     self.q.at(at, Ev::SliceController(eps::Ev::Slice(*kind, slice.clone())));
-                    for p in &self.proxies {
-                        let at = self.watches.due(&format!("kube-proxy/{}/endpointslices", p.node), now, &watch);
+                    for (p, (_, slices)) in self.proxies.iter().zip(&self.proxy_watchers) {
+                        let at = self.watches.due(slices, now, &watch);
                         self.q.at(at, Ev::Proxy(p.node.clone(), proxy::Ev::Slice(*kind, slice.clone())));
                     }
                 }

@@ -5,17 +5,17 @@
 use crate::dist::Dist;
 use crate::rng::Stream;
 use crate::time::SimTime;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 pub struct Watches {
     seed: u64,
     /// Per watcher: its own draws and when it last received something.
-    streams: BTreeMap<String, (Stream, SimTime)>,
+    streams: HashMap<String, (Stream, SimTime)>,
 }
 
 impl Watches {
     pub fn new(seed: u64) -> Self {
-        Watches { seed, streams: BTreeMap::new() }
+        Watches { seed, streams: HashMap::new() }
     }
 
     /// When a change made at `now` reaches `watcher`.

@@ -6,7 +6,6 @@
 use crate::api::endpointslice::{Endpoint, SliceContent, SliceId, SlicePort};
 use crate::time::SimTime;
 use std::collections::{HashMap, VecDeque};
-use std::sync::Arc;
 
 /// One API call, in the order the controller makes them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,11 +19,30 @@ pub enum Write {
 pub type Desired = Vec<(Vec<SlicePort>, Vec<Endpoint>)>;
 
 /// An endpoint's identity: its addresses, hostname and pod name
-/// (`hashEndpoint`) — not the pod's UID.
-type Key = (Arc<str>, Option<String>, Arc<str>, Arc<str>);
+/// (`hashEndpoint`) — not the pod's UID. Borrowed: a sync hashes a
+/// thousand of them without copying one.
+type Key<'a> = (&'a str, Option<&'a str>, &'a str, &'a str);
 
-fn key(e: &Endpoint) -> Key {
-    (e.address.clone(), e.hostname.clone(), e.target.namespace.clone(), e.target.name.clone())
+fn key(e: &Endpoint) -> Key<'_> {
+    (&e.address, e.hostname.as_deref(), &e.target.namespace, &e.target.name)
+}
+
+/// The first unmatched wanted endpoint with `e`'s identity, now matched.
+fn take<'a>(
+    first: &mut HashMap<Key<'a>, usize>,
+    later: &[Option<usize>],
+    remaining: &mut [Option<Endpoint>],
+    e: &'a Endpoint,
+) -> Option<Endpoint> {
+    let slot = first.get_mut(&key(e))?;
+    let i = *slot;
+    match later[i] {
+        Some(next) => *slot = next,
+        None => {
+            first.remove(&key(e));
+        }
+    }
+    remaining[i].take()
 }
 
 /// `EndpointsEqualBeyondHash`: node, conditions and target are unchanged.
@@ -55,11 +73,13 @@ pub fn reconcile(
         let mut remaining: Vec<Option<Endpoint>> = wanted.iter().cloned().map(Some).collect();
         // Wanted endpoints by identity, in order: a slice of a thousand
         // endpoints would otherwise be matched by a search per endpoint.
-        let mut by_key: HashMap<Key, VecDeque<usize>> = HashMap::new();
-        for (i, w) in wanted.iter().enumerate() {
-            by_key.entry(key(w)).or_default().push_back(i);
+        // Per identity its first unmatched index; `later` chains the others.
+        let mut first: HashMap<Key, usize> = HashMap::with_capacity(wanted.len());
+        let mut later: Vec<Option<usize>> = vec![None; wanted.len()];
+        for (i, w) in wanted.iter().enumerate().rev() {
+            later[i] = first.insert(key(w), i);
         }
-        let mut take = |e: &Endpoint| remaining[by_key.get_mut(&key(e))?.pop_front()?].take();
+        let mut take = |e| take(&mut first, &later, &mut remaining, e);
         let mut to_update: Vec<(SliceId, Vec<Endpoint>)> = Vec::new();
         let mut unchanged: Vec<(SliceId, &SliceContent)> = Vec::new();
         // 1. Existing slices keep their endpoints in place, refreshed; gone ones leave.

@@ -6,28 +6,67 @@
 use crate::api::pod::ApiPod;
 use crate::api::service::{ApiService, ServiceId};
 use crate::api::status::ConditionType;
+use crate::spec::PodSpec;
 use crate::time::SimTime;
+use std::borrow::Borrow;
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
+
+/// A pod's name, read through its shared spec: no copy of it per sync.
+#[derive(Clone)]
+struct PodName(Arc<PodSpec>);
+
+impl Borrow<str> for PodName {
+    fn borrow(&self) -> &str {
+        &self.0.name
+    }
+}
+
+impl PartialEq for PodName {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for PodName {}
+
+impl PartialOrd for PodName {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for PodName {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.name.cmp(&other.0.name)
+    }
+}
 
 #[derive(Default)]
 pub struct TriggerTimes {
     /// Per Service: each pod's Ready lastTransitionTime at the last sync.
-    seen: HashMap<ServiceId, BTreeMap<Arc<str>, SimTime>>,
+    seen: HashMap<ServiceId, BTreeMap<PodName, SimTime>>,
 }
 
 impl TriggerTimes {
     /// `ComputeEndpointLastChangeTriggerTime`, which also records the state.
     pub fn compute<'a>(&mut self, svc: &ApiService, pods: impl Iterator<Item = &'a ApiPod>) -> Option<SimTime> {
-        let now: BTreeMap<Arc<str>, SimTime> = pods
+        let now: BTreeMap<PodName, SimTime> = pods
             .filter_map(|p| {
                 // API times are whole seconds.
                 let ltt = p.status.condition(&ConditionType::Ready)?.last_transition;
-                Some((Arc::from(p.spec.name.as_str()), ltt.floor_second()))
+                Some((PodName(p.spec.clone()), ltt.floor_second()))
             })
             .collect();
-        let before = self.seen.insert(svc.id, now.clone());
-        let Some(before) = before else { return Some(svc.created.floor_second()) };
-        now.iter().filter(|(name, t)| before.get(*name).is_none_or(|b| *t > b)).map(|(_, t)| *t).min()
+        let changed = match self.seen.get(&svc.id) {
+            None => Some(svc.created.floor_second()),
+            Some(before) => {
+                let newer = |name: &PodName, t: &SimTime| before.get::<str>(name.borrow()).is_none_or(|b| t > b);
+                now.iter().filter(|(name, t)| newer(name, t)).map(|(_, t)| *t).min()
+            }
+        };
+        self.seen.insert(svc.id, now);
+        changed
     }
 }
