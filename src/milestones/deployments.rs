@@ -3,7 +3,6 @@
 //! report it rolled out, and when it exceeded its progress deadline.
 
 use super::found::Found;
-use super::names::milestone;
 use crate::api::deployment::{ApiDeployment, ConditionType, Reason};
 use crate::control::deployment::conditions::get_condition;
 use crate::control::deployment::revisions;
@@ -30,13 +29,12 @@ impl Deployments {
             return;
         }
         let subject = format!("deploy/{}@rev{revision}", d.spec.name);
-        let at = |event: &str| milestone(&subject, event);
-        found.first(at("rollout_started"), t);
+        found.first(&subject, "rollout_started", t);
         if newly {
-            found.first(at("progress_deadline_exceeded"), t);
+            found.first(&subject, "progress_deadline_exceeded", t);
         }
         if complete(d, revision) {
-            found.first(at("rollout_complete"), t);
+            found.first(&subject, "rollout_complete", t);
         }
     }
 }

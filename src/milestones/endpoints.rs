@@ -3,7 +3,7 @@
 //! windows in which the Service had no ready endpoint.
 
 use super::found::Found;
-use super::names::{Names, milestone};
+use super::names::Names;
 use crate::api::endpointslice::{ApiSlice, SliceId};
 use crate::api::service::ServiceId;
 use crate::time::SimTime;
@@ -21,7 +21,7 @@ pub struct Conditions {
 }
 
 /// Pod subject → its endpoint's conditions.
-pub type View = BTreeMap<String, Conditions>;
+pub type View = BTreeMap<Arc<str>, Conditions>;
 
 /// The slices the API server holds now, read from the trace's watch events.
 #[derive(Default)]
@@ -67,36 +67,35 @@ pub struct Endpoints {
 impl Endpoints {
     pub fn see(&mut self, t: SimTime, kind: WatchKind, slice: &Arc<ApiSlice>, names: &Names, found: &mut Found) {
         let Some((service, subject, view)) = self.slices.see(kind, slice, names) else { return };
-        let at = |event: String| milestone(subject, &event);
         let old = self.views.remove(&service).unwrap_or_default();
         for (pod, c) in &view {
             let before = old.get(pod);
             if before.is_none() {
-                found.first(at(format!("endpoint_added({pod})")), t);
+                found.first(subject, format_args!("endpoint_added({pod})"), t);
             }
             for (on, event) in [(c.ready, "ready"), (c.serving, "serving"), (c.terminating, "terminating")] {
                 if on {
-                    found.first(at(format!("endpoint_{event}({pod})")), t);
+                    found.first(subject, format_args!("endpoint_{event}({pod})"), t);
                 }
             }
             if before.is_some_and(|b| b.ready) && !c.ready {
-                found.first(at(format!("endpoint_not_ready({pod})")), t);
+                found.first(subject, format_args!("endpoint_not_ready({pod})"), t);
             }
         }
         for pod in old.keys().filter(|p| !view.contains_key(*p)) {
-            found.first(at(format!("endpoint_removed({pod})")), t);
+            found.first(subject, format_args!("endpoint_removed({pod})"), t);
         }
         let (was, is) = (old.values().any(|c| c.ready), view.values().any(|c| c.ready));
         let ever = self.ever_ready.entry(service).or_default();
         let windows = self.windows.entry(service).or_default();
         if !was && is && !*ever {
             *ever = true;
-            found.first(at("first_ready_endpoint".into()), t);
+            found.first(subject, "first_ready_endpoint", t);
         } else if !was && is {
-            found.first(at(format!("no_ready_endpoint_end#{windows}")), t);
+            found.first(subject, format_args!("no_ready_endpoint_end#{windows}"), t);
         } else if was && !is {
             *windows += 1;
-            found.first(at(format!("no_ready_endpoint_start#{windows}")), t);
+            found.first(subject, format_args!("no_ready_endpoint_start#{windows}"), t);
         }
         self.views.insert(service, view);
     }

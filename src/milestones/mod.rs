@@ -43,6 +43,7 @@ pub fn extract(trace: &Trace) -> Vec<Milestone> {
     let mut endpoints = endpoints::Endpoints::default();
     let mut proxies = proxies::Proxies::default();
     let mut deployments = deployments::Deployments::default();
+    let mut requests = requests::Requests::default();
     for e in &trace.entries {
         let t = e.t;
         match &e.record {
@@ -50,10 +51,11 @@ pub fn extract(trace: &Trace) -> Vec<Milestone> {
             Record::Process { pod, container, fact, .. } => processes::see(t, pod, container, fact, &names, &mut found),
             Record::Slice { kind, slice } => endpoints.see(t, *kind, slice, &names, &mut found),
             Record::ProxySync(sync) => proxies.see(t, sync, &names, &mut found),
-            Record::Request(r) => requests::see(t, r, &mut found),
+            Record::Request(r) => requests.see(t, r),
             Record::Deployment { deployment, .. } => deployments.see(t, deployment, &mut found),
             _ => {}
         }
     }
+    requests.into_found(&mut found);
     found.into_sorted()
 }

@@ -31,9 +31,9 @@ struct Rs {
 #[derive(Default)]
 pub struct Names {
     /// Pod UID → `pod/<alias>`.
-    by_uid: HashMap<Arc<str>, String>,
+    by_uid: HashMap<Arc<str>, Arc<str>>,
     /// Pod name → `pod/<alias>` (process records name the pod, not its UID).
-    by_name: HashMap<Arc<str>, String>,
+    by_name: HashMap<Arc<str>, Arc<str>>,
     services: HashMap<ServiceId, String>,
 }
 
@@ -50,13 +50,13 @@ impl Names {
                     rss.insert(rs.uid.clone(), replicaset(rs));
                 }
                 Record::Pod { pod, .. } if !names.by_uid.contains_key(&pod.uid) => {
-                    let alias = match group(pod, &rss) {
+                    let alias: Arc<str> = match group(pod, &rss) {
                         Some(group) => {
                             let n = counts.entry(group.clone()).or_default();
                             *n += 1;
-                            format!("pod/{group}#{n}")
+                            format!("pod/{group}#{n}").into()
                         }
-                        None => format!("pod/{}", pod.spec.name),
+                        None => format!("pod/{}", pod.spec.name).into(),
                     };
                     names.by_name.insert(pod.spec.name.as_str().into(), alias.clone());
                     names.by_uid.insert(pod.uid.clone(), alias);
@@ -71,29 +71,19 @@ impl Names {
     }
 
     /// `pod/<alias>` of the pod with this UID, else of the pod named `name`.
-    pub fn pod(&self, uid: &str, name: &str) -> String {
+    pub fn pod(&self, uid: &str, name: &str) -> Arc<str> {
         self.by_uid.get(uid).cloned().unwrap_or_else(|| self.pod_named(name))
     }
 
     /// `pod/<alias>` of the pod last named `name`.
-    pub fn pod_named(&self, name: &str) -> String {
-        self.by_name.get(name).cloned().unwrap_or_else(|| format!("pod/{name}"))
+    pub fn pod_named(&self, name: &str) -> Arc<str> {
+        self.by_name.get(name).cloned().unwrap_or_else(|| format!("pod/{name}").into())
     }
 
     /// `svc/<name>`, once the trace showed the Service.
     pub fn service(&self, id: ServiceId) -> Option<&str> {
         self.services.get(&id).map(String::as_str)
     }
-}
-
-/// `node/<name>`.
-pub fn node(name: &str) -> String {
-    format!("node/{name}")
-}
-
-/// `<subject>:<event>`, the form of every milestone name.
-pub fn milestone(subject: &str, event: &str) -> String {
-    format!("{subject}:{event}")
 }
 
 fn replicaset(rs: &ApiReplicaSet) -> Rs {

@@ -2,36 +2,34 @@
 //! happened to the process itself, before any API object shows it.
 
 use super::found::Found;
-use super::names::{Names, milestone};
+use super::names::Names;
 use crate::spec::HookKind;
 use crate::time::SimTime;
 use crate::trace::record::ProcessFact;
 
 pub fn see(t: SimTime, pod: &str, container: &str, fact: &ProcessFact, names: &Names, found: &mut Found) {
-    let subject = format!("{}/{container}", names.pod_named(pod));
-    let at = |event: &str| milestone(&subject, event);
+    let pod = names.pod_named(pod);
     let event = match fact {
-        ProcessFact::Started => "process_started".to_string(),
-        ProcessFact::Listening { .. } => "listening".into(),
-        ProcessFact::Hook { kind, started, error } => {
-            let hook = match kind {
-                HookKind::PostStart => "poststart",
-                HookKind::PreStop => "prestop",
-            };
-            let how = match (started, error) {
-                (true, _) => "started",
-                (false, None) => "returned",
-                (false, Some(_)) => "failed",
-            };
-            format!("{hook}_{how}")
+        ProcessFact::Started => "process_started",
+        ProcessFact::Listening { .. } => "listening",
+        ProcessFact::Hook { kind, started, error } => match (kind, started, error) {
+            (HookKind::PostStart, true, _) => "poststart_started",
+            (HookKind::PostStart, false, None) => "poststart_returned",
+            (HookKind::PostStart, false, Some(_)) => "poststart_failed",
+            (HookKind::PreStop, true, _) => "prestop_started",
+            (HookKind::PreStop, false, None) => "prestop_returned",
+            (HookKind::PreStop, false, Some(_)) => "prestop_failed",
+        },
+        ProcessFact::Sigterm => "sigterm",
+        ProcessFact::Sigkill => "sigkill",
+        ProcessFact::Signal { signal } => {
+            found.first(format_args!("{pod}/{container}"), format_args!("signal({signal})"), t);
+            return;
         }
-        ProcessFact::Sigterm => "sigterm".into(),
-        ProcessFact::Sigkill => "sigkill".into(),
-        ProcessFact::Signal { signal } => format!("signal({signal})"),
         ProcessFact::Exited { .. } => {
-            found.last(at("last_exited"), t);
-            "exited".into()
+            found.last(format_args!("{pod}/{container}"), "last_exited", t);
+            "exited"
         }
     };
-    found.first(at(&event), t);
+    found.first(format_args!("{pod}/{container}"), event, t);
 }

@@ -3,7 +3,7 @@
 //! start and stop forwarding to each pod.
 
 use super::found::Found;
-use super::names::{Names, milestone, node};
+use super::names::Names;
 use crate::api::service::ServiceId;
 use crate::proxy::{Action, ProxySync};
 use crate::time::SimTime;
@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 /// Service → the pod subjects its rules forward to.
-type Forwarded = BTreeMap<ServiceId, BTreeSet<String>>;
+type Forwarded = BTreeMap<ServiceId, BTreeSet<Arc<str>>>;
 
 #[derive(Default)]
 pub struct Proxies {
@@ -21,14 +21,14 @@ pub struct Proxies {
 
 impl Proxies {
     pub fn see(&mut self, t: SimTime, sync: &ProxySync, names: &Names, found: &mut Found) {
-        let node = node(&sync.node);
+        let node = &sync.node;
         let mut now = Forwarded::new();
         for rule in sync.rules.values() {
             let Action::Forward(endpoints) = &rule.action else { continue };
             if !endpoints.is_empty()
                 && let Some(svc) = names.service(rule.service)
             {
-                found.first(milestone(svc, &format!("programmed({node})")), t);
+                found.first(svc, format_args!("programmed(node/{node})"), t);
             }
             let pods = endpoints.iter().filter_map(|e| e.target.as_ref()).map(|r| names.pod(&r.uid, &r.name));
             now.entry(rule.service).or_default().extend(pods);
@@ -40,10 +40,10 @@ impl Proxies {
             let Some(svc) = names.service(service) else { continue };
             let (before, after) = (old.get(&service).unwrap_or(&empty), now.get(&service).unwrap_or(&empty));
             for pod in after.difference(before) {
-                found.first(milestone(svc, &format!("programmed({node},{pod})")), t);
+                found.first(svc, format_args!("programmed(node/{node},{pod})"), t);
             }
             for pod in before.difference(after) {
-                found.first(milestone(svc, &format!("unprogrammed({node},{pod})")), t);
+                found.first(svc, format_args!("unprogrammed(node/{node},{pod})"), t);
             }
         }
         self.nodes.insert(sync.node.clone(), now);

@@ -11,11 +11,11 @@ pub use ordering::{MAX_ORDERED, Ordering, Varies, analyse};
 pub use stats::Stats;
 
 use crate::milestones::extract;
-use crate::run::simulate;
+use crate::run::simulate_state;
 use crate::sim::Setup;
 use crate::time::SimTime;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// What N runs predict.
@@ -53,7 +53,7 @@ pub fn run_all(
 ) -> Runs {
     let one = |i: u32| {
         let seed = first_seed + i as u64;
-        let trace = simulate(setup, seed, until);
+        let trace = simulate_state(setup, seed, until);
         progress();
         (seed, extract(&trace).into_iter().map(|m| (m.name, m.at)).collect::<Vec<_>>())
     };
@@ -67,23 +67,18 @@ pub fn run_all(
 impl Runs {
     /// Gathers runs given as (seed, milestones), in the order given.
     pub fn from_runs(per_run: Vec<RunMilestones>) -> Runs {
-        let mut index: BTreeMap<Arc<str>, usize> = BTreeMap::new();
-        for (_, run) in &per_run {
-            for (name, _) in run {
-                let next = index.len();
-                index.entry(name.clone()).or_insert(next);
-            }
-        }
+        let every: HashSet<&Arc<str>> = per_run.iter().flat_map(|(_, run)| run.iter().map(|(name, _)| name)).collect();
         // Sorted names, so the result does not depend on which run saw a name first.
-        let names: Vec<Arc<str>> = index.keys().cloned().collect();
-        let position: BTreeMap<&Arc<str>, usize> = names.iter().enumerate().map(|(i, n)| (n, i)).collect();
+        let mut names: Vec<Arc<str>> = every.into_iter().cloned().collect();
+        names.sort_unstable();
+        let position: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (&**n, i)).collect();
         let seeds = per_run.iter().map(|(s, _)| *s).collect();
         let times = per_run
             .iter()
             .map(|(_, run)| {
                 let mut row = vec![None; names.len()];
                 for (name, at) in run {
-                    let slot = &mut row[position[name]];
+                    let slot = &mut row[position[&**name]];
                     // A milestone is its first occurrence in the run.
                     if slot.is_none_or(|t: SimTime| *at < t) {
                         *slot = Some(*at);

@@ -15,8 +15,8 @@ use crate::sim::{Action as SimAction, PodId, Scheduled, Setup, World};
 use crate::spec::{Handler, PodSpec, ProbeKind};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
-use crate::trace::Trace;
 use crate::trace::render::Clock;
+use crate::trace::{Keep, Trace};
 use k8s_openapi::jiff::Timestamp;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -222,15 +222,15 @@ pub fn setup(
     }
     let epoch_ns = epoch.as_nanosecond().max(0) as u128;
     let setup = Setup {
-        pods: manifests.pods,
+        pods: manifests.pods.into_iter().map(Arc::new).collect(),
         behaviours: Arc::new(behaviours),
         cluster: Arc::new(cluster),
         epoch_ns,
         actions: Arc::new(actions),
         gates: scenario.gates,
-        services: manifests.services,
-        replica_sets: manifests.replica_sets,
-        deployments: manifests.deployments,
+        services: manifests.services.into_iter().map(Arc::new).collect(),
+        replica_sets: manifests.replica_sets.into_iter().map(Arc::new).collect(),
+        deployments: manifests.deployments.into_iter().map(Arc::new).collect(),
         clients: Arc::new(clients),
     };
     Ok((setup, warnings))
@@ -347,6 +347,12 @@ fn resolve_action(
 /// Simulates `setup` with `seed` until `until`.
 pub fn simulate(setup: &Setup, seed: u64, until: SimTime) -> Trace {
     World::new(setup, seed).run(until)
+}
+
+/// The same run, its trace keeping only what milestones and state
+/// functions read (`Keep::State`): one run of a sweep.
+pub fn simulate_state(setup: &Setup, seed: u64, until: SimTime) -> Trace {
+    World::keeping(setup, seed, Keep::State).run(until)
 }
 
 /// Adds what `kubectl rollout status deployment/NAME --timeout=T` printed,

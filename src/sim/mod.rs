@@ -27,8 +27,8 @@ use crate::scenario::actions::Signal;
 use crate::spec::{DeploymentSpec, PodSpec, ReplicaSetSpec, ServiceSpec};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
-use crate::trace::Trace;
 use crate::trace::record::{ApiEvent, EventSource};
+use crate::trace::{Keep, Trace};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -140,16 +140,17 @@ pub struct Ctx<'a> {
 /// Everything a run needs besides the seed.
 #[derive(Clone)]
 pub struct Setup {
-    pub pods: Vec<PodSpec>,
+    /// The specs are shared by every run: a run creates its objects from them.
+    pub pods: Vec<Arc<PodSpec>>,
     pub behaviours: Arc<Behaviours>,
     pub cluster: Arc<Cluster>,
     /// Nanoseconds since the Unix epoch of simulated time zero.
     pub epoch_ns: u128,
     pub actions: Arc<Vec<Scheduled>>,
     pub gates: Vec<GateController>,
-    pub services: Vec<ServiceSpec>,
-    pub replica_sets: Vec<ReplicaSetSpec>,
-    pub deployments: Vec<DeploymentSpec>,
+    pub services: Vec<Arc<ServiceSpec>>,
+    pub replica_sets: Vec<Arc<ReplicaSetSpec>>,
+    pub deployments: Vec<Arc<DeploymentSpec>>,
     pub clients: Arc<Vec<Client>>,
 }
 
@@ -187,9 +188,14 @@ pub struct World {
 
 impl World {
     pub fn new(setup: &Setup, seed: u64) -> World {
+        World::keeping(setup, seed, Keep::All)
+    }
+
+    /// A world whose trace keeps only `keep`.
+    pub fn keeping(setup: &Setup, seed: u64, keep: Keep) -> World {
         let mut w = World {
             q: Queue::default(),
-            trace: Trace::default(),
+            trace: Trace::keeping(keep),
             api: ApiServer::new(seed),
             kubelets: setup
                 .cluster
@@ -236,16 +242,16 @@ impl World {
             k.start(&mut ctx);
         }
         for p in &setup.pods {
-            w.q.at(SimTime::ZERO, Ev::Create(Arc::new(p.clone())));
+            w.q.at(SimTime::ZERO, Ev::Create(p.clone()));
         }
         for s in &setup.services {
-            w.q.at(SimTime::ZERO, Ev::CreateService(Arc::new(s.clone())));
+            w.q.at(SimTime::ZERO, Ev::CreateService(s.clone()));
         }
         for r in &setup.replica_sets {
-            w.q.at(SimTime::ZERO, Ev::CreateReplicaSet(Arc::new(r.clone())));
+            w.q.at(SimTime::ZERO, Ev::CreateReplicaSet(r.clone()));
         }
         for d in &setup.deployments {
-            w.q.at(SimTime::ZERO, Ev::ApplyDeployment(Arc::new(d.clone())));
+            w.q.at(SimTime::ZERO, Ev::ApplyDeployment(d.clone()));
         }
         for i in 0..w.clients.len() {
             if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i]) {

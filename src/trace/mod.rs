@@ -17,10 +17,31 @@ pub use record::{Entry, Record};
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
     pub entries: Vec<Entry>,
+    keep: Keep,
+}
+
+/// Which records a trace keeps.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Keep {
+    /// Every record: what a run prints.
+    #[default]
+    All,
+    /// Only the records milestones and state functions read
+    /// ([`Record::is_state`]): a sweep over seeds reads nothing else, and
+    /// the others would be stored only to be dropped.
+    State,
 }
 
 impl Trace {
+    /// An empty trace that keeps `keep`.
+    pub fn keeping(keep: Keep) -> Trace {
+        Trace { entries: Vec::new(), keep }
+    }
+
     pub fn push(&mut self, t: SimTime, record: Record) {
+        if self.keep == Keep::State && !record.is_state() {
+            return;
+        }
         self.entries.push(Entry { t, record });
     }
 

@@ -197,6 +197,29 @@ pub enum Record {
     },
 }
 
+impl Record {
+    /// An API object, a process fact, a proxy sync or a request: what
+    /// milestones, state functions and the watches read. Probe runs, kubelet
+    /// actions, Events and kubectl and scenario lines are only printed.
+    pub fn is_state(&self) -> bool {
+        match self {
+            Record::Pod { .. }
+            | Record::Service { .. }
+            | Record::Slice { .. }
+            | Record::ReplicaSet { .. }
+            | Record::Deployment { .. }
+            | Record::ProxySync(_)
+            | Record::Request(_)
+            | Record::Process { .. } => true,
+            Record::Event(_)
+            | Record::Probe(_)
+            | Record::Kubelet(_)
+            | Record::Kubectl { .. }
+            | Record::Scenario { .. } => false,
+        }
+    }
+}
+
 /// A record with its time.
 #[derive(Clone, Debug)]
 pub struct Entry {

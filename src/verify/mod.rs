@@ -13,7 +13,7 @@ pub mod language;
 pub mod shrink;
 pub mod view;
 
-use crate::run::simulate;
+use crate::run::simulate_state;
 use crate::sim::Setup;
 use crate::time::SimTime;
 use eval::{Instant, RunResult, check};
@@ -77,7 +77,7 @@ pub fn verify(
         let block = done..(done + BLOCK).min(runs);
         let one = |i: u32| {
             let seed = first_seed + i as u64;
-            let view = RunView::new(&simulate(setup, seed, until), until);
+            let view = RunView::new(&simulate_state(setup, seed, until), until);
             progress(1);
             let unknown: BTreeSet<&str> = named.iter().copied().filter(|s| !view.knows(s)).collect();
             let alike = unknown.first().map(|s| view.alike(s)).unwrap_or_default();

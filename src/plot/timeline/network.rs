@@ -37,7 +37,7 @@ impl Network {
             for e in eps {
                 now.insert(e.target.uid.clone(), e);
                 if !self.endpoints.iter().any(|(s, uid, ..)| *s == svc && *uid == e.target.uid) {
-                    let label = names.pod(&e.target.uid, &e.target.name);
+                    let label = names.pod(&e.target.uid, &e.target.name).to_string();
                     self.endpoints.push((svc, e.target.uid.clone(), label, Spans::default()));
                 }
             }
