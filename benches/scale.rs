@@ -1,12 +1,14 @@
 //! The rollout-1000 scenario with fewer replicas, to see how its cost grows:
 //! `cargo bench --bench scale -- 100 250 500 1000` prints, per size,
-//! the events handled, the wall time of the simulation and the trace records.
+//! the events handled, the wall time of the simulation and the trace records
+//! (`-- state 1000`: keeping only the records a sweep reads).
 //! The manifests are rewritten with the replica count into a temporary folder;
 //! nodes, traffic and timing stay as in `models/benchmarks/rollout-1000.yaml`.
 
 use podsim::run::{Inputs, prepare};
 use podsim::sim::World;
 use podsim::time::SimTime;
+use podsim::trace::Keep;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -34,9 +36,15 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("podsim-scale-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("the temporary folder is created");
     // cargo bench passes `--bench`; the other arguments are replica counts.
+    // `state`: keep only the records a sweep reads (`Keep::State`, as predict
+    // and verify run), instead of every record a printed run keeps.
+    let keep = match std::env::args().any(|a| a == "state") {
+        true => Keep::State,
+        false => Keep::All,
+    };
     let sizes: Vec<u32> = std::env::args()
         .skip(1)
-        .filter(|a| !a.starts_with("--"))
+        .filter(|a| !a.starts_with("--") && a != "state")
         .map(|a| a.parse().expect("a replica count"))
         .collect();
     println!("replicas     events  seconds  events/s  ns/event    records");
@@ -44,7 +52,7 @@ fn main() {
         let path = scenario(&models, &dir, replicas);
         let p = prepare(&Inputs { scenario: Some(path), ..Inputs::default() }).expect("the scenario loads");
         let t0 = Instant::now();
-        let (trace, events) = World::new(&p.setup, p.seed).run_counting(SimTime::ZERO + p.until);
+        let (trace, events) = World::keeping(&p.setup, p.seed, keep).run_counting(SimTime::ZERO + p.until);
         let s = t0.elapsed().as_secs_f64();
         let (rate, ns) = (events as f64 / s, s * 1e9 / events as f64);
         println!("{replicas:8} {events:10} {s:8.2} {rate:9.0} {ns:9.0} {:10}", trace.entries.len());
