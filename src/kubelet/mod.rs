@@ -469,6 +469,11 @@ impl Kubelet {
         ctx: &mut Ctx<'_>,
     ) {
         let now = ctx.q.now();
+        // Neither record is kept by a sweep's trace, and the recorder's only
+        // output is Events.
+        if !ctx.trace.keeps_all() {
+            return;
+        }
         let Some(p) = self.pods.get(pod.0 as usize).and_then(Option::as_ref) else {
             return;
         };

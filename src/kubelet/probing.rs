@@ -156,29 +156,32 @@ impl Kubelet {
         if worker.stopped {
             return;
         }
-        let (kind, container, handler) = (worker.kind, worker.container, worker.spec.handler.clone());
+        let (kind, container, spec) = (worker.kind, worker.container, worker.spec.clone());
         let outcome = match outcome {
-            Ok(o) => self.cut_short(inst, o, &handler, now),
+            Ok(o) => self.cut_short(inst, o, &spec.handler, now),
             err => err,
         };
         let title = kind.title();
         match outcome {
             Err(e) => {
-                let p = self.pod(pod).expect("probed pod exists");
-                let record = ProbeRun {
-                    pod: p.name.clone(),
-                    container: p.probes.workers[w].name.clone(),
-                    container_id: self.runtime.inst(inst).container_id.clone(),
-                    probe: kind,
-                    verdict: Verdict::Error,
-                    detail: e.clone(),
-                    run: 0,
-                    threshold: 0,
-                    published: false,
-                };
-                ctx.trace.push(now, Record::Probe(record));
-                let msg = format!("{title} probe errored and resulted in unknown state: {e}");
-                self.emit(pod, Some(container), true, "Unhealthy", msg, ctx);
+                // A sweep's trace keeps no probe runs nor Events: nothing to build.
+                if ctx.trace.keeps_all() {
+                    let p = self.pod(pod).expect("probed pod exists");
+                    let record = ProbeRun {
+                        pod: p.name.clone(),
+                        container: p.probes.workers[w].name.clone(),
+                        container_id: self.runtime.inst(inst).container_id.clone(),
+                        probe: kind,
+                        verdict: Verdict::Error,
+                        detail: e.clone(),
+                        run: 0,
+                        threshold: 0,
+                        published: false,
+                    };
+                    ctx.trace.push(now, Record::Probe(record));
+                    let msg = format!("{title} probe errored and resulted in unknown state: {e}");
+                    self.emit(pod, Some(container), true, "Unhealthy", msg, ctx);
+                }
             }
             Ok(o) => {
                 let success = o.result == ProbeResult::Success;
@@ -187,19 +190,21 @@ impl Kubelet {
                 let (worker, results) = p.probes.worker_and_results(w);
                 let run = worker.finish(inst, success, results, &mut updates);
                 let threshold = if success { worker.spec.success_threshold } else { worker.spec.failure_threshold };
-                let record = ProbeRun {
-                    pod: p.name.clone(),
-                    container: worker.name.clone(),
-                    container_id: self.runtime.inst(inst).container_id.clone(),
-                    probe: kind,
-                    verdict: if success { Verdict::Success } else { Verdict::Failure },
-                    detail: o.output.clone(),
-                    run,
-                    threshold,
-                    published: !updates.is_empty(),
-                };
-                ctx.trace.push(now, Record::Probe(record));
-                if !success {
+                if ctx.trace.keeps_all() {
+                    let record = ProbeRun {
+                        pod: p.name.clone(),
+                        container: worker.name.clone(),
+                        container_id: self.runtime.inst(inst).container_id.clone(),
+                        probe: kind,
+                        verdict: if success { Verdict::Success } else { Verdict::Failure },
+                        detail: o.output.clone(),
+                        run,
+                        threshold,
+                        published: !updates.is_empty(),
+                    };
+                    ctx.trace.push(now, Record::Probe(record));
+                }
+                if !success && ctx.trace.keeps_all() {
                     self.emit(
                         pod,
                         Some(container),

@@ -38,6 +38,12 @@ impl Trace {
         Trace { entries: Vec::new(), keep }
     }
 
+    /// Whether records that are not state ([`Record::is_state`]) are kept:
+    /// a component can skip building them when not.
+    pub fn keeps_all(&self) -> bool {
+        self.keep == Keep::All
+    }
+
     pub fn push(&mut self, t: SimTime, record: Record) {
         if self.keep == Keep::State && !record.is_state() {
             return;

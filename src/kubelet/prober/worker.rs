@@ -37,7 +37,8 @@ pub struct Worker {
     pub kind: ProbeKind,
     pub container: usize,
     pub name: Arc<str>,
-    pub spec: ProbeSpec,
+    /// Shared: each probe's result handling reads the handler while the worker is borrowed.
+    pub spec: Arc<ProbeSpec>,
     /// The container instance the worker last saw (`w.containerID`).
     pub container_id: Option<InstId>,
     last_result: Option<ProbeResult>,
@@ -62,7 +63,7 @@ impl Worker {
             kind,
             container,
             name,
-            spec,
+            spec: Arc::new(spec),
             container_id: None,
             last_result: None,
             result_run: 0,
@@ -173,7 +174,11 @@ impl Worker {
             return run;
         }
         let why = if success {
-            Cow::Owned(format!("the {} probe succeeded", self.kind))
+            Cow::Borrowed(match self.kind {
+                ProbeKind::Liveness => "the liveness probe succeeded",
+                ProbeKind::Readiness => "the readiness probe succeeded",
+                ProbeKind::Startup => "the startup probe succeeded",
+            })
         } else {
             Cow::Owned(format!("the {} probe failed {run} times", self.kind))
         };
