@@ -5,7 +5,7 @@
 
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use podsim::predict::{Runs, predict, run_all};
-use podsim::run::{Inputs, Prepared, prepare, simulate};
+use podsim::run::{Inputs, Prepared, prepare, simulate, simulate_state};
 use podsim::time::SimTime;
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -40,6 +40,13 @@ fn bench(c: &mut Criterion) {
                 black_box(simulate(&p.setup, seed, until).entries.len())
             })
         });
+        // As a prediction's sweep runs it: the trace keeps only state records.
+        group.bench_function(format!("{name}-sweep"), |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(simulate_state(&p.setup, seed, until).entries.len())
+            })
+        });
     }
     group.finish();
 
@@ -59,5 +66,10 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group! {
+    name = benches;
+    // No plots: criterion draws them with system fonts, which a bare CI machine lacks.
+    config = Criterion::default().without_plots();
+    targets = bench
+}
 criterion_main!(benches);
