@@ -524,6 +524,10 @@ impl World {
 
     /// An event from the default-scheduler about `pod`.
     fn scheduler_event(&mut self, pod: PodId, reason: &'static str, message: String, warning: bool, now: SimTime) {
+        // A sweep's trace keeps no Events.
+        if !self.trace.keeps_all() {
+            return;
+        }
         let p = self.api.pod(pod);
         let event = ApiEvent {
             name: format!("{}.{:x}", p.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000),

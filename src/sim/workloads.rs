@@ -108,6 +108,10 @@ impl World {
     /// An event of the replicaset-controller about `rs` (`RealPodControl`).
     fn rs_event(&mut self, rs: RsId, reason: &'static str, message: String) {
         let now = self.q.now();
+        // A sweep's trace keeps no Events.
+        if !self.trace.keeps_all() {
+            return;
+        }
         let r = self.api.replica_set(rs);
         let event = ApiEvent {
             name: format!("{}.{:x}", r.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000 + rs.0 as u128),
@@ -177,6 +181,10 @@ impl World {
     /// An event of the deployment-controller about `d`.
     fn deployment_event(&mut self, d: crate::api::deployment::DeploymentId, reason: &'static str, message: String) {
         let now = self.q.now();
+        // A sweep's trace keeps no Events.
+        if !self.trace.keeps_all() {
+            return;
+        }
         let dep = self.api.deployment(d);
         let event = ApiEvent {
             name: format!("{}.{:x}", dep.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000 + d.0 as u128),
