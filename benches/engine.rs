@@ -68,10 +68,5 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group! {
-    name = benches;
-    // No plots: criterion draws them with system fonts, which a bare CI machine lacks.
-    config = Criterion::default().without_plots();
-    targets = bench
-}
+criterion_group!(benches, bench);
 criterion_main!(benches);

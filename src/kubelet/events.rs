@@ -33,7 +33,7 @@ struct Bucket {
     at: SimTime,
 }
 
-/// `getSpamKey`/`aggregateByReason`'s key: the object and the kind of event
+/// `EventAggregatorByReasonFunc`'s aggregate key: the object and the kind of event
 /// (the source, this kubelet, is the same for every key of a recorder).
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct AggregateKey {

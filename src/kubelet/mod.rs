@@ -223,7 +223,7 @@ pub struct Kubelet {
 
 impl Kubelet {
     pub fn new(node: Node, cluster: Arc<Cluster>, behaviours: Arc<Behaviours>, seed: u64, epoch_ns: u128) -> Self {
-        let runtime = Runtime { images: node.images.clone(), ..Runtime::default() };
+        let runtime = Runtime::new(node.images.clone());
         let stream = |what: &str| Stream::new(seed, &format!("kubelet/{}/{what}", node.name));
         Kubelet {
             backoff: Backoff::new(cluster.backoff_initial, cluster.backoff_max),

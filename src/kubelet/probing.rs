@@ -190,6 +190,7 @@ impl Kubelet {
                 let (worker, results) = p.probes.worker_and_results(w);
                 let run = worker.finish(inst, success, results, &mut updates);
                 let threshold = if success { worker.spec.success_threshold } else { worker.spec.failure_threshold };
+                // A sweep's trace keeps no probe runs nor Events: nothing to build.
                 if ctx.trace.keeps_all() {
                     let record = ProbeRun {
                         pod: p.name.clone(),
@@ -203,16 +204,10 @@ impl Kubelet {
                         published: !updates.is_empty(),
                     };
                     ctx.trace.push(now, Record::Probe(record));
-                }
-                if !success && ctx.trace.keeps_all() {
-                    self.emit(
-                        pod,
-                        Some(container),
-                        true,
-                        "Unhealthy",
-                        format!("{title} probe failed: {}", o.output),
-                        ctx,
-                    );
+                    if !success {
+                        let msg = format!("{title} probe failed: {}", o.output);
+                        self.emit(pod, Some(container), true, "Unhealthy", msg, ctx);
+                    }
                 }
                 self.handle_updates(pod, updates, ctx);
             }

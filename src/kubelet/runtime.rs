@@ -102,13 +102,13 @@ pub enum StopOutcome {
 /// The runtime of one node.
 #[derive(Debug, Default)]
 pub struct Runtime {
-    pub(super) instances: Vec<Instance>,
+    instances: Vec<Instance>,
     /// Per pod (by `PodId`), its instances, oldest first: a relist reads one
     /// pod's instances without scanning the node's.
-    pub(super) by_pod: Vec<Vec<InstId>>,
+    by_pod: Vec<Vec<InstId>>,
     /// Per pod, a count of the changes a relist can see (an instance created,
     /// started, exited or removed, the sandbox set): equal counts, equal reads.
-    pub(super) versions: Vec<u64>,
+    versions: Vec<u64>,
     /// Per pod (by `PodId`), its current sandbox.
     pub(super) sandboxes: Vec<Option<Sandbox>>,
     /// The pods with a sandbox, by the sandbox's IP: a connection finds its
@@ -122,6 +122,11 @@ pub struct Runtime {
 pub const SIGKILL_EXIT: i32 = 137;
 
 impl Runtime {
+    /// A node's runtime with `images` already present.
+    pub fn new(images: Vec<String>) -> Runtime {
+        Runtime { images, ..Runtime::default() }
+    }
+
     pub fn inst(&self, id: InstId) -> &Instance {
         &self.instances[id.0 as usize]
     }
