@@ -10,7 +10,7 @@ use crate::rng::Stream;
 use crate::scenario::GateController;
 use crate::sim::PodId;
 use crate::time::SimDuration;
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 use std::sync::Arc;
 
 /// A status patch a controller decided to send.

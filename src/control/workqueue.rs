@@ -5,7 +5,8 @@
 //! off per key (`ItemExponentialFailureRateLimiter`).
 
 use crate::time::{SimDuration, SimTime};
-use std::collections::{HashMap, HashSet, VecDeque};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use std::collections::VecDeque;
 use std::hash::Hash;
 
 pub struct WorkQueue<K> {

@@ -10,7 +10,8 @@ use crate::spec::{PodSpec, Role};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Trace;
 use crate::trace::record::{ProcessFact, Record, Verdict, WatchKind};
-use std::collections::{BTreeMap, HashSet};
+use foldhash::HashSet;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// One container instance as its process lived it.

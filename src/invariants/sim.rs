@@ -14,7 +14,8 @@ use crate::time::{SimDuration, SimTime};
 use crate::trace::Trace;
 use crate::trace::record::{ProcessFact, Record, Verdict};
 use crate::trace::render::Clock;
-use std::collections::{BTreeMap, HashSet};
+use foldhash::{HashSet, HashSetExt};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Rules that need podsim's PROBE, PROCESS, PROXY and REQUEST records.

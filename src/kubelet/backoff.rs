@@ -2,7 +2,7 @@
 //! configures it, and the kubelet's `doBackOff` decision.
 
 use crate::time::{SimDuration, SimTime};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 /// After this long without an update an entry counts as expired
 /// (`crashLoopBackOff.HasExpiredFunc` in NewMainKubelet: hard-coded 600 s).

@@ -5,7 +5,8 @@
 
 use crate::time::{SimDuration, SimTime};
 use crate::trace::record::{ApiEvent, EventSource};
-use std::collections::{BTreeSet, HashMap};
+use foldhash::HashMap;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 const AGGREGATE_MAX: usize = 10;

@@ -14,7 +14,7 @@ use crate::sim::{Ctx, PodId};
 use crate::spec::{HookKind, PodSpec, Role};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::record::ProcessFact;
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// `minimumGracePeriodInSeconds`: the runtime always gets at least 2 s.

@@ -27,7 +27,7 @@ use crate::app::Behaviours;
 use crate::cluster::{Cluster, Gate, Node};
 use crate::rng::Stream;
 use crate::scenario::actions::Signal;
-use crate::sim::{Ctx, Ev as WorldEv, PodId};
+use crate::sim::{Ctx, Ev as WorldEv, NodeId, PodId};
 use crate::spec::PodSpec;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
@@ -195,6 +195,8 @@ struct KPod {
 }
 
 pub struct Kubelet {
+    /// Where the world's messages for this kubelet go.
+    id: NodeId,
     node: Node,
     cluster: Arc<Cluster>,
     behaviours: Arc<Behaviours>,
@@ -222,7 +224,14 @@ pub struct Kubelet {
 }
 
 impl Kubelet {
-    pub fn new(node: Node, cluster: Arc<Cluster>, behaviours: Arc<Behaviours>, seed: u64, epoch_ns: u128) -> Self {
+    pub fn new(
+        id: NodeId,
+        node: Node,
+        cluster: Arc<Cluster>,
+        behaviours: Arc<Behaviours>,
+        seed: u64,
+        epoch_ns: u128,
+    ) -> Self {
         let runtime = Runtime::new(node.images.clone());
         let stream = |what: &str| Stream::new(seed, &format!("kubelet/{}/{what}", node.name));
         Kubelet {
@@ -239,6 +248,7 @@ impl Kubelet {
             next_ip: 0,
             relisting: false,
             deferred_relists: Vec::new(),
+            id,
             node,
             cluster,
             behaviours,
@@ -248,10 +258,10 @@ impl Kubelet {
     /// Starts the kubelet's tickers, each at a random phase: the kubelet has
     /// been running long before the simulation starts.
     pub fn start(&mut self, ctx: &mut Ctx<'_>) {
-        let node = self.node.name.clone();
+        let node = self.id;
         let mut at = |period: SimDuration, ev: Ev, rng: &mut Stream| {
             let offset = rng.phase(period);
-            ctx.q.after(offset, WorldEv::Kubelet(node.clone(), ev));
+            ctx.q.after(offset, WorldEv::Kubelet(node, ev));
         };
         at(RELIST_PERIOD, Ev::Relist, &mut self.rng);
         at(SYNC_TICK, Ev::SyncTick, &mut self.rng);
@@ -260,7 +270,7 @@ impl Kubelet {
     }
 
     fn send(&self, ctx: &mut Ctx<'_>, delay: SimDuration, ev: Ev) {
-        ctx.q.after(delay, WorldEv::Kubelet(self.node.name.clone(), ev));
+        ctx.q.after(delay, WorldEv::Kubelet(self.id, ev));
     }
 
     fn pod(&mut self, id: PodId) -> Option<&mut KPod> {
@@ -397,7 +407,7 @@ impl Kubelet {
             probes: ProbeManager::default(),
             others: status.other_conditions().cloned().collect(),
             status: StatusManager::new(status),
-            reasons: ReasonCache::new(),
+            reasons: ReasonCache::default(),
             sync: None,
             kills: kill::Kills::default(),
             deletion_grace: None,
@@ -455,7 +465,7 @@ impl Kubelet {
 
     fn send_patch(&mut self, pod: PodId, status: PodStatus, ctx: &mut Ctx<'_>) {
         let d = self.cluster.latencies.api_write.sample(&mut self.rng);
-        ctx.q.after(d, WorldEv::PatchStatus { pod, node: self.node.name.clone(), status: Box::new(status) });
+        ctx.q.after(d, WorldEv::PatchStatus { pod, node: self.id, status: Box::new(status) });
     }
 
     /// Records an event the kubelet emits about a pod or one of its containers.

@@ -5,7 +5,8 @@
 use crate::app::{Moments, OnSigterm, Plan};
 use crate::sim::PodId;
 use crate::time::{SimDuration, SimTime};
-use std::collections::{BTreeSet, HashMap};
+use foldhash::HashMap;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// Index of a container instance in the runtime (never reused).

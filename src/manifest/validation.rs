@@ -5,13 +5,13 @@
 
 use super::field::FieldError;
 use super::names::{dns1123_label_errors, dns1123_subdomain_errors, port_name_errors, qualified_name_errors};
+use foldhash::{HashSet, HashSetExt};
 use k8s_openapi::api::core::v1::{
     Container, ContainerPort, ExecAction, GRPCAction, HTTPGetAction, Lifecycle, Pod, PodSpec, Probe, SleepAction,
     TCPSocketAction,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
-use std::collections::HashSet;
 
 pub(super) type Errors = Vec<FieldError>;
 

@@ -8,7 +8,7 @@ use crate::control::deployment::conditions::get_condition;
 use crate::control::deployment::revisions;
 use crate::kubectl::rollout_status::{RolloutView, Verdict, rollout_status};
 use crate::time::SimTime;
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::Arc;
 
 /// Whether each Deployment's last version reported ProgressDeadlineExceeded:

@@ -8,7 +8,8 @@ use crate::api::endpointslice::{ApiSlice, SliceId};
 use crate::api::service::ServiceId;
 use crate::time::SimTime;
 use crate::trace::record::WatchKind;
-use std::collections::{BTreeMap, HashMap};
+use foldhash::HashMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// One pod's endpoint conditions: each is true if any endpoint of the pod,

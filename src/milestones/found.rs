@@ -3,7 +3,7 @@
 
 use super::Milestone;
 use crate::time::SimTime;
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::fmt::{Display, Write};
 use std::sync::Arc;
 

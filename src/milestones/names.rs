@@ -18,7 +18,7 @@ use crate::api::service::ServiceId;
 use crate::control::deployment::revisions;
 use crate::trace::Trace;
 use crate::trace::record::Record;
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
 /// A ReplicaSet as the aliases need it: its Deployment and current revision.

@@ -7,7 +7,7 @@ use crate::api::pod::ApiPod;
 use crate::api::status::{ConditionType, ContainerState, PodPhase};
 use crate::time::SimTime;
 use crate::trace::record::WatchKind;
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::fmt::{self, Display, Formatter};
 use std::sync::Arc;
 

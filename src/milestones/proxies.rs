@@ -7,7 +7,8 @@ use super::names::Names;
 use crate::api::service::ServiceId;
 use crate::proxy::{Action, ProxySync};
 use crate::time::SimTime;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use foldhash::HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// Service → the pod subjects its rules forward to.

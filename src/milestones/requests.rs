@@ -4,7 +4,7 @@
 use super::found::Found;
 use crate::client::{Outcome, RequestRecord};
 use crate::time::SimTime;
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 /// The outcomes that count as a success: an HTTP status from 200 to 399
 /// (the range an HTTP probe accepts).

@@ -7,7 +7,7 @@ use crate::trace::Trace;
 use crate::trace::record::Record as TraceRecord;
 use crate::trace::render::{self, Clock};
 use crate::trace::render_network;
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
 pub fn simulated_records(trace: &Trace, clock: &Clock) -> Vec<Record> {

@@ -14,8 +14,8 @@ use crate::milestones::extract;
 use crate::run::simulate_state;
 use crate::sim::Setup;
 use crate::time::SimTime;
+use foldhash::{HashMap, HashSet};
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// What N runs predict.

@@ -17,7 +17,7 @@ use crate::api::endpointslice::{ApiSlice, SliceId};
 use crate::api::service::{ApiService, ServiceId};
 use crate::cluster::Cluster;
 use crate::rng::Stream;
-use crate::sim::Ctx;
+use crate::sim::{Ctx, NodeId};
 use crate::time::SimTime;
 use crate::trace::Record;
 use crate::trace::record::WatchKind;
@@ -64,6 +64,8 @@ struct Running {
 const LARGE_CLUSTER: usize = 1000;
 
 pub struct KubeProxy {
+    /// Where the world's messages for this kube-proxy go.
+    id: NodeId,
     pub node: Arc<str>,
     cluster: Arc<Cluster>,
     services: BTreeMap<ServiceId, Arc<ApiService>>,
@@ -85,10 +87,11 @@ pub struct KubeProxy {
 }
 
 impl KubeProxy {
-    pub fn new(node: Arc<str>, cluster: Arc<Cluster>, seed: u64) -> Self {
+    pub fn new(id: NodeId, node: Arc<str>, cluster: Arc<Cluster>, seed: u64) -> Self {
         let mut rng = Stream::new(seed, &format!("kube-proxy/{node}"));
         let next_full = SimTime::ZERO + rng.phase(MAX_INTERVAL);
         KubeProxy {
+            id,
             node: node.clone(),
             cluster,
             services: BTreeMap::new(),
@@ -133,7 +136,7 @@ impl KubeProxy {
         match next {
             Next::Nothing => {}
             Next::StartNow => self.start(ctx),
-            Next::WakeAt(t) => ctx.q.at(t, crate::sim::Ev::Proxy(self.node.clone(), Ev::Start)),
+            Next::WakeAt(t) => ctx.q.at(t, crate::sim::Ev::Proxy(self.id, Ev::Start)),
         }
     }
 
@@ -147,7 +150,7 @@ impl KubeProxy {
         let per = if full { cfg.full_sync_time_per_endpoint } else { cfg.sync_time_per_endpoint };
         let took = cfg.sync_time.sample(&mut self.rng) + per.times(endpoints);
         self.running = Some(Running { started: now, full, endpoints, rules });
-        ctx.q.after(took, crate::sim::Ev::Proxy(self.node.clone(), Ev::Done));
+        ctx.q.after(took, crate::sim::Ev::Proxy(self.id, Ev::Done));
     }
 
     /// The rules for the current view: per Service port, its endpoints and
@@ -196,7 +199,7 @@ impl KubeProxy {
         ctx.trace.push(now, Record::ProxySync(Arc::new(sync)));
         let min = self.cluster.kube_proxy.min_sync_period.sample(&mut self.rng);
         let next = self.runner.finished(now, min);
-        ctx.q.at(now + MAX_INTERVAL, crate::sim::Ev::Proxy(self.node.clone(), Ev::Hourly(self.runner.generation)));
+        ctx.q.at(now + MAX_INTERVAL, crate::sim::Ev::Proxy(self.id, Ev::Hourly(self.runner.generation)));
         next
     }
 }

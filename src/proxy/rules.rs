@@ -10,7 +10,8 @@ use super::topology::Action;
 use crate::api::service::ServiceId;
 use crate::rng::Stream;
 use crate::time::{SimDuration, SimTime};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 use std::sync::Arc;
 

@@ -4,6 +4,8 @@
 
 mod network;
 mod nodes;
+
+pub use nodes::NodeId;
 mod services;
 mod watch;
 mod workloads;
@@ -29,7 +31,7 @@ use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::record::{ApiEvent, EventSource};
 use crate::trace::{Keep, Trace};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
 /// A pod of the run (its index in the API server).
@@ -44,9 +46,9 @@ pub enum Ev {
     /// The scheduler's cycle for a pod: a node is picked and the binding stored.
     Schedule(PodId),
     /// A kubelet's status PATCH reaches the API server.
-    PatchStatus { pod: PodId, node: Arc<str>, status: Box<PodStatus> },
+    PatchStatus { pod: PodId, node: NodeId, status: Box<PodStatus> },
     /// A message to the kubelet of a node.
-    Kubelet(Arc<str>, kubelet::Ev),
+    Kubelet(NodeId, kubelet::Ev),
     /// A scenario action is due (its index in the setup's list).
     Action(usize),
     /// The kubelet's final DELETE of a finished pod reaches the API server.
@@ -61,7 +63,7 @@ pub enum Ev {
     /// (boxed, as are other large variants: every event moves through the heap).
     SliceWrite(Box<eps::Request>),
     /// A message to the kube-proxy of a node.
-    Proxy(Arc<str>, proxy::Ev),
+    Proxy(NodeId, proxy::Ev),
     /// The scenario creates a ReplicaSet.
     CreateReplicaSet(Arc<ReplicaSetSpec>),
     /// A message to the ReplicaSet controller.
@@ -163,9 +165,9 @@ pub struct World {
     nodes: nodes::NodeIndex,
     scheduler: Stream,
     watch: Stream,
-    /// When each kubelet's pod watch last delivered: a watch is a stream, so
-    /// a later change never arrives before an earlier one.
-    kubelet_watch: HashMap<Arc<str>, SimTime>,
+    /// When each node's kubelet pod watch last delivered: a watch is a
+    /// stream, so a later change never arrives before an earlier one.
+    kubelet_watch: Vec<SimTime>,
     epoch_ns: u128,
     actions: Arc<Vec<Scheduled>>,
     controllers: Controllers,
@@ -176,9 +178,8 @@ pub struct World {
     /// The Deployment controller, present when the manifests declare Deployments.
     deployments: Option<deploy::Controller>,
     proxies: Vec<KubeProxy>,
-    /// Each kube-proxy's two informers, by watcher name (Services, EndpointSlices).
-    proxy_watchers: Vec<(String, String)>,
     watches: watch::Watches,
+    informers: watch::Informers,
     clients: Arc<Vec<Client>>,
     client_rngs: Vec<Stream>,
     pending: std::collections::BTreeMap<u64, network::Pending>,
@@ -193,6 +194,10 @@ impl World {
 
     /// A world whose trace keeps only `keep`.
     pub fn keeping(setup: &Setup, seed: u64, keep: Keep) -> World {
+        let mut watches = watch::Watches::new(seed);
+        // kube-proxy runs on every node when the manifests declare a Service.
+        let proxy_nodes = if setup.services.is_empty() { 0 } else { setup.cluster.nodes.len() };
+        let informers = watch::Informers::new(&mut watches, setup.cluster.nodes[..proxy_nodes].iter().map(|n| &n.name));
         let mut w = World {
             q: Queue::default(),
             trace: Trace::keeping(keep),
@@ -201,13 +206,17 @@ impl World {
                 .cluster
                 .nodes
                 .iter()
-                .map(|n| Kubelet::new(n.clone(), setup.cluster.clone(), setup.behaviours.clone(), seed, setup.epoch_ns))
+                .enumerate()
+                .map(|(i, n)| {
+                    let id = NodeId(i as u32);
+                    Kubelet::new(id, n.clone(), setup.cluster.clone(), setup.behaviours.clone(), seed, setup.epoch_ns)
+                })
                 .collect(),
             cluster: setup.cluster.clone(),
             nodes: nodes::NodeIndex::new(&setup.cluster.nodes),
             scheduler: Stream::new(seed, "scheduler"),
             watch: Stream::new(seed, "apiserver/watch"),
-            kubelet_watch: HashMap::new(),
+            kubelet_watch: vec![SimTime::ZERO; setup.cluster.nodes.len()],
             epoch_ns: setup.epoch_ns,
             actions: setup.actions.clone(),
             controllers: Controllers::new(&setup.gates, seed),
@@ -221,22 +230,18 @@ impl World {
                     .cluster
                     .nodes
                     .iter()
-                    .map(|n| KubeProxy::new(n.name.clone(), setup.cluster.clone(), seed))
+                    .enumerate()
+                    .map(|(i, n)| KubeProxy::new(NodeId(i as u32), n.name.clone(), setup.cluster.clone(), seed))
                     .collect(),
             },
-            proxy_watchers: Vec::new(),
-            watches: watch::Watches::new(seed),
+            watches,
+            informers,
             clients: setup.clients.clone(),
             client_rngs: setup.clients.iter().map(|c| Stream::new(seed, &format!("client/{}", c.name))).collect(),
             pending: Default::default(),
             next_request: 0,
             network: Stream::new(seed, "network"),
         };
-        w.proxy_watchers = w
-            .proxies
-            .iter()
-            .map(|p| (format!("kube-proxy/{}/services", p.node), format!("kube-proxy/{}/endpointslices", p.node)))
-            .collect();
         for k in &mut w.kubelets {
             let mut ctx = Ctx { q: &mut w.q, trace: &mut w.trace };
             k.start(&mut ctx);
@@ -336,7 +341,7 @@ impl World {
             Ev::PatchStatus { pod, node, status } => {
                 let stored = self.api.patch_status(pod, *status, now, &mut self.trace);
                 self.send_to_kubelet(
-                    &node,
+                    node,
                     SimDuration::ZERO,
                     kubelet::Ev::StatusPatched { pod, status: Box::new(stored) },
                 );
@@ -369,7 +374,7 @@ impl World {
             }
             Ev::SliceWrite(request) => self.slice_write(*request),
             Ev::Proxy(node, pev) => {
-                if let Some(p) = self.nodes.named(&node).and_then(|i| self.proxies.get_mut(i)) {
+                if let Some(p) = self.proxies.get_mut(node.index()) {
                     let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
                     p.handle(pev, &mut ctx);
                 }
@@ -379,7 +384,7 @@ impl World {
             Ev::Reply { req, answer } => self.reply(req, answer),
             Ev::ClientTimeout { req } => self.client_timeout(req),
             Ev::Kubelet(node, kev) => {
-                if let Some(k) = self.nodes.named(&node).and_then(|i| self.kubelets.get_mut(i)) {
+                if let Some(k) = self.kubelets.get_mut(node.index()) {
                     let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
                     k.handle(kev, &mut ctx);
                 }
@@ -442,12 +447,12 @@ impl World {
                 let name = p.spec.containers[container].name.clone();
                 let object = format!("pod/{}", p.spec.name);
                 let what = format!("send {} to container {name}", signal.as_str());
-                match p.node.clone() {
+                match p.node.as_deref().and_then(|n| self.nodes.named(n)) {
                     Some(node) => {
                         let names = Arc::new((p.spec.name.clone(), name));
                         self.trace.push(now, Record::Scenario { object, what });
                         let ev = kubelet::Ev::Signal { pod, container, signal, names };
-                        self.send_to_kubelet(&node, SimDuration::ZERO, ev);
+                        self.send_to_kubelet(node, SimDuration::ZERO, ev);
                     }
                     None => {
                         let what = format!("{what}: the pod is not on a node, nothing happens");
@@ -474,21 +479,21 @@ impl World {
     /// through their watches.
     fn updated(&mut self, pod: PodId) {
         let p = self.api.pod(pod);
-        if let Some(node) = p.node.clone() {
+        if let Some(node) = p.node.as_deref().and_then(|n| self.nodes.named(n)) {
             let update = kubelet::PodUpdate {
                 deletion_grace: p.deletion.map(|d| d.grace_seconds),
                 generation: p.generation,
                 status: Box::new(p.status.clone()),
             };
-            self.watch_to_kubelet(&node, kubelet::Ev::PodUpdated { pod, update });
+            self.watch_to_kubelet(node, kubelet::Ev::PodUpdated { pod, update });
         }
         self.controllers_observe(pod);
     }
 
     /// The pod left the API server: its kubelet forgets it.
     fn removed(&mut self, pod: PodId) {
-        if let Some(node) = self.api.pod(pod).node.clone() {
-            self.watch_to_kubelet(&node, kubelet::Ev::PodRemoved { pod });
+        if let Some(node) = self.api.pod(pod).node.as_deref().and_then(|n| self.nodes.named(n)) {
+            self.watch_to_kubelet(node, kubelet::Ev::PodRemoved { pod });
         }
     }
 
@@ -502,8 +507,13 @@ impl World {
     /// A new pod is stored: the scheduler's turn, or its node's kubelet when
     /// it names one (a pod with nodeName skips the scheduler).
     fn created(&mut self, pod: PodId) {
-        match self.api.pod(pod).spec.node_name.clone() {
-            Some(n) => self.deliver(pod, Arc::from(n)),
+        match self.api.pod(pod).spec.node_name.as_deref() {
+            // The setup checked that the node is one of the profile's.
+            Some(n) => {
+                if let Some(node) = self.nodes.named(n) {
+                    self.deliver(pod, node);
+                }
+            }
             None => {
                 let d = self.cluster.latencies.scheduling.sample(&mut self.scheduler);
                 self.q.after(d, Ev::Schedule(pod));
@@ -519,7 +529,9 @@ impl World {
         let p = self.api.pod(pod);
         let message = format!("Successfully assigned {}/{} to {node}", p.spec.namespace, p.spec.name);
         self.scheduler_event(pod, "Scheduled", message, false, now);
-        self.deliver(pod, node);
+        if let Some(node) = self.nodes.named(&node) {
+            self.deliver(pod, node);
+        }
     }
 
     /// An event from the default-scheduler about `pod`.
@@ -547,7 +559,7 @@ impl World {
     }
 
     /// The kubelet of `node` learns of the pod through its watch.
-    fn deliver(&mut self, pod: PodId, node: Arc<str>) {
+    fn deliver(&mut self, pod: PodId, node: NodeId) {
         let p = self.api.pod(pod);
         let ev = kubelet::Ev::PodAdded {
             pod,
@@ -556,20 +568,20 @@ impl World {
             generation: p.generation,
             status: Box::new(p.status.clone()),
         };
-        self.watch_to_kubelet(&node, ev);
+        self.watch_to_kubelet(node, ev);
     }
 
     /// A pod change on `node`'s kubelet watch: the profile's watch latency,
     /// in order with the changes before it.
-    fn watch_to_kubelet(&mut self, node: &Arc<str>, ev: kubelet::Ev) {
+    fn watch_to_kubelet(&mut self, node: NodeId, ev: kubelet::Ev) {
         let now = self.q.now();
         let due = now + self.cluster.latencies.watch.sample(&mut self.watch);
-        let last = self.kubelet_watch.entry(node.clone()).or_insert(due);
+        let last = &mut self.kubelet_watch[node.index()];
         *last = due.max(*last);
-        self.q.at(*last, Ev::Kubelet(node.clone(), ev));
+        self.q.at(*last, Ev::Kubelet(node, ev));
     }
 
-    fn send_to_kubelet(&mut self, node: &Arc<str>, delay: SimDuration, ev: kubelet::Ev) {
-        self.q.after(delay, Ev::Kubelet(node.clone(), ev));
+    fn send_to_kubelet(&mut self, node: NodeId, delay: SimDuration, ev: kubelet::Ev) {
+        self.q.after(delay, Ev::Kubelet(node, ev));
     }
 }

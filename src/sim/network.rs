@@ -2,7 +2,7 @@
 //! node's kube-proxy rules (or straight to a pod IP), answered by the
 //! destination node's pods, given up on at the client's timeout.
 
-use super::{Ev, World};
+use super::{Ev, NodeId, World};
 use crate::client::{Answered, Outcome, Refusal, Reply, RequestRecord, Silence, Source, Target};
 use crate::kubelet;
 use crate::proxy::{Route, route};
@@ -28,7 +28,7 @@ impl World {
         }
         let (from, node, source_ip) = match &c.from {
             Source::Node(name) => {
-                let ip = self.nodes.named(name).map(|i| self.cluster.nodes[i].ip.clone());
+                let ip = self.nodes.named(name).map(|i| self.cluster.nodes[i.index()].ip.clone());
                 (format!("node/{name}"), Some(name.clone()), ip)
             }
             Source::Pod(id) => {
@@ -69,7 +69,7 @@ impl World {
                 let svc = self.api.service(service);
                 let (cluster_ip, port) = (svc.cluster_ip, svc.spec.ports[port].port);
                 let i = self.nodes.named(&node).expect("every node runs kube-proxy");
-                let proxy = &mut self.proxies[i];
+                let proxy = &mut self.proxies[i.index()];
                 let rules = proxy.rules.clone();
                 match route(&rules, cluster_ip, port, &source_ip, &mut proxy.affinity, now, &mut proxy.kernel) {
                     Route::NotProgrammed => return self.wait(record, Silence::NotProgrammed, c.timeout),
@@ -153,13 +153,12 @@ impl World {
     }
 
     /// The node whose pod network (10.244.<node index>.0/24) or own address is `ip`.
-    fn node_of(&self, ip: &str) -> Option<Arc<str>> {
-        let nodes = &self.cluster.nodes;
-        if let Some(i) = self.nodes.with_ip(ip) {
-            return Some(nodes[i].name.clone());
+    fn node_of(&self, ip: &str) -> Option<NodeId> {
+        if let Some(node) = self.nodes.with_ip(ip) {
+            return Some(node);
         }
         let addr: Ipv4Addr = ip.parse().ok()?;
         let [a, b, c, _] = addr.octets();
-        ((a, b) == (10, 244)).then(|| nodes.get(c as usize).map(|n| n.name.clone())).flatten()
+        ((a, b) == (10, 244) && usize::from(c) < self.cluster.nodes.len()).then_some(NodeId(u32::from(c)))
     }
 }

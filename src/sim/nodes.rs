@@ -2,8 +2,19 @@
 //! kube-proxy are found by index, not by comparing every node's name.
 
 use crate::cluster::Node;
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
+
+/// A node of the run (its index in the cluster's node list): messages to a
+/// kubelet or kube-proxy carry it, so delivering one looks nothing up.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// Indexes into the cluster's node list, which the kubelets and the
 /// kube-proxies follow in order.
@@ -23,11 +34,11 @@ impl NodeIndex {
         index
     }
 
-    pub fn named(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name).copied()
+    pub fn named(&self, name: &str) -> Option<NodeId> {
+        self.by_name.get(name).map(|&i| NodeId(i as u32))
     }
 
-    pub fn with_ip(&self, ip: &str) -> Option<usize> {
-        self.by_ip.get(ip).copied()
+    pub fn with_ip(&self, ip: &str) -> Option<NodeId> {
+        self.by_ip.get(ip).map(|&i| NodeId(i as u32))
     }
 }

@@ -2,7 +2,7 @@
 //! EndpointSlice controller's and every kube-proxy's informers, and the
 //! controller's writes applied by the API server.
 
-use super::{Ctx, Ev, World};
+use super::{Ctx, Ev, NodeId, World};
 use crate::control::endpointslice::{self as eps, Request, Write};
 use crate::proxy;
 use crate::trace::Record;
@@ -20,23 +20,23 @@ impl World {
             match &self.trace.entries[i].record {
                 Record::Pod { kind, pod } => {
                     let ev = eps::Ev::Pod(*kind, pod.clone());
-                    let at = self.watches.due("kube-controller-manager/pods", now, &watch);
+                    let at = self.watches.due(self.informers.slice_pods, now, &watch);
                     self.q.at(at, Ev::SliceController(ev));
                 }
                 Record::Service { kind, svc } => {
-                    let at = self.watches.due("kube-controller-manager/services", now, &watch);
+                    let at = self.watches.due(self.informers.slice_services, now, &watch);
                     self.q.at(at, Ev::SliceController(eps::Ev::Service(*kind, svc.clone())));
-                    for (p, (services, _)) in self.proxies.iter().zip(&self.proxy_watchers) {
+                    for (i, &(services, _)) in self.informers.proxies.iter().enumerate() {
                         let at = self.watches.due(services, now, &watch);
-                        self.q.at(at, Ev::Proxy(p.node.clone(), proxy::Ev::Service(*kind, svc.clone())));
+                        self.q.at(at, Ev::Proxy(NodeId(i as u32), proxy::Ev::Service(*kind, svc.clone())));
                     }
                 }
                 Record::Slice { kind, slice } => {
-                    let at = self.watches.due("kube-controller-manager/endpointslices", now, &watch);
+                    let at = self.watches.due(self.informers.slice_slices, now, &watch);
                     self.q.at(at, Ev::SliceController(eps::Ev::Slice(*kind, slice.clone())));
-                    for (p, (_, slices)) in self.proxies.iter().zip(&self.proxy_watchers) {
+                    for (i, &(_, slices)) in self.informers.proxies.iter().enumerate() {
                         let at = self.watches.due(slices, now, &watch);
-                        self.q.at(at, Ev::Proxy(p.node.clone(), proxy::Ev::Slice(*kind, slice.clone())));
+                        self.q.at(at, Ev::Proxy(NodeId(i as u32), proxy::Ev::Slice(*kind, slice.clone())));
                     }
                 }
                 _ => {}

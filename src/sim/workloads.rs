@@ -22,11 +22,9 @@ impl World {
         let watch = self.cluster.latencies.watch.clone();
         for i in from..self.trace.entries.len() {
             let ev = match &self.trace.entries[i].record {
-                Record::Pod { kind, pod } => {
-                    ("kube-controller-manager/replicaset/pods", rs::Ev::Pod(*kind, pod.clone()))
-                }
+                Record::Pod { kind, pod } => (self.informers.rs_pods, rs::Ev::Pod(*kind, pod.clone())),
                 Record::ReplicaSet { kind, rs } => {
-                    ("kube-controller-manager/replicaset/replicasets", rs::Ev::ReplicaSet(*kind, rs.clone()))
+                    (self.informers.rs_replicasets, rs::Ev::ReplicaSet(*kind, rs.clone()))
                 }
                 _ => continue,
             };
@@ -38,16 +36,13 @@ impl World {
         }
         for i in from..self.trace.entries.len() {
             let ev = match &self.trace.entries[i].record {
-                Record::Pod { kind, pod } => {
-                    ("kube-controller-manager/deployment/pods", deploy::Ev::Pod(*kind, pod.clone()))
-                }
+                Record::Pod { kind, pod } => (self.informers.deployment_pods, deploy::Ev::Pod(*kind, pod.clone())),
                 Record::ReplicaSet { kind, rs } => {
-                    ("kube-controller-manager/deployment/replicasets", deploy::Ev::ReplicaSet(*kind, rs.clone()))
+                    (self.informers.deployment_replicasets, deploy::Ev::ReplicaSet(*kind, rs.clone()))
                 }
-                Record::Deployment { kind, deployment } => (
-                    "kube-controller-manager/deployment/deployments",
-                    deploy::Ev::Deployment(*kind, deployment.clone()),
-                ),
+                Record::Deployment { kind, deployment } => {
+                    (self.informers.deployment_deployments, deploy::Ev::Deployment(*kind, deployment.clone()))
+                }
                 _ => continue,
             };
             let at = self.watches.due(ev.0, now, &watch);

@@ -10,8 +10,8 @@ use super::render_network;
 use super::render_workloads;
 use crate::api::pod::ApiPod;
 use crate::time::SimTime;
+use foldhash::{HashMap, HashMapExt};
 use serde::Serialize;
-use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::Arc;
 

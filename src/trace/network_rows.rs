@@ -10,7 +10,7 @@ use crate::api::status::ConditionType;
 use crate::client::RequestRecord;
 use crate::proxy::{Action, ProxySync, Rules, ServiceRule};
 use crate::time::SimTime;
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::Arc;
 
 /// What the rows so far have shown.

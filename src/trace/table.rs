@@ -10,7 +10,7 @@ use super::workload_rows::WorkloadRows;
 use crate::api::pod::ApiPod;
 use crate::kubectl::print_pod;
 use crate::time::SimTime;
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::fmt::Write;
 use std::sync::Arc;
 

@@ -12,7 +12,7 @@ use crate::control::deployment::hash::equal_ignore_hash;
 use crate::control::deployment::revisions::{DESIRED_REPLICAS, MAX_REPLICAS, REVISION, REVISION_HISTORY};
 use crate::spec::{DeploymentSpec, IntOrPercent, Strategy};
 use crate::time::SimTime;
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::Arc;
 
 /// What the rows so far have shown: the last version of each object, by UID.

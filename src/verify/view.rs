@@ -8,7 +8,8 @@ use crate::milestones::{Milestone, extract};
 use crate::time::SimTime;
 use crate::trace::Trace;
 use crate::trace::record::Record;
-use std::collections::{BTreeSet, HashMap};
+use foldhash::{HashMap, HashMapExt};
+use std::collections::BTreeSet;
 
 /// A count over time: each change, in time order (0 before the first).
 type Series = Vec<(SimTime, f64)>;

@@ -5,7 +5,8 @@
 
 use crate::api::endpointslice::{Endpoint, SliceContent, SliceId, SlicePort};
 use crate::time::SimTime;
-use std::collections::{HashMap, VecDeque};
+use foldhash::{HashMap, HashMapExt};
+use std::collections::VecDeque;
 
 /// One API call, in the order the controller makes them.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,9 +8,10 @@ use crate::api::service::{ApiService, ServiceId};
 use crate::api::status::ConditionType;
 use crate::spec::PodSpec;
 use crate::time::SimTime;
+use foldhash::HashMap;
 use std::borrow::Borrow;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A pod's name, read through its shared spec: no copy of it per sync.

@@ -4,7 +4,7 @@
 //! gate (beta, on since 1.22) and LogarithmicScaleDown (GA since 1.31).
 
 use crate::time::SimTime;
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
 /// The phase of an active pod (Succeeded and Failed pods are not active).

@@ -10,7 +10,8 @@ use crate::proxy::Action;
 use crate::time::SimTime;
 use crate::trace::Trace;
 use crate::trace::record::{Record, WatchKind};
-use std::collections::{BTreeMap, HashMap};
+use foldhash::{HashMap, HashMapExt};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// (Service, port name, IP, port number): one endpoint of one Service port.

@@ -10,7 +10,7 @@ use crate::proxy::{Action, Rules};
 use crate::time::SimTime;
 use crate::trace::Trace;
 use crate::trace::record::Record;
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::net::Ipv4Addr;
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! container instance, with an update only when the value changes.
 
 use crate::kubelet::runtime::InstId;
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 /// `results.Result`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

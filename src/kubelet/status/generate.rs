@@ -12,8 +12,8 @@ use crate::kubelet::pleg::{ContainerSnap, PodSnapshot};
 use crate::kubelet::prober::ProbeManager;
 use crate::kubelet::runtime::{EndCause, InstState};
 use crate::spec::{ContainerSpec, PodSpec, RestartPolicy, Role};
+use foldhash::HashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The reason cache: the last start failure of each container

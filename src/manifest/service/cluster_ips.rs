@@ -6,8 +6,8 @@
 use super::ip::{is_ipv6, legacy_ip_error, parse_ip_sloppy};
 use crate::manifest::field::{FieldError, go_strings};
 use crate::manifest::validation::Errors;
+use foldhash::{HashSet, HashSetExt};
 use k8s_openapi::api::core::v1::ServiceSpec;
-use std::collections::HashSet;
 
 /// `supportedServiceIPFamily`, as `sets.List` sorts it.
 pub const IP_FAMILIES: [&str; 2] = ["IPv4", "IPv6"];

@@ -11,9 +11,10 @@ use crate::manifest::names::{
     dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, label_value_errors, qualified_name_errors,
 };
 use crate::manifest::validation::{Errors, dedup, invalid_each, validate_port_num, validate_port_num_or_name};
+use foldhash::{HashSet, HashSetExt};
 use k8s_openapi::api::core::v1::{Service, ServicePort, ServiceSpec, SessionAffinityConfig};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 /// `core.MaxClientIPServiceAffinitySeconds`: one day.
 const MAX_CLIENT_IP_AFFINITY_SECONDS: i32 = 86400;

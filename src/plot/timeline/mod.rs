@@ -14,10 +14,10 @@ pub use model::Timeline;
 use crate::milestones::{extract, names::Names};
 use crate::time::SimTime;
 use crate::trace::{Record, Trace, record::WatchKind};
+use foldhash::{HashMap, HashMapExt};
 use model::secs;
 use network::Network;
 use pods::PodLanes;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The timeline of `trace`, a run of `until`.
