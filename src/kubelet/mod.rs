@@ -295,7 +295,9 @@ impl Kubelet {
                 }
                 self.pleg.timestamp = Some(started);
                 self.relisting = false;
-                for pod in self.live_pods().collect::<Vec<_>>() {
+                let mut at = None;
+                while let Some(pod) = self.next_live(at) {
+                    at = Some(pod);
                     self.try_start_sync(pod, ctx);
                 }
                 for (pod, requested) in std::mem::take(&mut self.deferred_relists) {
@@ -307,7 +309,9 @@ impl Kubelet {
             Ev::OnDemandRelist { pod, requested } if self.relisting => self.deferred_relists.push((pod, requested)),
             Ev::OnDemandRelist { pod, requested } => self.relist_pod(pod, requested, ctx),
             Ev::SyncTick => {
-                for pod in self.live_pods().collect::<Vec<_>>() {
+                let mut at = None;
+                while let Some(pod) = self.next_live(at) {
+                    at = Some(pod);
                     let due = self.pod(pod).and_then(|p| p.worker.requeue_at).is_some_and(|t| t < now);
                     if due {
                         if let Some(p) = self.pod(pod) {
@@ -323,7 +327,9 @@ impl Kubelet {
                 self.send(ctx, HOUSEKEEPING, Ev::Housekeeping);
             }
             Ev::StatusResync => {
-                for pod in self.live_pods().collect::<Vec<_>>() {
+                let mut at = None;
+                while let Some(pod) = self.next_live(at) {
+                    at = Some(pod);
                     let Some(p) = self.pod(pod) else { continue };
                     let could_run = p.worker.could_have_running_containers();
                     if let Some(s) = p.status.needs_reconcile(could_run, now) {
@@ -376,6 +382,17 @@ impl Kubelet {
 
     fn live_pods(&self) -> impl Iterator<Item = PodId> + '_ {
         self.live.iter().copied()
+    }
+
+    /// The live pod after `after` (the first for `None`): a loop whose body
+    /// calls back into the kubelet walks the pods so, without copying the set.
+    /// A pod forgotten meanwhile is skipped, as its lookup would find nothing.
+    fn next_live(&self, after: Option<PodId>) -> Option<PodId> {
+        use std::ops::Bound::{Excluded, Unbounded};
+        match after {
+            None => self.live.first().copied(),
+            Some(p) => self.live.range((Excluded(p), Unbounded)).next().copied(),
+        }
     }
 
     /// The kubelet forgets a pod.

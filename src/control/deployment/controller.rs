@@ -22,7 +22,7 @@ use crate::cluster::{Cluster, Version};
 use crate::control::workqueue::WorkQueue;
 use crate::rng::Stream;
 use crate::sim::{Ctx, PodId};
-use crate::spec::{PodTemplate, Strategy};
+use crate::spec::{DeploymentSpec, PodTemplate, Strategy};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::record::WatchKind;
 use std::collections::{BTreeMap, VecDeque};
@@ -63,7 +63,27 @@ pub struct Controller {
     pods: BTreeMap<PodId, Arc<ApiPod>>,
     queue: WorkQueue<DeploymentId>,
     syncing: BTreeMap<DeploymentId, VecDeque<Write>>,
+    templates: TemplateMatches,
     rng: Stream,
+}
+
+/// `EqualIgnoreHash` of the templates a sync compared before: specs are
+/// shared and never change in place, so one comparison of a pair stands.
+#[derive(Default)]
+struct TemplateMatches {
+    seen: Vec<(Arc<PodTemplate>, Arc<DeploymentSpec>, bool)>,
+}
+
+impl TemplateMatches {
+    fn equal(&mut self, rs: &Arc<PodTemplate>, d: &Arc<DeploymentSpec>) -> bool {
+        let found = self.seen.iter().find(|(t, s, _)| Arc::ptr_eq(t, rs) && Arc::ptr_eq(s, d));
+        if let Some(&(_, _, equal)) = found {
+            return equal;
+        }
+        let equal = equal_ignore_hash(rs, &d.template);
+        self.seen.push((rs.clone(), d.clone(), equal));
+        equal
+    }
 }
 
 impl Controller {
@@ -75,6 +95,7 @@ impl Controller {
             pods: BTreeMap::new(),
             queue: WorkQueue::controller_default(),
             syncing: BTreeMap::new(),
+            templates: TemplateMatches::default(),
             rng: Stream::new(seed, "kube-controller-manager/deployment"),
         }
     }
@@ -183,7 +204,7 @@ impl Controller {
             self.queue.done(id);
             return;
         };
-        let mut plan = Plan::new(&d, self.owned_sets(id), self.cluster.version);
+        let mut plan = Plan::new(&d, self.owned_sets(id), &mut self.templates, self.cluster.version);
         let requeue = plan.run(&self.pods, now);
         match requeue {
             Requeue::Never => {}
@@ -217,13 +238,18 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(d: &Arc<ApiDeployment>, sets: Vec<Arc<ApiReplicaSet>>, version: Version) -> Plan {
+    fn new(
+        d: &Arc<ApiDeployment>,
+        sets: Vec<Arc<ApiReplicaSet>>,
+        templates: &mut TemplateMatches,
+        version: Version,
+    ) -> Plan {
         let mut sets: Vec<Arc<ApiReplicaSet>> = sets.into_iter().filter(|r| !r.removed).collect();
         // `FindNewReplicaSet`: the oldest whose template equals the Deployment's, hash aside.
         sets.sort_by(|a, b| {
             a.created.whole_seconds().cmp(&b.created.whole_seconds()).then(a.spec.name.cmp(&b.spec.name))
         });
-        let new_index = sets.iter().position(|r| equal_ignore_hash(&r.spec.template, &d.spec.template));
+        let new_index = sets.iter().position(|r| templates.equal(&r.spec.template, &d.spec));
         let mut new = None;
         let mut old = Vec::new();
         for (i, r) in sets.iter().enumerate() {
