@@ -16,9 +16,10 @@ use crate::cluster::Cluster;
 use crate::control::workqueue::WorkQueue;
 use crate::rng::Stream;
 use crate::sim::{Ctx, PodId};
-use crate::spec::PodSpec;
+use crate::spec::{PodSpec, PodTemplate};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::record::WatchKind;
+use foldhash::{HashMap, HashMapExt};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
@@ -72,6 +73,12 @@ struct Syncing {
 pub struct Controller {
     cluster: Arc<Cluster>,
     pods: BTreeMap<PodId, Arc<ApiPod>>,
+    /// The pods by the UID of their controller reference (the informer's
+    /// `controllerUIDIndex`): a sync reads its own, not every pod.
+    by_owner: HashMap<Arc<str>, BTreeSet<PodId>>,
+    /// Whether a pod's labels match a template, by pod: pod specs and
+    /// templates are shared and never change in place.
+    template_matches: HashMap<PodId, (Arc<PodTemplate>, bool)>,
     sets: BTreeMap<RsId, Arc<ApiReplicaSet>>,
     expectations: BTreeMap<RsId, Expectations>,
     queue: WorkQueue<RsId>,
@@ -84,6 +91,8 @@ impl Controller {
         Controller {
             cluster,
             pods: BTreeMap::new(),
+            by_owner: HashMap::new(),
+            template_matches: HashMap::new(),
             sets: BTreeMap::new(),
             expectations: BTreeMap::new(),
             queue: WorkQueue::controller_default(),
@@ -120,6 +129,18 @@ impl Controller {
             WatchKind::Deleted => self.pods.remove(&pod.id),
             _ => self.pods.insert(pod.id, pod.clone()),
         };
+        if let Some(owner) = &pod.spec.owner {
+            let owned = self.by_owner.entry(owner.uid.clone()).or_default();
+            match kind {
+                WatchKind::Deleted => {
+                    owned.remove(&pod.id);
+                    self.template_matches.remove(&pod.id);
+                }
+                _ => {
+                    owned.insert(pod.id);
+                }
+            }
+        }
         let Some(rs) = self.owner_of(&pod) else { return };
         let e = self.expectations.get_mut(&rs);
         match (kind, &old) {
@@ -177,7 +198,7 @@ impl Controller {
             .get(&id)
             .is_none_or(|e| (e.add <= 0 && e.del.is_empty()) || now.since(e.at) > EXPECTATIONS_TIMEOUT);
         let owned: Vec<Arc<ApiPod>> =
-            self.pods.values().filter(|p| p.spec.owner.as_ref().is_some_and(|o| o.uid == rs.uid)).cloned().collect();
+            self.by_owner.get(&rs.uid).into_iter().flatten().map(|id| self.pods[id].clone()).collect();
         let active: Vec<&Arc<ApiPod>> = owned.iter().filter(|p| is_active(p)).collect();
         let terminating = owned.iter().filter(|p| p.deletion.is_some() && !p.status.phase.is_terminal()).count();
         let mut syncing = Syncing { batches: VecDeque::new(), in_flight: 0, status: None, read: rs.status.clone() };
@@ -201,7 +222,7 @@ impl Controller {
                 }
             }
         }
-        let views: Vec<RsPodView> = active.iter().map(|p| pod_view(p, &rs)).collect();
+        let views: Vec<RsPodView> = active.iter().map(|p| self.pod_view(p, &rs)).collect();
         let gate = self.cluster.version >= crate::cluster::Version::V1_35;
         let counts = calculate_status(&views, terminating as u32, gate, rs.spec.min_ready_seconds, now);
         syncing.status = Some(RsStatus { counts, observed_generation: rs.generation });
@@ -243,6 +264,19 @@ impl Controller {
         self.queue.done(id);
     }
 
+    fn pod_view(&mut self, p: &ApiPod, rs: &ApiReplicaSet) -> RsPodView {
+        let template = &rs.spec.template;
+        let labels_match_template = match self.template_matches.get(&p.id) {
+            Some((t, matches)) if Arc::ptr_eq(t, template) => *matches,
+            _ => {
+                let matches = template.labels.iter().all(|(k, v)| p.spec.labels.get(k) == Some(v));
+                self.template_matches.insert(p.id, (template.clone(), matches));
+                matches
+            }
+        };
+        RsPodView { labels_match_template, ready_since: ready_since(p) }
+    }
+
     fn send(&mut self, write: Write, ctx: &mut Ctx<'_>) {
         let d = self.cluster.latencies.api_write.sample(&mut self.rng);
         ctx.q.after(d, crate::sim::Ev::RsWrite(write));
@@ -281,14 +315,6 @@ fn is_active(p: &ApiPod) -> bool {
 fn ready_since(p: &ApiPod) -> Option<SimTime> {
     let c = p.status.condition(&ConditionType::Ready).filter(|c| c.status)?;
     Some(SimTime::from_millis(c.last_transition.whole_seconds() * 1000))
-}
-
-fn pod_view(p: &ApiPod, rs: &ApiReplicaSet) -> RsPodView {
-    let template = &rs.spec.template.labels;
-    RsPodView {
-        labels_match_template: template.iter().all(|(k, v)| p.spec.labels.get(k) == Some(v)),
-        ready_since: ready_since(p),
-    }
 }
 
 fn rank_view(p: &ApiPod, related_on_node: u32) -> PodRankView {

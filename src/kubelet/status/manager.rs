@@ -18,6 +18,11 @@ pub struct StatusManager {
     in_flight: bool,
     /// The status as the API server holds it (from the watch, then our PATCHes).
     api: PodStatus,
+    /// Bumped when `api` changes.
+    api_version: u64,
+    /// (`version`, `api_version`, `could_run`) when a resync last found the
+    /// API in step with the cache: the same inputs merge to the same status.
+    in_step: Option<(u64, u64, bool)>,
     /// `podIsFinished`: set by `TerminatePod`, after which a deleted pod's
     /// object may be removed.
     finished: bool,
@@ -32,6 +37,8 @@ impl StatusManager {
             sent_version: 0,
             in_flight: false,
             api,
+            api_version: 0,
+            in_step: None,
             finished: false,
             delete_sent: false,
         }
@@ -138,8 +145,16 @@ impl StatusManager {
         if self.in_flight {
             return None;
         }
+        let inputs = (self.version, self.api_version, could_run);
+        if self.in_step == Some(inputs) {
+            return None;
+        }
         let merged = merge(&self.api, self.cached.as_ref()?, could_run, now);
         if merged.same_as(&self.api) {
+            // `merge` reads `now` for a terminal phase only.
+            if !merged.phase.is_terminal() {
+                self.in_step = Some(inputs);
+            }
             return None;
         }
         self.in_flight = true;
@@ -149,12 +164,14 @@ impl StatusManager {
     /// The PATCH returned: the API now holds `status`.
     pub fn patched(&mut self, status: PodStatus) {
         self.api = status;
+        self.api_version += 1;
         self.in_flight = false;
     }
 
     /// The watch delivered a status another client wrote.
     pub fn observed(&mut self, status: PodStatus) {
         self.api = status;
+        self.api_version += 1;
     }
 
     /// `TerminatePod`: every container that has no terminated state is
