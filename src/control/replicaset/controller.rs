@@ -73,8 +73,9 @@ struct Syncing {
 pub struct Controller {
     cluster: Arc<Cluster>,
     pods: BTreeMap<PodId, Arc<ApiPod>>,
-    /// The pods by the UID of their controller reference (the informer's
-    /// `controllerUIDIndex`): a sync reads its own, not every pod.
+    /// The pods by the UID of their controller reference (the informer index
+    /// `AddPodControllerUIDIndexer` registers, `PodControllerUIDIndex`): a
+    /// sync reads its own pods, not every pod.
     by_owner: HashMap<Arc<str>, BTreeSet<PodId>>,
     /// Whether a pod's labels match a template, by pod: pod specs and
     /// templates are shared and never change in place.
@@ -130,14 +131,15 @@ impl Controller {
             _ => self.pods.insert(pod.id, pod.clone()),
         };
         if let Some(owner) = &pod.spec.owner {
-            let owned = self.by_owner.entry(owner.uid.clone()).or_default();
             match kind {
                 WatchKind::Deleted => {
-                    owned.remove(&pod.id);
+                    if let Some(owned) = self.by_owner.get_mut(&owner.uid) {
+                        owned.remove(&pod.id);
+                    }
                     self.template_matches.remove(&pod.id);
                 }
                 _ => {
-                    owned.insert(pod.id);
+                    self.by_owner.entry(owner.uid.clone()).or_default().insert(pod.id);
                 }
             }
         }
