@@ -8,7 +8,8 @@ use crate::api::endpointslice::{ApiSlice, SliceId, TargetRef};
 use crate::api::service::ServiceId;
 use crate::cluster::Version;
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::binary_heap::PeekMut;
+use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::Arc;
 
 /// One endpoint as kube-proxy holds it.
@@ -101,6 +102,34 @@ impl Converted {
     }
 }
 
+/// The next endpoint of one slice's sorted list, in a merge of them all:
+/// ordered so that the max-heap yields the smallest key first, and of equal
+/// keys the one from the earlier slice.
+struct Head<'a> {
+    list: usize,
+    rest: &'a [Arc<ProxyEndpoint>],
+}
+
+impl Ord for Head<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.rest[0].key_cmp(&self.rest[0]).then(other.list.cmp(&self.list))
+    }
+}
+
+impl PartialOrd for Head<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Head<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Head<'_> {}
+
 /// The slices one kube-proxy has converted (`EndpointSliceCache`).
 #[derive(Debug, Default)]
 pub struct SliceCache {
@@ -130,15 +159,26 @@ impl SliceCache {
         port_name: &str,
         version: Version,
     ) -> Vec<Arc<ProxyEndpoint>> {
-        let mut seen: Vec<&Arc<ProxyEndpoint>> = self
+        let lists: Vec<&[Arc<ProxyEndpoint>]> = self
             .slices
             .values()
             .filter(|c| c.slice.service == service)
             .filter_map(|c| c.ports.iter().find(|(name, _)| name == port_name))
-            .flat_map(|(_, eps)| eps)
+            .map(|(_, eps)| eps.as_slice())
             .collect();
-        // Stable: equal keys stay in slice order, then in each slice's order.
-        seen.sort_by(|a, b| a.key_cmp(b));
+        // Each slice's list is sorted: merging them is the stable sort of
+        // their concatenation (equal keys in slice order, then in each
+        // slice's order) without comparing what is already in order.
+        let mut heads: BinaryHeap<Head> =
+            lists.iter().enumerate().filter(|(_, l)| !l.is_empty()).map(|(list, &rest)| Head { list, rest }).collect();
+        let mut seen: Vec<&Arc<ProxyEndpoint>> = Vec::with_capacity(lists.iter().map(|l| l.len()).sum());
+        while let Some(mut head) = heads.peek_mut() {
+            seen.push(&head.rest[0]);
+            head.rest = &head.rest[1..];
+            if head.rest.is_empty() {
+                PeekMut::pop(head);
+            }
+        }
         let mut merged: Vec<Arc<ProxyEndpoint>> = Vec::with_capacity(seen.len());
         for ep in seen {
             match merged.last_mut() {
@@ -172,6 +212,79 @@ mod tests {
             local: false,
             target: None,
         }
+    }
+
+    /// A slice of `service` whose endpoints are `(ip, node, terminating)`.
+    fn slice(id: u32, service: u32, eps: &[(&str, &str, bool)]) -> Arc<ApiSlice> {
+        use crate::api::endpointslice::{Endpoint, SliceContent, SlicePort};
+        let endpoints = eps
+            .iter()
+            .enumerate()
+            .map(|(i, &(ip, node, terminating))| Endpoint {
+                address: ip.into(),
+                ready: !terminating,
+                serving: true,
+                terminating,
+                hostname: None,
+                node: Some(node.into()),
+                target: TargetRef {
+                    pod: crate::sim::PodId(id * 100 + i as u32),
+                    name: format!("web-{id}-{i}").into(),
+                    namespace: "default".into(),
+                    uid: format!("uid-{id}-{i}").into(),
+                },
+            })
+            .collect();
+        Arc::new(ApiSlice {
+            id: SliceId(id),
+            name: format!("web-{id}").into(),
+            service: ServiceId(service),
+            uid: format!("slice-{id}").into(),
+            created: crate::time::SimTime::ZERO,
+            generation: 1,
+            resource_version: 1,
+            content: SliceContent {
+                ports: vec![SlicePort { name: String::new(), port: 80, app_protocol: None }],
+                endpoints,
+                trigger_time: None,
+            },
+            removed: false,
+        })
+    }
+
+    #[test]
+    fn slices_merge_into_one_sorted_list_without_duplicates() {
+        // 10.0.0.1 is in slices 0 and 2: terminating in the first, serving
+        // on this node (node-b) in the second. Slice 1 is another Service's.
+        let view: BTreeMap<SliceId, Arc<ApiSlice>> = [
+            slice(0, 0, &[("10.0.0.2", "node-a", false), ("10.0.0.1", "node-a", true)]),
+            slice(1, 1, &[("10.0.0.3", "node-a", false)]),
+            slice(2, 0, &[("10.0.0.10", "node-a", false), ("10.0.0.1", "node-b", false)]),
+        ]
+        .into_iter()
+        .map(|s| (s.id, s))
+        .collect();
+        let mut cache = SliceCache::default();
+        cache.refresh(&view, "node-b");
+        let list = |version| {
+            let eps = cache.service_port_endpoints(ServiceId(0), "", version);
+            eps.iter().map(|e| (e.key(), e.terminating, e.local)).collect::<Vec<_>>()
+        };
+        // As strings, `10.0.0.1:80` sorts after `10.0.0.10:80`.
+        let key = |ip: &str| format!("{ip}:80");
+        // From 1.36 the non-terminating duplicate wins; before, the first
+        // seen unless a later one is local — the same one here.
+        for version in [Version::V1_35, Version::V1_36] {
+            let want =
+                vec![(key("10.0.0.10"), false, false), (key("10.0.0.1"), false, true), (key("10.0.0.2"), false, false)];
+            assert_eq!(list(version), want, "{version:?}");
+        }
+        // On node-c no duplicate is local: before 1.36 the first seen (terminating) stays.
+        let mut cache = SliceCache::default();
+        cache.refresh(&view, "node-c");
+        let eps = cache.service_port_endpoints(ServiceId(0), "", Version::V1_35);
+        let got: Vec<(String, bool)> = eps.iter().map(|e| (e.key(), e.terminating)).collect();
+        assert_eq!(got, vec![(key("10.0.0.10"), false), (key("10.0.0.1"), true), (key("10.0.0.2"), false)]);
     }
 
     #[test]

@@ -15,8 +15,8 @@ pub fn included(pod: &ApiPod) -> bool {
 
 /// `podToEndpoint`: serving = the pod's Ready condition; terminating =
 /// deletionTimestamp set; ready = publishNotReadyAddresses, or serving and
-/// not terminating.
-pub fn pod_to_endpoint(pod: &ApiPod, svc: &ServiceSpec) -> Option<Endpoint> {
+/// not terminating. `target` is the pod's `targetRef` (see [`target_ref`]).
+pub fn pod_to_endpoint(pod: &ApiPod, svc: &ServiceSpec, target: &TargetRef) -> Option<Endpoint> {
     let address = pod.status.pod_ip.clone()?;
     let serving = pod.status.condition_true(&ConditionType::Ready);
     let terminating = pod.deletion.is_some();
@@ -31,13 +31,21 @@ pub fn pod_to_endpoint(pod: &ApiPod, svc: &ServiceSpec) -> Option<Endpoint> {
         terminating,
         hostname,
         node: pod.node.clone(),
-        target: TargetRef {
-            pod: pod.id,
-            name: Arc::from(pod.spec.name.as_str()),
-            namespace: Arc::from(pod.spec.namespace.as_str()),
-            uid: pod.uid.clone(),
-        },
+        target: target.clone(),
     })
+}
+
+/// The pod's `targetRef`. Its parts never change, so the controller makes
+/// it once per pod: every endpoint it then writes for the pod shares the
+/// same strings, and comparing them with the slices' copies is a pointer
+/// comparison.
+pub fn target_ref(pod: &ApiPod) -> TargetRef {
+    TargetRef {
+        pod: pod.id,
+        name: Arc::from(pod.spec.name.as_str()),
+        namespace: Arc::from(pod.spec.namespace.as_str()),
+        uid: pod.uid.clone(),
+    }
 }
 
 /// `getEndpointPorts`: each Service port with its target resolved for this

@@ -9,10 +9,10 @@ mod reconciler;
 mod tracker;
 mod trigger;
 
-pub use endpoint::{endpoint_ports, included, pod_to_endpoint};
+pub use endpoint::{endpoint_ports, included, pod_to_endpoint, target_ref};
 pub use reconciler::{Desired, Write, reconcile};
 
-use crate::api::endpointslice::{ApiSlice, SliceId};
+use crate::api::endpointslice::{ApiSlice, SliceId, TargetRef};
 use crate::api::pod::ApiPod;
 use crate::api::service::{ApiService, ServiceId};
 use crate::api::status::ConditionType;
@@ -21,6 +21,7 @@ use crate::control::workqueue::WorkQueue;
 use crate::rng::Stream;
 use crate::sim::{Ctx, PodId};
 use crate::trace::record::WatchKind;
+use foldhash::{HashMap, HashMapExt};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use tracker::Tracker;
@@ -53,6 +54,8 @@ const SLICE_CHANGE_DELAY: crate::time::SimDuration = crate::time::SimDuration::f
 pub struct Controller {
     cluster: Arc<Cluster>,
     pods: BTreeMap<PodId, Arc<ApiPod>>,
+    /// Each known pod's `targetRef`, made once.
+    targets: HashMap<PodId, TargetRef>,
     services: BTreeMap<ServiceId, Arc<ApiService>>,
     slices: BTreeMap<SliceId, Arc<ApiSlice>>,
     queue: WorkQueue<ServiceId>,
@@ -68,6 +71,7 @@ impl Controller {
         Controller {
             cluster,
             pods: BTreeMap::new(),
+            targets: HashMap::new(),
             services: BTreeMap::new(),
             slices: BTreeMap::new(),
             queue: WorkQueue::default(),
@@ -92,8 +96,14 @@ impl Controller {
             }
             Ev::Pod(kind, pod) => {
                 let old = match kind {
-                    WatchKind::Deleted => self.pods.remove(&pod.id),
-                    _ => self.pods.insert(pod.id, pod.clone()),
+                    WatchKind::Deleted => {
+                        self.targets.remove(&pod.id);
+                        self.pods.remove(&pod.id)
+                    }
+                    _ => {
+                        self.targets.entry(pod.id).or_insert_with(|| target_ref(&pod));
+                        self.pods.insert(pod.id, pod.clone())
+                    }
                 };
                 let queue = match (&old, kind) {
                     (_, WatchKind::Added | WatchKind::Deleted) | (None, _) => true,
@@ -191,7 +201,7 @@ impl Controller {
         let trigger = self.triggers.compute(&svc, pods.iter().map(|p| &***p));
         let mut desired: Desired = Vec::new();
         for pod in pods.iter().filter(|p| included(p)) {
-            let Some(endpoint) = pod_to_endpoint(pod, &svc.spec) else { continue };
+            let Some(endpoint) = pod_to_endpoint(pod, &svc.spec, &self.targets[&pod.id]) else { continue };
             let ports = endpoint_ports(pod, &svc.spec);
             match desired.iter_mut().find(|(p, _)| *p == ports) {
                 Some((_, eps)) => eps.push(endpoint),

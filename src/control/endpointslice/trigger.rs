@@ -10,8 +10,7 @@ use crate::spec::PodSpec;
 use crate::time::SimTime;
 use foldhash::HashMap;
 use std::borrow::Borrow;
-use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// A pod's name, read through its shared spec: no copy of it per sync.
@@ -32,28 +31,23 @@ impl PartialEq for PodName {
 
 impl Eq for PodName {}
 
-impl PartialOrd for PodName {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for PodName {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.0.name.cmp(&other.0.name)
+/// Hashed as its name, so that a lookup by `&str` finds it.
+impl Hash for PodName {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.name.as_str().hash(state)
     }
 }
 
 #[derive(Default)]
 pub struct TriggerTimes {
     /// Per Service: each pod's Ready lastTransitionTime at the last sync.
-    seen: HashMap<ServiceId, BTreeMap<PodName, SimTime>>,
+    seen: HashMap<ServiceId, HashMap<PodName, SimTime>>,
 }
 
 impl TriggerTimes {
     /// `ComputeEndpointLastChangeTriggerTime`, which also records the state.
     pub fn compute<'a>(&mut self, svc: &ApiService, pods: impl Iterator<Item = &'a ApiPod>) -> Option<SimTime> {
-        let now: BTreeMap<PodName, SimTime> = pods
+        let now: HashMap<PodName, SimTime> = pods
             .filter_map(|p| {
                 // API times are whole seconds.
                 let ltt = p.status.condition(&ConditionType::Ready)?.last_transition;
