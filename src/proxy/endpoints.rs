@@ -34,20 +34,25 @@ impl ProxyEndpoint {
     /// The order of the two `key()`s as strings (so `10.244.0.10` comes
     /// before `10.244.0.2`), without formatting them.
     pub fn key_cmp(&self, other: &ProxyEndpoint) -> Ordering {
-        let (a, b) = (self.ip.as_bytes(), other.ip.as_bytes());
-        let n = a.len().min(b.len());
-        match a[..n].cmp(&b[..n]) {
-            Ordering::Equal => {}
-            decided => return decided,
-        }
-        let (mut da, mut db) = ([0; 5], [0; 5]);
-        let full = |ip: &[u8], port: &[u8]| ip[n..].iter().chain(b":").chain(port).copied().collect::<Vec<u8>>();
-        if a.len() == b.len() {
-            return digits(self.port, &mut da).cmp(digits(other.port, &mut db));
-        }
-        // One address is a prefix of the other: rare enough to compare the rest whole.
-        full(a, digits(self.port, &mut da)).cmp(&full(b, digits(other.port, &mut db)))
+        key_cmp(&self.ip, self.port, &other.ip, other.port)
     }
+}
+
+/// The order of `a:pa` and `b:pb` as strings.
+fn key_cmp(a: &str, pa: u16, b: &str, pb: u16) -> Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len().min(b.len());
+    match a[..n].cmp(&b[..n]) {
+        Ordering::Equal => {}
+        decided => return decided,
+    }
+    let (mut da, mut db) = ([0; 5], [0; 5]);
+    let full = |ip: &[u8], port: &[u8]| ip[n..].iter().chain(b":").chain(port).copied().collect::<Vec<u8>>();
+    if a.len() == b.len() {
+        return digits(pa, &mut da).cmp(digits(pb, &mut db));
+    }
+    // One address is a prefix of the other: rare enough to compare the rest whole.
+    full(a, digits(pa, &mut da)).cmp(&full(b, digits(pb, &mut db)))
 }
 
 /// `port` in decimal, written into `buf`.
@@ -74,16 +79,26 @@ struct Converted {
 
 impl Converted {
     fn new(slice: Arc<ApiSlice>, node: &str) -> Self {
+        let content = &slice.content;
+        // Stable: equal keys keep the slice's order.
+        let order = slice.key_order.get_or_init(|| {
+            let eps = &content.endpoints;
+            let by_key = |port: u16| {
+                let mut order: Vec<u32> = (0..eps.len() as u32).collect();
+                order.sort_by(|&i, &j| key_cmp(&eps[i as usize].address, port, &eps[j as usize].address, port));
+                order
+            };
+            content.ports.iter().map(|p| by_key(p.port)).collect()
+        });
         let mut ports: Vec<(String, Vec<Arc<ProxyEndpoint>>)> = Vec::new();
-        for port in &slice.content.ports {
+        for (port, order) in content.ports.iter().zip(order) {
             if ports.iter().any(|(name, _)| *name == port.name) {
                 continue;
             }
-            let mut eps: Vec<Arc<ProxyEndpoint>> = slice
-                .content
-                .endpoints
+            let eps = order
                 .iter()
-                .map(|e| {
+                .map(|&i| {
+                    let e = &content.endpoints[i as usize];
                     Arc::new(ProxyEndpoint {
                         ip: e.address.clone(),
                         port: port.port,
@@ -95,7 +110,6 @@ impl Converted {
                     })
                 })
                 .collect();
-            eps.sort_by(|a, b| a.key_cmp(b));
             ports.push((port.name.clone(), eps));
         }
         Converted { slice, ports }
@@ -249,6 +263,7 @@ mod tests {
                 trigger_time: None,
             },
             removed: false,
+            key_order: std::sync::OnceLock::new(),
         })
     }
 
