@@ -30,6 +30,8 @@ pub enum Target {
 pub struct Client {
     pub name: Arc<str>,
     pub from: Source,
+    /// `node/node-1` or `pod/curl`, as each request records it.
+    pub source: Arc<str>,
     pub to: Target,
     /// As written: `service/web:8080`, `pod/web:8080`.
     pub target: Arc<str>,
@@ -160,7 +162,7 @@ pub struct RequestRecord {
     pub n: u32,
     pub sent: SimTime,
     /// `node/node-1` or `pod/curl`, and the node whose rules routed it.
-    pub from: String,
+    pub from: Arc<str>,
     pub node: Option<Arc<str>>,
     pub target: Arc<str>,
     pub path: Arc<str>,

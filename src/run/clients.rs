@@ -103,6 +103,10 @@ fn client(manifests: &Manifests, cluster: &Cluster, t: &Traffic, name: &str) -> 
             (Target::Pod { pod: PodId(index as u32), port: number }, format!("pod/{pod}:{number}"))
         }
     };
+    let source = match &from {
+        Source::Node(n) => format!("node/{n}"),
+        Source::Pod(id) => format!("pod/{}", manifests.pods[id.0 as usize].name),
+    };
     let schedule = match &t.when {
         When::At(times) => Schedule::At(times.clone()),
         When::Every { start, every, count } => Schedule::Every { start: *start, every: every.clone(), count: *count },
@@ -110,6 +114,7 @@ fn client(manifests: &Manifests, cluster: &Cluster, t: &Traffic, name: &str) -> 
     Ok(Client {
         name: Arc::from(name),
         from,
+        source: Arc::from(source),
         to,
         target: Arc::from(target),
         path: Arc::from(t.path.as_str()),

@@ -26,17 +26,17 @@ impl World {
         if let Some(t) = c.schedule.next(n + 1, Some(now), &mut self.client_rngs[client]) {
             self.q.at(t, Ev::Send { client, n: n + 1 });
         }
-        let (from, node, source_ip) = match &c.from {
+        let (node, source_ip) = match &c.from {
             Source::Node(name) => {
                 let ip = self.nodes.named(name).map(|i| self.cluster.nodes[i.index()].ip.clone());
-                (format!("node/{name}"), Some(name.clone()), ip)
+                (Some(name.clone()), ip)
             }
             Source::Pod(id) => {
                 let p = self.api.pod(*id);
-                let ip = p.status.pod_ip.clone().filter(|_| !p.removed);
-                (format!("pod/{}", p.spec.name), p.node.clone(), ip)
+                (p.node.clone(), p.status.pod_ip.clone().filter(|_| !p.removed))
             }
         };
+        let from = c.source.clone();
         let mut record = RequestRecord {
             client: c.name.clone(),
             n,
