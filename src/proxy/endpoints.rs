@@ -4,12 +4,12 @@
 //! slice's endpoints are converted once per version of the slice and kept;
 //! a sync merges the kept lists.
 
+use super::merge::{MergeKey, MergeOrders};
 use crate::api::endpointslice::{ApiSlice, SliceId, TargetRef};
 use crate::api::service::ServiceId;
 use crate::cluster::Version;
 use std::cmp::Ordering;
-use std::collections::binary_heap::PeekMut;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// One endpoint as kube-proxy holds it.
@@ -116,34 +116,6 @@ impl Converted {
     }
 }
 
-/// The next endpoint of one slice's sorted list, in a merge of them all:
-/// ordered so that the max-heap yields the smallest key first, and of equal
-/// keys the one from the earlier slice.
-struct Head<'a> {
-    list: usize,
-    rest: &'a [Arc<ProxyEndpoint>],
-}
-
-impl Ord for Head<'_> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.rest[0].key_cmp(&self.rest[0]).then(other.list.cmp(&self.list))
-    }
-}
-
-impl PartialOrd for Head<'_> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Head<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Head<'_> {}
-
 /// The slices one kube-proxy has converted (`EndpointSliceCache`).
 #[derive(Debug, Default)]
 pub struct SliceCache {
@@ -172,31 +144,23 @@ impl SliceCache {
         service: ServiceId,
         port_name: &str,
         version: Version,
+        merges: &mut MergeOrders,
     ) -> Vec<Arc<ProxyEndpoint>> {
-        let lists: Vec<&[Arc<ProxyEndpoint>]> = self
-            .slices
-            .values()
-            .filter(|c| c.slice.service == service)
-            .filter_map(|c| c.ports.iter().find(|(name, _)| name == port_name))
-            .map(|(_, eps)| eps.as_slice())
-            .collect();
-        // Each slice's list is sorted: merging them is the stable sort of
-        // their concatenation (equal keys in slice order, then in each
-        // slice's order) without comparing what is already in order.
-        let mut heads: BinaryHeap<Head> =
-            lists.iter().enumerate().filter(|(_, l)| !l.is_empty()).map(|(list, &rest)| Head { list, rest }).collect();
-        let mut seen: Vec<&Arc<ProxyEndpoint>> = Vec::with_capacity(lists.iter().map(|l| l.len()).sum());
-        while let Some(mut head) = heads.peek_mut() {
-            seen.push(&head.rest[0]);
-            head.rest = &head.rest[1..];
-            if head.rest.is_empty() {
-                PeekMut::pop(head);
+        let mut key: MergeKey = Vec::new();
+        let mut lists: Vec<&[Arc<ProxyEndpoint>]> = Vec::new();
+        for c in self.slices.values().filter(|c| c.slice.service == service) {
+            if let Some(i) = c.ports.iter().position(|(name, _)| name == port_name) {
+                key.push((c.slice.id, c.slice.resource_version, i as u32));
+                lists.push(&c.ports[i].1);
             }
         }
-        let mut merged: Vec<Arc<ProxyEndpoint>> = Vec::with_capacity(seen.len());
-        for ep in seen {
+        // Stable: equal keys stay in slice order, then in each slice's order.
+        let order = merges.order(key, &lists);
+        let mut merged: Vec<Arc<ProxyEndpoint>> = Vec::with_capacity(order.len());
+        for m in order.iter() {
+            let ep = &lists[m.list as usize][m.at as usize];
             match merged.last_mut() {
-                Some(last) if last.key_cmp(ep) == Ordering::Equal => {
+                Some(last) if m.same_key => {
                     let replace = match version >= Version::V1_36 {
                         true => !ep.terminating,
                         false => ep.local,
@@ -279,10 +243,13 @@ mod tests {
         .into_iter()
         .map(|s| (s.id, s))
         .collect();
+        // One merge order for both nodes, as in a run: what node-b decides
+        // must not leak into node-c's list.
+        let mut merges = MergeOrders::default();
         let mut cache = SliceCache::default();
         cache.refresh(&view, "node-b");
-        let list = |version| {
-            let eps = cache.service_port_endpoints(ServiceId(0), "", version);
+        let mut list = |version| {
+            let eps = cache.service_port_endpoints(ServiceId(0), "", version, &mut merges);
             eps.iter().map(|e| (e.key(), e.terminating, e.local)).collect::<Vec<_>>()
         };
         // As strings, `10.0.0.1:80` sorts after `10.0.0.10:80`.
@@ -297,7 +264,7 @@ mod tests {
         // On node-c no duplicate is local: before 1.36 the first seen (terminating) stays.
         let mut cache = SliceCache::default();
         cache.refresh(&view, "node-c");
-        let eps = cache.service_port_endpoints(ServiceId(0), "", Version::V1_35);
+        let eps = cache.service_port_endpoints(ServiceId(0), "", Version::V1_35, &mut merges);
         let got: Vec<(String, bool)> = eps.iter().map(|e| (e.key(), e.terminating)).collect();
         assert_eq!(got, vec![(key("10.0.0.10"), false), (key("10.0.0.1"), true), (key("10.0.0.2"), false)]);
     }

@@ -4,11 +4,13 @@
 //! node meets.
 
 mod endpoints;
+mod merge;
 mod rules;
 mod runner;
 mod topology;
 
 pub use endpoints::{ProxyEndpoint, SliceCache};
+pub use merge::MergeOrders;
 pub use rules::{Affinity, Route, Rules, ServiceRule, route};
 pub use runner::Runner;
 pub use topology::{Action, categorize};
@@ -108,7 +110,8 @@ impl KubeProxy {
         }
     }
 
-    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_>) {
+    /// `merges`: the merge orders all kube-proxies of the run share.
+    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_>, merges: &mut MergeOrders) {
         let now = ctx.q.now();
         let next = match ev {
             // `OnServiceAdd/Update/Delete`, `OnEndpointSliceAdd/Update/Delete`: a change asks for a sync.
@@ -135,15 +138,15 @@ impl KubeProxy {
         };
         match next {
             Next::Nothing => {}
-            Next::StartNow => self.start(ctx),
+            Next::StartNow => self.start(ctx, merges),
             Next::WakeAt(t) => ctx.q.at(t, crate::sim::Ev::Proxy(self.id, Ev::Start)),
         }
     }
 
     /// `syncProxyRules`: read the view now, commit after the sync time.
-    fn start(&mut self, ctx: &mut Ctx<'_>) {
+    fn start(&mut self, ctx: &mut Ctx<'_>, merges: &mut MergeOrders) {
         let now = ctx.q.now();
-        let (rules, endpoints) = self.compute();
+        let (rules, endpoints) = self.compute(merges);
         let skip_full = self.large_cluster && self.cluster.version >= crate::cluster::Version::V1_37;
         let full = now >= self.next_full && !skip_full;
         let cfg = &self.cluster.kube_proxy;
@@ -155,13 +158,13 @@ impl KubeProxy {
 
     /// The rules for the current view: per Service port, its endpoints and
     /// what new connections meet; and the number of endpoints (`totalEndpoints`).
-    fn compute(&mut self) -> (Rules, usize) {
+    fn compute(&mut self, merges: &mut MergeOrders) -> (Rules, usize) {
         self.cache.refresh(&self.slices, &self.node);
         let mut rules = Rules::new();
         let mut total = 0;
         for svc in self.services.values() {
             for p in &svc.spec.ports {
-                let eps = self.cache.service_port_endpoints(svc.id, &p.name, self.cluster.version);
+                let eps = self.cache.service_port_endpoints(svc.id, &p.name, self.cluster.version, merges);
                 total += eps.len();
                 let name = match p.name.as_str() {
                     "" => format!("{}/{}", svc.spec.namespace, svc.spec.name),

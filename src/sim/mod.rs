@@ -178,6 +178,8 @@ pub struct World {
     /// The Deployment controller, present when the manifests declare Deployments.
     deployments: Option<deploy::Controller>,
     proxies: Vec<KubeProxy>,
+    /// The merge orders of endpoints the kube-proxies share.
+    merges: proxy::MergeOrders,
     watches: watch::Watches,
     informers: watch::Informers,
     clients: Arc<Vec<Client>>,
@@ -224,6 +226,7 @@ impl World {
             replicasets: (!setup.replica_sets.is_empty() || !setup.deployments.is_empty())
                 .then(|| rs::Controller::new(setup.cluster.clone(), seed)),
             deployments: (!setup.deployments.is_empty()).then(|| deploy::Controller::new(setup.cluster.clone(), seed)),
+            merges: proxy::MergeOrders::default(),
             proxies: match setup.services.is_empty() {
                 true => Vec::new(),
                 false => setup
@@ -376,7 +379,7 @@ impl World {
             Ev::Proxy(node, pev) => {
                 if let Some(p) = self.proxies.get_mut(node.index()) {
                     let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
-                    p.handle(pev, &mut ctx);
+                    p.handle(pev, &mut ctx, &mut self.merges);
                 }
             }
             Ev::Send { client, n } => self.send(client, n),
