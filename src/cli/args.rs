@@ -229,6 +229,8 @@ pub struct RunArgs {
     /// [,from=node/NAME|pod/NAME][,timeout=1s][,name=NAME], where TARGET is
     /// service/NAME[:PORT] or pod/NAME:PORT, e.g. service/web:80/ready@5s,every=1s,count=20.
     /// Without every or rate, one request. Repeatable; added to the scenario's traffic.
+    // The brackets are the grammar shown by --help, not rustdoc links.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(long = "traffic", value_name = "TARGET@START")]
     pub traffic: Vec<String>,
     /// Output format.
