@@ -4,7 +4,7 @@
 use super::service::ServiceId;
 use crate::sim::PodId;
 use crate::time::SimTime;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// An EndpointSlice of the run (its index in the API server).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -61,9 +61,4 @@ pub struct ApiSlice {
     pub content: SliceContent,
     /// Gone from storage (the DELETED event was sent).
     pub removed: bool,
-    /// Per port, the endpoints' indexes in kube-proxy's order (by `IP:port`
-    /// as a string, `proxy::endpoints`). Every node works out the same
-    /// order from the same version, so the first kube-proxy to convert this
-    /// version fills it and the others reuse it. Empty in a new version.
-    pub key_order: OnceLock<Vec<Vec<u32>>>,
 }

@@ -23,7 +23,7 @@ use endpointslice::{ApiSlice, SliceContent, SliceId};
 use pod::{ApiPod, Deletion};
 use service::{ApiService, ServiceId, allocate_cluster_ip};
 use std::collections::BTreeSet;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 pub struct ApiServer {
     pods: Vec<ApiPod>,
@@ -178,7 +178,6 @@ impl ApiServer {
             resource_version,
             content,
             removed: false,
-            key_order: OnceLock::new(),
         };
         self.slices.push(slice);
         self.record_slice(id, WatchKind::Added, now, trace)
@@ -204,7 +203,6 @@ impl ApiServer {
             s.generation += 1;
         }
         s.content = content;
-        s.key_order = OnceLock::new();
         s.resource_version = rv;
         self.record_slice(id, WatchKind::Modified, now, trace)
     }

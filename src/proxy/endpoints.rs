@@ -2,7 +2,7 @@
 //! Service's EndpointSlices (pkg/proxy/endpointslicecache.go `addEndpoints`,
 //! `endpointsMapFromEndpointInfo`). As `EndpointSliceCache` does, each
 //! slice's endpoints are converted once per version of the slice and kept;
-//! a sync merges the kept lists.
+//! a sync merges the kept lists in the order `proxy::merge` gives.
 
 use super::merge::{MergeKey, MergeOrders};
 use crate::api::endpointslice::{ApiSlice, SliceId, TargetRef};
@@ -34,25 +34,20 @@ impl ProxyEndpoint {
     /// The order of the two `key()`s as strings (so `10.244.0.10` comes
     /// before `10.244.0.2`), without formatting them.
     pub fn key_cmp(&self, other: &ProxyEndpoint) -> Ordering {
-        key_cmp(&self.ip, self.port, &other.ip, other.port)
+        let (a, b) = (self.ip.as_bytes(), other.ip.as_bytes());
+        let n = a.len().min(b.len());
+        match a[..n].cmp(&b[..n]) {
+            Ordering::Equal => {}
+            decided => return decided,
+        }
+        let (mut da, mut db) = ([0; 5], [0; 5]);
+        let full = |ip: &[u8], port: &[u8]| ip[n..].iter().chain(b":").chain(port).copied().collect::<Vec<u8>>();
+        if a.len() == b.len() {
+            return digits(self.port, &mut da).cmp(digits(other.port, &mut db));
+        }
+        // One address is a prefix of the other: rare enough to compare the rest whole.
+        full(a, digits(self.port, &mut da)).cmp(&full(b, digits(other.port, &mut db)))
     }
-}
-
-/// The order of `a:pa` and `b:pb` as strings.
-fn key_cmp(a: &str, pa: u16, b: &str, pb: u16) -> Ordering {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let n = a.len().min(b.len());
-    match a[..n].cmp(&b[..n]) {
-        Ordering::Equal => {}
-        decided => return decided,
-    }
-    let (mut da, mut db) = ([0; 5], [0; 5]);
-    let full = |ip: &[u8], port: &[u8]| ip[n..].iter().chain(b":").chain(port).copied().collect::<Vec<u8>>();
-    if a.len() == b.len() {
-        return digits(pa, &mut da).cmp(digits(pb, &mut db));
-    }
-    // One address is a prefix of the other: rare enough to compare the rest whole.
-    full(a, digits(pa, &mut da)).cmp(&full(b, digits(pb, &mut db)))
 }
 
 /// `port` in decimal, written into `buf`.
@@ -69,8 +64,7 @@ fn digits(mut port: u16, buf: &mut [u8; 5]) -> &[u8] {
 }
 
 /// One slice as this kube-proxy converted it: per port name (the first
-/// port of that name), its endpoints sorted by key, equal keys in the
-/// slice's order.
+/// port of that name), its endpoints in the slice's order.
 #[derive(Debug)]
 struct Converted {
     slice: Arc<ApiSlice>,
@@ -79,26 +73,16 @@ struct Converted {
 
 impl Converted {
     fn new(slice: Arc<ApiSlice>, node: &str) -> Self {
-        let content = &slice.content;
-        // Stable: equal keys keep the slice's order.
-        let order = slice.key_order.get_or_init(|| {
-            let eps = &content.endpoints;
-            let by_key = |port: u16| {
-                let mut order: Vec<u32> = (0..eps.len() as u32).collect();
-                order.sort_by(|&i, &j| key_cmp(&eps[i as usize].address, port, &eps[j as usize].address, port));
-                order
-            };
-            content.ports.iter().map(|p| by_key(p.port)).collect()
-        });
         let mut ports: Vec<(String, Vec<Arc<ProxyEndpoint>>)> = Vec::new();
-        for (port, order) in content.ports.iter().zip(order) {
+        for port in &slice.content.ports {
             if ports.iter().any(|(name, _)| *name == port.name) {
                 continue;
             }
-            let eps = order
+            let eps = slice
+                .content
+                .endpoints
                 .iter()
-                .map(|&i| {
-                    let e = &content.endpoints[i as usize];
+                .map(|e| {
                     Arc::new(ProxyEndpoint {
                         ip: e.address.clone(),
                         port: port.port,
@@ -154,7 +138,6 @@ impl SliceCache {
                 lists.push(&c.ports[i].1);
             }
         }
-        // Stable: equal keys stay in slice order, then in each slice's order.
         let order = merges.order(key, &lists);
         let mut merged: Vec<Arc<ProxyEndpoint>> = Vec::with_capacity(order.len());
         for m in order.iter() {
@@ -227,7 +210,6 @@ mod tests {
                 trigger_time: None,
             },
             removed: false,
-            key_order: std::sync::OnceLock::new(),
         })
     }
 

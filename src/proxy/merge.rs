@@ -5,15 +5,14 @@
 //! equal keys in slice order, and deduplicates as it goes
 //! (`SliceCache::service_port_endpoints`). Every node merges the same slice
 //! versions into the same order — only which of two equal keys a node keeps
-//! depends on the node — so the order is worked out by the first
+//! depends on the node — so the order is worked out (sorted) by the first
 //! kube-proxy that needs it and reused by the others.
 
 use super::ProxyEndpoint;
 use crate::api::endpointslice::SliceId;
 use foldhash::HashMap;
 use std::cmp::Ordering;
-use std::collections::binary_heap::PeekMut;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// The lists merged: per slice, its id, its version and the index of the
@@ -44,7 +43,7 @@ pub struct MergeOrders {
 const KEPT: usize = 256;
 
 impl MergeOrders {
-    /// The merge order of `lists` (each sorted by key), whose versions are `key`.
+    /// The merge order of `lists`, whose versions are `key`.
     pub fn order(&mut self, key: MergeKey, lists: &[&[Arc<ProxyEndpoint>]]) -> MergeOrder {
         if let Some(order) = self.orders.get(&key) {
             return order.clone();
@@ -61,55 +60,16 @@ impl MergeOrders {
     }
 }
 
-/// The stable sort of the lists' concatenation by key, done as a merge:
-/// each list is sorted already.
+/// The lists' endpoints sorted by key, stably: equal keys in list (slice)
+/// order, then in each list's order.
 fn merge(lists: &[&[Arc<ProxyEndpoint>]]) -> Vec<Merged> {
-    let mut heads: BinaryHeap<Head> = lists
+    let ep = |&(list, at): &(u32, u32)| &lists[list as usize][at as usize];
+    let mut all: Vec<(u32, u32)> = lists
         .iter()
         .enumerate()
-        .filter(|(_, l)| !l.is_empty())
-        .map(|(list, &rest)| Head { list: list as u32, at: 0, rest })
+        .flat_map(|(list, eps)| (0..eps.len() as u32).map(move |at| (list as u32, at)))
         .collect();
-    let mut order: Vec<Merged> = Vec::with_capacity(lists.iter().map(|l| l.len()).sum());
-    let mut last: Option<&Arc<ProxyEndpoint>> = None;
-    while let Some(mut head) = heads.peek_mut() {
-        let ep = &head.rest[0];
-        let same_key = last.is_some_and(|l| l.key_cmp(ep) == Ordering::Equal);
-        order.push(Merged { list: head.list, at: head.at, same_key });
-        last = Some(ep);
-        head.at += 1;
-        head.rest = &head.rest[1..];
-        if head.rest.is_empty() {
-            PeekMut::pop(head);
-        }
-    }
-    order
+    all.sort_by(|a, b| ep(a).key_cmp(ep(b)));
+    let same = |i: usize| i > 0 && ep(&all[i - 1]).key_cmp(ep(&all[i])) == Ordering::Equal;
+    (0..all.len()).map(|i| Merged { list: all[i].0, at: all[i].1, same_key: same(i) }).collect()
 }
-
-/// The next endpoint of one list: ordered so that the max-heap yields the
-/// smallest key first, and of equal keys the one from the earlier list.
-struct Head<'a> {
-    list: u32,
-    at: u32,
-    rest: &'a [Arc<ProxyEndpoint>],
-}
-
-impl Ord for Head<'_> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.rest[0].key_cmp(&self.rest[0]).then(other.list.cmp(&self.list))
-    }
-}
-
-impl PartialOrd for Head<'_> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Head<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Head<'_> {}

@@ -36,12 +36,11 @@ impl World {
                 (p.node.clone(), p.status.pod_ip.clone().filter(|_| !p.removed))
             }
         };
-        let from = c.source.clone();
         let mut record = RequestRecord {
             client: c.name.clone(),
             n,
             sent: now,
-            from: from.clone(),
+            from: c.source.clone(),
             node: node.clone(),
             target: c.target.clone(),
             path: c.path.clone(),
@@ -51,7 +50,7 @@ impl World {
             outcome: Outcome::Http { status: 0 },
         };
         let (Some(node), Some(source_ip)) = (node, source_ip) else {
-            record.outcome = Outcome::NotSent { why: format!("{from} has no IP yet") };
+            record.outcome = Outcome::NotSent { why: format!("{} has no IP yet", c.source) };
             return self.finish(record);
         };
         let (ip, port) = match c.to {
