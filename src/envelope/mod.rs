@@ -7,6 +7,8 @@ mod timings;
 
 pub use timings::{AFTER_DELETION, DELETION_REQUESTED, Timing, Timings, row_timings, timings};
 
+use crate::cluster::Node;
+use crate::control::deployment::revisions::LAST_APPLIED_CONFIG;
 use crate::error::{Error, Problem, SourceFile};
 use crate::manifest::Manifests;
 use crate::observe::{Observed, Origin, Record, simulated_records};
@@ -65,21 +67,60 @@ impl Envelope {
 }
 
 /// The spec of the newest recorded Pod object with that name, as a manifest
-/// (status and scheduling left out), for the simulator.
-fn recorded_spec(records: &[Record], pod: &str) -> Option<(String, Origin)> {
+/// (status left out), for the simulator; and a note when its node changes.
+fn recorded_spec(records: &[Record], pod: &str, nodes: &[Node]) -> Option<(String, Origin, Option<String>)> {
     let (p, origin) = records.iter().rev().find_map(|r| match &r.observed {
         Observed::Pod(p) if p.metadata.name.as_deref() == Some(pod) && p.spec.is_some() => Some((p, &r.origin)),
         _ => None,
     })?;
     let mut spec = p.spec.clone()?;
-    spec.node_name = None;
+    let (node, note) = simulated_node(created_bound(records, pod), nodes);
+    spec.node_name = node;
     let manifest = serde_json::json!({
         "apiVersion": "v1",
         "kind": "Pod",
         "metadata": {"name": pod, "namespace": p.metadata.namespace, "labels": p.metadata.labels},
         "spec": spec,
     });
-    Some((manifest.to_string(), origin.clone()))
+    Some((manifest.to_string(), origin.clone(), note))
+}
+
+/// The node a pod was created bound to, when the recording shows it: an
+/// object that names a node but carries no PodScheduled condition (a
+/// binding writes both at once, `BindingREST.setPodNodeAndMetadata`; with
+/// `spec.nodeName` at creation no scheduler runs and only the kubelet's
+/// first status adds the condition), or a last-applied configuration that
+/// names one. A dump's `spec.nodeName` alone is usually the scheduler's choice.
+fn created_bound(records: &[Record], pod: &str) -> Option<String> {
+    records.iter().find_map(|r| {
+        let Observed::Pod(p) = &r.observed else { return None };
+        if p.metadata.name.as_deref() != Some(pod) {
+            return None;
+        }
+        let node = p.spec.as_ref()?.node_name.clone()?;
+        let conditions = p.status.as_ref().and_then(|s| s.conditions.as_ref());
+        let unscheduled = conditions.is_none_or(|c| c.iter().all(|c| c.type_ != "PodScheduled"));
+        let applied = p.metadata.annotations.as_ref().and_then(|a| a.get(LAST_APPLIED_CONFIG)).and_then(|a| {
+            let v: serde_json::Value = serde_json::from_str(a).ok()?;
+            v.pointer("/spec/nodeName")?.as_str().map(str::to_string)
+        });
+        applied.or(unscheduled.then_some(node))
+    })
+}
+
+/// The simulated pod's `spec.nodeName`: a pod created bound stays bound (no
+/// scheduler, graceful deletion), on the profile's node of that name or else
+/// its first node; any other goes through the simulated scheduler.
+fn simulated_node(bound: Option<String>, nodes: &[Node]) -> (Option<String>, Option<String>) {
+    let Some(node) = bound else { return (None, None) };
+    if nodes.iter().any(|n| *n.name == node) {
+        return (Some(node), None);
+    }
+    let first = nodes.first().map(|n| n.name.to_string());
+    let note = first.as_ref().map(|f| {
+        format!("it was created bound to node {node:?}, which the cluster profile lacks: simulated bound to {f:?}")
+    });
+    (first, note)
 }
 
 /// Simulates each recorded pod `runs` times and compares its timings.
@@ -97,8 +138,9 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
         if wanted.is_empty() {
             continue;
         }
-        let (setup_used, spec) = match recorded_spec(records, &pod) {
-            Some((text, origin)) => {
+        let (setup_used, spec) = match recorded_spec(records, &pod, &scenario.setup.cluster.nodes) {
+            Some((text, origin, note)) => {
+                notes.extend(note.map(|n| Problem::warning(format!("pod {pod}: {n}"))));
                 let file = Arc::new(SourceFile { name: format!("{origin} (the recorded spec of pod {pod})"), text });
                 let loaded = Manifests::load(&[file]).and_then(|m| {
                     setup(
