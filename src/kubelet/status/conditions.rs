@@ -1,6 +1,8 @@
 //! The kubelet-owned pod conditions (pkg/kubelet/status/generate.go).
 
 use crate::api::status::{Condition, ConditionType, ContainerState, PodPhase, PodStatus};
+use crate::cluster::Version;
+use crate::kubelet::pleg::SandboxSnap;
 use crate::spec::{PodSpec, Role};
 
 const CONTAINERS_NOT_READY: &str = "ContainersNotReady";
@@ -109,10 +111,19 @@ pub fn initialized(spec: &PodSpec, s: &PodStatus, phase: PodPhase) -> Condition 
 }
 
 /// `GeneratePodReadyToStartContainersCondition`: True once a ready sandbox
-/// with networking exists. From 1.36 a False one carries `PodSandboxNotReady`.
-pub fn ready_to_start(sandbox_ready: bool, with_reason: bool) -> Condition {
-    let c = Condition::new(ConditionType::PodReadyToStartContainers, sandbox_ready);
-    if !sandbox_ready && with_reason { c.reason("PodSandboxNotReady") } else { c }
+/// with networking exists, else False — bare up to 1.35; from 1.36 (PR
+/// #135300) with reason `PodSandboxNotReady` and, as its message, why
+/// `PodSandboxChanged` wants a new sandbox (pkg/kubelet/types/constants.go).
+pub fn ready_to_start(sandbox: &SandboxSnap, version: Version) -> Condition {
+    let message = match sandbox {
+        SandboxSnap::Ready(_) => return Condition::new(ConditionType::PodReadyToStartContainers, true),
+        // PodSandboxNotReadyMsgNoPodSandbox
+        SandboxSnap::Absent => "no pod sandbox exists",
+        // PodSandboxNotReadyMsgSandboxNotReady: stopped with the pod
+        SandboxSnap::Stopped => "pod sandbox is not ready",
+    };
+    let c = Condition::new(ConditionType::PodReadyToStartContainers, false);
+    if version >= Version::V1_36 { c.reason("PodSandboxNotReady").message(message.to_string()) } else { c }
 }
 
 /// `generate{ContainersReady,PodReady}ConditionForTerminalPhase`.
