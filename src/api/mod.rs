@@ -419,3 +419,6 @@ pub enum DeleteOutcome {
     Unchanged,
     NotFound,
 }
+
+#[cfg(test)]
+mod tests;

@@ -3,12 +3,12 @@
 //! scenario's app behaviour and cluster profile over many seeds; each timing
 //! the recording shows is compared with the simulated range.
 
+mod node;
 mod timings;
 
 pub use timings::{AFTER_DELETION, DELETION_REQUESTED, Timing, Timings, row_timings, timings};
 
 use crate::cluster::Node;
-use crate::control::deployment::revisions::LAST_APPLIED_CONFIG;
 use crate::error::{Error, Problem, SourceFile};
 use crate::manifest::Manifests;
 use crate::observe::{Observed, Origin, Record, simulated_records};
@@ -74,7 +74,7 @@ fn recorded_spec(records: &[Record], pod: &str, nodes: &[Node]) -> Option<(Strin
         _ => None,
     })?;
     let mut spec = p.spec.clone()?;
-    let (node, note) = simulated_node(created_bound(records, pod), nodes);
+    let (node, note) = node::simulated_node(node::created_bound(records, pod), nodes);
     spec.node_name = node;
     let manifest = serde_json::json!({
         "apiVersion": "v1",
@@ -83,44 +83,6 @@ fn recorded_spec(records: &[Record], pod: &str, nodes: &[Node]) -> Option<(Strin
         "spec": spec,
     });
     Some((manifest.to_string(), origin.clone(), note))
-}
-
-/// The node a pod was created bound to, when the recording shows it: an
-/// object that names a node but carries no PodScheduled condition (a
-/// binding writes both at once, `BindingREST.setPodNodeAndMetadata`; with
-/// `spec.nodeName` at creation no scheduler runs and only the kubelet's
-/// first status adds the condition), or a last-applied configuration that
-/// names one. A dump's `spec.nodeName` alone is usually the scheduler's choice.
-fn created_bound(records: &[Record], pod: &str) -> Option<String> {
-    records.iter().find_map(|r| {
-        let Observed::Pod(p) = &r.observed else { return None };
-        if p.metadata.name.as_deref() != Some(pod) {
-            return None;
-        }
-        let node = p.spec.as_ref()?.node_name.clone()?;
-        let conditions = p.status.as_ref().and_then(|s| s.conditions.as_ref());
-        let unscheduled = conditions.is_none_or(|c| c.iter().all(|c| c.type_ != "PodScheduled"));
-        let applied = p.metadata.annotations.as_ref().and_then(|a| a.get(LAST_APPLIED_CONFIG)).and_then(|a| {
-            let v: serde_json::Value = serde_json::from_str(a).ok()?;
-            v.pointer("/spec/nodeName")?.as_str().map(str::to_string)
-        });
-        applied.or(unscheduled.then_some(node))
-    })
-}
-
-/// The simulated pod's `spec.nodeName`: a pod created bound stays bound (no
-/// scheduler, graceful deletion), on the profile's node of that name or else
-/// its first node; any other goes through the simulated scheduler.
-fn simulated_node(bound: Option<String>, nodes: &[Node]) -> (Option<String>, Option<String>) {
-    let Some(node) = bound else { return (None, None) };
-    if nodes.iter().any(|n| *n.name == node) {
-        return (Some(node), None);
-    }
-    let first = nodes.first().map(|n| n.name.to_string());
-    let note = first.as_ref().map(|f| {
-        format!("it was created bound to node {node:?}, which the cluster profile lacks: simulated bound to {f:?}")
-    });
-    (first, note)
 }
 
 /// Simulates each recorded pod `runs` times and compares its timings.

@@ -225,8 +225,8 @@ fn deletion_stops(p: &PodLives, end: SimTime, t: &mut Tally) {
     let due = removed + SimDuration::from_secs(grace_of(spec, None, removed) as u64 + 2);
     for (name, lives) in &p.lives {
         for l in lives.iter().filter(|l| l.finished.is_none_or(|f| f > removed)) {
-            let killed = l.sigterm.is_some()
-                || p.kills.iter().any(|(k, c, _, _)| c == name && *k >= l.started.max(removed));
+            let killed =
+                l.sigterm.is_some() || p.kills.iter().any(|(k, c, _, _)| c == name && *k >= l.started.max(removed));
             if graceful && l.started <= removed {
                 t.violate(
                     &[&origin(l.line), &origin(line)],

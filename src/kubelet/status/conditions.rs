@@ -135,3 +135,36 @@ pub fn terminal(kind: ConditionType, phase: PodPhase) -> Condition {
         _ => c,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn words(c: &Condition) -> (bool, Option<&str>, Option<&str>) {
+        (c.status, c.reason.as_deref(), c.message.as_deref())
+    }
+
+    /// GeneratePodReadyToStartContainersCondition in each modelled version:
+    /// 1.34 and 1.35 write a bare False; 1.36 and 1.37 add the reason and
+    /// PodSandboxChanged's message (PR #135300). True never has either.
+    #[test]
+    fn ready_to_start_wording_by_version() {
+        let ip = SandboxSnap::Ready(Arc::from("10.244.1.2"));
+        for v in Version::ALL {
+            assert_eq!(words(&ready_to_start(&ip, v)), (true, None, None), "{v:?}");
+            let (absent, stopped) = (ready_to_start(&SandboxSnap::Absent, v), ready_to_start(&SandboxSnap::Stopped, v));
+            if v < Version::V1_36 {
+                assert_eq!(words(&absent), (false, None, None), "{v:?}");
+                assert_eq!(words(&stopped), (false, None, None), "{v:?}");
+            } else {
+                assert_eq!(words(&absent), (false, Some("PodSandboxNotReady"), Some("no pod sandbox exists")), "{v:?}");
+                assert_eq!(
+                    words(&stopped),
+                    (false, Some("PodSandboxNotReady"), Some("pod sandbox is not ready")),
+                    "{v:?}"
+                );
+            }
+        }
+    }
+}
