@@ -89,9 +89,10 @@ impl ApiServer {
     }
 
     /// POST: the pod is stored with a new UID, phase Pending. A
-    /// `spec.nodeName` is stored as given: the pod is bound from its creation,
-    /// with no PodScheduled condition until its kubelet reports one (only a
-    /// binding writes it: `BindingREST.setPodNodeAndMetadata`, pkg/registry/core/pod/storage/storage.go).
+    /// `spec.nodeName` is stored as given: the pod is bound from its
+    /// creation, with no PodScheduled condition until its kubelet reports
+    /// one (only a binding writes it: `BindingREST.setPodNodeAndMetadata`,
+    /// pkg/registry/core/pod/storage/storage.go).
     pub fn create(&mut self, spec: Arc<PodSpec>, now: SimTime, trace: &mut Trace) -> PodId {
         let uid = uid(&mut self.uids);
         let id = PodId(self.pods.len() as u32);

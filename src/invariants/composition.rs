@@ -262,7 +262,10 @@ pub fn judge(trace: &Trace, end: SimTime) -> BTreeMap<Arc<str>, Vec<(&'static st
         v.push(("init-order", order.verdict("no init containers")));
         v.push(("stopped-within-grace", within.verdict("no container was killed")));
         v.push(("sidecars-stop-last", last.verdict("no sidecar was stopped with the pod")));
-        v.push(("deletion-stops-containers", stops.verdict("the pod never left the API server with a container run")));
+        v.push((
+            "deletion-stops-containers",
+            stops.verdict("the pod did not leave the API server, or no container ran then"),
+        ));
     }
     out
 }
