@@ -3,10 +3,12 @@
 //! scenario's app behaviour and cluster profile over many seeds; each timing
 //! the recording shows is compared with the simulated range.
 
+mod node;
 mod timings;
 
 pub use timings::{AFTER_DELETION, DELETION_REQUESTED, Timing, Timings, row_timings, timings};
 
+use crate::cluster::Node;
 use crate::error::{Error, Problem, SourceFile};
 use crate::manifest::Manifests;
 use crate::observe::{Observed, Origin, Record, simulated_records};
@@ -65,21 +67,22 @@ impl Envelope {
 }
 
 /// The spec of the newest recorded Pod object with that name, as a manifest
-/// (status and scheduling left out), for the simulator.
-fn recorded_spec(records: &[Record], pod: &str) -> Option<(String, Origin)> {
+/// (status left out), for the simulator; and a note when its node changes.
+fn recorded_spec(records: &[Record], pod: &str, nodes: &[Node]) -> Option<(String, Origin, Option<String>)> {
     let (p, origin) = records.iter().rev().find_map(|r| match &r.observed {
         Observed::Pod(p) if p.metadata.name.as_deref() == Some(pod) && p.spec.is_some() => Some((p, &r.origin)),
         _ => None,
     })?;
     let mut spec = p.spec.clone()?;
-    spec.node_name = None;
+    let (node, note) = node::simulated_node(node::created_bound(records, pod), nodes);
+    spec.node_name = node;
     let manifest = serde_json::json!({
         "apiVersion": "v1",
         "kind": "Pod",
         "metadata": {"name": pod, "namespace": p.metadata.namespace, "labels": p.metadata.labels},
         "spec": spec,
     });
-    Some((manifest.to_string(), origin.clone()))
+    Some((manifest.to_string(), origin.clone(), note))
 }
 
 /// Simulates each recorded pod `runs` times and compares its timings.
@@ -97,8 +100,9 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
         if wanted.is_empty() {
             continue;
         }
-        let (setup_used, spec) = match recorded_spec(records, &pod) {
-            Some((text, origin)) => {
+        let (setup_used, spec) = match recorded_spec(records, &pod, &scenario.setup.cluster.nodes) {
+            Some((text, origin, note)) => {
+                notes.extend(note.map(|n| Problem::warning(format!("pod {pod}: {n}"))));
                 let file = Arc::new(SourceFile { name: format!("{origin} (the recorded spec of pod {pod})"), text });
                 let loaded = Manifests::load(&[file]).and_then(|m| {
                     setup(

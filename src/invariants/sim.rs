@@ -51,6 +51,12 @@ pub const SIM_ONLY: &[Invariant] = &[
         Scope::Sequence,
     ),
     inv(
+        "deletion-stops-containers",
+        "a deleted pod's containers stop: none still runs when the kubelet's final DELETE removes the pod, and each one running when the pod is removed at once (grace 0) is then killed by its kubelet or exits (judged once the run has gone on for the pod's kill grace + 2 s after the removal)",
+        "pkg/registry/core/pod/strategy.go CheckGracefulDelete; pkg/kubelet/status/status_manager.go canBeDeleted; pkg/kubelet/kubelet.go HandlePodRemoves; pod_workers.go UpdatePod",
+        Scope::Sequence,
+    ),
+    inv(
         "request-follows-proxy-rules",
         "a request to a Service meets the rules its node's kube-proxy last committed before the send (or at that instant): it goes to an IP:port they forward that Service port to (by ClientIP affinity only if they keep it), is refused only by their REJECT, and gets no answer unrouted only by their DROP or with no rule for the cluster IP",
         "pkg/proxy/iptables/proxier.go syncProxyRules (the kernel holds what iptables-restore committed)",
@@ -91,7 +97,7 @@ fn judge(trace: &Trace, clock: &Clock, cluster: &Cluster, horizon: &Horizon) -> 
         }
     }
     let mut report = checker.report();
-    for (pod, verdicts) in sim_only(trace, cluster) {
+    for (pod, verdicts) in sim_only(trace, cluster, horizon) {
         if let Some(p) = report.pods.iter_mut().find(|p| *p.pod == *pod) {
             p.verdicts.extend(verdicts);
         }
@@ -114,7 +120,11 @@ fn origin(i: usize) -> Origin {
     Origin { file: Arc::from("trace"), line: i as u64 + 1 }
 }
 
-fn sim_only(trace: &Trace, cluster: &Cluster) -> BTreeMap<Arc<str>, Vec<(&'static str, super::Verdict)>> {
+fn sim_only(
+    trace: &Trace,
+    cluster: &Cluster,
+    horizon: &Horizon,
+) -> BTreeMap<Arc<str>, Vec<(&'static str, super::Verdict)>> {
     let mut gates: BTreeMap<Arc<str>, Tally> = BTreeMap::new();
     let mut started_ok: HashSet<Arc<str>> = HashSet::new();
     let mut startup_probed: HashSet<Arc<str>> = HashSet::new();
@@ -176,7 +186,8 @@ fn sim_only(trace: &Trace, cluster: &Cluster) -> BTreeMap<Arc<str>, Vec<(&'stati
             .or_default()
             .push(("crash-loop-backoff", t.verdict("no container exited by itself and restarted twice")));
     }
-    for (pod, verdicts) in super::composition::judge(trace) {
+    let end = horizon.end.or(trace.entries.last().map(|e| e.t)).unwrap_or(SimTime::ZERO);
+    for (pod, verdicts) in super::composition::judge(trace, end) {
         out.entry(pod).or_default().extend(verdicts);
     }
     out

@@ -20,11 +20,32 @@ pub struct ContainerSnap {
     pub state: InstState,
 }
 
+/// The pod's sandbox as the runtime lists it (what `PodSandboxChanged` reads).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum SandboxSnap {
+    /// None yet.
+    #[default]
+    Absent,
+    /// Stopped with the pod (`SANDBOX_NOTREADY`).
+    Stopped,
+    /// Ready, with its IP.
+    Ready(Arc<str>),
+}
+
+impl SandboxSnap {
+    /// The ready sandbox's IP.
+    pub fn ip(&self) -> Option<&Arc<str>> {
+        match self {
+            SandboxSnap::Ready(ip) => Some(ip),
+            SandboxSnap::Absent | SandboxSnap::Stopped => None,
+        }
+    }
+}
+
 /// `kubecontainer.PodStatus`: the sandbox and every instance, newest first.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PodSnapshot {
-    /// The sandbox IP once it exists and is ready.
-    pub sandbox_ip: Option<Arc<str>>,
+    pub sandbox: SandboxSnap,
     pub containers: Vec<ContainerSnap>,
 }
 
@@ -32,7 +53,11 @@ impl PodSnapshot {
     /// Reads the runtime's current state of `pod`.
     pub fn read(runtime: &Runtime, pod: PodId) -> PodSnapshot {
         PodSnapshot {
-            sandbox_ip: runtime.sandbox(pod).map(|s| s.ip.clone()),
+            sandbox: match runtime.sandbox(pod) {
+                Some(s) => SandboxSnap::Ready(s.ip.clone()),
+                None if runtime.sandbox_stopped(pod) => SandboxSnap::Stopped,
+                None => SandboxSnap::Absent,
+            },
             containers: runtime
                 .pod_instances(pod)
                 .map(|(id, i)| ContainerSnap {
@@ -148,7 +173,7 @@ impl Pleg {
 /// `generateEvents`: compares each instance's old and new state.
 fn diff(old: &PodSnapshot, new: &PodSnapshot) -> Vec<PlegEvent> {
     let mut out = Vec::new();
-    if old.sandbox_ip != new.sandbox_ip {
+    if old.sandbox != new.sandbox {
         out.push(PlegEvent::SandboxChanged);
     }
     for c in &new.containers {

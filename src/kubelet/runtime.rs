@@ -112,6 +112,9 @@ pub struct Runtime {
     versions: Vec<u64>,
     /// Per pod (by `PodId`), its current sandbox.
     pub(super) sandboxes: Vec<Option<Sandbox>>,
+    /// The pods whose sandbox was stopped: the runtime still lists it, not
+    /// ready (`SANDBOX_NOTREADY`), until it is garbage-collected.
+    stopped: BTreeSet<PodId>,
     /// The pods with a sandbox, by the sandbox's IP: a connection finds its
     /// pods here rather than by scanning every pod id of the cluster.
     pub(super) by_ip: HashMap<Arc<str>, BTreeSet<PodId>>,
@@ -152,7 +155,17 @@ impl Runtime {
     pub fn sandbox(&self, pod: PodId) -> Option<&Sandbox> {
         self.sandboxes.get(pod.0 as usize).and_then(Option::as_ref)
     }
+    /// Whether `pod`'s sandbox was stopped (and no new one made since).
+    pub fn sandbox_stopped(&self, pod: PodId) -> bool {
+        self.stopped.contains(&pod)
+    }
+    /// `StopPodSandbox`: the network is torn down; the sandbox stays listed.
+    pub fn stop_sandbox(&mut self, pod: PodId) {
+        self.set_sandbox(pod, None);
+        self.stopped.insert(pod);
+    }
     pub fn set_sandbox(&mut self, pod: PodId, sandbox: Option<Sandbox>) {
+        self.stopped.remove(&pod);
         let i = pod.0 as usize;
         if self.sandboxes.len() <= i {
             self.sandboxes.resize(i + 1, None);

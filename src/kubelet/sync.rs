@@ -376,7 +376,7 @@ impl Kubelet {
                     self.sandbox_ready_condition(pod, ctx);
                 }
             }
-            Wait::StopSandbox => self.runtime.set_sandbox(pod, None),
+            Wait::StopSandbox => self.runtime.stop_sandbox(pod),
             Wait::Pull { container, began } => {
                 let image = self.pod_spec(pod).containers[container].image.clone();
                 self.runtime.images.push(image.clone());

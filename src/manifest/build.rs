@@ -32,12 +32,18 @@ pub fn pod_spec(pod: Pod) -> (PodSpec, Vec<(String, String)>) {
         .map(|(i, c)| container(&format!("spec.containers[{i}]"), c, Role::Regular, &mut warnings));
     let containers: Vec<ContainerSpec> = init.into_iter().chain(regular).collect();
     let qos = qos_class(spec.containers.iter().chain(inits));
+    let grace = spec.termination_grace_period_seconds.unwrap_or(30);
+    if grace < 0 {
+        // The API server's warning (`warningsForPodSpecAndMeta`, pkg/api/pod/warnings.go).
+        let message = "must be >= 0; negative values are invalid and will be treated as 1";
+        warnings.push(("spec.terminationGracePeriodSeconds".to_string(), message.to_string()));
+    }
     let built = PodSpec {
         name: pod.metadata.name.clone().unwrap_or_default(),
         namespace: pod.metadata.namespace.clone().unwrap_or_else(|| "default".to_string()),
         labels: pod.metadata.labels.clone().unwrap_or_default(),
         restart_policy,
-        termination_grace: secs(spec.termination_grace_period_seconds.unwrap_or(30)),
+        termination_grace: secs(grace),
         node_name: spec.node_name.clone(),
         host_network: spec.host_network.unwrap_or(false),
         containers,

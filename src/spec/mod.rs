@@ -237,6 +237,8 @@ pub struct PodSpec {
     pub namespace: String,
     pub labels: BTreeMap<String, String>,
     pub restart_policy: RestartPolicy,
+    /// `spec.terminationGracePeriodSeconds`, a negative one as 0 (`killContainer`
+    /// then skips the preStop hook and gives the 2 s minimum).
     pub termination_grace: SimDuration,
     /// `spec.nodeName` when the manifest pins the pod to a node.
     pub node_name: Option<String>,
@@ -279,5 +281,12 @@ impl PodSpec {
 
     pub fn has_init_containers(&self) -> bool {
         self.containers.iter().any(|c| c.role.is_init())
+    }
+
+    /// `spec.terminationGracePeriodSeconds` as the API server stores it: a
+    /// negative value is accepted with a warning and kept (the delete path
+    /// reads it as 1 s); `termination_grace` is what the kubelet's kill uses.
+    pub fn stored_grace_seconds(&self) -> i64 {
+        self.object.spec.as_ref().and_then(|s| s.termination_grace_period_seconds).unwrap_or(30)
     }
 }

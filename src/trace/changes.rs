@@ -55,9 +55,11 @@ pub fn changes(old: Option<&ApiPod>, new: &ApiPod) -> Vec<Change> {
 fn condition_why(c: &Condition, s: &PodStatus, pod: &ApiPod) -> String {
     use crate::api::status::ConditionType::*;
     match (&c.kind, c.status) {
-        (PodScheduled, true) => match &pod.node {
-            Some(n) => format!("bound to {n}"),
-            None => String::new(),
+        (PodScheduled, true) => match (&pod.node, &pod.spec.node_name) {
+            // No scheduler ran: the kubelet reports the condition (`generateAPIPodStatus`).
+            (Some(n), Some(_)) => format!("created bound to {n} (spec.nodeName): its kubelet reports it"),
+            (Some(n), None) => format!("bound to {n}"),
+            (None, _) => String::new(),
         },
         (PodReadyToStartContainers, true) => "the pod sandbox and its network are ready".into(),
         (PodReadyToStartContainers, false) if pod.status.pod_ip.is_some() => "the pod sandbox was stopped".into(),

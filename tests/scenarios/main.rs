@@ -6,7 +6,9 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod api_defaulting;
 mod backoff_rule;
+mod bound_pod;
 mod c28_service;
 mod crash_loop;
 mod hooks;

@@ -62,7 +62,7 @@ pub struct ProbeView<'a> {
 pub fn compute(spec: &PodSpec, snap: &PodSnapshot, probes: &ProbeView<'_>) -> PodActions {
     let mut a = PodActions::default();
     // `PodSandboxChanged`: no ready sandbox means a new one.
-    if snap.sandbox_ip.is_none() {
+    if snap.sandbox.ip().is_none() {
         return new_sandbox(spec, snap);
     }
     let initialized = init::compute(spec, snap, probes, &mut a);

@@ -64,7 +64,7 @@ pub fn generate(i: &Inputs<'_>) -> Generated {
         phase,
         conditions: i.others.to_vec(),
         host_ip: Some(i.host_ip.clone()),
-        pod_ip: if i.spec.host_network { Some(i.host_ip.clone()) } else { i.snapshot.sandbox_ip.clone() },
+        pod_ip: if i.spec.host_network { Some(i.host_ip.clone()) } else { i.snapshot.sandbox.ip().cloned() },
         start_time: i.previous.start_time,
         init_containers,
         containers,
@@ -75,8 +75,7 @@ pub fn generate(i: &Inputs<'_>) -> Generated {
         status.pod_ip = i.previous.pod_ip.clone();
     }
     if i.ready_to_start_condition {
-        let sandbox_ready = i.snapshot.sandbox_ip.is_some();
-        status.set_condition(conditions::ready_to_start(sandbox_ready, i.version >= Version::V1_36));
+        status.set_condition(conditions::ready_to_start(&i.snapshot.sandbox, i.version));
     }
     status.set_condition(conditions::initialized(i.spec, &status, phase));
     status.set_condition(conditions::pod_ready(i.spec, &status, phase));
