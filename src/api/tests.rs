@@ -54,14 +54,13 @@ fn an_unbound_pods_delete_removes_it_at_once() {
     assert!(removed);
 }
 
-/// A negative terminationGracePeriodSeconds is accepted and stored as
-/// written (with the warning of pkg/api/pod/warnings.go); CheckGracefulDelete
-/// counts it as 1 s, so the plain DELETE is graceful with 1 s
+/// A negative terminationGracePeriodSeconds is stored as 1
+/// (`Convert_v1_Pod_To_core_Pod`), so the plain DELETE is graceful with 1 s
 /// (deletionTimestamp 12 s + 1 s), where a stored 0 removes the pod at once.
 #[test]
 fn a_negative_grace_deletes_gracefully_with_one_second() {
     let negative = spec("  nodeName: kind-worker\n  terminationGracePeriodSeconds: -5\n");
-    assert_eq!(negative.stored_grace_seconds(), -5);
+    assert_eq!(negative.stored_grace_seconds(), 1);
     let (outcome, deletion, _) = plain_delete(negative);
     assert_eq!(outcome, DeleteOutcome::Graceful);
     let d = deletion.unwrap();
@@ -71,14 +70,20 @@ fn a_negative_grace_deletes_gracefully_with_one_second() {
     assert!(removed);
 }
 
-/// The API server warns about a negative grace (`warningsForPodSpecAndMeta`)
-/// and stores the pod as written.
+/// A Pod's negative grace is converted to 1 before the API server's
+/// warnings run, so a Pod gets none; a Deployment's template keeps the value
+/// and gets `warningsForPodSpecAndMeta`'s warning, and its pods store 1.
 #[test]
-fn a_negative_grace_is_a_warning_not_an_error() {
-    let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  terminationGracePeriodSeconds: -5\n  containers: [{name: app, image: nginx:1.27}]\n";
-    let m = Manifests::load(&[Arc::new(SourceFile { name: "pod.yaml".into(), text: text.into() })]).unwrap();
+fn a_negative_grace_warns_only_for_templates() {
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  terminationGracePeriodSeconds: -5\n  containers: [{name: app, image: nginx:1.27}]\n";
+    let m = Manifests::load(&[Arc::new(SourceFile { name: "pod.yaml".into(), text: pod.into() })]).unwrap();
+    assert!(m.warnings.iter().all(|w| !w.to_string().contains("terminationGracePeriodSeconds")));
+    assert_eq!(m.pods[0].stored_grace_seconds(), 1);
+    assert_eq!(m.pods[0].termination_grace, crate::time::SimDuration::from_secs(1));
+    let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      terminationGracePeriodSeconds: -5\n      containers: [{name: app, image: nginx:1.27}]\n";
+    let m = Manifests::load(&[Arc::new(SourceFile { name: "d.yaml".into(), text: deployment.into() })]).unwrap();
     let warning = m.warnings.iter().map(|w| w.to_string()).find(|w| w.contains("terminationGracePeriodSeconds"));
-    let warning = warning.expect("a warning for the negative grace");
-    assert!(warning.contains("must be >= 0; negative values are invalid and will be treated as 1"), "{warning}");
-    assert_eq!(m.pods[0].stored_grace_seconds(), -5);
+    let warning = warning.expect("a warning for the template's negative grace");
+    assert!(warning.contains("spec.template.spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"), "{warning}");
+    assert_eq!(m.deployments[0].template.pod.stored_grace_seconds(), 1);
 }

@@ -32,12 +32,16 @@ pub fn pod_spec(pod: Pod) -> (PodSpec, Vec<(String, String)>) {
         .map(|(i, c)| container(&format!("spec.containers[{i}]"), c, Role::Regular, &mut warnings));
     let containers: Vec<ContainerSpec> = init.into_iter().chain(regular).collect();
     let qos = qos_class(spec.containers.iter().chain(inits));
-    let grace = spec.termination_grace_period_seconds.unwrap_or(30);
-    if grace < 0 {
-        // The API server's warning (`warningsForPodSpecAndMeta`, pkg/api/pod/warnings.go).
-        let message = "must be >= 0; negative values are invalid and will be treated as 1";
-        warnings.push(("spec.terminationGracePeriodSeconds".to_string(), message.to_string()));
-    }
+    let mut pod = pod;
+    // A Pod's negative grace is stored as 1 (`Convert_v1_Pod_To_core_Pod`,
+    // PR #115606, 1.27+): only Pods, so templates keep theirs and warn.
+    let grace = match spec.termination_grace_period_seconds.unwrap_or(30) {
+        g if g < 0 => {
+            pod.spec.get_or_insert_default().termination_grace_period_seconds = Some(1);
+            1
+        }
+        g => g,
+    };
     let built = PodSpec {
         name: pod.metadata.name.clone().unwrap_or_default(),
         namespace: pod.metadata.namespace.clone().unwrap_or_else(|| "default".to_string()),

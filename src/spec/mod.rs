@@ -237,8 +237,8 @@ pub struct PodSpec {
     pub namespace: String,
     pub labels: BTreeMap<String, String>,
     pub restart_policy: RestartPolicy,
-    /// `spec.terminationGracePeriodSeconds`, a negative one as 0 (`killContainer`
-    /// then skips the preStop hook and gives the 2 s minimum).
+    /// `spec.terminationGracePeriodSeconds` as stored (a negative one is
+    /// stored as 1: `Convert_v1_Pod_To_core_Pod`).
     pub termination_grace: SimDuration,
     /// `spec.nodeName` when the manifest pins the pod to a node.
     pub node_name: Option<String>,
@@ -283,9 +283,8 @@ impl PodSpec {
         self.containers.iter().any(|c| c.role.is_init())
     }
 
-    /// `spec.terminationGracePeriodSeconds` as the API server stores it: a
-    /// negative value is accepted with a warning and kept (the delete path
-    /// reads it as 1 s); `termination_grace` is what the kubelet's kill uses.
+    /// `spec.terminationGracePeriodSeconds` as the API server stores it (a
+    /// negative value written in the manifest is stored as 1).
     pub fn stored_grace_seconds(&self) -> i64 {
         self.object.spec.as_ref().and_then(|s| s.termination_grace_period_seconds).unwrap_or(30)
     }

@@ -7,8 +7,8 @@ use crate::common::*;
 use podsim::api::status::ConditionType;
 use podsim::trace::record::ProcessFact;
 
-/// `terminationGracePeriodSeconds: -5` is stored as written; the plain
-/// DELETE at 30 s takes it and CheckGracefulDelete counts it as 1 s
+/// `terminationGracePeriodSeconds: -5` is stored as 1
+/// (`Convert_v1_Pod_To_core_Pod`); the plain DELETE at 30 s takes it
 /// (deletionTimestamp 31 s). The kubelet kills with that 1 s: the hung
 /// preStop hook gets the whole second, nothing is left, so the runtime gets
 /// the 2 s minimum (`killContainer`): SIGTERM 1 s after Killing, SIGKILL
@@ -18,7 +18,7 @@ fn a_negative_grace_deletes_gracefully_with_one_second() {
     for seed in SEEDS {
         let trace = run("negative-grace", seed, None);
         let (_, deleting) = pods(&trace).into_iter().find(|(_, p)| p.deletion.is_some()).unwrap();
-        assert_eq!(deleting.spec.stored_grace_seconds(), -5);
+        assert_eq!(deleting.spec.stored_grace_seconds(), 1);
         let d = deleting.deletion.unwrap();
         assert_eq!((d.grace_seconds, d.timestamp), (1, t(31.0)), "seed {seed}");
         let kill = actions(&trace, "Killing")[0].0;
