@@ -10,6 +10,7 @@ mod backoff_rule;
 mod c28_service;
 mod crash_loop;
 mod hooks;
+mod initial_delay;
 mod liveness_exec;
 mod pod_composition;
 mod probe_actions;

@@ -87,7 +87,8 @@ mod tests {
         let mut ready = Condition::new(ConditionType::Ready, true);
         ready.last_transition = ms(13_500);
         s.conditions.push(ready);
-        s.containers.push(container(ContainerState::Running { started_at: ms(12_700) }, Some(terminated(1_200, 2_201))));
+        s.containers
+            .push(container(ContainerState::Running { started_at: ms(12_700) }, Some(terminated(1_200, 2_201))));
         s.init_containers.push(container(ContainerState::Terminated(terminated(999, 1_000)), None));
         normalize_status(&mut s);
         assert_eq!(s.start_time, Some(ms(3_000)));
