@@ -71,9 +71,9 @@ impl PodSnapshot {
 pub enum PlegEvent {
     ContainerStarted(InstId),
     ContainerDied(InstId),
-    /// A container seen Created (or Unknown): the cache is updated, but
-    /// `Relist` never sends the event ("not reliable and no other
-    /// components use yet").
+    /// A container seen Created (CRI's created maps to the PLEG's unknown):
+    /// the cache is updated, but `Relist` never sends the event ("not
+    /// reliable and no other components use yet").
     ContainerChanged(InstId),
     SandboxChanged,
 }
