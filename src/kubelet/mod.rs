@@ -438,7 +438,7 @@ impl Kubelet {
     }
 
     /// Stores a relist of `pod` and reacts to what changed (`HandlePodSyncs`
-    /// for every event but removal; the container deletor after a death).
+    /// for every event `Relist` sends; the container deletor after a death).
     fn apply_relist(&mut self, pod: PodId, snap: Relisted, at: SimTime, ctx: &mut Ctx<'_>) {
         let events = self.pleg.update(pod, snap, at);
         for e in &events {
@@ -447,7 +447,7 @@ impl Kubelet {
                 self.runtime.prune_dead(pod, container);
             }
         }
-        if !events.is_empty() {
+        if events.iter().any(PlegEvent::is_sent) {
             self.update_pod(pod, ctx);
         }
     }

@@ -96,8 +96,18 @@ impl PodSnapshot {
 pub enum PlegEvent {
     ContainerStarted(InstId),
     ContainerDied(InstId),
+    /// A container seen Created (CRI's created maps to the PLEG's unknown):
+    /// the cache is updated, but `Relist` never sends the event ("not
+    /// reliable and no other components use yet").
     ContainerChanged(InstId),
     SandboxChanged,
+}
+
+impl PlegEvent {
+    /// Whether `Relist` sends it to the sync loop, where it syncs the pod.
+    pub fn is_sent(&self) -> bool {
+        !matches!(self, PlegEvent::ContainerChanged(_))
+    }
 }
 
 /// Per-pod cache entry (`kubecontainer.Cache`).
@@ -189,4 +199,40 @@ fn diff(old: &PodSnapshot, new: &PodSnapshot) -> Vec<PlegEvent> {
         out.extend(event);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snap(state: InstState) -> Relisted {
+        let c = ContainerSnap {
+            inst: InstId(3),
+            container: 0,
+            name: Arc::from("app"),
+            container_id: Arc::from("containerd://3"),
+            image: Arc::from("docker.io/library/busybox:1.36"),
+            image_id: Arc::from("sha256:3"),
+            restart_count: 1,
+            state,
+        };
+        Relisted { snapshot: Arc::new(PodSnapshot { sandbox_ip: None, containers: vec![c] }), version: 0 }
+    }
+
+    /// A relist between CreateContainer and StartContainer sees the instance
+    /// Created: `ContainerChanged`, which updates the cache but is never sent
+    /// to the sync loop; the next relist's `ContainerStarted` is.
+    #[test]
+    fn a_created_container_updates_the_cache_but_syncs_nothing() {
+        let mut pleg = Pleg::default();
+        let t = |ms| SimTime::from_millis(ms);
+        pleg.update(PodId(0), Relisted { snapshot: Arc::default(), version: 0 }, t(0));
+        let created = pleg.update(PodId(0), snap(InstState::Created), t(1_000));
+        assert_eq!(created, vec![PlegEvent::ContainerChanged(InstId(3))]);
+        assert!(!created.iter().any(PlegEvent::is_sent));
+        assert_eq!(pleg.entry(PodId(0)).unwrap().modified, t(1_000));
+        let running = pleg.update(PodId(0), snap(InstState::Running { started: t(1_500) }), t(2_000));
+        assert_eq!(running, vec![PlegEvent::ContainerStarted(InstId(3))]);
+        assert!(running.iter().all(PlegEvent::is_sent));
+    }
 }

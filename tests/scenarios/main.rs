@@ -12,6 +12,7 @@ mod bound_pod;
 mod c28_service;
 mod crash_loop;
 mod hooks;
+mod initial_delay;
 mod liveness_exec;
 mod pod_composition;
 mod probe_actions;
