@@ -3,6 +3,7 @@
 //! scenario's app behaviour and cluster profile over many seeds; each timing
 //! the recording shows is compared with the simulated range.
 
+mod patches;
 mod timings;
 
 pub use timings::{AFTER_DELETION, DELETION_REQUESTED, Timing, Timings, row_timings, timings};
@@ -64,13 +65,15 @@ impl Envelope {
     }
 }
 
-/// The spec of the newest recorded Pod object with that name, as a manifest
-/// (status and scheduling left out), for the simulator.
-fn recorded_spec(records: &[Record], pod: &str) -> Option<(String, Origin)> {
-    let (p, origin) = records.iter().rev().find_map(|r| match &r.observed {
+/// The spec of the newest recorded Pod object with that name (the first one
+/// when its spec patches are replayed), as a manifest (status and scheduling
+/// left out), for the simulator.
+fn recorded_spec(records: &[Record], pod: &str, first: bool) -> Option<(String, Origin)> {
+    let mut versions = records.iter().filter_map(|r| match &r.observed {
         Observed::Pod(p) if p.metadata.name.as_deref() == Some(pod) && p.spec.is_some() => Some((p, &r.origin)),
         _ => None,
-    })?;
+    });
+    let (p, origin) = if first { versions.next() } else { versions.next_back() }?;
     let mut spec = p.spec.clone()?;
     spec.node_name = None;
     let manifest = serde_json::json!({
@@ -97,7 +100,8 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
         if wanted.is_empty() {
             continue;
         }
-        let (setup_used, spec) = match recorded_spec(records, &pod) {
+        let patches = patches::recorded_patches(records, &pod);
+        let (setup_used, spec) = match recorded_spec(records, &pod, !patches.is_empty()) {
             Some((text, origin)) => {
                 let file = Arc::new(SourceFile { name: format!("{origin} (the recorded spec of pod {pod})"), text });
                 let loaded = Manifests::load(&[file]).and_then(|m| {
@@ -132,6 +136,17 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
                 at,
                 action: Action::Delete { pod: PodId(index as u32), grace_period_seconds: grace },
             });
+            actions.sort_by_key(|a| a.at);
+            setup_used.actions = Arc::new(actions);
+        }
+        // So is each recorded spec patch.
+        if !patches.is_empty() {
+            let index = setup_used.pods.iter().position(|p| p.name == pod).unwrap_or(0);
+            let mut actions = (*setup_used.actions).clone();
+            for (at, patch) in patches {
+                actions
+                    .push(Scheduled { at, action: Action::Patch { pod: PodId(index as u32), patch: Arc::new(patch) } });
+            }
             actions.sort_by_key(|a| a.at);
             setup_used.actions = Arc::new(actions);
         }

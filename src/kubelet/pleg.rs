@@ -17,6 +17,8 @@ pub struct ContainerSnap {
     pub image: Arc<str>,
     pub image_id: Arc<str>,
     pub restart_count: u32,
+    /// `Status.Hash`: the spec hash the instance was created with.
+    pub hash: u32,
     pub state: InstState,
 }
 
@@ -43,6 +45,7 @@ impl PodSnapshot {
                     image: i.image.clone(),
                     image_id: i.image_id.clone(),
                     restart_count: i.restart_count,
+                    hash: i.hash,
                     state: i.state.clone(),
                 })
                 .collect(),

@@ -238,6 +238,9 @@ pub struct PodSpec {
     pub labels: BTreeMap<String, String>,
     pub restart_policy: RestartPolicy,
     pub termination_grace: SimDuration,
+    /// `spec.activeDeadlineSeconds`: how long the pod may be active on its
+    /// node, counted from `status.startTime`.
+    pub active_deadline_seconds: Option<i64>,
     /// `spec.nodeName` when the manifest pins the pod to a node.
     pub node_name: Option<String>,
     pub host_network: bool,

@@ -6,12 +6,14 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod active_deadline;
 mod backoff_rule;
 mod c28_service;
 mod crash_loop;
 mod hooks;
 mod liveness_exec;
 mod pod_composition;
+mod pod_patch;
 mod probe_actions;
 mod readiness_delay;
 mod readiness_gates;
