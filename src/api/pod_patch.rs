@@ -13,7 +13,7 @@ use crate::spec::PodSpec;
 use crate::time::SimTime;
 use crate::trace::Trace;
 use crate::trace::record::WatchKind;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::sync::Arc;
 
 /// The fields a pod patch sets, as written.
@@ -89,24 +89,25 @@ impl PodPatch {
         })
     }
 
-    /// The patch as `kubectl patch -p` would be given it, in a fixed order.
+    /// The patch as `kubectl patch -p` would be given it: the deadline, then
+    /// the containers and init containers, each entry's name first.
     pub fn to_json(&self) -> String {
-        let mut spec = Map::new();
+        let mut fields = Vec::new();
         if let Some(d) = self.active_deadline_seconds {
-            spec.insert("activeDeadlineSeconds".into(), json!(d));
+            fields.push(format!("\"activeDeadlineSeconds\":{}", json!(d)));
         }
-        for (key, init) in [("initContainers", true), ("containers", false)] {
-            let list: Vec<Value> = self
+        for (key, init) in [("containers", false), ("initContainers", true)] {
+            let list: Vec<String> = self
                 .images
                 .iter()
                 .filter(|p| p.init == init)
-                .map(|p| json!({"name": p.container, "image": p.image}))
+                .map(|p| format!("{{\"name\":{},\"image\":{}}}", json!(p.container), json!(p.image)))
                 .collect();
             if !list.is_empty() {
-                spec.insert(key.into(), Value::Array(list));
+                fields.push(format!("\"{key}\":[{}]", list.join(",")));
             }
         }
-        json!({ "spec": spec }).to_string()
+        format!("{{\"spec\":{{{}}}}}", fields.join(","))
     }
 
     /// The pod's spec with the patch applied (names the patch gives exist:
@@ -223,7 +224,9 @@ mod tests {
         assert_eq!(p.active_deadline_seconds, Some(None));
         let p = PodPatch::from_json(r#"{"spec":{"containers":[{"name":"app","image":"busybox:1.37"}]}}"#).unwrap();
         assert_eq!(p.images, vec![ImagePatch { init: false, container: "app".into(), image: "busybox:1.37".into() }]);
-        assert_eq!(p.to_json(), r#"{"spec":{"containers":[{"image":"busybox:1.37","name":"app"}]}}"#);
+        assert_eq!(p.to_json(), r#"{"spec":{"containers":[{"name":"app","image":"busybox:1.37"}]}}"#);
+        let text = r#"{"spec":{"activeDeadlineSeconds":null,"containers":[{"name":"a","image":"x"}],"initContainers":[{"name":"b","image":"y"}]}}"#;
+        assert_eq!(PodPatch::from_json(text).unwrap().to_json(), text);
     }
 
     #[test]

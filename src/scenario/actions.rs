@@ -345,5 +345,13 @@ mod tests {
         assert!(parse_kill_flag("pod/web@4s").unwrap_err().contains("pod/NAME/CONTAINER"));
         assert!(parse_condition_flag("pod/web:x=maybe@4s").unwrap_err().contains("True"));
         assert!(parse_delete_flag("pod/web@6s,force=true").unwrap_err().contains("unknown option"));
+        // The JSON may hold '@' (an image digest) and ',': the time is after the last '@'.
+        let p = parse_patch_flag(r#"pod/web:{"spec":{"containers":[{"name":"app","image":"nginx@sha256:ab"}],"activeDeadlineSeconds":9}}@20s"#)
+            .unwrap();
+        assert_eq!(p.at, SimTime::ZERO + SimDuration::from_secs(20));
+        let Action::Patch { pod, patch } = p.action else { panic!("a patch") };
+        assert_eq!((pod.as_str(), patch.active_deadline_seconds), ("web", Some(Some(9))));
+        assert_eq!(patch.images[0].image, "nginx@sha256:ab");
+        assert!(parse_patch_flag("pod/web@20s").unwrap_err().contains("expected pod/NAME:"));
     }
 }
