@@ -234,6 +234,9 @@ impl KPod {
     /// The active-deadline handler's `pastActiveDeadline` for this pod at
     /// `now`: the start time from the status manager's cache, else the API's.
     fn past_active_deadline(&self, now: SimTime) -> bool {
+        if self.spec.active_deadline_seconds.is_none() {
+            return false;
+        }
         let start = match self.status.cached() {
             Some(cached) => cached.start_time,
             None => self.status.api().start_time,
