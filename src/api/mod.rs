@@ -5,6 +5,7 @@
 pub mod deployment;
 pub mod endpointslice;
 pub mod pod;
+pub mod pod_patch;
 pub mod replicaset;
 pub mod service;
 pub mod status;

@@ -4,6 +4,7 @@
 //! the recording shows is compared with the simulated range.
 
 mod node;
+mod patches;
 mod timings;
 
 pub use timings::{AFTER_DELETION, DELETION_REQUESTED, Timing, Timings, row_timings, timings};
@@ -66,13 +67,20 @@ impl Envelope {
     }
 }
 
-/// The spec of the newest recorded Pod object with that name, as a manifest
-/// (status left out), for the simulator; and a note when its node changes.
-fn recorded_spec(records: &[Record], pod: &str, nodes: &[Node]) -> Option<(String, Origin, Option<String>)> {
-    let (p, origin) = records.iter().rev().find_map(|r| match &r.observed {
+/// The spec of the newest recorded Pod object with that name (the first one
+/// when its spec patches are replayed), as a manifest (status left out), for
+/// the simulator; and a note when its node changes.
+fn recorded_spec(
+    records: &[Record],
+    pod: &str,
+    first: bool,
+    nodes: &[Node],
+) -> Option<(String, Origin, Option<String>)> {
+    let mut versions = records.iter().filter_map(|r| match &r.observed {
         Observed::Pod(p) if p.metadata.name.as_deref() == Some(pod) && p.spec.is_some() => Some((p, &r.origin)),
         _ => None,
-    })?;
+    });
+    let (p, origin) = if first { versions.next() } else { versions.next_back() }?;
     let mut spec = p.spec.clone()?;
     let (node, note) = node::simulated_node(node::created_bound(records, pod), nodes);
     spec.node_name = node;
@@ -100,7 +108,9 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
         if wanted.is_empty() {
             continue;
         }
-        let (setup_used, spec) = match recorded_spec(records, &pod, &scenario.setup.cluster.nodes) {
+        let patches = patches::recorded_patches(records, &pod);
+        let (setup_used, spec) = match recorded_spec(records, &pod, !patches.is_empty(), &scenario.setup.cluster.nodes)
+        {
             Some((text, origin, note)) => {
                 notes.extend(note.map(|n| Problem::warning(format!("pod {pod}: {n}"))));
                 let file = Arc::new(SourceFile { name: format!("{origin} (the recorded spec of pod {pod})"), text });
@@ -136,6 +146,17 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
                 at,
                 action: Action::Delete { pod: PodId(index as u32), grace_period_seconds: grace },
             });
+            actions.sort_by_key(|a| a.at);
+            setup_used.actions = Arc::new(actions);
+        }
+        // So is each recorded spec patch.
+        if !patches.is_empty() {
+            let index = setup_used.pods.iter().position(|p| p.name == pod).unwrap_or(0);
+            let mut actions = (*setup_used.actions).clone();
+            for (at, patch) in patches {
+                actions
+                    .push(Scheduled { at, action: Action::Patch { pod: PodId(index as u32), patch: Arc::new(patch) } });
+            }
             actions.sort_by_key(|a| a.at);
             setup_used.actions = Arc::new(actions);
         }

@@ -10,6 +10,11 @@ use k8s_openapi::api::core::v1::{ContainerState, Pod};
 impl PodState {
     /// restart-gap-backoff: for a container that can only exit by itself.
     pub(super) fn backoff(&mut self, p: &Pod, o: &Origin, cluster: &Cluster) {
+        if spec_updated(p) {
+            return self.tally("restart-gap-backoff").skip(
+                "the pod's spec was updated (metadata.generation): a new image restarts its container at once, with a fresh backoff (GetStableKey)",
+            );
+        }
         let probe_kills = |name: &str| {
             p.spec
                 .as_ref()
@@ -146,6 +151,14 @@ impl PodState {
         }
         self.tally("restart-count-steps").skip("fewer than two snapshots of the pod");
     }
+}
+
+/// The API server bumps `metadata.generation` on a spec update and when a
+/// graceful deletion begins (`updatePodGeneration`, `BeforeDelete`): a higher
+/// one means the spec changed.
+fn spec_updated(p: &Pod) -> bool {
+    let deleted = i64::from(p.metadata.deletion_timestamp.is_some());
+    p.metadata.generation.is_some_and(|g| g > 1 + deleted)
 }
 
 /// The CrashLoopBackOff wait before restart `n` of a container that exits by

@@ -114,6 +114,8 @@ struct Life {
     started: SimTime,
     finished: Option<SimTime>,
     killed: bool,
+    /// The image it runs: a new image is a new backoff key (`GetStableKey`).
+    image: Option<Arc<str>>,
 }
 
 fn origin(i: usize) -> Origin {
@@ -129,6 +131,7 @@ fn sim_only(
     let mut started_ok: HashSet<Arc<str>> = HashSet::new();
     let mut startup_probed: HashSet<Arc<str>> = HashSet::new();
     let mut lives: Lives = BTreeMap::new();
+    let mut images: BTreeMap<(Arc<str>, Arc<str>), Arc<str>> = BTreeMap::new();
     for (i, e) in trace.entries.iter().enumerate() {
         match &e.record {
             Record::Probe(p) if p.probe == ProbeKind::Startup => {
@@ -152,10 +155,19 @@ fn sim_only(
             Record::Process { pod, container, fact, .. } => {
                 let l = lives.entry((pod.clone(), container.clone())).or_default();
                 match fact {
-                    ProcessFact::Started => l.push((Life { started: e.t, finished: None, killed: false }, i)),
+                    ProcessFact::Started => {
+                        let image = images.get(&(pod.clone(), container.clone())).cloned();
+                        l.push((Life { started: e.t, finished: None, killed: false, image }, i))
+                    }
                     ProcessFact::Sigterm => l.last_mut().into_iter().for_each(|(x, _)| x.killed = true),
                     ProcessFact::Exited { .. } => l.last_mut().into_iter().for_each(|(x, _)| x.finished = Some(e.t)),
                     _ => {}
+                }
+            }
+            // `EnsureImageExists` names the image of every start in its event.
+            Record::Kubelet(a) if a.reason == "Pulling" || a.reason == "Pulled" => {
+                if let (Some(c), Some(image)) = (&a.container, a.message.split('"').nth(1)) {
+                    images.insert((a.pod.clone(), c.clone()), Arc::from(image));
                 }
             }
             // A kill decided on a stale snapshot may find the process gone;
@@ -179,7 +191,10 @@ fn sim_only(
     }
     let mut loops: BTreeMap<Arc<str>, Tally> = BTreeMap::new();
     for ((pod, _), l) in &lives {
-        crash_loop(l, cluster, loops.entry(pod.clone()).or_default());
+        // Each image's instances back off under their own key.
+        for run in l.chunk_by(|(a, _), (b, _)| a.image == b.image) {
+            crash_loop(run, cluster, loops.entry(pod.clone()).or_default());
+        }
     }
     for (pod, t) in loops {
         out.entry(pod)

@@ -6,7 +6,9 @@
 //! a ticker, a probe result, a process exit.
 
 pub mod actions;
+pub mod active_deadline;
 pub mod backoff;
+pub mod container_hash;
 pub mod events;
 pub mod images;
 mod kill;
@@ -165,6 +167,8 @@ pub enum Ev {
 /// What the kubelet learns from a pod update it did not make itself.
 #[derive(Clone, Debug)]
 pub struct PodUpdate {
+    /// The spec as the API server now holds it (a patch may have changed it).
+    pub spec: Arc<PodSpec>,
     /// `metadata.deletionGracePeriodSeconds`, once deleted.
     pub deletion_grace: Option<i64>,
     pub generation: i64,
@@ -224,6 +228,21 @@ pub struct Kubelet {
     relisting: bool,
     /// On-demand relists requested during a global relist.
     deferred_relists: Vec<(PodId, SimTime)>,
+}
+
+impl KPod {
+    /// The active-deadline handler's `pastActiveDeadline` for this pod at
+    /// `now`: the start time from the status manager's cache, else the API's.
+    fn past_active_deadline(&self, now: SimTime) -> bool {
+        if self.spec.active_deadline_seconds.is_none() {
+            return false;
+        }
+        let start = match self.status.cached() {
+            Some(cached) => cached.start_time,
+            None => self.status.api().start_time,
+        };
+        active_deadline::past(self.spec.active_deadline_seconds, start, now)
+    }
 }
 
 impl Kubelet {
@@ -315,11 +334,14 @@ impl Kubelet {
                 let mut at = None;
                 while let Some(pod) = self.next_live(at) {
                     at = Some(pod);
-                    let due = self.pod(pod).and_then(|p| p.worker.requeue_at).is_some_and(|t| t < now);
+                    let Some(p) = self.pod(pod) else { continue };
+                    let due = p.worker.requeue_at.is_some_and(|t| t < now);
                     if due {
-                        if let Some(p) = self.pod(pod) {
-                            p.worker.requeue_at = None;
-                        }
+                        p.worker.requeue_at = None;
+                    }
+                    // `getPodsToSync`: the work queue's due pods, and those a
+                    // pod sync loop handler (the active deadline) asks for.
+                    if due || p.past_active_deadline(now) {
                         self.update_pod(pod, ctx);
                     }
                 }

@@ -17,6 +17,8 @@ pub struct ContainerSnap {
     pub image: Arc<str>,
     pub image_id: Arc<str>,
     pub restart_count: u32,
+    /// `Status.Hash`: the spec hash the instance was created with.
+    pub hash: u32,
     pub state: InstState,
 }
 
@@ -68,6 +70,7 @@ impl PodSnapshot {
                     image: i.image.clone(),
                     image_id: i.image_id.clone(),
                     restart_count: i.restart_count,
+                    hash: i.hash,
                     state: i.state.clone(),
                 })
                 .collect(),
@@ -214,9 +217,11 @@ mod tests {
             image: Arc::from("docker.io/library/busybox:1.36"),
             image_id: Arc::from("sha256:3"),
             restart_count: 1,
+            hash: 0,
             state,
         };
-        Relisted { snapshot: Arc::new(PodSnapshot { sandbox_ip: None, containers: vec![c] }), version: 0 }
+        let snapshot = PodSnapshot { sandbox: SandboxSnap::Absent, containers: vec![c] };
+        Relisted { snapshot: Arc::new(snapshot), version: 0 }
     }
 
     /// A relist between CreateContainer and StartContainer sees the instance

@@ -52,6 +52,8 @@ pub struct Instance {
     pub image: Arc<str>,
     pub image_id: Arc<str>,
     pub restart_count: u32,
+    /// `HashContainer` of the spec it was created from.
+    pub hash: u32,
     pub state: InstState,
     pub plan: Plan,
     pub stopping: Option<Stopping>,

@@ -48,6 +48,7 @@ pub fn pod_spec(pod: Pod) -> (PodSpec, Vec<(String, String)>) {
         labels: pod.metadata.labels.clone().unwrap_or_default(),
         restart_policy,
         termination_grace: secs(grace),
+        active_deadline_seconds: spec.active_deadline_seconds,
         node_name: spec.node_name.clone(),
         host_network: spec.host_network.unwrap_or(false),
         containers,

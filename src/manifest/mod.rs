@@ -6,8 +6,10 @@ mod build;
 mod defaults;
 pub mod field;
 mod names;
+mod pod_update;
 
 pub use names::qualified_name_errors;
+pub use pod_update::validate_pod_update;
 mod service;
 mod strict;
 mod unsupported;

@@ -292,6 +292,7 @@ fn resolve_action(
         Action::Apply { .. } => "apply",
         Action::Scale { .. } => "scale",
         Action::Undo { .. } => "undo",
+        Action::Patch { .. } => "patch",
     };
     let name = action.pod().unwrap_or_default();
     let Some(index) = pods.iter().position(|p| p.name == name) else {
@@ -336,6 +337,10 @@ fn resolve_action(
                     format!("pod {name:?} has no container {container:?} (containers: {})", known.join(", ")),
                 ))
             }
+        },
+        Action::Patch { patch, .. } => match patch.unknown_container(spec) {
+            None => Ok((SimAction::Patch { pod, patch: Arc::new(patch.clone()) }, None)),
+            Some(message) => Err(origin.problem("patch", message)),
         },
         // `setup` resolves the Deployment actions before pods are looked up.
         Action::Apply { .. } | Action::Scale { .. } | Action::Undo { .. } => {

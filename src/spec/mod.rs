@@ -240,6 +240,9 @@ pub struct PodSpec {
     /// `spec.terminationGracePeriodSeconds` as stored (a negative one is
     /// stored as 1: `Convert_v1_Pod_To_core_Pod`).
     pub termination_grace: SimDuration,
+    /// `spec.activeDeadlineSeconds`: how long the pod may be active on its
+    /// node, counted from `status.startTime`.
+    pub active_deadline_seconds: Option<i64>,
     /// `spec.nodeName` when the manifest pins the pod to a node.
     pub node_name: Option<String>,
     pub host_network: bool,

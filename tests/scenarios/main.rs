@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod active_deadline;
 mod api_defaulting;
 mod backoff_rule;
 mod bound_pod;
@@ -15,6 +16,7 @@ mod hooks;
 mod initial_delay;
 mod liveness_exec;
 mod pod_composition;
+mod pod_patch;
 mod probe_actions;
 mod readiness_delay;
 mod readiness_gates;

@@ -245,7 +245,8 @@ fn has_pod_initialized(spec: &PodSpec, api: &PodStatus) -> bool {
 }
 
 /// `mergePodStatus`: conditions the kubelet does not own come from the API
-/// object; a terminal phase is held back while containers could still run;
+/// object; a terminal phase (and its reason) is held back while containers
+/// could still run;
 /// a terminal phase forces Ready and ContainersReady to False.
 pub fn merge(api: &PodStatus, new: &PodStatus, could_run: bool, now: SimTime) -> PodStatus {
     let mut out = new.clone();
@@ -253,6 +254,7 @@ pub fn merge(api: &PodStatus, new: &PodStatus, could_run: bool, now: SimTime) ->
         api.other_conditions().chain(new.conditions.iter().filter(|c| c.kind.by_kubelet())).cloned().collect();
     if !api.phase.is_terminal() && out.phase.is_terminal() && could_run {
         out.phase = api.phase;
+        out.reason = api.reason;
     }
     if out.phase.is_terminal() {
         for kind in [ConditionType::ContainersReady, ConditionType::Ready] {
