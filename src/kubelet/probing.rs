@@ -2,17 +2,44 @@
 //! against the container's process, and the sync loop's reaction to changed
 //! results (`syncLoopIteration`, `handleProbeSync`).
 
-use super::prober::handler::{self, Outcome, Target};
+use super::http_client::{self, Reply, Url};
+use super::prober::handler::{self, HandlerResult, Outcome, Target};
 use super::prober::results::ProbeResult;
 use super::prober::worker::{Step, Update};
-use super::runtime::InstId;
+use super::runtime::{InstId, Runtime};
 use super::{Ev, Kubelet};
-use crate::app::Ask;
 use crate::cluster::Gate;
+use crate::rng::Stream;
 use crate::sim::{Ctx, PodId};
 use crate::spec::{Handler, PortRef, ProbeKind, RestartPolicy, Role};
+use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::record::{ProbeRun, Verdict};
+
+/// A process that answered a probe's request, from `from` to `to` after the
+/// probe started: its death in that window cuts the answer short.
+#[derive(Clone, Debug)]
+pub struct Served {
+    inst: InstId,
+    from: SimDuration,
+    to: SimDuration,
+}
+
+/// What one probe run did: its outcome (an `Err` is a prober error, which
+/// the kubelet throws away) and the processes that answered it.
+#[derive(Clone, Debug)]
+pub struct Ran {
+    pub outcome: Result<Outcome, String>,
+    served: Vec<Served>,
+}
+
+/// The request to `url`, `at`: the process that bound its port in the
+/// namespace answers, else the kernel refuses it.
+pub(super) fn send(runtime: &Runtime, url: &Url<'_>, at: SimTime, rng: &mut Stream) -> Reply<InstId> {
+    let Some(server) = runtime.server(url.host(), url.port()) else { return Reply::Refused };
+    let i = runtime.inst(server);
+    Reply::Answered(server, i.plan.http(&url.path, i.age(at), i.moments, rng))
+}
 
 impl Kubelet {
     /// A ticker tick (`probeTicker.C`).
@@ -77,78 +104,79 @@ impl Kubelet {
                 }
             }
             Step::Run(inst) => {
-                let outcome = self.run_probe(pod, w, inst, now);
-                let took = outcome.as_ref().map_or(crate::time::SimDuration::ZERO, |o| o.took);
+                let ran = self.run_probe(pod, w, inst, now);
+                let took = ran.outcome.as_ref().map_or(SimDuration::ZERO, |o| o.took);
                 if let Some(p) = self.pod(pod) {
                     p.probes.workers[w].busy = true;
                 }
-                self.send(ctx, took, Ev::ProbeDone { pod, worker: w, inst, outcome });
+                self.send(ctx, took, Ev::ProbeDone { pod, worker: w, inst, ran: Box::new(ran) });
             }
         }
     }
 
-    /// Runs the handler against the instance's process as it is now. An
-    /// `Err` is a prober error: the kubelet throws the result away.
-    fn run_probe(&mut self, pod: PodId, w: usize, inst: InstId, now: crate::time::SimTime) -> Result<Outcome, String> {
+    /// Runs the handler as it would run now: an exec probe in the instance's
+    /// container, a network probe against the pod IP, where whichever
+    /// process bound the port answers (`runProbe` dials `status.PodIP`).
+    fn run_probe(&mut self, pod: PodId, w: usize, inst: InstId, now: SimTime) -> Ran {
         let exec_timeout = self.cluster.gates.enabled(Gate::ExecProbeTimeout);
         let p = self.pods[pod.0 as usize].as_ref().expect("probed pod exists");
         let worker = &p.probes.workers[w];
         let spec = &p.spec.containers[worker.container];
         let probe = &worker.spec;
-        let instance = self.runtime.inst(inst);
         let ip = self.runtime.sandbox(pod).map(|s| s.ip.clone()).unwrap_or_else(|| self.node.ip.clone());
-        let age = instance.age(now);
-        let alive = instance.is_running();
-        let moments = instance.moments;
+        let runtime = &self.runtime;
+        let rng = &mut self.app_rng;
         let resolve = |port: &PortRef| spec.resolve_port(port).ok_or_else(|| unresolved_port(port));
+        let error = |e: String| Ran { outcome: Err(e), served: Vec::new() };
+        // The process a connection to the probe's port reaches, and its answer.
+        let connect = |port: u16| runtime.server(&ip, port).map(|s| (s, runtime.inst(s)));
         match &probe.handler {
             Handler::HttpGet { port, path, scheme } => {
-                let port = resolve(port)?;
-                let answer = if alive {
-                    instance.plan.answer(Ask::Http { port, path }, age, moments, &mut self.app_rng)
-                } else {
-                    crate::app::Answer::Refused
+                let port = match resolve(port) {
+                    Ok(p) => p,
+                    Err(e) => return error(e),
                 };
-                Ok(handler::http(answer, &Target { ip: &ip, port, path, scheme }, probe.timeout))
+                let url = Url::new(scheme, &ip, port, path);
+                let fetched =
+                    http_client::get(url, Some(probe.timeout), |u, elapsed| send(runtime, u, now + elapsed, rng));
+                let served = fetched.hops.iter().map(|h| Served { inst: h.server, from: h.from, to: h.to }).collect();
+                Ran { outcome: Ok(handler::http(&fetched)), served }
             }
             Handler::TcpSocket { port } => {
-                let port = resolve(port)?;
-                let answer = if alive {
-                    instance.plan.answer(Ask::Tcp { port }, age, moments, &mut self.app_rng)
-                } else {
-                    crate::app::Answer::Refused
+                let port = match resolve(port) {
+                    Ok(p) => p,
+                    Err(e) => return error(e),
                 };
-                Ok(handler::tcp(answer, &Target { ip: &ip, port, path: "", scheme: "" }))
+                let outcome = handler::tcp(connect(port).is_some(), &Target { ip: &ip, port });
+                Ran { outcome: Ok(outcome), served: Vec::new() }
             }
             Handler::Grpc { port, service } => {
-                let answer = if alive {
-                    instance.plan.answer(Ask::Grpc { port: *port, service }, age, moments, &mut self.app_rng)
-                } else {
-                    crate::app::Answer::Refused
-                };
-                Ok(handler::grpc(answer, &Target { ip: &ip, port: *port, path: "", scheme: "" }, probe.timeout))
+                let answer = connect(*port).map(|(s, i)| (s, i.plan.grpc(service, i.age(now), i.moments, rng)));
+                let outcome = handler::grpc(
+                    answer.as_ref().map(|a| a.1.clone()),
+                    &Target { ip: &ip, port: *port },
+                    probe.timeout,
+                );
+                let served = answer.map(|(inst, _)| Served { inst, from: SimDuration::ZERO, to: outcome.took });
+                Ran { outcome: Ok(outcome), served: served.into_iter().collect() }
             }
             Handler::Exec { command } => {
-                if !alive {
-                    return Err("container not running".to_string());
+                let instance = runtime.inst(inst);
+                if !instance.is_running() {
+                    return error("container not running".to_string());
                 }
                 let joined = command.join(" ");
-                let answer = instance.plan.answer(Ask::Exec { command: &joined }, age, moments, &mut self.app_rng);
+                let answer = instance.plan.exec(&joined, instance.age(now), instance.moments, rng);
                 let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
-                Ok(handler::exec(answer, &joined, overhead, exec_timeout.then_some(probe.timeout)))
+                let outcome = handler::exec(answer, &joined, overhead, exec_timeout.then_some(probe.timeout));
+                let served = vec![Served { inst, from: SimDuration::ZERO, to: outcome.took }];
+                Ran { outcome: Ok(outcome), served }
             }
         }
     }
 
     /// The probe returned: count it, publish it, and serve a pending trigger or tick.
-    pub(super) fn probe_done(
-        &mut self,
-        pod: PodId,
-        w: usize,
-        inst: InstId,
-        outcome: Result<Outcome, String>,
-        ctx: &mut Ctx<'_>,
-    ) {
+    pub(super) fn probe_done(&mut self, pod: PodId, w: usize, inst: InstId, ran: Ran, ctx: &mut Ctx<'_>) {
         let now = ctx.q.now();
         let Some(p) = self.pod(pod) else { return };
         let worker = &mut p.probes.workers[w];
@@ -157,8 +185,8 @@ impl Kubelet {
             return;
         }
         let (kind, container, spec) = (worker.kind, worker.container, worker.spec.clone());
-        let outcome = match outcome {
-            Ok(o) => self.cut_short(inst, o, &spec.handler, now),
+        let outcome = match ran.outcome {
+            Ok(o) => self.cut_short(&ran.served, o, &spec.handler, now),
             err => err,
         };
         let title = kind.title();
@@ -184,7 +212,7 @@ impl Kubelet {
                 }
             }
             Ok(o) => {
-                let success = o.result == ProbeResult::Success;
+                let success = o.succeeded();
                 let mut updates = Vec::new();
                 let p = self.pod(pod).expect("probed pod exists");
                 let (worker, results) = p.probes.worker_and_results(w);
@@ -204,9 +232,16 @@ impl Kubelet {
                         published: !updates.is_empty(),
                     };
                     ctx.trace.push(now, Record::Probe(record));
-                    if !success {
-                        let msg = format!("{title} probe failed: {}", o.output);
-                        self.emit(pod, Some(container), true, "Unhealthy", msg, ctx);
+                    match o.result {
+                        HandlerResult::Success => {}
+                        HandlerResult::Warning => {
+                            let msg = format!("{title} probe warning: {}", o.output);
+                            self.emit(pod, Some(container), true, "ProbeWarning", msg, ctx);
+                        }
+                        HandlerResult::Failure => {
+                            let msg = format!("{title} probe failed: {}", o.output);
+                            self.emit(pod, Some(container), true, "Unhealthy", msg, ctx);
+                        }
                     }
                 }
                 self.handle_updates(pod, updates, ctx);
@@ -225,22 +260,19 @@ impl Kubelet {
         }
     }
 
-    /// A probe whose process died while it ran does not get the answer it
-    /// was computing: an HTTP or gRPC probe reads EOF, an exec probe's
-    /// `ExecSync` fails (a prober error, thrown away).
-    fn cut_short(
-        &self,
-        inst: InstId,
-        o: Outcome,
-        handler: &Handler,
-        now: crate::time::SimTime,
-    ) -> Result<Outcome, String> {
+    /// A probe whose answering process died while it answered does not get
+    /// the answer it was computing: an HTTP or gRPC probe reads EOF, an exec
+    /// probe's `ExecSync` fails (a prober error, thrown away).
+    fn cut_short(&self, served: &[Served], o: Outcome, handler: &Handler, now: SimTime) -> Result<Outcome, String> {
         let began = now - o.took;
-        let died = self.runtime.inst(inst).finished().is_some_and(|f| f > began && f <= now);
+        let died = served.iter().any(|s| {
+            let finished = self.runtime.inst(s.inst).finished();
+            finished.is_some_and(|f| f > began + s.from && f <= began + s.to)
+        });
         if !died {
             return Ok(o);
         }
-        let fail = |output: String| Ok(Outcome { result: ProbeResult::Failure, output, took: o.took });
+        let fail = |output: String| Ok(Outcome { result: HandlerResult::Failure, output, took: o.took });
         match handler {
             Handler::HttpGet { .. } => fail("EOF".to_string()),
             Handler::Grpc { .. } => fail(

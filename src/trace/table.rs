@@ -85,6 +85,9 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                         let list: Vec<String> = ports.iter().map(u16::to_string).collect();
                         format!("{container} process listening on {}", list.join(", "))
                     }
+                    ProcessFact::AddressInUse { port } => {
+                        format!("{container} process cannot bind {port}: address already in use")
+                    }
                     ProcessFact::Hook { kind, started: true, .. } => {
                         format!("{container} {} hook started", kind.as_str())
                     }
