@@ -107,7 +107,8 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                 };
                 push(format!("pod/{pod}"), what, String::new());
             }
-            Record::Kubelet(a) if a.reason != "Unhealthy" => {
+            // Probe rows carry what Unhealthy and ProbeWarning events say.
+            Record::Kubelet(a) if a.reason != "Unhealthy" && a.reason != "ProbeWarning" => {
                 let what = match &a.container {
                     Some(c) => format!("{c}: {}", a.reason),
                     None => a.reason.to_string(),

@@ -47,7 +47,8 @@ pub fn read_deployment(doc: &Doc, json: Value, prefix: &str, problems: &mut Vec<
     if !report(doc, prefix, errors, findings, problems) {
         return None;
     }
-    let warnings = warnings::warnings_on_create(&deployment.metadata);
+    let mut warnings = warnings::warnings_on_create(&deployment.metadata);
+    warnings.extend(pod.spec.as_ref().map(template_port_warnings).unwrap_or_default());
     let (spec, kubelet) = build::deployment_spec(deployment, pod);
     warn(doc, prefix, warnings, kubelet, problems);
     Some(spec)
@@ -66,10 +67,16 @@ pub fn read_replica_set(doc: &Doc, json: Value, prefix: &str, problems: &mut Vec
     if !report(doc, prefix, errors, findings, problems) {
         return None;
     }
-    let warnings = warnings::warnings_on_create(&replica_set.metadata);
+    let mut warnings = warnings::warnings_on_create(&replica_set.metadata);
+    warnings.extend(pod.spec.as_ref().map(template_port_warnings).unwrap_or_default());
     let (spec, kubelet) = build::replica_set_spec(replica_set, pod);
     warn(doc, prefix, warnings, kubelet, problems);
     Some(spec)
+}
+
+/// The ports block of `GetWarningsForPodTemplate` (`spec.template`).
+fn template_port_warnings(spec: &k8s_openapi::api::core::v1::PodSpec) -> Vec<(String, String)> {
+    super::pod_warnings::port_warnings(spec, "spec.template.spec")
 }
 
 /// Decodes `json` strictly: a type error or an unknown field is reported and gives `None`.
