@@ -201,7 +201,7 @@ pub fn check_location(location: &str) -> Result<(), String> {
         return Err(format!("{location:?}: the URL has no host"));
     }
     let written = authority.len() > host.len() + 2 * usize::from(authority.starts_with('['));
-    if written && !port.is_some_and(|p| p > 0) {
+    if written && port.is_none_or(|p| p == 0) {
         return Err(format!("{location:?}: the port must be a number between 1 and 65535"));
     }
     Ok(())
