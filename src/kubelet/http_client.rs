@@ -21,8 +21,9 @@ const MAX_REQUESTS: usize = 10;
 /// Where a request goes, as Go's `url.URL` prints and dials it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Url<'a> {
-    /// Lower-case, as `GetProbeUrl` writes it.
-    pub scheme: Cow<'a, str>,
+    /// `http` or `https`, lower-case as `GetProbeUrl` writes it: the API
+    /// allows no other probe scheme, and `check_location` no other redirect.
+    pub scheme: &'static str,
     authority: Authority<'a>,
     /// The path with its query, looked up as written in the behaviour's `http`.
     pub path: Cow<'a, str>,
@@ -38,13 +39,8 @@ enum Authority<'a> {
 
 impl<'a> Url<'a> {
     /// `formatURL(scheme, podIP, port, path)` of the probe or hook.
-    pub fn new(scheme: &'a str, host: &'a str, port: u16, path: &'a str) -> Url<'a> {
-        let scheme = if scheme.bytes().any(|b| b.is_ascii_uppercase()) {
-            Cow::Owned(scheme.to_ascii_lowercase())
-        } else {
-            Cow::Borrowed(scheme)
-        };
-        Url { scheme, authority: Authority::HostPort(host, port), path: Cow::Borrowed(path) }
+    pub fn new(scheme: &str, host: &'a str, port: u16, path: &'a str) -> Url<'a> {
+        Url { scheme: lower(scheme), authority: Authority::HostPort(host, port), path: Cow::Borrowed(path) }
     }
 
     /// `URL.Hostname()`: the host without port or IPv6 brackets.
@@ -72,7 +68,7 @@ impl<'a> Url<'a> {
         if let Some((scheme, rest)) = split_scheme(location) {
             let (authority, path) = split_path(rest);
             return Url {
-                scheme: Cow::Owned(scheme.to_ascii_lowercase()),
+                scheme: lower(scheme),
                 authority: Authority::Written(authority.to_string()),
                 path: Cow::Owned(remove_dot_segments(path)),
             };
@@ -80,7 +76,7 @@ impl<'a> Url<'a> {
         if let Some(rest) = location.strip_prefix("//") {
             let (authority, path) = split_path(rest);
             return Url {
-                scheme: self.scheme.clone(),
+                scheme: self.scheme,
                 authority: Authority::Written(authority.to_string()),
                 path: Cow::Owned(remove_dot_segments(path)),
             };
@@ -94,7 +90,7 @@ impl<'a> Url<'a> {
             let dir = &base[..base.rfind('/').map_or(0, |i| i + 1)];
             remove_dot_segments(&format!("{dir}{location}"))
         };
-        Url { scheme: self.scheme.clone(), authority: self.authority.clone(), path: Cow::Owned(path) }
+        Url { scheme: self.scheme, authority: self.authority.clone(), path: Cow::Owned(path) }
     }
 }
 
@@ -105,6 +101,11 @@ impl fmt::Display for Url<'_> {
             Authority::Written(a) => write!(f, "{}://{a}{}", self.scheme, self.path),
         }
     }
+}
+
+/// `http` or `https`, whatever the case written.
+fn lower(scheme: &str) -> &'static str {
+    if scheme.eq_ignore_ascii_case("https") { "https" } else { "http" }
 }
 
 /// `scheme:` at the start of a URL reference (RFC 3986 §3.1), and what follows.
@@ -252,53 +253,56 @@ impl Got<'_> {
     }
 }
 
-/// One request of a chain: who answered, and when (since the first was sent).
+/// One request of a chain that a server answered: who, and from when to when
+/// (since the first request was sent); a death then cuts the answer short.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Hop<'a, S> {
+pub struct Hop<'u, 'a, S> {
     pub server: S,
     pub from: SimDuration,
     pub to: SimDuration,
-    pub url: Url<'a>,
+    pub url: &'u Url<'a>,
 }
 
-/// The outcome of `Do`: how it ended, how long it took, and its requests.
+/// The outcome of `Do`: how it ended and how long it took.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fetched<'a, S> {
+pub struct Fetched<'a> {
     pub got: Got<'a>,
     pub took: SimDuration,
-    pub hops: Vec<Hop<'a, S>>,
 }
 
 /// `Client.Do(GET url)` with `RedirectChecker(false)` and `timeout` (`None`:
 /// no timeout, as for hooks). `send(url, elapsed)` is the network: what the
-/// request to `url`, sent `elapsed` after the first, gets.
+/// request to `url`, sent `elapsed` after the first, gets; `hop` hears of
+/// each answered request.
 pub fn get<'a, S>(
     url: Url<'a>,
     timeout: Option<SimDuration>,
     mut send: impl FnMut(&Url<'a>, SimDuration) -> Reply<S>,
-) -> Fetched<'a, S> {
-    let mut hops = Vec::new();
+    mut hop: impl FnMut(Hop<'_, 'a, S>),
+) -> Fetched<'a> {
+    let first = url.clone();
     let mut elapsed = SimDuration::ZERO;
     let mut url = url;
+    let mut sent = 0;
     loop {
+        sent += 1;
         let (server, HttpResponse { status, latency, location }) = match send(&url, elapsed) {
-            Reply::Refused => return Fetched { got: Got::Refused { url }, took: elapsed, hops },
+            Reply::Refused => return Fetched { got: Got::Refused { url }, took: elapsed },
             Reply::Answered(server, response) => (server, response),
         };
         if let Some(t) = timeout.filter(|t| elapsed + latency >= *t) {
-            hops.push(Hop { server, from: elapsed, to: t, url: url.clone() });
-            return Fetched { got: Got::Timeout { url }, took: t, hops };
+            hop(Hop { server, from: elapsed, to: t, url: &url });
+            return Fetched { got: Got::Timeout { url }, took: t };
         }
-        let next = location.as_deref().map(|l| url.resolve(l));
-        hops.push(Hop { server, from: elapsed, to: elapsed + latency, url });
+        hop(Hop { server, from: elapsed, to: elapsed + latency, url: &url });
         elapsed = elapsed + latency;
         // Behaviour files carry a `location` only on the statuses Go follows.
-        let Some(next) = next.filter(|n| n.host() == hops[0].url.host()) else {
-            return Fetched { got: Got::Response { status }, took: elapsed, hops };
+        let next = location.as_deref().map(|l| url.resolve(l)).filter(|n| n.host() == first.host());
+        let (Some(next), Some(location)) = (next, location) else {
+            return Fetched { got: Got::Response { status }, took: elapsed };
         };
-        if hops.len() >= MAX_REQUESTS {
-            let location = location.expect("a followed redirect has a location");
-            return Fetched { got: Got::TooManyRedirects { location }, took: elapsed, hops };
+        if sent >= MAX_REQUESTS {
+            return Fetched { got: Got::TooManyRedirects { location }, took: elapsed };
         }
         url = next;
     }
@@ -363,60 +367,68 @@ mod tests {
         }
     }
 
+    /// `get` with the routes, and the answered requests' (server, from, to).
+    fn fetch<'s>(
+        url: Url<'static>,
+        timeout: Option<SimDuration>,
+        routes: &'s [(&'s str, u16, u64, Option<&'s str>)],
+    ) -> (Fetched<'static>, Vec<(&'s str, SimDuration, SimDuration)>) {
+        let mut hops = Vec::new();
+        let f = get(url, timeout, server(routes), |h| hops.push((h.server, h.from, h.to)));
+        (f, hops)
+    }
+
     #[test]
     fn same_host_redirects_are_followed_and_the_last_status_decides() {
         let routes = [("/a/b?x=1", 302, 5, Some("/ready")), ("/ready", 200, 7, None)];
-        let f = get(base(), Some(MS(1000)), server(&routes));
+        let (f, hops) = fetch(base(), Some(MS(1000)), &routes);
         assert_eq!((f.got, f.took), (Got::Response { status: 200 }, MS(12)));
-        let windows: Vec<_> = f.hops.iter().map(|h| (h.server, h.from, h.to)).collect();
-        assert_eq!(windows, vec![("/a/b?x=1", MS(0), MS(5)), ("/ready", MS(5), MS(12))]);
+        assert_eq!(hops, vec![("/a/b?x=1", MS(0), MS(5)), ("/ready", MS(5), MS(12))]);
     }
 
     #[test]
     fn a_redirect_to_another_host_is_the_response() {
         let routes = [("/a/b?x=1", 301, 3, Some("http://localhost:8080/ready")), ("/ready", 200, 0, None)];
-        let f = get(base(), Some(MS(1000)), server(&routes));
-        assert_eq!((f.got, f.took, f.hops.len()), (Got::Response { status: 301 }, MS(3), 1));
+        let (f, hops) = fetch(base(), Some(MS(1000)), &routes);
+        assert_eq!((f.got, f.took, hops.len()), (Got::Response { status: 301 }, MS(3), 1));
     }
 
     #[test]
     fn the_tenth_redirect_is_not_followed() {
-        // /r0 → /r1 → … each 1 ms: 9 redirects end at a 200, 10 stop the client.
+        // /r0 → /r1 → … → /r10, each 1 ms; /r10 answers 200.
         let chain: Vec<(String, Option<String>)> =
             (0..11).map(|i| (format!("/r{i}"), (i < 10).then(|| format!("/r{}", i + 1)))).collect();
         let routes: Vec<(&str, u16, u64, Option<&str>)> =
             chain.iter().map(|(p, l)| (p.as_str(), if l.is_some() { 302 } else { 200 }, 1, l.as_deref())).collect();
-        let from = |start: &'static str, routes: &[(&str, u16, u64, Option<&str>)]| {
-            get(Url::new("http", IP, 8080, start), Some(MS(1000)), server(routes)).got
-        };
-        // Starting at /r1: /r1 … /r9 redirect (9 redirects, 10 requests), /r10 answers 200.
-        assert_eq!(from("/r1", &routes), Got::Response { status: 200 });
-        // Starting at /r0: ten requests /r0 … /r9 all redirect: the 11th is refused.
-        let f = get(Url::new("http", IP, 8080, "/r0"), Some(MS(1000)), server(&routes));
+        // From /r1: nine redirects, ten requests, the last a 200.
+        let (f, hops) = fetch(Url::new("http", IP, 8080, "/r1"), Some(MS(1000)), &routes);
+        assert_eq!((f.got, hops.len()), (Got::Response { status: 200 }, 10));
+        // From /r0: ten requests all redirect; the 11th is not sent.
+        let (f, hops) = fetch(Url::new("http", IP, 8080, "/r0"), Some(MS(1000)), &routes);
         assert_eq!(f.got, Got::TooManyRedirects { location: "/r10".into() });
-        assert_eq!((f.took, f.hops.len()), (MS(10), 10));
+        assert_eq!((f.took, hops.len()), (MS(10), 10));
         assert_eq!(f.got.error().unwrap(), "Get \"/r10\": stopped after 10 redirects");
     }
 
     #[test]
     fn the_timeout_covers_the_whole_chain() {
         let routes = [("/a/b?x=1", 302, 600, Some("/ready")), ("/ready", 200, 600, None)];
-        let f = get(base(), Some(MS(1000)), server(&routes));
+        let (f, hops) = fetch(base(), Some(MS(1000)), &routes);
         let url = Url::new("http", IP, 8080, "/ready");
         assert_eq!((f.got.clone(), f.took), (Got::Timeout { url }, MS(1000)));
-        assert_eq!(f.hops[1].to, MS(1000));
+        assert_eq!(hops[1], ("/ready", MS(600), MS(1000)));
         assert_eq!(
             f.got.error().unwrap(),
             "Get \"http://10.244.0.2:8080/ready\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
         );
-        let hook = get(base(), None, server(&routes));
+        let (hook, _) = fetch(base(), None, &routes);
         assert_eq!((hook.got, hook.took), (Got::Response { status: 200 }, MS(1200)));
     }
 
     #[test]
     fn a_refused_hop_names_its_own_url() {
         let routes = [("/a/b?x=1", 307, 4, Some("http://10.244.0.2:9090/other"))];
-        let f = get(base(), Some(MS(1000)), server(&routes));
+        let (f, _) = fetch(base(), Some(MS(1000)), &routes);
         assert_eq!(f.took, MS(4));
         assert_eq!(
             f.got.error().unwrap(),

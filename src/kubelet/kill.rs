@@ -346,7 +346,9 @@ impl Kubelet {
     ) -> u64 {
         let now = ctx.q.now();
         let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
-        let ip = self.runtime.sandbox(pod).map(|s| s.ip.clone()).unwrap_or_else(|| self.node.ip.clone());
+        let sandbox = self.runtime.sandbox(pod);
+        let ip = sandbox.map(|s| s.ip.clone()).unwrap_or_else(|| self.node.ip.clone());
+        let netns = sandbox.map(|s| s.netns);
         if kind == HookKind::PreStop {
             self.runtime.inst_mut(inst).moments.prestop = true;
         }
@@ -358,6 +360,7 @@ impl Kubelet {
             container: spec,
             pod: &desc,
             ip: &ip,
+            netns,
             inst,
             instance: self.runtime.inst(inst),
             runtime: &self.runtime,

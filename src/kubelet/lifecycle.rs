@@ -8,7 +8,8 @@
 //! same-host redirects as probes do. An exec hook fails on a non-zero exit;
 //! a sleep hook does not fail.
 
-use super::http_client::{self, Url};
+use super::http_client::{self, Hop, Url};
+use super::netns::NetnsId;
 use super::probing;
 use crate::kubelet::runtime::{InstId, Instance, Runtime};
 use crate::rng::Stream;
@@ -49,8 +50,9 @@ pub struct Target<'a> {
     pub container: &'a ContainerSpec,
     /// `format.Pod`: `name_namespace(uid)`.
     pub pod: &'a str,
-    /// `status.IPs[0]`: the pod's IP (the node's for hostNetwork pods).
+    /// `status.IPs[0]`: the pod's IP (the node's for hostNetwork pods), and its network namespace.
     pub ip: &'a str,
+    pub netns: Option<NetnsId>,
     pub inst: InstId,
     pub instance: &'a Instance,
     /// The node's runtime: an httpGet hook reaches whichever process bound its port.
@@ -109,17 +111,13 @@ pub fn run(handler: &HookHandler, t: &Target<'_>, rng: &mut Stream) -> HookRun {
                 return HookRun { took: SimDuration::ZERO, error, cuts: Vec::new() };
             };
             let url = Url::new(scheme, t.ip, port, path);
-            let fetched = http_client::get(url, None, |u, elapsed| probing::send(t.runtime, u, t.now + elapsed, rng));
-            let cuts = fetched
-                .hops
-                .iter()
-                .map(|h| Cut {
-                    server: h.server,
-                    from: h.from,
-                    to: h.to,
-                    error: message(format!("Get {:?}: EOF", h.url.to_string())),
-                })
-                .collect();
+            let mut cuts = Vec::new();
+            let send = |u: &Url<'_>, elapsed| probing::send(t.runtime, t.netns, u, t.now + elapsed, rng);
+            let eof = |h: Hop<'_, '_, InstId>| {
+                let error = message(format!("Get {:?}: EOF", h.url.to_string()));
+                cuts.push(Cut { server: h.server, from: h.from, to: h.to, error });
+            };
+            let fetched = http_client::get(url, None, send, eof);
             HookRun { took: fetched.took, error: fetched.got.error().map(message), cuts }
         }
         HookHandler::Sleep { duration } => HookRun { took: *duration, error: None, cuts: Vec::new() },

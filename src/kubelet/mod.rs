@@ -39,6 +39,7 @@ use events::{Recorder, Subject};
 use pleg::{PlegEvent, Relisted};
 use pod_worker::PodWorker;
 use prober::ProbeManager;
+use prober::handler::Outcome;
 use runtime::{InstId, Runtime};
 use status::generate::ReasonCache;
 use status::manager::StatusManager;
@@ -99,7 +100,7 @@ pub enum Ev {
         pod: PodId,
         worker: usize,
         inst: InstId,
-        ran: Box<probing::Ran>,
+        outcome: Result<Outcome, String>,
     },
     /// The process of an instance starts accepting connections.
     Listening {
@@ -345,7 +346,7 @@ impl Kubelet {
             Ev::SyncStep { pod, sync } => self.sync_step_done(pod, sync, ctx),
             Ev::ProbeTick { pod, worker, ticker } => self.probe_tick(pod, worker, ticker, ctx),
             Ev::ProbeManual { pod, worker } => self.probe_manual(pod, worker, ctx),
-            Ev::ProbeDone { pod, worker, inst, ran } => self.probe_done(pod, worker, inst, *ran, ctx),
+            Ev::ProbeDone { pod, worker, inst, outcome } => self.probe_done(pod, worker, inst, outcome, ctx),
             Ev::Listening { inst } => self.listening(inst, ctx),
             Ev::Exit { inst, code } => self.process_exit(inst, code, ctx),
             Ev::KillTimer { pod, task, timer } => self.kill_timer(pod, task, timer, ctx),

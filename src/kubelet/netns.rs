@@ -2,30 +2,51 @@
 //! (`RunPodSandbox` creates it; every container joins it), and hostNetwork
 //! pods share the node's. A TCP port is bound by one process of a namespace
 //! at a time: the first to `bind()` it; another gets EADDRINUSE. A
-//! connection to `IP:port` (a probe's, a hook's, a client's) reaches
-//! whichever process bound the port — not necessarily the container whose
-//! probe or hook asked (`runProbe` and `runHTTPHandler` dial the pod IP).
-//! A namespace is named by its IP: pod IPs are never reused in a run, and
-//! every hostNetwork pod of a node has the node's.
+//! connection to a namespace's IP and a port (a probe's, a hook's, a
+//! client's) reaches whichever process bound the port — not necessarily the
+//! container whose probe or hook asked (`runProbe` and `runHTTPHandler` dial
+//! the pod IP).
 
 use super::runtime::InstId;
+use crate::sim::PodId;
 use foldhash::HashMap;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+
+/// Whose network namespace: a pod sandbox's, or the node's (hostNetwork).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum NetnsId {
+    Pod(PodId),
+    Node,
+}
 
 #[derive(Debug, Default)]
 pub struct Namespaces {
-    /// Per IP, which process holds each port.
-    ports: HashMap<Arc<str>, BTreeMap<u16, InstId>>,
+    /// Per pod (by `PodId`), which process holds each port of its sandbox's namespace.
+    pods: Vec<BTreeMap<u16, InstId>>,
+    /// The node's namespace, shared by its hostNetwork pods.
+    node: BTreeMap<u16, InstId>,
     /// Where each process bound its ports.
-    holders: HashMap<InstId, Arc<str>>,
+    holders: HashMap<InstId, NetnsId>,
 }
 
 impl Namespaces {
-    /// `inst` binds each of `ports` that is free in the namespace of `ip`;
-    /// returns those another process holds (its EADDRINUSE), in order.
-    pub fn bind(&mut self, ip: &Arc<str>, inst: InstId, ports: &[u16]) -> Vec<u16> {
-        let table = self.ports.entry(ip.clone()).or_default();
+    fn table(&mut self, ns: NetnsId) -> &mut BTreeMap<u16, InstId> {
+        match ns {
+            NetnsId::Node => &mut self.node,
+            NetnsId::Pod(pod) => {
+                let i = pod.0 as usize;
+                if self.pods.len() <= i {
+                    self.pods.resize_with(i + 1, BTreeMap::new);
+                }
+                &mut self.pods[i]
+            }
+        }
+    }
+
+    /// `inst` binds each of `ports` that is free in `ns`; returns those
+    /// another process holds (its EADDRINUSE), in order.
+    pub fn bind(&mut self, ns: NetnsId, inst: InstId, ports: &[u16]) -> Vec<u16> {
+        let table = self.table(ns);
         let mut taken = Vec::new();
         for &port in ports {
             match table.get(&port) {
@@ -36,7 +57,7 @@ impl Namespaces {
             }
         }
         if taken.len() < ports.len() {
-            self.holders.insert(inst, ip.clone());
+            self.holders.insert(inst, ns);
         }
         taken
     }
@@ -44,18 +65,18 @@ impl Namespaces {
     /// The process closes its listening sockets (it exited, or stopped
     /// listening): its ports are free again.
     pub fn release(&mut self, inst: InstId) {
-        let Some(ip) = self.holders.remove(&inst) else { return };
-        if let Some(table) = self.ports.get_mut(&ip) {
-            table.retain(|_, holder| *holder != inst);
-            if table.is_empty() {
-                self.ports.remove(&ip);
-            }
+        if let Some(ns) = self.holders.remove(&inst) {
+            self.table(ns).retain(|_, holder| *holder != inst);
         }
     }
 
-    /// The process a connection to `ip:port` reaches, if any listens.
-    pub fn server(&self, ip: &str, port: u16) -> Option<InstId> {
-        self.ports.get(ip)?.get(&port).copied()
+    /// The process a connection to `port` of `ns` reaches, if any listens.
+    pub fn server(&self, ns: NetnsId, port: u16) -> Option<InstId> {
+        let table = match ns {
+            NetnsId::Node => &self.node,
+            NetnsId::Pod(pod) => self.pods.get(pod.0 as usize)?,
+        };
+        table.get(&port).copied()
     }
 }
 
@@ -63,35 +84,38 @@ impl Namespaces {
 mod tests {
     use super::*;
 
+    const POD: NetnsId = NetnsId::Pod(PodId(3));
+
     #[test]
     fn the_first_process_to_bind_a_port_gets_it() {
         let mut ns = Namespaces::default();
-        let ip: Arc<str> = Arc::from("10.244.0.2");
         let (app, sidecar) = (InstId(1), InstId(2));
-        assert_eq!(ns.bind(&ip, sidecar, &[8080, 15020]), Vec::<u16>::new());
-        assert_eq!(ns.bind(&ip, app, &[8080, 9090]), vec![8080]);
-        assert_eq!(ns.server("10.244.0.2", 8080), Some(sidecar));
-        assert_eq!(ns.server("10.244.0.2", 9090), Some(app));
-        assert_eq!(ns.server("10.244.0.3", 8080), None);
+        assert_eq!(ns.bind(POD, sidecar, &[8080, 15020]), Vec::<u16>::new());
+        assert_eq!(ns.bind(POD, app, &[8080, 9090]), vec![8080]);
+        assert_eq!(ns.server(POD, 8080), Some(sidecar));
+        assert_eq!(ns.server(POD, 9090), Some(app));
+        assert_eq!(ns.server(NetnsId::Pod(PodId(4)), 8080), None);
         // Once the sidecar is gone, the port is free for the next bind.
         ns.release(sidecar);
-        assert_eq!(ns.server("10.244.0.2", 8080), None);
-        assert_eq!(ns.bind(&ip, InstId(3), &[8080]), Vec::<u16>::new());
+        assert_eq!(ns.server(POD, 8080), None);
+        assert_eq!(ns.bind(POD, InstId(3), &[8080]), Vec::<u16>::new());
         ns.release(app);
         ns.release(app);
-        assert_eq!((ns.server("10.244.0.2", 9090), ns.server("10.244.0.2", 8080)), (None, Some(InstId(3))));
+        assert_eq!((ns.server(POD, 9090), ns.server(POD, 8080)), (None, Some(InstId(3))));
     }
 
     #[test]
-    fn namespaces_of_different_ips_are_apart() {
+    fn namespaces_are_apart_and_host_network_pods_share_the_nodes() {
         let mut ns = Namespaces::default();
-        let (a, b): (Arc<str>, Arc<str>) = (Arc::from("10.244.0.2"), Arc::from("10.244.0.3"));
-        assert!(ns.bind(&a, InstId(1), &[80]).is_empty());
-        assert!(ns.bind(&b, InstId(2), &[80]).is_empty());
-        assert_eq!((ns.server("10.244.0.2", 80), ns.server("10.244.0.3", 80)), (Some(InstId(1)), Some(InstId(2))));
+        let other = NetnsId::Pod(PodId(0));
+        assert!(ns.bind(POD, InstId(1), &[80]).is_empty());
+        assert!(ns.bind(other, InstId(2), &[80]).is_empty());
+        assert_eq!((ns.server(POD, 80), ns.server(other, 80)), (Some(InstId(1)), Some(InstId(2))));
+        // Two hostNetwork pods' processes meet in the node's namespace.
+        assert!(ns.bind(NetnsId::Node, InstId(5), &[80]).is_empty());
+        assert_eq!(ns.bind(NetnsId::Node, InstId(6), &[80]), vec![80]);
         // A process that bound nothing holds nothing.
-        assert_eq!(ns.bind(&a, InstId(3), &[80]), vec![80]);
-        ns.release(InstId(3));
-        assert_eq!(ns.server("10.244.0.2", 80), Some(InstId(1)));
+        ns.release(InstId(6));
+        assert_eq!(ns.server(NetnsId::Node, 80), Some(InstId(5)));
     }
 }

@@ -5,6 +5,7 @@
 //! bound the port after its latency, and a process that dies with a
 //! request in flight resets the connection.
 
+use super::netns::NetnsId;
 use super::runtime::InstId;
 use super::{Ev, Kubelet};
 use crate::app::OnAddressInUse;
@@ -72,7 +73,11 @@ impl Kubelet {
             return;
         }
         // Whichever process of the namespace bound the port answers.
-        if let Some(inst) = self.runtime.server(ip, port) {
+        let netns = match host {
+            true => Some(NetnsId::Node),
+            false => pods.first().and_then(|&p| self.runtime.sandbox(p)).map(|s| s.netns),
+        };
+        if let Some(inst) = netns.and_then(|ns| self.runtime.server(ns, port)) {
             let i = self.runtime.inst(inst);
             let response = i.plan.http(path, i.age(now), i.moments, &mut self.server_rng);
             self.inflight.push(InFlight { req, inst, status: response.status, back });

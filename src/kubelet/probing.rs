@@ -2,10 +2,11 @@
 //! against the container's process, and the sync loop's reaction to changed
 //! results (`syncLoopIteration`, `handleProbeSync`).
 
-use super::http_client::{self, Reply, Url};
+use super::http_client::{self, Hop, Reply, Url};
+use super::netns::NetnsId;
 use super::prober::handler::{self, HandlerResult, Outcome, Target};
 use super::prober::results::ProbeResult;
-use super::prober::worker::{Step, Update};
+use super::prober::worker::{Served, Step, Update};
 use super::runtime::{InstId, Runtime};
 use super::{Ev, Kubelet};
 use crate::cluster::Gate;
@@ -16,27 +17,17 @@ use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::record::{ProbeRun, Verdict};
 
-/// A process that answered a probe's request, from `from` to `to` after the
-/// probe started: its death in that window cuts the answer short.
-#[derive(Clone, Debug)]
-pub struct Served {
-    inst: InstId,
-    from: SimDuration,
-    to: SimDuration,
-}
-
-/// What one probe run did: its outcome (an `Err` is a prober error, which
-/// the kubelet throws away) and the processes that answered it.
-#[derive(Clone, Debug)]
-pub struct Ran {
-    pub outcome: Result<Outcome, String>,
-    served: Vec<Served>,
-}
-
-/// The request to `url`, `at`: the process that bound its port in the
-/// namespace answers, else the kernel refuses it.
-pub(super) fn send(runtime: &Runtime, url: &Url<'_>, at: SimTime, rng: &mut Stream) -> Reply<InstId> {
-    let Some(server) = runtime.server(url.host(), url.port()) else { return Reply::Refused };
+/// The request to `url`, `at`, in the pod's network namespace `ns` (a
+/// redirect is followed only to the same host: the same namespace): the
+/// process that bound its port answers, else the kernel refuses it.
+pub(super) fn send(
+    runtime: &Runtime,
+    ns: Option<NetnsId>,
+    url: &Url<'_>,
+    at: SimTime,
+    rng: &mut Stream,
+) -> Reply<InstId> {
+    let Some(server) = ns.and_then(|ns| runtime.server(ns, url.port())) else { return Reply::Refused };
     let i = runtime.inst(server);
     Reply::Answered(server, i.plan.http(&url.path, i.age(at), i.moments, rng))
 }
@@ -104,12 +95,12 @@ impl Kubelet {
                 }
             }
             Step::Run(inst) => {
-                let ran = self.run_probe(pod, w, inst, now);
-                let took = ran.outcome.as_ref().map_or(SimDuration::ZERO, |o| o.took);
+                let outcome = self.run_probe(pod, w, inst, now);
+                let took = outcome.as_ref().map_or(SimDuration::ZERO, |o| o.took);
                 if let Some(p) = self.pod(pod) {
                     p.probes.workers[w].busy = true;
                 }
-                self.send(ctx, took, Ev::ProbeDone { pod, worker: w, inst, ran: Box::new(ran) });
+                self.send(ctx, took, Ev::ProbeDone { pod, worker: w, inst, outcome });
             }
         }
     }
@@ -117,66 +108,70 @@ impl Kubelet {
     /// Runs the handler as it would run now: an exec probe in the instance's
     /// container, a network probe against the pod IP, where whichever
     /// process bound the port answers (`runProbe` dials `status.PodIP`).
-    fn run_probe(&mut self, pod: PodId, w: usize, inst: InstId, now: SimTime) -> Ran {
+    /// The worker keeps which processes answer, and when. An `Err` is a
+    /// prober error: the kubelet throws the result away.
+    fn run_probe(&mut self, pod: PodId, w: usize, inst: InstId, now: SimTime) -> Result<Outcome, String> {
         let exec_timeout = self.cluster.gates.enabled(Gate::ExecProbeTimeout);
-        let p = self.pods[pod.0 as usize].as_ref().expect("probed pod exists");
+        let sandbox = self.runtime.sandbox(pod);
+        let ip = sandbox.map(|s| s.ip.clone()).unwrap_or_else(|| self.node.ip.clone());
+        let netns = sandbox.map(|s| s.netns);
+        let p = self.pods[pod.0 as usize].as_mut().expect("probed pod exists");
+        let mut served = std::mem::take(&mut p.probes.workers[w].served);
+        served.clear();
         let worker = &p.probes.workers[w];
         let spec = &p.spec.containers[worker.container];
         let probe = &worker.spec;
-        let ip = self.runtime.sandbox(pod).map(|s| s.ip.clone()).unwrap_or_else(|| self.node.ip.clone());
         let runtime = &self.runtime;
         let rng = &mut self.app_rng;
         let resolve = |port: &PortRef| spec.resolve_port(port).ok_or_else(|| unresolved_port(port));
-        let error = |e: String| Ran { outcome: Err(e), served: Vec::new() };
-        // The process a connection to the probe's port reaches, and its answer.
-        let connect = |port: u16| runtime.server(&ip, port).map(|s| (s, runtime.inst(s)));
-        match &probe.handler {
-            Handler::HttpGet { port, path, scheme } => {
-                let port = match resolve(port) {
-                    Ok(p) => p,
-                    Err(e) => return error(e),
-                };
+        // The process a connection to the probe's port reaches.
+        let connect = |port: u16| netns.and_then(|ns| runtime.server(ns, port)).map(|s| (s, runtime.inst(s)));
+        let outcome = match &probe.handler {
+            Handler::HttpGet { port, path, scheme } => resolve(port).map(|port| {
                 let url = Url::new(scheme, &ip, port, path);
-                let fetched =
-                    http_client::get(url, Some(probe.timeout), |u, elapsed| send(runtime, u, now + elapsed, rng));
-                let served = fetched.hops.iter().map(|h| Served { inst: h.server, from: h.from, to: h.to }).collect();
-                Ran { outcome: Ok(handler::http(&fetched)), served }
-            }
+                let send = |u: &Url<'_>, elapsed| send(runtime, netns, u, now + elapsed, rng);
+                let hop = |h: Hop<'_, '_, InstId>| served.push(Served { inst: h.server, from: h.from, to: h.to });
+                handler::http(&http_client::get(url, Some(probe.timeout), send, hop))
+            }),
             Handler::TcpSocket { port } => {
-                let port = match resolve(port) {
-                    Ok(p) => p,
-                    Err(e) => return error(e),
-                };
-                let outcome = handler::tcp(connect(port).is_some(), &Target { ip: &ip, port });
-                Ran { outcome: Ok(outcome), served: Vec::new() }
+                resolve(port).map(|port| handler::tcp(connect(port).is_some(), &Target { ip: &ip, port }))
             }
             Handler::Grpc { port, service } => {
                 let answer = connect(*port).map(|(s, i)| (s, i.plan.grpc(service, i.age(now), i.moments, rng)));
-                let outcome = handler::grpc(
-                    answer.as_ref().map(|a| a.1.clone()),
-                    &Target { ip: &ip, port: *port },
-                    probe.timeout,
-                );
-                let served = answer.map(|(inst, _)| Served { inst, from: SimDuration::ZERO, to: outcome.took });
-                Ran { outcome: Ok(outcome), served: served.into_iter().collect() }
+                let target = Target { ip: &ip, port: *port };
+                let outcome = handler::grpc(answer.as_ref().map(|a| a.1.clone()), &target, probe.timeout);
+                served.extend(answer.map(|(inst, _)| Served { inst, from: SimDuration::ZERO, to: outcome.took }));
+                Ok(outcome)
             }
             Handler::Exec { command } => {
                 let instance = runtime.inst(inst);
-                if !instance.is_running() {
-                    return error("container not running".to_string());
+                if instance.is_running() {
+                    let joined = command.join(" ");
+                    let answer = instance.plan.exec(&joined, instance.age(now), instance.moments, rng);
+                    let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
+                    let outcome = handler::exec(answer, &joined, overhead, exec_timeout.then_some(probe.timeout));
+                    served.push(Served { inst, from: SimDuration::ZERO, to: outcome.took });
+                    Ok(outcome)
+                } else {
+                    Err("container not running".to_string())
                 }
-                let joined = command.join(" ");
-                let answer = instance.plan.exec(&joined, instance.age(now), instance.moments, rng);
-                let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
-                let outcome = handler::exec(answer, &joined, overhead, exec_timeout.then_some(probe.timeout));
-                let served = vec![Served { inst, from: SimDuration::ZERO, to: outcome.took }];
-                Ran { outcome: Ok(outcome), served }
             }
+        };
+        if let Some(p) = self.pods[pod.0 as usize].as_mut() {
+            p.probes.workers[w].served = served;
         }
+        outcome
     }
 
     /// The probe returned: count it, publish it, and serve a pending trigger or tick.
-    pub(super) fn probe_done(&mut self, pod: PodId, w: usize, inst: InstId, ran: Ran, ctx: &mut Ctx<'_>) {
+    pub(super) fn probe_done(
+        &mut self,
+        pod: PodId,
+        w: usize,
+        inst: InstId,
+        outcome: Result<Outcome, String>,
+        ctx: &mut Ctx<'_>,
+    ) {
         let now = ctx.q.now();
         let Some(p) = self.pod(pod) else { return };
         let worker = &mut p.probes.workers[w];
@@ -185,10 +180,14 @@ impl Kubelet {
             return;
         }
         let (kind, container, spec) = (worker.kind, worker.container, worker.spec.clone());
-        let outcome = match ran.outcome {
-            Ok(o) => self.cut_short(&ran.served, o, &spec.handler, now),
+        let served = std::mem::take(&mut worker.served);
+        let outcome = match outcome {
+            Ok(o) => self.cut_short(&served, o, &spec.handler, now),
             err => err,
         };
+        if let Some(p) = self.pod(pod) {
+            p.probes.workers[w].served = served;
+        }
         let title = kind.title();
         match outcome {
             Err(e) => {

@@ -2,7 +2,7 @@
 //! instances and their processes. It owns the truth about what runs; the
 //! kubelet only learns it through PLEG relists (see `pleg`).
 
-use super::netns::Namespaces;
+use super::netns::{Namespaces, NetnsId};
 use crate::app::{Moments, OnSigterm, Plan};
 use crate::sim::PodId;
 use crate::time::{SimDuration, SimTime};
@@ -90,6 +90,8 @@ impl Instance {
 #[derive(Clone, Debug)]
 pub struct Sandbox {
     pub ip: Arc<str>,
+    /// Its own network namespace, or the node's for a hostNetwork pod.
+    pub netns: NetnsId,
 }
 
 /// What SIGTERM leads to, decided when the stop begins.
@@ -214,15 +216,15 @@ impl Runtime {
     pub fn listen(&mut self, id: InstId) -> Vec<u16> {
         let inst = &self.instances[id.0 as usize];
         let closed = inst.moments.sigterm && inst.plan.closes_on_sigterm();
-        let Some(ip) = self.sandbox(inst.pod).map(|s| s.ip.clone()).filter(|_| !closed) else {
+        let Some(ns) = self.sandbox(inst.pod).map(|s| s.netns).filter(|_| !closed) else {
             return Vec::new();
         };
-        self.netns.bind(&ip, id, inst.plan.ports())
+        self.netns.bind(ns, id, inst.plan.ports())
     }
 
-    /// The process a connection to `ip:port` reaches, if one listens there.
-    pub fn server(&self, ip: &str, port: u16) -> Option<InstId> {
-        self.netns.server(ip, port)
+    /// The process a connection to `port` of namespace `ns` reaches, if one listens there.
+    pub fn server(&self, ns: NetnsId, port: u16) -> Option<InstId> {
+        self.netns.server(ns, port)
     }
 
     /// SIGTERM reaches the process; one that stops listening on it frees its ports.

@@ -49,7 +49,7 @@ fn ok(output: String, took: SimDuration) -> Outcome {
 /// succeed with a warning (redirects the client did not follow), other
 /// statuses fail, and so does every client error (refused, timeout, too
 /// many redirects), with the error's text. podsim's responses have no body.
-pub fn http<S>(fetched: &Fetched<'_, S>) -> Outcome {
+pub fn http(fetched: &Fetched<'_>) -> Outcome {
     let took = fetched.took;
     match fetched.got {
         Got::Response { status } if (200..300).contains(&status) => ok(String::new(), took),
@@ -125,12 +125,13 @@ mod tests {
     /// An HTTP probe of /healthz whose single request gets `reply`.
     fn probe(reply: Option<(u16, u64, Option<&str>)>) -> Outcome {
         let url = Url::new("HTTP", T.ip, T.port, "/healthz");
-        let f = get(url, Some(MS(1000)), |u, _| match reply {
+        let send = |u: &Url<'_>, _| match reply {
             Some((status, ms, location)) if u.path == "/healthz" && u.port() == T.port => {
                 Reply::Answered((), HttpResponse { status, latency: MS(ms), location: location.map(Into::into) })
             }
             _ => Reply::Refused,
-        });
+        };
+        let f = get(url, Some(MS(1000)), send, |_| {});
         http(&f)
     }
 
