@@ -10,9 +10,11 @@ pub mod active_deadline;
 pub mod backoff;
 pub mod container_hash;
 pub mod events;
+pub mod http_client;
 pub mod images;
 mod kill;
 pub mod lifecycle;
+pub mod netns;
 pub mod pleg;
 mod pod_network;
 mod pod_updates;
@@ -367,20 +369,10 @@ impl Kubelet {
             Ev::ProbeTick { pod, worker, ticker } => self.probe_tick(pod, worker, ticker, ctx),
             Ev::ProbeManual { pod, worker } => self.probe_manual(pod, worker, ctx),
             Ev::ProbeDone { pod, worker, inst, outcome } => self.probe_done(pod, worker, inst, outcome, ctx),
-            Ev::Listening { inst } => {
-                let i = self.runtime.inst(inst);
-                if i.is_running() {
-                    let ports = if i.plan.has_behaviour() {
-                        i.plan.ports().to_vec()
-                    } else {
-                        self.pod_spec(i.pod).containers[i.container].declared_ports()
-                    };
-                    self.process_fact(inst, ProcessFact::Listening { ports }, ctx);
-                }
-            }
+            Ev::Listening { inst } => self.listening(inst, ctx),
             Ev::Exit { inst, code } => self.process_exit(inst, code, ctx),
             Ev::KillTimer { pod, task, timer } => self.kill_timer(pod, task, timer, ctx),
-            Ev::HookDone { pod, hook } => self.finish_hook(pod, hook, false, ctx),
+            Ev::HookDone { pod, hook } => self.finish_hook(pod, hook, None, ctx),
             Ev::PodUpdated { pod, update } => self.pod_updated(pod, update, ctx),
             Ev::PodRemoved { pod } => self.pod_removed(pod, ctx),
             Ev::Connect { req, ip, port, path, back } => self.connect(req, &ip, port, &path, back, ctx),

@@ -80,8 +80,9 @@ impl Kubelet {
         match signal {
             Signal::Kill => self.process_exit(inst, SIGKILL_EXIT, ctx),
             Signal::Term => {
-                i.moments.sigterm = true;
-                if let OnSigterm::Exit { after, code } = i.plan.on_sigterm {
+                let on_sigterm = i.plan.on_sigterm;
+                self.runtime.sigterm(inst);
+                if let OnSigterm::Exit { after, code } = on_sigterm {
                     self.send(ctx, after, Ev::Exit { inst, code });
                 }
             }

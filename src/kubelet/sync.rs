@@ -4,6 +4,7 @@
 
 use super::actions::{self, Kill, KillReason, ProbeView};
 use super::kill::Target;
+use super::netns::NetnsId;
 use super::pleg::PodSnapshot;
 use super::pod_worker::{Lifecycle, SyncOutcome, requeue_delay};
 use super::runtime::{InstId, Sandbox};
@@ -385,7 +386,8 @@ impl Kubelet {
         match wait {
             Wait::Sandbox => {
                 let ip = self.allocate_ip(pod);
-                self.runtime.set_sandbox(pod, Some(Sandbox { ip }));
+                let netns = if self.pod_spec(pod).host_network { NetnsId::Node } else { NetnsId::Pod(pod) };
+                self.runtime.set_sandbox(pod, Some(Sandbox { ip, netns }));
                 if self.cluster.version >= Version::V1_36
                     && self.cluster.gates.enabled(Gate::PodReadyToStartContainersCondition)
                 {

@@ -4,9 +4,11 @@
 //! sees these types, so an invalid state (a probe with two handlers, a
 //! negative period) cannot reach it.
 
+mod ports;
 mod service;
 mod workload;
 
+pub use ports::AssumedPort;
 pub use service::{ServicePort, ServiceSpec, TrafficPolicy};
 pub use workload::{DeploymentSpec, IntOrPercent, PodTemplate, ReplicaSetSpec, Strategy};
 
@@ -207,8 +209,9 @@ impl ContainerSpec {
         format!("spec.{list}{{{}}}", self.name)
     }
 
-    pub fn declared_ports(&self) -> Vec<u16> {
-        self.ports.iter().map(|p| p.port).collect()
+    /// The declared TCP containerPorts: what its process binds unless told otherwise.
+    pub fn declared_tcp_ports(&self) -> impl Iterator<Item = u16> + '_ {
+        self.ports.iter().filter(|p| p.protocol == "TCP").map(|p| p.port)
     }
 }
 

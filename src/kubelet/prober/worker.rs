@@ -7,7 +7,7 @@ use super::results::{ProbeResult, Results};
 use crate::api::status::{ContainerState, PodStatus};
 use crate::kubelet::runtime::InstId;
 use crate::spec::{ProbeKind, ProbeSpec};
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -19,6 +19,15 @@ pub struct Update {
     pub result: ProbeResult,
     /// Why the value changed, for the timeline.
     pub why: Cow<'static, str>,
+}
+
+/// A process that answers the worker's probe in flight, from `from` to `to`
+/// after the probe started: its death then cuts the answer short.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Served {
+    pub inst: InstId,
+    pub from: SimDuration,
+    pub to: SimDuration,
 }
 
 /// What `doProbe` decided before running a probe.
@@ -47,6 +56,8 @@ pub struct Worker {
     on_hold: bool,
     /// A probe is in flight.
     pub busy: bool,
+    /// The processes answering the probe in flight (kept to reuse its room).
+    pub served: Vec<Served>,
     /// A tick arrived while busy (the ticker channel holds one).
     pub pending_tick: bool,
     /// A manual trigger arrived while busy (`manualTriggerCh` holds one).
@@ -69,6 +80,7 @@ impl Worker {
             result_run: 0,
             on_hold: false,
             busy: false,
+            served: Vec::new(),
             pending_tick: false,
             pending_manual: false,
             ticker: 0,

@@ -75,14 +75,7 @@ fn pod_template(object: &PodTemplateSpec, pod: Pod) -> (PodTemplate, Warnings) {
         pod,
         object: object.clone(),
     };
-    let mut warnings: Warnings =
-        warnings.into_iter().map(|(path, message)| (format!("spec.template.{path}"), message)).collect();
-    if object.spec.as_ref().and_then(|s| s.termination_grace_period_seconds).is_some_and(|g| g < 0) {
-        // `warningsForPodSpecAndMeta` (pkg/api/pod/warnings.go): a template keeps
-        // the negative value; the pods made from it store 1.
-        let message = "must be >= 0; negative values are invalid and will be treated as 1";
-        warnings.push(("spec.template.spec.terminationGracePeriodSeconds".to_string(), message.to_string()));
-    }
+    let warnings = warnings.into_iter().map(|(path, message)| (format!("spec.template.{path}"), message)).collect();
     (template, warnings)
 }
 
