@@ -119,10 +119,14 @@ struct Quoted {
     fragment: bool,
 }
 
-/// The arguments after the `podsim` word of `text`, up to the first shell operator.
+/// The arguments of the `podsim` command `text` begins with (after a
+/// `time` prefix), up to the first shell operator.
 fn command_in(text: &str) -> Option<(Vec<String>, bool)> {
     let w = words(text);
-    let start = w.iter().position(|t| t == "podsim" || t.ends_with("/podsim"))?;
+    let start = w.iter().position(|t| !(t == "time" || t.ends_with("/time") || t.starts_with('-')))?;
+    if !(w[start] == "podsim" || w[start].ends_with("/podsim")) {
+        return None;
+    }
     let mut args = Vec::new();
     let mut fragment = false;
     for t in &w[start + 1..] {
@@ -166,10 +170,7 @@ fn quoted_commands() -> Vec<Quoted> {
                     joined.push(' ');
                     joined.push_str(all[i].text.trim());
                 }
-                let starts = joined.starts_with("podsim ")
-                    || joined.split_whitespace().any(|w| w.ends_with("/podsim"))
-                    || joined.starts_with("/usr/bin/time");
-                if starts && let Some((args, fragment)) = command_in(&joined) {
+                if let Some((args, fragment)) = command_in(&joined) {
                     out.push(Quoted { at, args, fragment });
                 }
             } else {
@@ -182,9 +183,7 @@ fn quoted_commands() -> Vec<Quoted> {
                     paragraph.push_str(all[i].text.trim());
                 }
                 for span in paragraph.split('`').skip(1).step_by(2) {
-                    if (span.starts_with("podsim ") || span.contains("/podsim "))
-                        && let Some((args, _)) = command_in(span)
-                    {
+                    if let Some((args, _)) = command_in(span) {
                         out.push(Quoted { at: at.clone(), args, fragment: true });
                     }
                 }
@@ -458,4 +457,21 @@ fn the_session_matcher_skips_and_compares() {
         words(r#"podsim run 'a b' "c\"d" e\ f|grep x"#),
         ["podsim", "run", "a b", "c\"d", "e f", "|", "grep", "x"]
     );
+}
+
+/// Each file of `tests/book/CHAPTER/` belongs to a chapter that names it.
+#[test]
+fn every_input_file_of_the_book_is_named_by_its_chapter() {
+    let mut files = 0;
+    for dir in fs::read_dir(root().join("tests/book")).expect("tests/book").map(|d| d.expect("an entry").path()) {
+        let chapter = root().join("book/src").join(dir.file_name().unwrap()).with_extension("md");
+        let text = fs::read_to_string(&chapter)
+            .unwrap_or_else(|_| panic!("{}: no chapter {}", dir.display(), chapter.display()));
+        for f in fs::read_dir(&dir).expect("a chapter's files").map(|f| f.expect("a file").file_name()) {
+            let name = f.to_string_lossy();
+            assert!(text.contains(&format!("`{name}`")), "{}: `{name}` is not named in it", chapter.display());
+            files += 1;
+        }
+    }
+    assert!(files > 0);
 }
