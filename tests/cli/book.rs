@@ -475,3 +475,52 @@ fn every_input_file_of_the_book_is_named_by_its_chapter() {
     }
     assert!(files > 0);
 }
+
+/// The book's table of output formats (getting-started.md, "Output
+/// formats"), and each command's `-o` help: `json` and `jsonl` are one
+/// value, and each command prints the shape the table names.
+#[test]
+fn json_output_has_the_shape_the_book_gives_for_each_command() {
+    use crate::podsim;
+    let scenario = "models/scenarios/crashloop.yaml";
+    let json = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    // run: JSON Lines, the HEADER first; `json` gives the same bytes.
+    let run = podsim(["run", scenario, "--until", "30s", "-o", "json"]);
+    assert_eq!(run.stdout, podsim(["run", scenario, "--until", "30s", "-o", "jsonl"]).stdout);
+    let records: Vec<serde_json::Value> = run.stdout.lines().map(json).collect();
+    assert!(records.len() > 10 && records[0]["type"] == "HEADER", "{run:?}");
+    // predict: one object on one line.
+    let predict = podsim(["predict", scenario, "--runs", "3", "-o", "json"]);
+    assert_eq!(predict.stdout.lines().count(), 1, "{predict:?}");
+    assert_eq!(json(&predict.stdout)["runs"], 3);
+    // verify: one object per property, one per line.
+    let verify = podsim([
+        "verify",
+        scenario,
+        "--runs",
+        "3",
+        "-o",
+        "json",
+        "-p",
+        "never restarts(pod/*) > 5",
+        "-p",
+        "eventually pod/crashloop:scheduled",
+    ]);
+    let lines: Vec<serde_json::Value> = verify.stdout.lines().map(json).collect();
+    assert_eq!(lines.len(), 2, "{verify:?}");
+    assert_eq!(lines[1]["property"], "eventually pod/crashloop:scheduled");
+    // check: one indented document.
+    let check = podsim(["check", "tests/traces/003-restartnever-exit1-failed/pod.yaml", "-o", "json"]);
+    assert!(check.stdout.lines().count() > 10, "{check:?}");
+    assert!(json(&check.stdout)["pods"].is_array(), "{check:?}");
+    // Each command's help says what it prints.
+    for (command, says) in [
+        ("run", "JSON Lines"),
+        ("predict", "one JSON object on one line"),
+        ("verify", "one JSON object per property, one per line"),
+        ("check", "one indented JSON document"),
+    ] {
+        let help = podsim([command, "--help"]).stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(help.contains(says), "{command} --help: {help}");
+    }
+}
