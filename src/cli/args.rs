@@ -132,8 +132,10 @@ pub struct VerifyArgs {
     /// How much simulated time each run lasts.
     #[arg(long, value_parser = duration)]
     pub until: Option<SimDuration>,
-    /// Output format: a report, or one JSON object per property.
-    #[arg(short = 'o', long = "output", value_enum, default_value = "table")]
+    /// Output format: table (a report per property: HOLDS, NOT SEEN or BROKEN,
+    /// with the seed, the instant and the shrunk timeline of a counterexample), or json
+    /// (one JSON object per property, one per line; `jsonl` is the same).
+    #[arg(short = 'o', long = "output", value_enum, default_value = "table", hide_possible_values = true)]
     pub output: Output,
 }
 
@@ -153,8 +155,10 @@ pub struct PredictArgs {
     /// How much simulated time each run lasts.
     #[arg(long, value_parser = duration)]
     pub until: Option<SimDuration>,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value = "table")]
+    /// Output format: table (each milestone's distribution, then the
+    /// orderings), or json (the whole prediction as one JSON object on one
+    /// line; `jsonl` is the same).
+    #[arg(short = 'o', long = "output", value_enum, default_value = "table", hide_possible_values = true)]
     pub output: Output,
     /// Print the happens-before graph in Graphviz DOT instead.
     #[arg(long)]
@@ -170,19 +174,24 @@ pub struct MergeArgs {
     /// Partial results written by `podsim predict --shard K/N`.
     #[arg(required = true)]
     pub partials: Vec<PathBuf>,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value = "table")]
+    /// Output format: table (each milestone's distribution, then the
+    /// orderings), or json (the whole prediction as one JSON object on one
+    /// line; `jsonl` is the same).
+    #[arg(short = 'o', long = "output", value_enum, default_value = "table", hide_possible_values = true)]
     pub output: Output,
     /// Print the happens-before graph in Graphviz DOT instead.
     #[arg(long)]
     pub dot: bool,
 }
 
+/// `-o`: for humans or for machines. `json` and `jsonl` name the same value;
+/// what each command prints for it is in its `-o` help.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Output {
     /// One line per change, with the reason (kubectl-style).
     Table,
-    /// The full trace as JSON Lines (schema podsim/trace/v1); for `check`, JSON.
+    /// The full trace as JSON Lines (schema podsim/trace/v1): one record per
+    /// line, the header first; `json` is the same.
     #[value(alias = "json")]
     Jsonl,
 }
@@ -259,8 +268,11 @@ pub struct CheckArgs {
     /// Kubernetes version the recording comes from (1.34–1.37).
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
-    /// Output format: table, or json (`-o json`).
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = Output::Table)]
+    /// Output format: table (a verdict per pod and invariant; with --against,
+    /// then the envelope), or json (the report as one indented JSON document:
+    /// `{"pods": …}`, with --against `{"invariants": …, "envelopes": …}`;
+    /// `jsonl` is the same).
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = Output::Table, hide_possible_values = true)]
     pub output: Output,
     /// Also compare the recorded timings with what podsim predicts: the recorded pod's
     /// spec simulated with this scenario's app behaviour and cluster profile.

@@ -186,3 +186,6 @@ impl Checker {
         Report { pods }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -85,7 +85,7 @@ impl PodState {
         self.message_delay(p, o, cluster);
         self.steps(p, o);
         self.transitions(p, o);
-        self.phase(p, o);
+        self.phase(p, o, cluster);
         self.exit_codes(p, o);
         self.deletion(p, o);
         if r.watch.is_some() {

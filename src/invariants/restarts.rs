@@ -42,7 +42,7 @@ impl PodState {
             let Some(start) = start else { continue };
             if probe_kills(&s.name) {
                 skip = Some(
-                    "the container has a liveness or startup probe: a probe kill restarts without waiting while the backoff entry lags (restarts-and-backoff.md)",
+                    "the container has a liveness or startup probe: a probe kill restarts without waiting while the backoff entry lags (SyncPod kills and restarts from a status snapshot taken before the kill)",
                 );
                 continue;
             }

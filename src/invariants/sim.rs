@@ -130,10 +130,17 @@ fn sim_only(
     let mut gates: BTreeMap<Arc<str>, Tally> = BTreeMap::new();
     let mut started_ok: HashSet<Arc<str>> = HashSet::new();
     let mut startup_probed: HashSet<Arc<str>> = HashSet::new();
+    // (pod, container) whose spec has a startup probe: gated even before the first startup run.
+    let mut has_startup: HashSet<(Arc<str>, Arc<str>)> = HashSet::new();
     let mut lives: Lives = BTreeMap::new();
     let mut images: BTreeMap<(Arc<str>, Arc<str>), Arc<str>> = BTreeMap::new();
     for (i, e) in trace.entries.iter().enumerate() {
         match &e.record {
+            Record::Pod { pod, .. } => {
+                for c in pod.spec.containers.iter().filter(|c| c.startup.is_some()) {
+                    has_startup.insert((Arc::from(pod.spec.name.as_str()), c.name.clone()));
+                }
+            }
             Record::Probe(p) if p.probe == ProbeKind::Startup => {
                 startup_probed.insert(p.container_id.clone());
                 if p.published && p.verdict == Verdict::Success {
@@ -142,7 +149,9 @@ fn sim_only(
             }
             Record::Probe(p) => {
                 let t = gates.entry(p.pod.clone()).or_default();
-                if startup_probed.contains(&p.container_id) && !started_ok.contains(&p.container_id) {
+                let gated = startup_probed.contains(&p.container_id)
+                    || has_startup.contains(&(p.pod.clone(), p.container.clone()));
+                if gated && !started_ok.contains(&p.container_id) {
                     t.violate(
                         &[&origin(i)],
                         "no probe before the startup probe succeeds".into(),

@@ -101,7 +101,8 @@ mod tests {
 
     /// A container that exits 1 s after each start, restarted as soon as
     /// allowed: the delays measured from each FinishedAt are 0 (first crash),
-    /// then 10, 20, 40, 80, 160, 300, 300 s (restarts-and-backoff.md).
+    /// then 10, 20, 40, 80, 160, 300, 300 s (doBackOff over client-go's
+    /// flowcontrol.Backoff: the entry doubles from 10 s to the 300 s cap).
     #[test]
     fn crash_loop_delays_double_to_the_cap() {
         let mut b = Backoff::new(SimDuration::from_secs(10), SimDuration::from_secs(300));

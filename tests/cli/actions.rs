@@ -137,13 +137,14 @@ fn the_table_shows_kubectl_status() {
 fn the_envelope_replays_a_recorded_deletion() {
     let dir = TempDir::new("envelope-delete");
     let scenario = "models/scenarios/recorded/023-termination.yaml";
-    let recorded = podsim(["run", scenario, "--seed", "5", "-o", "jsonl"]);
+    // The envelope runs seeds 1–20: the recording is another run (seed 1000).
+    let recorded = podsim(["run", scenario, "--seed", "1000", "-o", "jsonl"]);
     assert_eq!(recorded.code, Some(0), "{recorded:?}");
     let trace = dir.write("recording.jsonl", &recorded.stdout);
     let run = podsim(["check", &trace, "--against", scenario, "--runs", "20"]);
     assert_eq!(run.code, Some(0), "{run:?}");
-    let line = run.stdout.lines().find(|l| l.contains("app stopped (after the deletion request)")).unwrap_or_default();
-    assert!(line.ends_with("inside"), "{run:?}");
+    let line = run.stdout.lines().find(|l| l.contains("app stopped (after the deletion request)"));
+    assert!(line.is_some_and(|l| l.ends_with("inside")), "{run:?}");
     assert!(!run.stdout.contains("deletion requested"), "the deletion is an input, not a timing: {run:?}");
 }
 

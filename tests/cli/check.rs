@@ -65,7 +65,10 @@ fn check_against_a_scenario_reports_the_envelope() {
     ]);
     assert_eq!(run.code, Some(0), "{run:?}");
     assert!(run.stdout.contains("envelope of pod lifecycle-crashloop"), "{run:?}");
-    assert!(run.stdout.lines().filter(|l| l.contains("recorded")).all(|l| l.ends_with("inside")), "{run:?}");
+    // Four Running and two CrashLoopBackOff timings, and when it was ready.
+    let recorded: Vec<&str> = run.stdout.lines().filter(|l| l.contains("recorded")).collect();
+    assert_eq!(recorded.len(), 7, "{run:?}");
+    assert!(recorded.iter().all(|l| l.ends_with("inside")), "{run:?}");
 }
 
 /// A `kubectl get pod -o yaml` dump always has spec.nodeName; only a pod

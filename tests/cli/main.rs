@@ -25,6 +25,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 mod actions;
 mod behaviours;
+mod book;
 mod check;
 mod clusters;
 mod exercises;

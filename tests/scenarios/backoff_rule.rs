@@ -1,7 +1,7 @@
 //! CrashLoopBackOff for containers killed by a probe, replayed from the rule
-//! (restarts-and-backoff.md, "Liveness kills"): the kill and the restart run in
-//! one sync whose snapshot was taken before the kill, so `doBackOff` sees the
-//! previous dead instance, not the one just killed.
+//! (kuberuntime_manager.go `SyncPod` and `doBackOff`): the kill and the
+//! restart run in one sync whose snapshot was taken before the kill, so
+//! `doBackOff` sees the previous dead instance, not the one just killed.
 
 use crate::common::{Life, secs, within};
 use podsim::time::{SimDuration, SimTime};

@@ -21,6 +21,8 @@ fn a_failing_poststart_hook_kills_and_restarts_the_container() {
         assert!(lives.len() >= 3, "seed {seed}");
         let failed = actions(&trace, "FailedPostStartHook");
         let killed = actions(&trace, "Killing");
+        // Every start's hook fails and is followed by its kill.
+        assert_eq!((failed.len(), killed.len()), (lives.len(), lives.len()), "seed {seed}");
         assert!(failed.iter().all(|(_, m)| m == "PostStartHook failed"));
         assert!(killed.iter().all(|(_, m)| m == "FailedPostStartHook"));
         for (l, (k, _)) in lives.iter().zip(&killed) {

@@ -40,6 +40,11 @@ fn always_failing_exec_liveness_over_25_minutes() {
         assert_eq!(&expected[..want.len()], &want, "seed {seed}");
         assert_restarts(&lives, &expected);
         let messages: Vec<String> = actions(&trace, "Killing").into_iter().map(|(_, m)| m).collect();
+        // Kill 10 comes by 9 cycles (≤ 909 s) + 160 + 300 s + 71 s + the first
+        // start (< 10 s) < 1500 s; kill 11 no sooner than 10 cycles (≥ 900 s)
+        // + 160 + 300 + 300 s: past the 25 minutes. One Killing per kill.
+        assert_eq!(messages.len(), 10, "seed {seed}");
+        assert_eq!(lives.iter().filter(|l| l.sigterm.is_some()).count(), 10, "seed {seed}");
         assert!(messages.iter().all(|m| m == "Container app failed liveness probe, will be restarted"));
         let (_, first) = first_waiting(&trace, "app", "CrashLoopBackOff").unwrap();
         assert!(first.starts_with("back-off 2m40s restarting failed container=app"), "{first}");

@@ -79,6 +79,7 @@ fn the_status_counts_follow_the_pods_and_never_exceed_the_spec() {
                 _ => None,
             })
             .collect();
+        assert!(statuses.len() >= 2, "seed {seed}: {statuses:?}");
         assert!(statuses.iter().all(|(_, c, _)| c.replicas <= 3 && c.ready_replicas <= c.replicas));
         // minReadySeconds 0: available = ready at every write.
         assert!(statuses.iter().all(|(_, c, _)| c.available_replicas == c.ready_replicas));

@@ -1,7 +1,7 @@
 //! `getPhase` (pkg/kubelet/kubelet_pods.go): the pod phase from its init and
-//! regular container states and restartPolicy. The rule works on a plain
-//! view of each container so the kubelet model and the trace checker (which
-//! reads API objects) apply the same code.
+//! regular container states and restartPolicy, on a plain view of each
+//! container. The trace checker derives the phase on its own from the API
+//! objects (`invariants::phase`), so that it judges this code.
 
 use crate::api::status::{ContainerState, ContainerStatus, PodPhase};
 use crate::spec::{PodSpec, RestartPolicy, Role};
