@@ -16,11 +16,13 @@ mod rows;
 mod service_path;
 mod sim;
 mod slices;
+mod workloads;
 
 pub use input::check_files;
 pub use report::{PodReport, Report, Verdict, Violation};
 pub use service_path::Horizon;
 pub use sim::{SIM_ONLY, check_run, check_trace};
+pub use workloads::WORKLOAD_RULES;
 
 use crate::cluster::Cluster;
 use crate::observe::{Observed, Record};
@@ -142,11 +144,17 @@ pub struct Checker {
     cluster: Cluster,
     pods: BTreeMap<String, pod::PodState>,
     slices: slices::SliceState,
+    workloads: workloads::Workloads,
 }
 
 impl Checker {
     pub fn new(cluster: Cluster) -> Self {
-        Checker { cluster, pods: BTreeMap::new(), slices: slices::SliceState::default() }
+        Checker {
+            cluster,
+            pods: BTreeMap::new(),
+            slices: slices::SliceState::default(),
+            workloads: workloads::Workloads::default(),
+        }
     }
 
     pub fn observe(&mut self, r: &Record) {
@@ -154,6 +162,7 @@ impl Checker {
             match &r.observed {
                 Observed::EndpointSlice(s) => self.slices.observe(r, s, &self.pods),
                 Observed::Service(s) => self.slices.observe_service(s),
+                Observed::Workload(w) => self.workloads.observe(w, &r.origin),
                 _ => {}
             }
             return;
@@ -174,7 +183,7 @@ impl Checker {
                     state.name = pod.clone().unwrap_or_default();
                 }
             }
-            Observed::EndpointSlice(_) | Observed::Service(_) => {}
+            Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) => {}
         }
     }
 
@@ -183,6 +192,7 @@ impl Checker {
         if let Some(r) = self.slices.report() {
             pods.push(r);
         }
+        pods.extend(self.workloads.report());
         Report { pods }
     }
 }

@@ -37,14 +37,24 @@ pub fn detect(first_line: &str, whole: Option<&str>) -> Format {
     if t.starts_with('{') || array {
         return Format::Json;
     }
-    let yamlish = |l: &str| {
-        l.starts_with("apiVersion:") || l.starts_with("kind:") || l.starts_with("---") || l.starts_with("items:")
-    };
+    // A document separator is `---` alone (`--- t=10s ---` is a script's marker).
+    let yamlish =
+        |l: &str| l.starts_with("apiVersion:") || l.starts_with("kind:") || l == "---" || l.starts_with("items:");
     match whole {
         Some(text) if text.lines().any(|l| yamlish(l.trim_end())) && !looks_like_text(text) => Format::Yaml,
-        _ if yamlish(t) => Format::Yaml,
+        // A part of an object (`status:`, `containerStatuses:`): YAML keys are lowerCamelCase, describe's are not.
+        Some(text) if field_key(t) && !looks_like_text(text) => Format::Yaml,
+        _ if yamlish(t.trim_end()) => Format::Yaml,
         _ => Format::Text,
     }
+}
+
+/// `status:` or `restartCount: 3` at the left margin: a YAML field.
+fn field_key(line: &str) -> bool {
+    let Some((key, rest)) = line.split_once(':') else { return false };
+    key.starts_with(|c: char| c.is_ascii_lowercase())
+        && key.chars().all(|c| c.is_ascii_alphanumeric())
+        && (rest.is_empty() || rest.starts_with(' '))
 }
 
 /// A table header or a describe block somewhere in the file.
@@ -84,10 +94,10 @@ pub fn read_file(path: &Path, sink: &mut dyn FnMut(Record)) -> Result<Vec<Proble
     }
 }
 
-/// A shell prompt with a kubectl command, pasted above the output.
+/// A shell prompt with a command (`user@host:~$ kubectl …`, `$ …`), pasted above the output.
 fn is_command(line: &str) -> bool {
     let t = line.trim_start();
-    t.starts_with("$ ") || t.contains("$ kubectl ") || t.starts_with("# kubectl ")
+    t.starts_with("$ ") || t.starts_with("# kubectl ") || text::is_command_line(t)
 }
 
 /// The text with command lines blanked, so YAML and JSON parse and every
@@ -113,8 +123,21 @@ pub fn read(file: &Arc<SourceFile>, sink: &mut dyn FnMut(Record)) -> Vec<Problem
                         json::read_document(doc, sink, &mut problems);
                     }
                 }
-                Err(Error::Input(mut p)) => problems.append(&mut p),
-                Err(e) => problems.push(Problem::error(e.to_string())),
+                // Not YAML after all: kubectl's text output, if it reads as that.
+                Err(e) => {
+                    let mut records = Vec::new();
+                    let mut text_problems = Vec::new();
+                    text::read_text(&name, &file.text, &mut |r| records.push(r), &mut text_problems);
+                    if records.is_empty() {
+                        match e {
+                            Error::Input(mut p) => problems.append(&mut p),
+                            e => problems.push(Problem::error(e.to_string())),
+                        }
+                    } else {
+                        records.into_iter().for_each(&mut *sink);
+                        problems = text_problems;
+                    }
+                }
             }
         }
         Format::Text => text::read_text(&name, &file.text, sink, &mut problems),
