@@ -17,6 +17,7 @@ use crate::observe::{Observed, Origin, Record, simulated_records};
 use crate::run::{Prepared, ScenarioParts, setup, simulate};
 use crate::sim::{Action, PodId, Scheduled, Setup};
 use crate::time::{SimDuration, SimTime};
+use k8s_openapi::api::core::v1::PodSpec;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -75,9 +76,9 @@ impl Envelope {
     }
 }
 
-/// The spec of the newest recorded Pod object with that name, as a manifest
-/// (status and scheduling left out), for the simulator.
-fn recorded_spec(records: &[Record], pod: &str) -> Option<(String, Origin)> {
+/// The spec of the newest recorded Pod object with that name (node
+/// assignment left out), as a manifest for the simulator.
+fn recorded_spec(records: &[Record], pod: &str) -> Option<(String, Origin, PodSpec)> {
     let (p, origin) = records.iter().rev().find_map(|r| match &r.observed {
         Observed::Pod(p) if p.metadata.name.as_deref() == Some(pod) && p.spec.is_some() => Some((p, &r.origin)),
         _ => None,
@@ -90,7 +91,34 @@ fn recorded_spec(records: &[Record], pod: &str) -> Option<(String, Origin)> {
         "metadata": {"name": pod, "namespace": p.metadata.namespace, "labels": p.metadata.labels},
         "spec": spec,
     });
-    Some((manifest.to_string(), origin.clone()))
+    Some((manifest.to_string(), origin.clone(), spec))
+}
+
+/// The pods the scenario runs (one run with its seed), by name, with their
+/// specs as the API stores them (node assignment left out).
+fn scenario_pods(scenario: &Prepared) -> Vec<(String, PodSpec)> {
+    let trace = simulate(&scenario.setup, scenario.seed, SimTime::ZERO + scenario.until);
+    let mut out: Vec<(String, PodSpec)> = Vec::new();
+    for r in simulated_records(&trace, &scenario.clock) {
+        if let Observed::Pod(p) = r.observed
+            && let (Some(name), Some(mut spec)) = (p.metadata.name, p.spec)
+            && !out.iter().any(|(n, _)| *n == name)
+        {
+            spec.node_name = None;
+            out.push((name, spec));
+        }
+    }
+    out
+}
+
+/// The recorded pod is one the scenario runs: a pod of that name, or of the
+/// same ReplicaSet (a run names its pods anew), with the very spec recorded.
+/// It is then simulated as the scenario runs it, among its other objects.
+fn scenario_runs(own: &[(String, PodSpec)], pod: &str, spec: &PodSpec) -> bool {
+    own.iter().any(|(name, s)| {
+        let same_pod = name == pod || generated_prefix(name).is_some_and(|p| generated_prefix(pod) == Some(p));
+        same_pod && s == spec
+    })
 }
 
 /// Simulates each recorded pod `runs` times and compares its timings.
@@ -98,6 +126,8 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
     let mut out = Vec::new();
     let mut notes = Vec::new();
     let all = timings(records);
+    let own = if all.is_empty() { Vec::new() } else { scenario_pods(scenario) };
+    let mut shared: BTreeMap<u64, BTreeMap<String, PodTimings>> = BTreeMap::new();
     let ranks = ranks(&all);
     for (pod, recorded) in all {
         let rank = ranks.get(&pod).copied().unwrap_or(0);
@@ -109,7 +139,12 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
             continue;
         }
         let (mut setup_used, spec, own_spec) = match recorded_spec(records, &pod) {
-            Some((text, origin)) => {
+            Some((_, origin, spec)) if scenario_runs(&own, &pod, &spec) => (
+                scenario.setup.clone(),
+                format!("the scenario's manifests, which run the recorded spec ({origin})"),
+                false,
+            ),
+            Some((text, origin, _)) => {
                 let file = Arc::new(SourceFile { name: format!("{origin} (the recorded spec of pod {pod})"), text });
                 let loaded = Manifests::load(&[file]).and_then(|m| {
                     // The app file may describe other pods' containers too (a rollout's).
@@ -141,9 +176,15 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
             let replayed = replayed_actions(&scenario.setup, &pod, &setup_used, deletion.is_none());
             setup_used.actions = Arc::new(replayed);
         }
-        // (A pod a controller made is deleted by the scenario's own controllers.)
+        // (Not when the scenario deletes it itself, or a controller made it.)
         let index = setup_used.pods.iter().position(|p| p.name == pod);
-        if let (Some(d), Some(index)) = (deletion, index) {
+        let deletes = |a: &Scheduled| match &a.action {
+            Action::Delete { pod: id, .. } => Some(id.0 as usize) == index,
+            Action::DeleteMatching { prefix, .. } => pod.starts_with(&**prefix),
+            _ => false,
+        };
+        let replay = deletion.is_some() && index.is_some() && !setup_used.actions.iter().any(deletes);
+        if let (Some(d), Some(index), true) = (deletion, index, replay) {
             let at = SimTime::ZERO + SimDuration::from_millis(((d.lo + d.hi) / 2).max(0) as u64);
             let grace = recorded_grace(records, &pod);
             let mut actions = (*setup_used.actions).clone();
@@ -156,16 +197,27 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
         }
         let mut moments: BTreeMap<String, (i64, i64, u32)> = BTreeMap::new();
         let mut shown: BTreeMap<String, (Vec<(i64, Option<i64>)>, u32)> = BTreeMap::new();
+        // The scenario as written is simulated once per seed for all the pods it answers.
+        let as_written = !own_spec && !replay;
         for seed in 1..=u64::from(runs) {
-            let trace = simulate(&setup_used, seed, SimTime::ZERO + scenario.until);
-            let all = simulated_timings(&simulated_records(&trace, &scenario.clock));
+            let run = |setup: &Setup| {
+                let trace = simulate(setup, seed, SimTime::ZERO + scenario.until);
+                simulated_timings(&simulated_records(&trace, &scenario.clock))
+            };
+            let fresh;
+            let all = if as_written {
+                shared.entry(seed).or_insert_with(|| run(&scenario.setup))
+            } else {
+                fresh = run(&setup_used);
+                &fresh
+            };
             let Some(simulated) = counterpart(all, &pod, rank) else { continue };
-            for m in measure(&simulated, base.as_deref()) {
+            for m in measure(simulated, base.as_deref()) {
                 let e = moments.entry(m.name).or_insert((i64::MAX, i64::MIN, 0));
                 (e.0, e.1, e.2) = (e.0.min(m.at.lo), e.1.max(m.at.hi), e.2 + 1);
             }
             let mut showed = BTreeSet::new();
-            for (state, from, to) in windows(&simulated, base.as_deref()) {
+            for (state, from, to) in windows(simulated, base.as_deref()) {
                 let e = shown.entry(state.clone()).or_default();
                 e.0.push((from, to));
                 if showed.insert(state) {
@@ -240,20 +292,17 @@ fn ranks(all: &BTreeMap<String, PodTimings>) -> BTreeMap<String, usize> {
 /// The simulated pod that answers a recorded one: the pod of that name; for
 /// a generated name (a run names its pods anew), the pod of the same
 /// ReplicaSet (prefix) that appeared `rank`-th; else the run's only pod.
-fn counterpart(mut all: BTreeMap<String, PodTimings>, pod: &str, rank: usize) -> Option<PodTimings> {
-    if let Some(t) = all.remove(pod) {
+fn counterpart<'a>(all: &'a BTreeMap<String, PodTimings>, pod: &str, rank: usize) -> Option<&'a PodTimings> {
+    if let Some(t) = all.get(pod) {
         return Some(t);
     }
     if let Some(prefix) = generated_prefix(pod) {
-        let mut same: Vec<(usize, String)> = all
-            .iter()
-            .filter(|(n, _)| generated_prefix(n) == Some(prefix))
-            .map(|(n, t)| (t.first_record, n.clone()))
-            .collect();
-        same.sort();
-        return same.get(rank).and_then(|(_, n)| all.remove(n));
+        let mut same: Vec<(usize, &PodTimings)> =
+            all.iter().filter(|(n, _)| generated_prefix(n) == Some(prefix)).map(|(_, t)| (t.first_record, t)).collect();
+        same.sort_by_key(|(first, _)| *first);
+        return same.get(rank).map(|(_, t)| *t);
     }
-    (all.len() == 1).then(|| all.into_values().next()).flatten()
+    (all.len() == 1).then(|| all.values().next()).flatten()
 }
 
 /// The scenario's actions on the pod, for its recorded spec (the only pod

@@ -183,7 +183,11 @@ fn from_object(p: &Pod, r: &Record, out: &mut PodTimings) {
         .find(|c| c.type_ == "Ready" && c.status == "True")
         && let Some(t) = ready.last_transition_time.as_ref()
     {
-        out.insert("Ready".into(), instant(t), o, "Ready's lastTransitionTime".into());
+        // A snapshot shows the latest transition: name it by the restarts it
+        // came after, so it meets the same transition of a full trace.
+        let restarts: i32 = all().map(|s| s.restart_count).sum();
+        let name = if restarts == 0 { "Ready".to_string() } else { format!("Ready (RESTARTS {restarts})") };
+        out.insert(name, instant(t), o, "Ready's lastTransitionTime".into());
     }
     for s in all() {
         let state = s.state.as_ref();
