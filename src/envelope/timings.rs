@@ -4,8 +4,8 @@
 //! age. The same extraction serves recordings and simulated traces, so their
 //! numbers compare.
 
-use crate::observe::{Observed, Origin, PodRow, Printed, Record, Span, When};
-use k8s_openapi::api::core::v1::{ContainerStatus, Pod};
+use crate::observe::{Observed, Origin, PodRow, Printed, Record, Span, When, last_state_instance};
+use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use std::collections::BTreeMap;
 
@@ -131,33 +131,6 @@ fn show(s: Span) -> String {
     format!("[{}, {})", secs(s.lo), secs(s.hi))
 }
 
-/// Which instance a container status's `lastState` is. The kubelet builds it
-/// from the two newest containers of that name, then replaces the state of
-/// one due to restart by the start failure its reason cache holds, moving the
-/// terminated newest into `lastState` (`convertToAPIContainerStatuses`):
-/// running or terminated with restartCount N, `lastState` is instance N − 1;
-/// waiting with a reason (CrashLoopBackOff, ErrImagePull, …), instance N.
-/// A plain `ContainerCreating`/`PodInitializing` may carry an older status's
-/// `lastState`: unknown.
-fn last_instance(s: &ContainerStatus) -> Option<i32> {
-    let state = s.state.as_ref()?;
-    if let Some(w) = &state.waiting {
-        return match w.reason.as_deref() {
-            None | Some("ContainerCreating" | "PodInitializing") => None,
-            Some(_) => Some(s.restart_count),
-        };
-    }
-    let same = |id: &Option<String>| {
-        let last = s.last_state.as_ref().and_then(|l| l.terminated.as_ref()).and_then(|t| t.container_id.as_ref());
-        id.is_some() && id.as_ref() == last
-    };
-    match &state.terminated {
-        // The same container in both (no older one left, e.g. after pruning).
-        Some(t) if same(&t.container_id) => None,
-        _ => (s.restart_count > 0).then_some(s.restart_count - 1),
-    }
-}
-
 fn from_object(p: &Pod, r: &Record, out: &mut PodTimings) {
     let o = &r.origin;
     let status = p.status.as_ref();
@@ -204,7 +177,7 @@ fn from_object(p: &Pod, r: &Record, out: &mut PodTimings) {
             }
         }
         let last = s.last_state.as_ref().and_then(|l| l.terminated.as_ref());
-        if let (Some(t), Some(k)) = (last, last_instance(s)) {
+        if let (Some(t), Some(k)) = (last, last_state_instance(s)) {
             if let Some(at) = t.started_at.as_ref() {
                 out.insert(format!("{} started #{k}", s.name), instant(at), o, "lastState's startedAt".into());
             }

@@ -24,6 +24,8 @@ pub struct PodState {
     pub(super) last_counts: BTreeMap<String, (i32, Option<String>, Origin)>,
     /// Per condition: the last status, reason and message, lastTransitionTime, and where.
     last_conditions: BTreeMap<String, (Words, Option<i64>, Origin)>,
+    /// Per container: its recent instances' starts and exits (restart-gap-backoff).
+    pub(super) lives: BTreeMap<String, super::restarts::Lives>,
     /// Per container: its restartCount in the first snapshot showing the deletion, and where.
     deletion_counts: BTreeMap<String, (i32, Origin)>,
     /// The last Pod object came from a watch event (every version in order).

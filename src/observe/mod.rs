@@ -11,12 +11,14 @@
 
 mod detect;
 mod fragment;
+mod instances;
 mod json;
 mod sim;
 mod text;
 mod when;
 
 pub use detect::{Format, detect_file, read, read_file};
+pub use instances::last_state_instance;
 pub use sim::simulated_records;
 pub use when::{Span, When, human_duration};
 
