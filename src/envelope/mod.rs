@@ -196,7 +196,7 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
             setup_used.actions = Arc::new(actions);
         }
         let mut moments: BTreeMap<String, (i64, i64, u32)> = BTreeMap::new();
-        let mut shown: BTreeMap<String, (Vec<(i64, Option<i64>)>, u32)> = BTreeMap::new();
+        let mut shown: Shown = BTreeMap::new();
         // The scenario as written is simulated once per seed for all the pods it answers.
         let as_written = !own_spec && !replay;
         for seed in 1..=u64::from(runs) {
@@ -231,13 +231,12 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
     Ok((out, notes))
 }
 
+/// Per row state: the windows (ms, the end open when it lasted to the end of
+/// a run) in which the runs showed it, and in how many runs.
+type Shown = BTreeMap<String, (Vec<(i64, Option<i64>)>, u32)>;
+
 /// A recorded timing against what the runs gave.
-fn line(
-    w: Measured,
-    moments: &BTreeMap<String, (i64, i64, u32)>,
-    shown: &BTreeMap<String, (Vec<(i64, Option<i64>)>, u32)>,
-    runs: u32,
-) -> Line {
+fn line(w: Measured, moments: &BTreeMap<String, (i64, i64, u32)>, shown: &Shown, runs: u32) -> Line {
     let (fit, simulated, open_end, reached) = match &w.shown {
         None => {
             let sim = moments.get(&w.name).map(|s| ((s.0, s.1), s.2));

@@ -91,7 +91,7 @@ pub const CATALOGUE: &[Invariant] = &[
     ),
     inv(
         "restart-gap-backoff",
-        "a container that exits by itself restarts no sooner than the CrashLoopBackOff delay for its restartCount",
+        "a container that exits by itself restarts no sooner than the CrashLoopBackOff delay for its restartCount; the previous exit and the new start may be read from one snapshot or two (lastState is instance N while the container waits, N − 1 once it runs)",
         "pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff; client-go flowcontrol.Backoff",
         Scope::Snapshot,
     ),
@@ -103,7 +103,7 @@ pub const CATALOGUE: &[Invariant] = &[
     ),
     inv(
         "transition-time-moves-with-status",
-        "a condition's lastTransitionTime changes only when its status does (or, when the kubelet flipped it and back between two PATCHes, with a new reason or message)",
+        "between consecutive versions of a watch, a condition's lastTransitionTime changes only when its status does (or, when the kubelet flipped it and back between two PATCHes, with a new reason or message); snapshots taken apart may hide a flip",
         "pkg/kubelet/status/status_manager.go updateLastTransitionTime",
         Scope::Sequence,
     ),
@@ -138,6 +138,35 @@ pub const CATALOGUE: &[Invariant] = &[
         Scope::Snapshot,
     ),
 ];
+
+/// What an invariant is judged on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum JudgedOn {
+    /// Pod objects, rows and EndpointSlices: recordings and podsim's traces.
+    Recordings,
+    /// The PROBE, PROCESS, PROXY and REQUEST records only podsim's traces have.
+    PodsimRuns,
+    /// `kubectl get rs|deploy|sts|job` rows.
+    ControllerRows,
+}
+
+impl JudgedOn {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JudgedOn::Recordings => "recordings and podsim runs",
+            JudgedOn::PodsimRuns => "podsim runs only",
+            JudgedOn::ControllerRows => "controllers' kubectl get rows",
+        }
+    }
+}
+
+/// Every invariant podsim checks, in report order, with what it is judged on.
+pub fn catalogue() -> impl Iterator<Item = (&'static Invariant, JudgedOn)> {
+    let all = |list: &'static [Invariant], on| list.iter().map(move |i| (i, on));
+    all(CATALOGUE, JudgedOn::Recordings)
+        .chain(all(SIM_ONLY, JudgedOn::PodsimRuns))
+        .chain(all(WORKLOAD_RULES, JudgedOn::ControllerRows))
+}
 
 /// The checker: feed it records, then ask for the report.
 pub struct Checker {

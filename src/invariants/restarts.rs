@@ -26,6 +26,15 @@ struct Life {
     finish: Option<(i64, Origin)>,
 }
 
+/// Restart `n`: the previous instance's start and exit, and the new start
+/// (seconds, with where each was read).
+struct Restart {
+    n: i32,
+    prev_start: Option<i64>,
+    exit: (i64, Origin),
+    start: (i64, Origin),
+}
+
 /// How many instances back a container is remembered.
 const KEEP: usize = 3;
 
@@ -67,19 +76,19 @@ impl Lives {
         self.judged.retain(|&k| k > oldest);
     }
 
-    /// Restarts whose previous exit and own start are both known, not judged
-    /// yet: (n, previous start, previous exit, start).
-    fn ready(&mut self) -> Vec<(i32, Option<i64>, (i64, Origin), (i64, Origin))> {
+    /// Restarts whose previous exit and own start are both known, not judged yet.
+    fn ready(&mut self) -> Vec<Restart> {
         let mut out = Vec::new();
         for (&n, life) in self.seen.range(1..) {
             let Some(prev) = self.seen.get(&(n - 1)) else { continue };
-            if let (Some(f), Some(start)) = (&prev.finish, &life.start)
+            if let (Some(exit), Some(start)) = (&prev.finish, &life.start)
                 && !self.judged.contains(&n)
             {
-                out.push((n, prev.start.as_ref().map(|s| s.0), f.clone(), start.clone()));
+                let prev_start = prev.start.as_ref().map(|s| s.0);
+                out.push(Restart { n, prev_start, exit: exit.clone(), start: start.clone() });
             }
         }
-        self.judged.extend(out.iter().map(|x| x.0));
+        self.judged.extend(out.iter().map(|x| x.n));
         out
     }
 }
@@ -111,7 +120,7 @@ impl PodState {
                 );
                 continue;
             }
-            for (n, prev_start, (finished, fo), (start, so)) in restarts {
+            for Restart { n, prev_start, exit: (finished, fo), start: (start, so) } in restarts {
                 if prev_start.is_some_and(|b| finished - b >= 599) {
                     skip = Some("the previous instance ran about 10 minutes or more: the backoff may have reset");
                     continue;
@@ -239,4 +248,67 @@ fn go_duration_secs(text: &str) -> Option<i64> {
         }
     }
     num.is_empty().then_some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cluster::Cluster;
+    use crate::error::SourceFile;
+    use crate::invariants::{Checker, Verdict};
+    use std::sync::Arc;
+
+    /// Pod `loop` (exit 1, restartPolicy Always) as `kubectl get pod -o json`
+    /// prints it, with container `app`'s restartCount, state and lastState.
+    fn pod(restarts: u32, state: &str, last: &str) -> String {
+        format!(
+            r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"loop","uid":"u1"}},"spec":{{"containers":[{{"name":"app","image":"busybox"}}]}},"status":{{"phase":"Running","containerStatuses":[{{"name":"app","image":"busybox","imageID":"","ready":false,"restartCount":{restarts},"state":{state},"lastState":{{"terminated":{last}}}}}]}}}}"#
+        )
+    }
+
+    fn exited(id: u32, started: &str, finished: &str) -> String {
+        format!(
+            r#"{{"exitCode":1,"reason":"Error","containerID":"c://{id}","startedAt":"2026-01-01T00:{started}Z","finishedAt":"2026-01-01T00:{finished}Z"}}"#
+        )
+    }
+
+    fn verdict(snapshots: &[String]) -> Verdict {
+        let mut c = Checker::new(Cluster::default());
+        for (i, text) in snapshots.iter().enumerate() {
+            let file = Arc::new(SourceFile { name: format!("pod-{i}.json"), text: text.clone() });
+            crate::observe::read(&file, &mut |r| c.observe(&r));
+        }
+        c.report().verdict("loop", "restart-gap-backoff").cloned().unwrap()
+    }
+
+    /// Two dumps: the first waits in CrashLoopBackOff after instance 3
+    /// exited at 00:01:00 (its lastState is instance 3, restartCount 3); the
+    /// second runs instance 4. Restart 4 must wait 10 s · 2^(4−2) = 40 s
+    /// (doBackOff), which only the two dumps together show.
+    #[test]
+    fn a_restart_is_judged_across_two_snapshots() {
+        let waiting =
+            r#"{"waiting":{"reason":"CrashLoopBackOff","message":"back-off 40s restarting failed container"}}"#;
+        let first = pod(3, waiting, &exited(3, "00:59", "01:00"));
+        let running = |at: &str| format!(r#"{{"running":{{"startedAt":"2026-01-01T00:{at}Z"}}}}"#);
+        // Its lastState here is instance 3 again: nothing new on its own.
+        let late = pod(4, &running("01:41"), &exited(3, "00:59", "01:00"));
+        assert_eq!(verdict(&[first.clone(), late]), Verdict::Holds { checked: 1 });
+        let early = pod(4, &running("01:30"), &exited(3, "00:59", "01:00"));
+        let Verdict::Violated { violations } = verdict(&[first.clone(), early]) else { panic!() };
+        assert_eq!(violations.len(), 1);
+        assert_eq!(violations[0].expected, "app: at least 40 s before restart 4");
+        assert_eq!(violations[0].observed, "app: restart 4 came 30 s after the previous exit");
+        // The exit was read in one file, the start in the other.
+        assert_eq!(violations[0].records, ["pod-0.json:1", "pod-1.json:1"]);
+        // Alone, neither dump shows both ends of restart 4.
+        let Verdict::NotApplicable { .. } = verdict(&[first]) else { panic!() };
+    }
+
+    /// The restart seen twice (a watch shows it in every later version) is judged once.
+    #[test]
+    fn each_restart_is_judged_once() {
+        let running = r#"{"running":{"startedAt":"2026-01-01T00:01:41Z"}}"#;
+        let one = pod(4, running, &exited(3, "00:59", "01:00"));
+        assert_eq!(verdict(&[one.clone(), one.clone(), one]), Verdict::Holds { checked: 1 });
+    }
 }

@@ -154,3 +154,48 @@ fn peek_first_line<R: BufRead>(reader: &mut R) -> std::io::Result<String> {
     let text = String::from_utf8_lossy(&buf[..buf.len().min(64 * 1024)]).into_owned();
     Ok(text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_from_their_lines() {
+        // A script's marker is not a YAML document separator.
+        let marked = "--- t=10s --- web   1/1   Running   0   10s\n";
+        assert_eq!(detect(marked, Some(marked)), Format::Text);
+        assert_eq!(detect("---", Some("---\nkind: Pod\n")), Format::Yaml);
+        // A part of an object: its lowerCamelCase key; describe's keys are capitalised.
+        assert_eq!(detect("status:", Some("status:\n  phase: Running\n")), Format::Yaml);
+        assert_eq!(detect("restartCount: 3", Some("restartCount: 3\n")), Format::Yaml);
+        assert_eq!(detect("Name:   web", Some("Name:   web\nStatus:  Running\n")), Format::Text);
+        // describe's Events rule under its column names is not a separator either.
+        let events = "Type    Reason   Age   From     Message\n----    ------   ----  ----     -------\n";
+        assert_eq!(detect("Type    Reason   Age   From     Message", Some(events)), Format::Text);
+    }
+
+    #[test]
+    fn prompts_of_any_shell_are_commands() {
+        for line in [
+            "$ kubectl get pods -o json",
+            "controlplane:~$ kubectl get pod web -o yaml",
+            "root@node01:~# kubectl get pod web -o json",
+            "PS C:\\Users\\me> kubectl get pod web -o json",
+        ] {
+            assert!(is_command(line), "{line}");
+        }
+        assert!(!is_command("{\"kind\": \"Pod\"}"));
+        assert!(!is_command("  command: [\"kubectl\", \"get\"]"));
+    }
+
+    /// Text that looked like YAML but is not (a colon in a describe event
+    /// message) is read as kubectl text.
+    #[test]
+    fn text_that_fails_as_yaml_is_read_as_text() {
+        let text = "kind: of a note\n  Warning  Unhealthy  35s (x2 over 40s)  kubelet  Liveness probe failed: no\n";
+        let file = Arc::new(SourceFile { name: "t.txt".into(), text: text.into() });
+        let mut records = Vec::new();
+        let problems = read(&file, &mut |r| records.push(r));
+        assert_eq!(records.len(), 1, "{problems:?}");
+    }
+}

@@ -311,6 +311,29 @@ p      1/1     Running   0          1s
         assert!(m[0].starts_with("test.txt:1:1: a table with header `NAME SOMETHING ELSE`"));
     }
 
+    /// A watch lists each pod once, then prints its changes; a one-shot get
+    /// prints snapshots only.
+    #[test]
+    fn rows_are_changes_or_snapshots() {
+        use crate::observe::Printed::{Change, Snapshot};
+        let printed = |text: &str| -> Vec<crate::observe::Printed> {
+            let (records, problems) = read(text);
+            assert!(problems.is_empty(), "{:?}", messages(&problems));
+            rows(&records).iter().map(|(_, r)| r.printed).collect()
+        };
+        let rows = "NAME  READY  STATUS  RESTARTS  AGE\na  0/1  Pending  0  0s\nb  1/1  Running  0  5m\na  1/1  Running  0  3s\n";
+        assert_eq!(printed(&format!("$ kubectl get pods -w\n{rows}")), [Snapshot, Snapshot, Change]);
+        assert_eq!(printed(&format!("$ kubectl get pods\n{rows}")), [Snapshot, Snapshot, Snapshot]);
+        assert_eq!(printed(&format!("$ kubectl get pods --watch-only\n{rows}")), [Change, Change, Change]);
+        // Unknown origin: read as a watch.
+        assert_eq!(printed(rows), [Snapshot, Snapshot, Change]);
+        let events = "$ kubectl get pods -w --output-watch-events\nEVENT  NAME  READY  STATUS  RESTARTS  AGE\n\
+                      ADDED  a  1/1  Running  0  5m\nMODIFIED  a  0/1  Error  0  5m\nADDED  b  0/1  Pending  0  0s\n";
+        assert_eq!(printed(events), [Snapshot, Change, Snapshot]);
+        // A script's one-shot gets, marked by time.
+        assert_eq!(printed("--- t=5s --- a 0/1 Pending 0 5s\n--- t=9s --- a 1/1 Running 0 9s\n"), [Snapshot, Snapshot]);
+    }
+
     #[test]
     fn glued_header_is_a_table() {
         let (records, problems) =
