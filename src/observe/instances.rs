@@ -6,7 +6,8 @@ use k8s_openapi::api::core::v1::ContainerStatus;
 /// Which instance a container status's `lastState` is. The kubelet builds it
 /// from the two newest containers of that name, then replaces the state of
 /// one due to restart by the start failure its reason cache holds, moving the
-/// terminated newest into `lastState` (`convertToAPIContainerStatuses`):
+/// terminated newest into `lastState` (`kubelet_pods.go`
+/// convertToAPIContainerStatuses):
 /// running or terminated with restartCount N, `lastState` is instance N − 1;
 /// waiting with a reason (CrashLoopBackOff, ErrImagePull, …), instance N.
 /// A plain `ContainerCreating`/`PodInitializing` may carry an older status's

@@ -13,17 +13,25 @@
 //!   (`| grep -A 10 Events:`, `(...)` elisions); the pod is then named from the
 //!   `kubectl describe pod NAME` command line above it or, failing that, from
 //!   its `Scheduled` event (`Successfully assigned NS/NAME to NODE`);
-//! - `kubectl get events` tables, and describe event lines without their
-//!   header (`kubectl describe pod X | grep Unhealthy`).
+//! - `kubectl get events` and `kubectl events` tables, and describe's Events
+//!   section without its `Events:` line, or without its column names too
+//!   (`kubectl describe pod X | grep Unhealthy`): named by the command line,
+//!   else by a `Scheduled` or kubelet event's message;
+//! - `kubectl get rs|deploy|sts|job [-w]` tables: one
+//!   [`WorkloadRow`](super::WorkloadRow) per row.
+//!
+//! Each table row is a change or a snapshot ([`Printed`](super::Printed)): a
+//! watch lists each object once, then prints its changes.
 //!
 //! Everything else is ignored: tables of other resources, describe output of
 //! other resources, logs, prose. A table whose header is neither a pod or
 //! event table nor clearly another resource is reported, as is every line
 //! inside a recognised block that cannot be read.
 //!
-//! One file per kind of output: [`get_pods`] and [`get_events`] read the rows
-//! of the tables [`table`] finds, [`describe`] reads describe blocks; this file
-//! walks the lines and hands each block to its reader.
+//! One file per kind of output: [`get_pods`], [`get_events`] and
+//! [`get_workloads`] read the rows of the tables [`table`] finds,
+//! [`describe`] reads describe blocks; this file walks the lines and hands
+//! each block to its reader.
 
 mod age;
 mod command;
