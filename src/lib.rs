@@ -9,7 +9,8 @@
 //! - the engine: [`time`], [`dist`], [`rng`], [`engine`] (the event queue and
 //!   its same-instant ordering contract), [`sim`] (the world of one run);
 //! - the components: [`api`] (API server and the Pod status types),
-//!   [`kubelet`] (pod workers, PLEG, runtime, prober, backoff, status),
+//!   [`kubelet`] (pod workers, PLEG, runtime and its network namespaces,
+//!   prober and its HTTP client, backoff, status),
 //!   [`control`] (scheduler, ReplicaSet, Deployment, EndpointSlice
 //!   controllers), [`proxy`] (kube-proxy per node), [`client`] (requests
 //!   through a Service);

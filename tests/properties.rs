@@ -82,6 +82,10 @@ struct Pod {
     version: u8,
     seed: u64,
     net: Option<Net>,
+    /// `activeDeadlineSeconds`, and a `kubectl patch` at a time: a new image
+    /// for c0 (0) or the first init container (1), or a deadline (2).
+    deadline: Option<u16>,
+    patch: Option<(u16, u8, u16)>,
 }
 
 /// The pod and its replicas (`prop`, `prop-1`, …) behind Service `svc` on a
@@ -225,20 +229,30 @@ fn pod() -> impl Strategy<Value = Pod> {
             proptest::option::weighted(0.2, (0u8..4, 0u16..300, any::<bool>())),
         ),
         (0u8..4, any::<u64>(), proptest::option::weighted(0.4, net())),
+        (proptest::option::weighted(0.2, 5u16..200), proptest::option::weighted(0.3, (0u16..300, 0u8..3, 1u16..250))),
     )
-        .prop_map(|((policy, grace, init, containers), (hooks, gate, delete, kill), (version, seed, net))| Pod {
-            policy,
-            grace,
-            init,
-            containers,
-            hooks,
-            gate,
-            delete,
-            kill,
-            version,
-            seed,
-            net,
-        })
+        .prop_map(
+            |(
+                (policy, grace, init, containers),
+                (hooks, gate, delete, kill),
+                (version, seed, net),
+                (deadline, patch),
+            )| Pod {
+                policy,
+                grace,
+                init,
+                containers,
+                hooks,
+                gate,
+                delete,
+                kill,
+                version,
+                seed,
+                net,
+                deadline,
+                patch,
+            },
+        )
 }
 
 fn hook_yaml(out: &mut String, kind: &str, h: &Hook, grace: u8) {
@@ -283,6 +297,9 @@ fn files(p: &Pod) -> (String, String) {
     let mut b = String::from("containers:\n");
     if p.gate.is_some() {
         m.push_str("  readinessGates: [{conditionType: example.com/lb}]\n");
+    }
+    if let Some(d) = p.deadline {
+        let _ = writeln!(m, "  activeDeadlineSeconds: {d}");
     }
     if !p.init.is_empty() {
         m.push_str("  initContainers:\n");
@@ -476,10 +493,19 @@ fn build(p: &Pod) -> Setup {
         Some(false) => flags.push((flag("pod/prop:example.com/lb=True@40s".into()), 1)),
         None => {}
     }
+    if let Some((at, what, value)) = p.patch {
+        let spec = match what {
+            1 if !p.init.is_empty() => r#"{"initContainers":[{"name":"i0","image":"init:2"}]}"#.to_string(),
+            2 => format!(r#"{{"activeDeadlineSeconds":{value}}}"#),
+            _ => r#"{"containers":[{"name":"c0","image":"app:2"}]}"#.to_string(),
+        };
+        flags.push((flag(format!(r#"pod/prop:{{"spec":{spec}}}@{at}s"#)), 3));
+    }
     for ((origin, text), kind) in flags {
         let parsed = match kind {
             0 => actions::parse_delete_flag(&text),
             1 => actions::parse_condition_flag(&text),
+            3 => actions::parse_patch_flag(&text),
             _ => actions::parse_kill_flag(&text),
         };
         parts.actions.push((parsed.unwrap_or_else(|e| panic!("{text}: {e}")), origin));

@@ -5,6 +5,7 @@
 pub mod deployment;
 pub mod endpointslice;
 pub mod pod;
+pub mod pod_patch;
 pub mod replicaset;
 pub mod service;
 pub mod status;
@@ -88,19 +89,24 @@ impl ApiServer {
         trace.push(now, Record::Pod { kind, pod: Arc::new(self.pods[id.0 as usize].clone()) });
     }
 
-    /// POST: the pod is stored with a new UID, phase Pending.
+    /// POST: the pod is stored with a new UID, phase Pending. A
+    /// `spec.nodeName` is stored as given: the pod is bound from its
+    /// creation, with no PodScheduled condition until its kubelet reports
+    /// one (only a binding writes it: `BindingREST.setPodNodeAndMetadata`,
+    /// pkg/registry/core/pod/storage/storage.go).
     pub fn create(&mut self, spec: Arc<PodSpec>, now: SimTime, trace: &mut Trace) -> PodId {
         let uid = uid(&mut self.uids);
         let id = PodId(self.pods.len() as u32);
         let rv = self.bump();
         let status = PodStatus::new(spec.qos);
+        let node = spec.node_name.as_deref().map(Arc::from);
         self.pods.push(ApiPod {
             id,
             spec,
             uid: Arc::from(uid),
             created: now,
             resource_version: rv,
-            node: None,
+            node,
             generation: 1,
             deletion: None,
             status,
@@ -296,11 +302,12 @@ impl ApiServer {
     }
 
     /// `DELETE` (`BeforeDelete`, `CheckGracefulDelete`). A first delete
-    /// takes the request's grace, else the pod's (0 for an unscheduled or
-    /// finished pod), stores `deletionTimestamp` = now (to the second) +
-    /// grace and bumps the generation; a later one may only shorten the
-    /// grace, and one without a grace changes nothing. A zero grace removes
-    /// the object at once — unless finalizers hold it.
+    /// takes the request's grace, else the pod's as stored (0 for a pod
+    /// without `spec.nodeName` or a finished one; a negative one counts as
+    /// 1 s), stores `deletionTimestamp` = now (to the second) + grace and
+    /// bumps the generation; a later one may only shorten the grace, and one
+    /// without a grace changes nothing. A zero grace removes the object at
+    /// once — unless finalizers hold it.
     pub fn delete(&mut self, id: PodId, request: Option<i64>, now: SimTime, trace: &mut Trace) -> DeleteOutcome {
         self.delete_as(id, request, false, now, trace)
     }
@@ -317,15 +324,11 @@ impl ApiServer {
         if p.removed {
             return DeleteOutcome::NotFound;
         }
-        // Negative values count as 1 s.
+        // Negative values count as 1 s (`BeforeDelete`).
         let request = request.map(|g| if g < 0 { 1 } else { g });
         let deletion = match (p.deletion, request) {
             (None, _) => {
-                let spec_grace = (p.spec.termination_grace.as_millis() / 1000) as i64;
-                let mut period = request.unwrap_or(spec_grace);
-                if p.node.is_none() || p.status.phase.is_terminal() {
-                    period = 0;
-                }
+                let period = check_graceful_delete(request, p);
                 let whole = SimTime::ZERO + SimDuration::from_secs(now.whole_seconds());
                 Deletion { timestamp: whole + SimDuration::from_secs(period as u64), grace_seconds: period, by_kubelet }
             }
@@ -383,6 +386,18 @@ impl ApiServer {
     }
 }
 
+/// `CheckGracefulDelete` (pkg/registry/core/pod/strategy.go): the
+/// request's grace, else the pod's `terminationGracePeriodSeconds`; 0 for a
+/// pod never bound to a node or already finished; a negative value counts
+/// as 1 s.
+fn check_graceful_delete(request: Option<i64>, p: &ApiPod) -> i64 {
+    let mut period = request.unwrap_or_else(|| p.spec.stored_grace_seconds());
+    if p.node.is_none() || p.status.phase.is_terminal() {
+        period = 0;
+    }
+    if period < 0 { 1 } else { period }
+}
+
 /// A random version-4 UUID, as the API server gives every object.
 fn uid(stream: &mut Stream) -> String {
     let h = stream.hex(32);
@@ -406,3 +421,6 @@ pub enum DeleteOutcome {
     Unchanged,
     NotFound,
 }
+
+#[cfg(test)]
+mod tests;

@@ -13,7 +13,7 @@ pub struct ApiPod {
     pub uid: Arc<str>,
     pub created: SimTime,
     pub resource_version: u64,
-    /// `spec.nodeName`, once bound.
+    /// `spec.nodeName`: as created, or once the scheduler's binding is stored.
     pub node: Option<Arc<str>>,
     /// `metadata.generation`: 1 on create, +1 when a graceful deletion begins.
     pub generation: i64,

@@ -32,6 +32,28 @@ impl PodPhase {
     }
 }
 
+/// `status.reason` and `status.message`: a kubelet module failed the pod.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PodReason {
+    /// The active-deadline handler (`activeDeadlineSeconds` passed).
+    DeadlineExceeded,
+}
+
+impl PodReason {
+    /// Also the reason of the Event the kubelet records (active_deadline.go `reason`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PodReason::DeadlineExceeded => "DeadlineExceeded",
+        }
+    }
+    /// Also the Event's message (active_deadline.go `message`).
+    pub fn message(self) -> &'static str {
+        match self {
+            PodReason::DeadlineExceeded => "Pod was active on the node longer than the specified deadline",
+        }
+    }
+}
+
 /// A pod condition type: the ones the kubelet and scheduler own, in the
 /// order the kubelet writes them, after any other (a readiness gate's
 /// condition, set by another client, which the kubelet's merge keeps first).
@@ -185,6 +207,8 @@ impl ContainerStatus {
 #[derive(Clone, Debug)]
 pub struct PodStatus {
     pub phase: PodPhase,
+    /// `status.reason` (with its `status.message`), set with a Failed phase.
+    pub reason: Option<PodReason>,
     pub conditions: Vec<Condition>,
     pub host_ip: Option<Arc<str>>,
     pub pod_ip: Option<Arc<str>>,
@@ -203,6 +227,7 @@ impl PodStatus {
     pub fn new(qos: QosClass) -> Self {
         PodStatus {
             phase: PodPhase::Pending,
+            reason: None,
             conditions: Vec::new(),
             host_ip: None,
             pod_ip: None,
@@ -254,6 +279,7 @@ impl PodStatus {
     /// `isPodStatusByKubeletEqual`: equal in every field the kubelet writes.
     pub fn same_as(&self, o: &PodStatus) -> bool {
         self.phase == o.phase
+            && self.reason == o.reason
             && self.host_ip == o.host_ip
             && self.pod_ip == o.pod_ip
             && self.start_time == o.start_time

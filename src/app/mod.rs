@@ -12,6 +12,7 @@
 //!     grpc: {"": [{status: SERVING}]}
 //!     exit: {after: 1s, code: 1}
 //!     sigterm: {exit_after: 3s, code: 0}
+//!     address_in_use: {exit_after: 0s, code: 1}
 //! ```
 //!
 //! A container may instead map to a list of such behaviours: the n-th applies
@@ -21,8 +22,8 @@
 mod process;
 mod schema;
 
-pub use process::{Answer, Ask, Moments, OnSigterm, Plan};
-pub use schema::{ContainerBehaviour, ExitSpec, GrpcStatus, Phase, SigtermSpec};
+pub use process::{ExecAnswer, GrpcAnswer, HttpResponse, Moments, OnAddressInUse, OnSigterm, Plan};
+pub use schema::{AddressInUseSpec, ContainerBehaviour, ExitSpec, GrpcStatus, HttpPhase, Phase, SigtermSpec};
 
 use crate::error::{Error, Problem, SourceFile};
 use crate::source::{Doc, decode_value, key_path, parse_single};

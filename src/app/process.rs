@@ -1,45 +1,41 @@
 //! One container instance's process: its behaviour with every random time drawn
 //! once at start, and the answers it gives to probes at any moment.
 
-use super::schema::{ContainerBehaviour, GrpcStatus, Moment, Phase, Stretch};
+use super::schema::{ContainerBehaviour, GrpcStatus, Moment, Stretch};
 use crate::dist::Dist;
 use crate::rng::Stream;
 use crate::time::SimDuration;
 use std::sync::Arc;
 
-/// What a probe (or any client) asks the process.
-#[derive(Clone, Copy, Debug)]
-pub enum Ask<'a> {
-    Http { port: u16, path: &'a str },
-    Tcp { port: u16 },
-    Grpc { port: u16, service: &'a str },
-    Exec { command: &'a str },
+/// An HTTP response, before any timeout is applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub latency: SimDuration,
+    /// The `Location` header of a redirect.
+    pub location: Option<Arc<str>>,
 }
 
-/// What the process answers, before any timeout is applied.
+/// What a gRPC health `Check` gets from a server that accepted the connection.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
-    /// Nothing listens on the port (yet): the connection is refused at once.
-    Refused,
-    /// A TCP connection was accepted.
-    Accepted,
-    Http {
-        status: u16,
-        latency: SimDuration,
-    },
-    Grpc {
+pub enum GrpcAnswer {
+    Status {
         status: GrpcStatus,
         latency: SimDuration,
     },
-    /// The gRPC server has no health service registered for that name.
-    GrpcNotFound,
+    /// The server has no health service registered for that name.
+    NotFound,
     /// The server does not implement the gRPC health protocol.
-    GrpcUnimplemented,
-    Exit {
-        code: i32,
-        latency: SimDuration,
-        output: Option<Arc<str>>,
-    },
+    Unimplemented,
+}
+
+/// How a command run in the container ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecAnswer {
+    pub code: i32,
+    pub latency: SimDuration,
+    /// What it printed (stdout then stderr).
+    pub output: Option<Arc<str>>,
 }
 
 /// What has happened to the process that a schedule may react to.
@@ -87,17 +83,30 @@ pub enum OnSigterm {
     Ignore,
 }
 
+/// What the process does when a port it binds is taken (EADDRINUSE).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OnAddressInUse {
+    /// It exits with `code` after `after` (nginx, Envoy, Go's `ListenAndServe`: at once).
+    Exit { after: SimDuration, code: i32 },
+    /// It keeps running on the ports it could bind.
+    Ignore,
+}
+
+/// What most servers do when `bind()` fails: log "address already in use", exit 1.
+const EXIT_ON_ADDRESS_IN_USE: OnAddressInUse = OnAddressInUse::Exit { after: SimDuration::ZERO, code: 1 };
+
 /// One instance's behaviour with its random times drawn.
 #[derive(Clone, Debug)]
 pub struct Plan {
     behaviour: Option<Arc<ContainerBehaviour>>,
-    /// The ports it listens on once listening.
+    /// The ports it binds once listening.
     ports: Vec<u16>,
     /// Since process start: when it starts accepting connections.
     pub listen_after: SimDuration,
     /// Since process start: when and how it exits by itself.
     pub exit: Option<(SimDuration, i32)>,
     pub on_sigterm: OnSigterm,
+    pub on_address_in_use: OnAddressInUse,
     /// Drawn schedules, per http path / exec command / grpc service, in the
     /// order of the behaviour's maps.
     http: Vec<Schedule>,
@@ -106,16 +115,19 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Draws the instance's times. `None` is podsim's default app: listens at
-    /// once on every port, every probe succeeds, runs forever, exits 0 on SIGTERM.
-    pub fn draw(behaviour: Option<Arc<ContainerBehaviour>>, declared_ports: &[u16], rng: &mut Stream) -> Plan {
+    /// Draws the instance's times; `default_ports` are the ports it binds
+    /// unless its behaviour names `ports`. `None` is podsim's default app:
+    /// binds its default ports at once, answers every request with success,
+    /// runs forever, exits 0 on SIGTERM and 1 when a port is taken.
+    pub fn draw(behaviour: Option<Arc<ContainerBehaviour>>, default_ports: &[u16], rng: &mut Stream) -> Plan {
         let Some(b) = behaviour else {
             return Plan {
                 behaviour: None,
-                ports: Vec::new(),
+                ports: default_ports.to_vec(),
                 listen_after: SimDuration::ZERO,
                 exit: None,
                 on_sigterm: OnSigterm::Exit { after: SimDuration::ZERO, code: 0 },
+                on_address_in_use: EXIT_ON_ADDRESS_IN_USE,
                 http: Vec::new(),
                 exec: Vec::new(),
                 grpc: Vec::new(),
@@ -131,8 +143,13 @@ impl Plan {
         let http = b.http.values().map(|ps| Schedule::draw(ps, rng)).collect();
         let exec = b.exec.values().map(|ps| Schedule::draw(ps, rng)).collect();
         let grpc = b.grpc.values().map(|ps| Schedule::draw(ps, rng)).collect();
-        let ports = b.ports.clone().unwrap_or_else(|| declared_ports.to_vec());
-        Plan { behaviour: Some(b), ports, listen_after, exit, on_sigterm, http, exec, grpc }
+        let on_address_in_use = match &b.address_in_use {
+            None => EXIT_ON_ADDRESS_IN_USE,
+            Some(a) if a.ignore => OnAddressInUse::Ignore,
+            Some(a) => OnAddressInUse::Exit { after: latency(&a.exit_after, rng), code: a.code.unwrap_or(1) },
+        };
+        let ports = b.ports.clone().unwrap_or_else(|| default_ports.to_vec());
+        Plan { behaviour: Some(b), ports, listen_after, exit, on_sigterm, on_address_in_use, http, exec, grpc }
     }
 
     /// False for podsim's default app (no behaviour given).
@@ -140,64 +157,63 @@ impl Plan {
         self.behaviour.is_some()
     }
 
-    /// The ports the process listens on (behaviour apps only).
+    /// The ports the process binds once listening.
     pub fn ports(&self) -> &[u16] {
         &self.ports
     }
 
-    /// The answer to `ask` when the process has been up for `age`, after
-    /// `moments`; the latency draw (if any) comes from `rng`.
-    pub fn answer(&self, ask: Ask<'_>, age: SimDuration, moments: Moments, rng: &mut Stream) -> Answer {
+    /// It closes its listening sockets when SIGTERM arrives (`stop_listening`).
+    pub fn closes_on_sigterm(&self) -> bool {
+        self.behaviour.as_ref().and_then(|b| b.sigterm.as_ref()).is_some_and(|s| s.stop_listening)
+    }
+
+    // Each answer is the one in force when the process has been up for
+    // `age`, after `moments`; a latency draw (if any) comes from `rng`. A
+    // connection reaches the process only through a port it bound in its
+    // pod's network namespace (`kubelet::netns`): here it is accepted.
+
+    /// A GET of `path` (with its query); a path the behaviour does not list answers 404.
+    pub fn http(&self, path: &str, age: SimDuration, moments: Moments, rng: &mut Stream) -> HttpResponse {
         let Some(b) = &self.behaviour else {
-            return match ask {
-                Ask::Http { .. } => Answer::Http { status: 200, latency: SimDuration::ZERO },
-                Ask::Tcp { .. } => Answer::Accepted,
-                Ask::Grpc { .. } => Answer::Grpc { status: GrpcStatus::Serving, latency: SimDuration::ZERO },
-                Ask::Exec { .. } => Answer::Exit { code: 0, latency: SimDuration::ZERO, output: None },
-            };
+            return HttpResponse { status: 200, latency: SimDuration::ZERO, location: None };
         };
-        let closed = moments.sigterm && b.sigterm.as_ref().is_some_and(|s| s.stop_listening);
-        let listening = |port: u16| age >= self.listen_after && !closed && self.ports.contains(&port);
-        match ask {
-            Ask::Exec { command } => match b.exec.iter().position(|(k, _)| k == command) {
-                Some(i) => {
-                    let phase = &b.exec[command][self.exec[i].pick(age, moments)];
-                    Answer::Exit {
-                        code: phase.exit,
-                        latency: latency(&phase.latency, rng),
-                        output: phase.output.clone(),
-                    }
-                }
-                None => Answer::Exit { code: 0, latency: SimDuration::ZERO, output: None },
-            },
-            _ if !listening(port_of(ask)) => Answer::Refused,
-            Ask::Tcp { .. } => Answer::Accepted,
-            Ask::Http { path, .. } => match b.http.keys().position(|k| k == path) {
-                Some(i) => {
-                    let p: &Phase<u16> = &b.http[path][self.http[i].pick(age, moments)];
-                    Answer::Http { status: p.status, latency: latency(&p.latency, rng) }
-                }
-                None => Answer::Http { status: 404, latency: SimDuration::ZERO },
-            },
-            Ask::Grpc { service, .. } if b.grpc.is_empty() => {
-                let _ = service;
-                Answer::GrpcUnimplemented
+        match b.http.keys().position(|k| k == path) {
+            Some(i) => {
+                let p = &b.http[path][self.http[i].pick(age, moments)];
+                HttpResponse { status: p.status, latency: latency(&p.latency, rng), location: p.location.clone() }
             }
-            Ask::Grpc { service, .. } => match b.grpc.keys().position(|k| k == service) {
-                Some(i) => {
-                    let p = &b.grpc[service][self.grpc[i].pick(age, moments)];
-                    Answer::Grpc { status: p.status, latency: latency(&p.latency, rng) }
-                }
-                None => Answer::GrpcNotFound,
-            },
+            None => HttpResponse { status: 404, latency: SimDuration::ZERO, location: None },
         }
     }
-}
 
-fn port_of(ask: Ask<'_>) -> u16 {
-    match ask {
-        Ask::Http { port, .. } | Ask::Tcp { port } | Ask::Grpc { port, .. } => port,
-        Ask::Exec { .. } => 0,
+    /// A health `Check` of `service` ("" for the server).
+    pub fn grpc(&self, service: &str, age: SimDuration, moments: Moments, rng: &mut Stream) -> GrpcAnswer {
+        let Some(b) = &self.behaviour else {
+            return GrpcAnswer::Status { status: GrpcStatus::Serving, latency: SimDuration::ZERO };
+        };
+        if b.grpc.is_empty() {
+            return GrpcAnswer::Unimplemented;
+        }
+        match b.grpc.keys().position(|k| k == service) {
+            Some(i) => {
+                let p = &b.grpc[service][self.grpc[i].pick(age, moments)];
+                GrpcAnswer::Status { status: p.status, latency: latency(&p.latency, rng) }
+            }
+            None => GrpcAnswer::NotFound,
+        }
+    }
+
+    /// `command` (its argv joined by single spaces) run in the container; a
+    /// command the behaviour does not list exits 0 at once.
+    pub fn exec(&self, command: &str, age: SimDuration, moments: Moments, rng: &mut Stream) -> ExecAnswer {
+        let listed = self.behaviour.as_ref().and_then(|b| Some((b, b.exec.keys().position(|k| k == command)?)));
+        match listed {
+            Some((b, i)) => {
+                let phase = &b.exec[command][self.exec[i].pick(age, moments)];
+                ExecAnswer { code: phase.exit, latency: latency(&phase.latency, rng), output: phase.output.clone() }
+            }
+            None => ExecAnswer { code: 0, latency: SimDuration::ZERO, output: None },
+        }
     }
 }
 
@@ -234,27 +250,27 @@ mod tests {
 
     const M: Moments = Moments { prestop: false, sigterm: false };
 
+    fn http(status: u16) -> HttpResponse {
+        HttpResponse { status, latency: SimDuration::ZERO, location: None }
+    }
+
     #[test]
     fn answers_follow_the_schedule() {
         let p = plan(
-            "containers:\n  app:\n    listen: 2s\n    http:\n      /ready: [{until: 10s, status: 503}, {status: 200}]\n",
+            "containers:\n  app:\n    listen: 2s\n    http:\n      /ready: [{until: 10s, status: 503}, {status: 302, location: /r2}]\n",
         );
+        assert_eq!((p.listen_after, p.ports()), (SimDuration::from_secs(2), &[8080][..]));
         let mut r = Stream::new(1, "r");
         let at = |s: u64| SimDuration::from_secs(s);
-        let ready = Ask::Http { port: 8080, path: "/ready" };
-        assert_eq!(p.answer(ready, at(1), M, &mut r), Answer::Refused);
-        assert_eq!(p.answer(ready, at(2), M, &mut r), Answer::Http { status: 503, latency: SimDuration::ZERO });
-        assert_eq!(p.answer(ready, at(10), M, &mut r), Answer::Http { status: 200, latency: SimDuration::ZERO });
+        assert_eq!(p.http("/ready", at(2), M, &mut r), http(503));
         assert_eq!(
-            p.answer(Ask::Http { port: 8080, path: "/x" }, at(10), M, &mut r),
-            Answer::Http { status: 404, latency: SimDuration::ZERO }
+            p.http("/ready", at(10), M, &mut r),
+            HttpResponse { status: 302, latency: SimDuration::ZERO, location: Some("/r2".into()) }
         );
-        assert_eq!(p.answer(Ask::Tcp { port: 9090 }, at(10), M, &mut r), Answer::Refused);
-        assert_eq!(
-            p.answer(Ask::Exec { command: "true" }, at(0), M, &mut r),
-            Answer::Exit { code: 0, latency: SimDuration::ZERO, output: None }
-        );
-        assert_eq!(p.answer(Ask::Grpc { port: 8080, service: "" }, at(10), M, &mut r), Answer::GrpcUnimplemented);
+        assert_eq!(p.http("/x", at(10), M, &mut r), http(404));
+        assert_eq!(p.exec("true", at(0), M, &mut r), ExecAnswer { code: 0, latency: SimDuration::ZERO, output: None });
+        assert_eq!(p.grpc("", at(10), M, &mut r), GrpcAnswer::Unimplemented);
+        assert_eq!(p.on_address_in_use, OnAddressInUse::Exit { after: SimDuration::ZERO, code: 1 });
     }
 
     #[test]
@@ -263,12 +279,8 @@ mod tests {
             "containers:\n  app:\n    http:\n      /ready: [{after_sigterm: true, status: 500}, {until: 10s, status: 503}, {after_prestop: true, status: 429}, {status: 200}]\n",
         );
         let mut r = Stream::new(1, "r");
-        let ready = Ask::Http { port: 8080, path: "/ready" };
         let at = |s: u64| SimDuration::from_secs(s);
-        let status = |m: Moments, s: u64, r: &mut Stream| match p.answer(ready, at(s), m, r) {
-            Answer::Http { status, .. } => status,
-            other => panic!("{other:?}"),
-        };
+        let status = |m: Moments, s: u64, r: &mut Stream| p.http("/ready", at(s), m, r).status;
         assert_eq!(status(M, 5, &mut r), 503);
         assert_eq!(status(M, 50, &mut r), 200);
         assert_eq!(status(Moments { prestop: true, sigterm: false }, 5, &mut r), 429);
@@ -276,24 +288,27 @@ mod tests {
     }
 
     #[test]
-    fn stop_listening_refuses_new_connections_from_sigterm_on() {
+    fn behaviour_ports_and_reactions_override_the_defaults() {
         let p = plan(
-            "containers:\n  app:\n    http:\n      /: [{status: 200}]\n    sigterm: {exit_after: 5s, stop_listening: true}\n",
+            "containers:\n  app:\n    ports: [9090]\n    sigterm: {exit_after: 5s, stop_listening: true}\n    address_in_use: {exit_after: 2s, code: 3}\n",
         );
-        let mut r = Stream::new(1, "r");
-        let ask = Ask::Http { port: 8080, path: "/" };
-        let at = SimDuration::from_secs(3);
-        assert_eq!(p.answer(ask, at, M, &mut r), Answer::Http { status: 200, latency: SimDuration::ZERO });
-        let after = Moments { prestop: false, sigterm: true };
-        assert_eq!(p.answer(ask, at, after, &mut r), Answer::Refused);
-        assert_eq!(p.answer(Ask::Tcp { port: 8080 }, at, after, &mut r), Answer::Refused);
+        assert_eq!(p.ports(), &[9090]);
+        assert!(p.closes_on_sigterm());
+        assert_eq!(p.on_address_in_use, OnAddressInUse::Exit { after: SimDuration::from_secs(2), code: 3 });
+        let kept = plan("containers:\n  app:\n    address_in_use: {ignore: true}\n");
+        assert_eq!((kept.ports(), kept.on_address_in_use), (&[8080][..], OnAddressInUse::Ignore));
+        assert!(!kept.closes_on_sigterm());
     }
 
     #[test]
     fn the_default_app_always_succeeds() {
-        let p = Plan::draw(None, &[], &mut Stream::new(1, "t"));
+        let p = Plan::draw(None, &[80], &mut Stream::new(1, "t"));
         let mut r = Stream::new(1, "r");
-        assert_eq!(p.answer(Ask::Tcp { port: 1 }, SimDuration::ZERO, M, &mut r), Answer::Accepted);
+        assert_eq!(p.ports(), &[80]);
+        assert_eq!(p.http("/anything", SimDuration::ZERO, M, &mut r), http(200));
+        let serving = GrpcAnswer::Status { status: GrpcStatus::Serving, latency: SimDuration::ZERO };
+        assert_eq!(p.grpc("any", SimDuration::ZERO, M, &mut r), serving);
         assert_eq!(p.on_sigterm, OnSigterm::Exit { after: SimDuration::ZERO, code: 0 });
+        assert_eq!(p.on_address_in_use, OnAddressInUse::Exit { after: SimDuration::ZERO, code: 1 });
     }
 }

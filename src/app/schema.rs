@@ -17,7 +17,7 @@ pub struct ContainerBehaviour {
     pub ports: Option<Vec<u16>>,
     /// Per HTTP path, the responses over time since the process started.
     #[serde(default)]
-    pub http: BTreeMap<String, Vec<Phase<u16>>>,
+    pub http: BTreeMap<String, Vec<HttpPhase>>,
     /// Per exec command (argv joined by single spaces), the exit codes over time.
     #[serde(default)]
     pub exec: BTreeMap<String, Vec<ExecPhase>>,
@@ -30,6 +30,10 @@ pub struct ContainerBehaviour {
     /// What the process does on SIGTERM (absent: exits 0 at once).
     #[serde(default)]
     pub sigterm: Option<SigtermSpec>,
+    /// What the process does when another process of the pod has already
+    /// bound one of its ports (absent: exits 1 at once).
+    #[serde(default)]
+    pub address_in_use: Option<AddressInUseSpec>,
 }
 
 /// One stretch of a response schedule: `{until: 10s, status: 503, latency: 5ms}`.
@@ -51,6 +55,27 @@ pub struct Phase<T> {
     #[serde(default)]
     pub after_prestop: bool,
 }
+
+/// An HTTP stretch: `{until: 10s, status: 302, location: /login, latency: 5ms}`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HttpPhase {
+    #[serde(default)]
+    pub until: Option<Dist>,
+    pub status: u16,
+    /// The `Location` header of a redirect: a path, or an absolute URL.
+    #[serde(default)]
+    pub location: Option<Arc<str>>,
+    #[serde(default)]
+    pub latency: Option<Dist>,
+    #[serde(default)]
+    pub after_sigterm: bool,
+    #[serde(default)]
+    pub after_prestop: bool,
+}
+
+/// The statuses Go's HTTP client follows a `Location` on (`redirectBehavior`).
+pub const REDIRECT_STATUSES: [u16; 5] = [301, 302, 303, 307, 308];
 
 /// An exec stretch: `{until: 30s, exit: 0, latency: 10ms}`.
 #[derive(Clone, Debug, Deserialize)]
@@ -118,6 +143,21 @@ pub struct SigtermSpec {
     pub stop_listening: bool,
 }
 
+/// `{exit_after: 2s, code: 1}` or `{ignore: true}`: what the process does when
+/// its `bind()` fails with EADDRINUSE because another container of the pod
+/// (one network namespace) already listens on the port.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddressInUseSpec {
+    #[serde(default)]
+    pub exit_after: Option<Dist>,
+    #[serde(default)]
+    pub code: Option<i32>,
+    /// It keeps running, listening on the ports it could bind.
+    #[serde(default)]
+    pub ignore: bool,
+}
+
 /// When a schedule entry applies.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Moment {
@@ -141,6 +181,14 @@ fn moment(after_sigterm: bool, after_prestop: bool) -> Moment {
     }
 }
 
+impl Stretch for HttpPhase {
+    fn until(&self) -> Option<&Dist> {
+        self.until.as_ref()
+    }
+    fn moment(&self) -> Moment {
+        moment(self.after_sigterm, self.after_prestop)
+    }
+}
 impl<T> Stretch for Phase<T> {
     fn until(&self) -> Option<&Dist> {
         self.until.as_ref()
@@ -172,6 +220,21 @@ impl ContainerBehaviour {
                         format!("{field}[{i}].status"),
                         format!("{}: an HTTP status is between 100 and 599", p.status),
                     ));
+                }
+                if let Some(location) = &p.location {
+                    let at = format!("{field}[{i}].location");
+                    if !REDIRECT_STATUSES.contains(&p.status) {
+                        out.push((
+                            at.clone(),
+                            format!(
+                                "Go's HTTP client follows a `location` only on 301, 302, 303, 307 and 308, not on {}",
+                                p.status
+                            ),
+                        ));
+                    }
+                    if let Err(e) = crate::kubelet::http_client::check_location(location) {
+                        out.push((at, e));
+                    }
                 }
             }
         }
@@ -210,6 +273,19 @@ impl ContainerBehaviour {
                 && !(0..=255).contains(&code)
             {
                 out.push(("sigterm.code".into(), format!("{code}: an exit code is between 0 and 255")));
+            }
+        }
+        if let Some(a) = &self.address_in_use {
+            if a.ignore && (a.exit_after.is_some() || a.code.is_some()) {
+                out.push((
+                    "address_in_use".into(),
+                    "`ignore: true` cannot be combined with `exit_after` or `code`".into(),
+                ));
+            }
+            if let Some(code) = a.code
+                && !(0..=255).contains(&code)
+            {
+                out.push(("address_in_use.code".into(), format!("{code}: an exit code is between 0 and 255")));
             }
         }
         out

@@ -225,6 +225,11 @@ pub struct RunArgs {
     /// POD/CONTAINER@TIME[,signal=SIGTERM], e.g. pod/web/app@45s (default SIGKILL).
     #[arg(long = "kill", value_name = "POD/CONTAINER@TIME")]
     pub kill: Vec<String>,
+    /// Patch a pod's spec at a time, like `kubectl patch pod NAME -p JSON`:
+    /// POD:JSON@TIME, e.g. 'pod/web:{"spec":{"activeDeadlineSeconds":30}}@20s' or
+    /// 'pod/web:{"spec":{"containers":[{"name":"app","image":"busybox:1.37"}]}}@50s'.
+    #[arg(long = "patch", value_name = "POD:JSON@TIME")]
+    pub patch: Vec<String>,
     /// Send HTTP requests: TARGET[/PATH][@START][,every=2s|rate=5/s][,count=N]
     /// [,from=node/NAME|pod/NAME][,timeout=1s][,name=NAME], where TARGET is
     /// service/NAME[:PORT] or pod/NAME:PORT, e.g. service/web:80/ready@5s,every=1s,count=20.

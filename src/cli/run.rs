@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::invariants::check_run;
 use crate::run::{Inputs, add_rollout_status, simulate};
 use crate::scenario::ActionOrigin;
-use crate::scenario::actions::{parse_condition_flag, parse_delete_flag, parse_kill_flag};
+use crate::scenario::actions::{parse_condition_flag, parse_delete_flag, parse_kill_flag, parse_patch_flag};
 use crate::scenario::traffic::parse_traffic_flag;
 use crate::time::SimTime;
 use crate::trace::jsonl::{self, Header, SCHEMA};
@@ -18,12 +18,18 @@ pub fn run(args: RunArgs) -> ExitCode {
     let stderr = &mut io::stderr().lock();
     let mut actions = Vec::new();
     let mut bad = Vec::new();
-    let flags = [("--delete", &args.delete), ("--set-condition", &args.set_condition), ("--kill", &args.kill)];
+    let flags = [
+        ("--delete", &args.delete),
+        ("--set-condition", &args.set_condition),
+        ("--kill", &args.kill),
+        ("--patch", &args.patch),
+    ];
     for (flag, values) in flags {
         for v in values {
             let parsed = match flag {
                 "--delete" => parse_delete_flag(v),
                 "--set-condition" => parse_condition_flag(v),
+                "--patch" => parse_patch_flag(v),
                 _ => parse_kill_flag(v),
             };
             let origin = ActionOrigin::Flag(format!("{flag} {v}"));

@@ -4,6 +4,8 @@
 //! the recording shows is compared with the simulated range.
 
 mod measure;
+mod node;
+mod patches;
 mod timings;
 
 pub use measure::{AFTER_FIRST_START, Measured, first_start, measure};
@@ -11,6 +13,7 @@ pub use timings::{AFTER_DELETION, At, DELETION_REQUESTED, PodTimings, Timing, ro
 
 use measure::{fit_moment, fit_shown, windows};
 
+use crate::cluster::Node;
 use crate::error::{Error, Problem, SourceFile};
 use crate::manifest::Manifests;
 use crate::observe::{Observed, Origin, Record, simulated_records};
@@ -76,26 +79,34 @@ impl Envelope {
     }
 }
 
-/// The spec of the newest recorded Pod object with that name (node
-/// assignment left out), as a manifest for the simulator.
-fn recorded_spec(records: &[Record], pod: &str) -> Option<(String, Origin, PodSpec)> {
-    let (p, origin) = records.iter().rev().find_map(|r| match &r.observed {
+/// The spec of the newest recorded Pod object with that name (the first one
+/// when its spec patches are replayed), as a manifest (status left out), for
+/// the simulator; a note when its node changes; and the spec itself.
+fn recorded_spec(
+    records: &[Record],
+    pod: &str,
+    first: bool,
+    nodes: &[Node],
+) -> Option<(String, Origin, Option<String>, PodSpec)> {
+    let mut versions = records.iter().filter_map(|r| match &r.observed {
         Observed::Pod(p) if p.metadata.name.as_deref() == Some(pod) && p.spec.is_some() => Some((p, &r.origin)),
         _ => None,
-    })?;
+    });
+    let (p, origin) = if first { versions.next() } else { versions.next_back() }?;
     let mut spec = p.spec.clone()?;
-    spec.node_name = None;
+    let (node, note) = node::simulated_node(node::created_bound(records, pod), nodes);
+    spec.node_name = node;
     let manifest = serde_json::json!({
         "apiVersion": "v1",
         "kind": "Pod",
         "metadata": {"name": pod, "namespace": p.metadata.namespace, "labels": p.metadata.labels},
         "spec": spec,
     });
-    Some((manifest.to_string(), origin.clone(), spec))
+    Some((manifest.to_string(), origin.clone(), note, spec))
 }
 
 /// The pods the scenario runs (one run with its seed), by name, with their
-/// specs as the API stores them (node assignment left out).
+/// first specs as the API stores them (node assignment left out).
 fn scenario_pods(scenario: &Prepared) -> Vec<(String, PodSpec)> {
     let trace = simulate(&scenario.setup, scenario.seed, SimTime::ZERO + scenario.until);
     let mut out: Vec<(String, PodSpec)> = Vec::new();
@@ -112,12 +123,15 @@ fn scenario_pods(scenario: &Prepared) -> Vec<(String, PodSpec)> {
 }
 
 /// The recorded pod is one the scenario runs: a pod of that name, or of the
-/// same ReplicaSet (a run names its pods anew), with the very spec recorded.
-/// It is then simulated as the scenario runs it, among its other objects.
-fn scenario_runs(own: &[(String, PodSpec)], pod: &str, spec: &PodSpec) -> bool {
+/// same ReplicaSet (a run names its pods anew), with the very spec first
+/// recorded. It is then simulated as the scenario runs it, among its other
+/// objects, with its own actions (deletions, patches).
+fn scenario_runs(own: &[(String, PodSpec)], pod: &str, first: Option<PodSpec>) -> bool {
+    let Some(mut spec) = first else { return false };
+    spec.node_name = None;
     own.iter().any(|(name, s)| {
         let same_pod = name == pod || generated_prefix(name).is_some_and(|p| generated_prefix(pod) == Some(p));
-        same_pod && s == spec
+        same_pod && *s == spec
     })
 }
 
@@ -138,13 +152,17 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
         if wanted.is_empty() {
             continue;
         }
-        let (mut setup_used, spec, own_spec) = match recorded_spec(records, &pod) {
-            Some((_, origin, spec)) if scenario_runs(&own, &pod, &spec) => (
+        let patches = patches::recorded_patches(records, &pod);
+        let nodes = &scenario.setup.cluster.nodes;
+        let first = recorded_spec(records, &pod, true, nodes).map(|s| s.3);
+        let (mut setup_used, spec, own_spec) = match recorded_spec(records, &pod, !patches.is_empty(), nodes) {
+            Some((_, origin, _, _)) if scenario_runs(&own, &pod, first) => (
                 scenario.setup.clone(),
                 format!("the scenario's manifests, which run the recorded spec ({origin})"),
                 false,
             ),
-            Some((text, origin, _)) => {
+            Some((text, origin, note, _)) => {
+                notes.extend(note.map(|n| Problem::warning(format!("pod {pod}: {n}"))));
                 let file = Arc::new(SourceFile { name: format!("{origin} (the recorded spec of pod {pod})"), text });
                 let loaded = Manifests::load(&[file]).and_then(|m| {
                     // The app file may describe other pods' containers too (a rollout's).
@@ -192,6 +210,18 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
                 at,
                 action: Action::Delete { pod: PodId(index as u32), grace_period_seconds: grace },
             });
+            actions.sort_by_key(|a| a.at);
+            setup_used.actions = Arc::new(actions);
+        }
+        // So is each recorded spec patch, on the recorded spec.
+        let patched = own_spec && !patches.is_empty();
+        if patched {
+            let index = setup_used.pods.iter().position(|p| p.name == pod).unwrap_or(0);
+            let mut actions = (*setup_used.actions).clone();
+            for (at, patch) in patches {
+                actions
+                    .push(Scheduled { at, action: Action::Patch { pod: PodId(index as u32), patch: Arc::new(patch) } });
+            }
             actions.sort_by_key(|a| a.at);
             setup_used.actions = Arc::new(actions);
         }

@@ -1,7 +1,7 @@
 //! Rules on the order of a pod's containers that only a simulated trace can
 //! show (they need process start, SIGTERM and exit times): init containers
-//! and sidecars start in order before the regular containers, and a kill
-//! runs within the grace period, sidecars last.
+//! and sidecars start in order before the regular containers, a kill runs
+//! within the grace period, sidecars last, and a deleted pod's containers stop.
 
 use super::report::Tally;
 use crate::api::pod::ApiPod;
@@ -33,6 +33,9 @@ struct PodLives {
     spec: Option<Arc<PodSpec>>,
     /// deletionGracePeriodSeconds of the first deletion, when it was seen.
     deletion: Option<(i64, SimTime)>,
+    /// When the pod left the API server (its DELETED record), the trace
+    /// line, and whether the kubelet's final DELETE removed it.
+    removed: Option<(SimTime, usize, bool)>,
     lives: BTreeMap<Arc<str>, Vec<Life>>,
     /// `Killing` events: time, container, trace line, and whether it is part
     /// of a pod kill (`Stopping container …`, every running container at once).
@@ -48,11 +51,14 @@ fn collect(trace: &Trace) -> BTreeMap<Arc<str>, PodLives> {
     let mut startup_ok: BTreeMap<Arc<str>, SimTime> = BTreeMap::new();
     for (i, e) in trace.entries.iter().enumerate() {
         match &e.record {
-            Record::Pod { kind, pod } if *kind != WatchKind::Deleted => {
+            Record::Pod { kind, pod } => {
                 let p = pods.entry(Arc::from(pod.spec.name.as_str())).or_default();
                 p.spec.get_or_insert_with(|| pod.spec.clone());
                 if let (None, Some(d)) = (p.deletion, deletion(pod)) {
                     p.deletion = Some((d, e.t));
+                }
+                if *kind == WatchKind::Deleted {
+                    p.removed = Some((e.t, i, pod.deletion.is_some_and(|d| d.by_kubelet)));
                 }
             }
             Record::Probe(p)
@@ -207,17 +213,59 @@ fn kills(p: &PodLives, within: &mut Tally, last: &mut Tally) {
     }
 }
 
-/// The composition rules' verdicts per pod.
-pub fn judge(trace: &Trace) -> BTreeMap<Arc<str>, Vec<(&'static str, super::Verdict)>> {
+/// deletion-stops-containers. The kubelet's final DELETE comes only once
+/// every container has stopped, so none runs at that removal. Any other
+/// removal (grace 0) leaves the kubelet to stop what still runs when it sees
+/// the pod gone: each such process (or one started later by a sync already
+/// running) gets a Killing, a SIGTERM, or exits — judged once the run has
+/// gone on for the pod's kill grace + the 2 s minimum after the removal,
+/// which a sync already running may hold back.
+fn deletion_stops(p: &PodLives, end: SimTime, t: &mut Tally) {
+    let (Some(spec), Some((removed, line, graceful))) = (&p.spec, p.removed) else { return };
+    let due = removed + SimDuration::from_secs(grace_of(spec, None, removed) as u64 + 2);
+    for (name, lives) in &p.lives {
+        for l in lives.iter().filter(|l| l.finished.is_none_or(|f| f > removed)) {
+            let killed =
+                l.sigterm.is_some() || p.kills.iter().any(|(k, c, _, _)| c == name && *k >= l.started.max(removed));
+            if graceful && l.started <= removed {
+                t.violate(
+                    &[&origin(l.line), &origin(line)],
+                    format!("{name} stopped before the kubelet's final DELETE"),
+                    format!("still running at the removal ({removed})"),
+                );
+            } else if l.finished.is_some() || killed {
+                t.hold();
+            } else if end >= due {
+                t.violate(
+                    &[&origin(line)],
+                    format!("{name} stopped by its kubelet after the pod was removed at once"),
+                    format!("never killed and still running at {end}"),
+                );
+            }
+        }
+        if graceful && lives.iter().any(|l| l.finished.is_some_and(|f| f <= removed)) {
+            t.hold();
+        }
+    }
+}
+
+/// The composition rules' verdicts per pod; `end` is when the run ended.
+pub fn judge(trace: &Trace, end: SimTime) -> BTreeMap<Arc<str>, Vec<(&'static str, super::Verdict)>> {
     let mut out: BTreeMap<Arc<str>, Vec<(&'static str, super::Verdict)>> = BTreeMap::new();
     for (pod, p) in collect(trace) {
         let (mut order, mut within, mut last) = (Tally::default(), Tally::default(), Tally::default());
+        let mut stops = Tally::default();
         init_order(&p, &mut order);
         kills(&p, &mut within, &mut last);
+        deletion_stops(&p, end, &mut stops);
         let v = out.entry(pod).or_default();
         v.push(("init-order", order.verdict("no init containers")));
         v.push(("stopped-within-grace", within.verdict("no container was killed")));
         v.push(("sidecars-stop-last", last.verdict("no sidecar was stopped with the pod")));
+        v.push((
+            "deletion-stops-containers",
+            stops.verdict("the pod did not leave the API server, or no container ran then"),
+        ));
     }
     out
 }

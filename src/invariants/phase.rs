@@ -1,6 +1,6 @@
 //! The phase rule: the phase getPhase gives for the container states.
 
-use super::pod::{PodState, init_statuses, sidecars, statuses};
+use super::pod::{PodState, condition, init_statuses, sidecars, statuses};
 use crate::kubelet::status::phase::{Seen, get_phase as get_phase_rule};
 use crate::observe::Origin;
 use crate::spec::{RestartPolicy, Role};
@@ -36,8 +36,11 @@ impl PodState {
                 // Kubelets up to 1.21 could reset a deleted pod to Pending (kubernetes#70644).
                 allowed.push("Pending");
             }
-            if matches!(expected, "Succeeded" | "Failed") {
-                // mergePodStatus holds a terminal phase back while containers could still run.
+            // mergePodStatus holds a terminal phase back while containers could
+            // still run — also one a pod sync handler (the active deadline) set,
+            // which the containers' states do not give, but Ready and
+            // ContainersReady already say (PodFailed).
+            if matches!(expected, "Succeeded" | "Failed") || terminal_generated(p) {
                 allowed.extend(["Running", "Pending"]);
             }
         }
@@ -53,6 +56,12 @@ impl PodState {
             );
         }
     }
+}
+
+/// The kubelet generated a terminal phase: the conditions it writes with it
+/// (`generateContainersReadyConditionForTerminalPhase`) are not held back.
+fn terminal_generated(p: &Pod) -> bool {
+    condition(p, "ContainersReady").is_some_and(|c| matches!(c.reason.as_deref(), Some("PodFailed" | "PodCompleted")))
 }
 
 /// `getPhase` from the API's container statuses. Without a spec (an
@@ -95,5 +104,35 @@ fn seen(s: Option<&ContainerStatus>) -> Seen {
             Seen::Waiting { last_exit: s.last_state.as_ref().and_then(|l| l.terminated.as_ref()).map(|t| t.exit_code) }
         }
         _ => Seen::Missing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cluster::Cluster;
+    use crate::error::SourceFile;
+    use crate::invariants::{Checker, Verdict};
+    use std::sync::Arc;
+
+    /// Pod `web` still Pending at the API while its container runs, with
+    /// ContainersReady False for `reason`.
+    fn verdict(reason: &str) -> Verdict {
+        let text = format!(
+            r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"web","uid":"u1"}},"spec":{{"restartPolicy":"Always","containers":[{{"name":"app","image":"app:1"}}]}},"status":{{"phase":"Pending","conditions":[{{"type":"Ready","status":"False","reason":"{reason}","lastTransitionTime":"2026-01-01T00:00:30Z"}},{{"type":"ContainersReady","status":"False","reason":"{reason}","lastTransitionTime":"2026-01-01T00:00:30Z"}}],"containerStatuses":[{{"name":"app","image":"app:1","imageID":"","containerID":"containerd://1","ready":false,"started":true,"restartCount":0,"state":{{"running":{{"startedAt":"2026-01-01T00:00:29Z"}}}}}}]}}}}"#
+        );
+        let file = Arc::new(SourceFile { name: "pod.json".into(), text });
+        let mut c = Checker::new(Cluster::default());
+        crate::observe::read(&file, &mut |r| c.observe(&r));
+        c.report().verdict("web", "phase-consistent").cloned().unwrap()
+    }
+
+    /// The active deadline failed the pod as its container started: the
+    /// kubelet's Failed phase is held back (the API keeps Pending), its
+    /// PodFailed conditions are not. Without them a running container
+    /// means Running.
+    #[test]
+    fn a_held_back_failure_shows_in_the_conditions() {
+        assert!(matches!(verdict("PodFailed"), Verdict::Holds { .. }));
+        assert!(matches!(verdict("ContainersNotReady"), Verdict::Violated { .. }));
     }
 }

@@ -98,6 +98,11 @@ impl PodState {
     /// each restart judged once, when a snapshot (or two) shows both the
     /// previous exit and the new start.
     pub(super) fn backoff(&mut self, p: &Pod, o: &Origin, cluster: &Cluster) {
+        if spec_updated(p) {
+            return self.tally("restart-gap-backoff").skip(
+                "the pod's spec was updated (metadata.generation): a new image restarts its container at once, with a fresh backoff (GetStableKey)",
+            );
+        }
         let probe_kills = |name: &str| {
             p.spec
                 .as_ref()
@@ -217,6 +222,14 @@ impl PodState {
         }
         self.tally("restart-count-steps").skip("fewer than two snapshots of the pod");
     }
+}
+
+/// The API server bumps `metadata.generation` on a spec update and when a
+/// graceful deletion begins (`updatePodGeneration`, `BeforeDelete`): a higher
+/// one means the spec changed.
+fn spec_updated(p: &Pod) -> bool {
+    let deleted = i64::from(p.metadata.deletion_timestamp.is_some());
+    p.metadata.generation.is_some_and(|g| g > 1 + deleted)
 }
 
 /// The CrashLoopBackOff wait before restart `n` of a container that exits by

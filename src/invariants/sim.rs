@@ -51,6 +51,12 @@ pub const SIM_ONLY: &[Invariant] = &[
         Scope::Sequence,
     ),
     inv(
+        "deletion-stops-containers",
+        "a deleted pod's containers stop: none still runs when the kubelet's final DELETE removes the pod, and each one running when the pod is removed at once (grace 0) is then killed by its kubelet or exits (judged once the run has gone on for the pod's kill grace + 2 s after the removal)",
+        "pkg/registry/core/pod/strategy.go CheckGracefulDelete; pkg/kubelet/status/status_manager.go canBeDeleted; pkg/kubelet/kubelet.go HandlePodRemoves; pod_workers.go UpdatePod",
+        Scope::Sequence,
+    ),
+    inv(
         "request-follows-proxy-rules",
         "a request to a Service meets the rules its node's kube-proxy last committed before the send (or at that instant): it goes to an IP:port they forward that Service port to (by ClientIP affinity only if they keep it), is refused only by their REJECT, and gets no answer unrouted only by their DROP or with no rule for the cluster IP",
         "pkg/proxy/iptables/proxier.go syncProxyRules (the kernel holds what iptables-restore committed)",
@@ -91,7 +97,7 @@ fn judge(trace: &Trace, clock: &Clock, cluster: &Cluster, horizon: &Horizon) -> 
         }
     }
     let mut report = checker.report();
-    for (pod, verdicts) in sim_only(trace, cluster) {
+    for (pod, verdicts) in sim_only(trace, cluster, horizon) {
         if let Some(p) = report.pods.iter_mut().find(|p| *p.pod == *pod) {
             p.verdicts.extend(verdicts);
         }
@@ -108,17 +114,24 @@ struct Life {
     started: SimTime,
     finished: Option<SimTime>,
     killed: bool,
+    /// The image it runs: a new image is a new backoff key (`GetStableKey`).
+    image: Option<Arc<str>>,
 }
 
 fn origin(i: usize) -> Origin {
     Origin { file: Arc::from("trace"), line: i as u64 + 1 }
 }
 
-fn sim_only(trace: &Trace, cluster: &Cluster) -> BTreeMap<Arc<str>, Vec<(&'static str, super::Verdict)>> {
+fn sim_only(
+    trace: &Trace,
+    cluster: &Cluster,
+    horizon: &Horizon,
+) -> BTreeMap<Arc<str>, Vec<(&'static str, super::Verdict)>> {
     let mut gates: BTreeMap<Arc<str>, Tally> = BTreeMap::new();
     let mut started_ok: HashSet<Arc<str>> = HashSet::new();
     let mut startup_probed: HashSet<Arc<str>> = HashSet::new();
     let mut lives: Lives = BTreeMap::new();
+    let mut images: BTreeMap<(Arc<str>, Arc<str>), Arc<str>> = BTreeMap::new();
     for (i, e) in trace.entries.iter().enumerate() {
         match &e.record {
             Record::Probe(p) if p.probe == ProbeKind::Startup => {
@@ -142,10 +155,19 @@ fn sim_only(trace: &Trace, cluster: &Cluster) -> BTreeMap<Arc<str>, Vec<(&'stati
             Record::Process { pod, container, fact, .. } => {
                 let l = lives.entry((pod.clone(), container.clone())).or_default();
                 match fact {
-                    ProcessFact::Started => l.push((Life { started: e.t, finished: None, killed: false }, i)),
+                    ProcessFact::Started => {
+                        let image = images.get(&(pod.clone(), container.clone())).cloned();
+                        l.push((Life { started: e.t, finished: None, killed: false, image }, i))
+                    }
                     ProcessFact::Sigterm => l.last_mut().into_iter().for_each(|(x, _)| x.killed = true),
                     ProcessFact::Exited { .. } => l.last_mut().into_iter().for_each(|(x, _)| x.finished = Some(e.t)),
                     _ => {}
+                }
+            }
+            // `EnsureImageExists` names the image of every start in its event.
+            Record::Kubelet(a) if a.reason == "Pulling" || a.reason == "Pulled" => {
+                if let (Some(c), Some(image)) = (&a.container, a.message.split('"').nth(1)) {
+                    images.insert((a.pod.clone(), c.clone()), Arc::from(image));
                 }
             }
             // A kill decided on a stale snapshot may find the process gone;
@@ -169,14 +191,18 @@ fn sim_only(trace: &Trace, cluster: &Cluster) -> BTreeMap<Arc<str>, Vec<(&'stati
     }
     let mut loops: BTreeMap<Arc<str>, Tally> = BTreeMap::new();
     for ((pod, _), l) in &lives {
-        crash_loop(l, cluster, loops.entry(pod.clone()).or_default());
+        // Each image's instances back off under their own key.
+        for run in l.chunk_by(|(a, _), (b, _)| a.image == b.image) {
+            crash_loop(run, cluster, loops.entry(pod.clone()).or_default());
+        }
     }
     for (pod, t) in loops {
         out.entry(pod)
             .or_default()
             .push(("crash-loop-backoff", t.verdict("no container exited by itself and restarted twice")));
     }
-    for (pod, verdicts) in super::composition::judge(trace) {
+    let end = horizon.end.or(trace.entries.last().map(|e| e.t)).unwrap_or(SimTime::ZERO);
+    for (pod, verdicts) in super::composition::judge(trace, end) {
         out.entry(pod).or_default().extend(verdicts);
     }
     out

@@ -101,6 +101,7 @@ pub(super) struct Hook {
     pub container: usize,
     pub kind: HookKind,
     pub run: HookRun,
+    pub started: SimTime,
     pub done: bool,
 }
 
@@ -312,18 +313,19 @@ impl Kubelet {
         self.kills_done(pod, group, ctx);
     }
 
-    /// A process exited: hooks running in it end, a stop waiting for it returns.
+    /// A process exited: hooks waiting on it end, a stop waiting for it returns.
     pub(super) fn kills_on_exit(&mut self, pod: PodId, inst: InstId, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
         let Some(p) = self.pod(pod) else { return };
-        let cut: Vec<u64> = p
+        let cut: Vec<(u64, String)> = p
             .kills
             .hooks
             .iter()
-            .filter(|h| h.inst == inst && !h.done && h.run.on_death.is_some())
-            .map(|h| h.id)
+            .filter(|h| !h.done)
+            .filter_map(|h| Some((h.id, h.run.cut_by(inst, now.since(h.started))?.to_string())))
             .collect();
-        for h in cut {
-            self.finish_hook(pod, h, true, ctx);
+        for (h, error) in cut {
+            self.finish_hook(pod, h, Some(error), ctx);
         }
         let Some(p) = self.pod(pod) else { return };
         let stopped: Vec<u64> =
@@ -344,41 +346,45 @@ impl Kubelet {
     ) -> u64 {
         let now = ctx.q.now();
         let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
-        let ip = self.runtime.sandbox(pod).map(|s| s.ip.clone()).unwrap_or_else(|| self.node.ip.clone());
+        let sandbox = self.runtime.sandbox(pod);
+        let ip = sandbox.map(|s| s.ip.clone()).unwrap_or_else(|| self.node.ip.clone());
+        let netns = sandbox.map(|s| s.netns);
         if kind == HookKind::PreStop {
             self.runtime.inst_mut(inst).moments.prestop = true;
         }
         let p = self.pods[pod.0 as usize].as_ref().expect("hooked pod exists");
         let spec = &p.spec.containers[container];
         let handler = spec.hook(kind).expect("the container has this hook").clone();
-        let instance = self.runtime.inst(inst);
         let desc = format!("{}_{}({})", p.spec.name, p.spec.namespace, p.uid);
         let target = super::lifecycle::Target {
             container: spec,
             pod: &desc,
             ip: &ip,
-            instance,
-            age: instance.age(now),
+            netns,
+            inst,
+            instance: self.runtime.inst(inst),
+            runtime: &self.runtime,
+            now,
             exec_overhead: overhead,
         };
         let run = super::lifecycle::run(&handler, &target, &mut self.app_rng);
         let took = run.took;
         let p = self.pod(pod).expect("hooked pod exists");
         let id = p.kills.next_id();
-        p.kills.hooks.push(Hook { id, inst, container, kind, run, done: false });
+        p.kills.hooks.push(Hook { id, inst, container, kind, run, started: now, done: false });
         self.process_fact(inst, ProcessFact::Hook { kind, started: true, error: None }, ctx);
         self.send(ctx, took, Ev::HookDone { pod, hook: id });
         id
     }
 
     /// A hook returned (by itself, or cut short by its process dying).
-    pub(super) fn finish_hook(&mut self, pod: PodId, id: u64, died: bool, ctx: &mut Ctx<'_>) {
+    pub(super) fn finish_hook(&mut self, pod: PodId, id: u64, cut: Option<String>, ctx: &mut Ctx<'_>) {
         let now = ctx.q.now();
         let Some(p) = self.pod(pod) else { return };
         let Some(h) = p.kills.hooks.iter_mut().find(|h| h.id == id && !h.done) else { return };
         h.done = true;
-        if died {
-            h.run.error = h.run.on_death.clone();
+        if cut.is_some() {
+            h.run.error = cut;
         }
         let (inst, container, kind, error) = (h.inst, h.container, h.kind, h.run.error.clone());
         p.kills.hooks.retain(|h| h.id != id);

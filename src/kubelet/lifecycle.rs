@@ -3,24 +3,46 @@
 //! how long it takes and whether it fails, with the kubelet's messages.
 //!
 //! Hooks have no timeout of their own. An httpGet hook fails only when the
-//! request does (any HTTP status counts as success, unlike probes); an exec
-//! hook fails on a non-zero exit; a sleep hook does not fail.
+//! request does (any HTTP status counts as success, unlike probes); it dials
+//! the pod IP, so whichever container bound the port answers, and follows
+//! same-host redirects as probes do. An exec hook fails on a non-zero exit;
+//! a sleep hook does not fail.
 
-use crate::app::{Answer, Ask};
-use crate::kubelet::runtime::Instance;
+use super::http_client::{self, Hop, Url};
+use super::netns::NetnsId;
+use super::probing;
+use crate::kubelet::runtime::{InstId, Instance, Runtime};
 use crate::rng::Stream;
 use crate::spec::{ContainerSpec, HookHandler, PortRef};
-use crate::time::SimDuration;
+use crate::time::{SimDuration, SimTime};
 
-/// The outcome of one hook run, known when it starts (unless the process
-/// dies first: see `on_death`).
+/// The outcome of one hook run, known when it starts (unless a process it
+/// waits on dies first: see `cuts`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HookRun {
     pub took: SimDuration,
     /// The handler's message when it fails (shown as a PostStartHookError).
     pub error: Option<String>,
-    /// An exec or HTTP hook ends early if the process dies: with this error.
-    pub on_death: Option<String>,
+    /// The processes the hook waits on, and how it fails if one dies meanwhile.
+    pub cuts: Vec<Cut>,
+}
+
+/// An exec hook waits on its container's process, an httpGet hook on each
+/// process that answers one of its requests: if `server` dies between
+/// `from` and `to` after the hook started, the hook ends then with `error`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cut {
+    pub server: InstId,
+    pub from: SimDuration,
+    pub to: SimDuration,
+    pub error: String,
+}
+
+impl HookRun {
+    /// The error of the hook if `inst` dies `at` after the hook started.
+    pub fn cut_by(&self, inst: InstId, at: SimDuration) -> Option<&str> {
+        self.cuts.iter().find(|c| c.server == inst && c.from <= at && at <= c.to).map(|c| c.error.as_str())
+    }
 }
 
 /// What a hook runs against.
@@ -28,9 +50,14 @@ pub struct Target<'a> {
     pub container: &'a ContainerSpec,
     /// `format.Pod`: `name_namespace(uid)`.
     pub pod: &'a str,
+    /// `status.IPs[0]`: the pod's IP (the node's for hostNetwork pods), and its network namespace.
     pub ip: &'a str,
+    pub netns: Option<NetnsId>,
+    pub inst: InstId,
     pub instance: &'a Instance,
-    pub age: SimDuration,
+    /// The node's runtime: an httpGet hook reaches whichever process bound its port.
+    pub runtime: &'a Runtime,
+    pub now: SimTime,
     /// `ExecSync` setup before the command answers.
     pub exec_overhead: SimDuration,
 }
@@ -44,7 +71,6 @@ fn go_slice(items: &[String]) -> String {
 pub fn run(handler: &HookHandler, t: &Target<'_>, rng: &mut Stream) -> HookRun {
     let name = &t.container.name;
     let alive = t.instance.is_running();
-    let moments = t.instance.moments;
     match handler {
         HookHandler::Exec { command } => {
             let joined = command.join(" ");
@@ -56,51 +82,45 @@ pub fn run(handler: &HookHandler, t: &Target<'_>, rng: &mut Stream) -> HookRun {
                 )
             };
             // The command is killed with the container: exit 137.
-            let on_death = Some(message(format!("command '{joined}' exited with 137: "), ""));
-            let fail = |err: String, output: &str, took| HookRun {
-                took,
-                error: Some(message(err, output)),
-                on_death: on_death.clone(),
-            };
+            let killed = message(format!("command '{joined}' exited with 137: "), "");
+            let cuts = |took| vec![Cut { server: t.inst, from: SimDuration::ZERO, to: took, error: killed.clone() }];
             if !alive {
                 let err = "rpc error: code = Unknown desc = failed to exec in container: container is in CONTAINER_EXITED state";
-                return fail(err.to_string(), "", SimDuration::ZERO);
+                let error = Some(message(err.to_string(), ""));
+                return HookRun { took: SimDuration::ZERO, error, cuts: cuts(SimDuration::ZERO) };
             }
-            match t.instance.plan.answer(Ask::Exec { command: &joined }, t.age, moments, rng) {
-                Answer::Exit { code: 0, latency, .. } => {
-                    HookRun { took: t.exec_overhead + latency, error: None, on_death: on_death.clone() }
-                }
-                // The error carries the command's stderr, the message all its
-                // output; a behaviour gives one `output`, taken as stdout.
-                Answer::Exit { code, latency, output } => {
-                    let out = output.as_deref().unwrap_or("");
-                    fail(format!("command '{joined}' exited with {code}: "), out, t.exec_overhead + latency)
-                }
-                _ => HookRun { took: t.exec_overhead, error: None, on_death },
-            }
+            let i = t.instance;
+            let answer = i.plan.exec(&joined, i.age(t.now), i.moments, rng);
+            let took = t.exec_overhead + answer.latency;
+            // The error carries the command's stderr, the message all its
+            // output; a behaviour gives one `output`, taken as stdout.
+            let error = (answer.code != 0).then(|| {
+                let out = answer.output.as_deref().unwrap_or("");
+                message(format!("command '{joined}' exited with {}: ", answer.code), out)
+            });
+            HookRun { took, error, cuts: cuts(took) }
         }
+        // `runHTTPHandler`: a GET to the pod IP, with the prober's redirect
+        // policy and no timeout; any status succeeds.
         HookHandler::HttpGet { port, path, scheme, .. } => {
             let message = |err: String| {
                 format!("HTTP lifecycle hook ({path}) for Container {name:?} in Pod {:?} failed - error: {err}", t.pod)
             };
-            let fail = |err: String| HookRun { took: SimDuration::ZERO, error: Some(message(err)), on_death: None };
             let Some(port) = t.container.resolve_port(port) else {
-                return fail(super::probing::unresolved_port(port));
+                let error = Some(message(probing::unresolved_port(port)));
+                return HookRun { took: SimDuration::ZERO, error, cuts: Vec::new() };
             };
-            let url = format!("{}://{}:{port}{path}", scheme.to_ascii_lowercase(), t.ip);
-            let answer = if alive {
-                t.instance.plan.answer(Ask::Http { port, path }, t.age, moments, rng)
-            } else {
-                Answer::Refused
+            let url = Url::new(scheme, t.ip, port, path);
+            let mut cuts = Vec::new();
+            let send = |u: &Url<'_>, elapsed| probing::send(t.runtime, t.netns, u, t.now + elapsed, rng);
+            let eof = |h: Hop<'_, '_, InstId>| {
+                let error = message(format!("Get {:?}: EOF", h.url.to_string()));
+                cuts.push(Cut { server: h.server, from: h.from, to: h.to, error });
             };
-            match answer {
-                Answer::Http { latency, .. } => {
-                    HookRun { took: latency, error: None, on_death: Some(message(format!("Get {url:?}: EOF"))) }
-                }
-                _ => fail(format!("Get {url:?}: dial tcp {}:{port}: connect: connection refused", t.ip)),
-            }
+            let fetched = http_client::get(url, None, send, eof);
+            HookRun { took: fetched.took, error: fetched.got.error().map(message), cuts }
         }
-        HookHandler::Sleep { duration } => HookRun { took: *duration, error: None, on_death: None },
+        HookHandler::Sleep { duration } => HookRun { took: *duration, error: None, cuts: Vec::new() },
         HookHandler::TcpSocket { port } => {
             // The API server accepts it for compatibility; the kubelet has no runner for it.
             let port = match port {
@@ -113,7 +133,7 @@ pub fn run(handler: &HookHandler, t: &Target<'_>, rng: &mut Stream) -> HookRun {
             HookRun {
                 took: SimDuration::ZERO,
                 error: Some(format!("Cannot run handler: invalid handler: {handler}")),
-                on_death: None,
+                cuts: Vec::new(),
             }
         }
     }

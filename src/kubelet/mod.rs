@@ -6,11 +6,15 @@
 //! a ticker, a probe result, a process exit.
 
 pub mod actions;
+pub mod active_deadline;
 pub mod backoff;
+pub mod container_hash;
 pub mod events;
+pub mod http_client;
 pub mod images;
 mod kill;
 pub mod lifecycle;
+pub mod netns;
 pub mod pleg;
 mod pod_network;
 mod pod_updates;
@@ -165,6 +169,8 @@ pub enum Ev {
 /// What the kubelet learns from a pod update it did not make itself.
 #[derive(Clone, Debug)]
 pub struct PodUpdate {
+    /// The spec as the API server now holds it (a patch may have changed it).
+    pub spec: Arc<PodSpec>,
     /// `metadata.deletionGracePeriodSeconds`, once deleted.
     pub deletion_grace: Option<i64>,
     pub generation: i64,
@@ -224,6 +230,21 @@ pub struct Kubelet {
     relisting: bool,
     /// On-demand relists requested during a global relist.
     deferred_relists: Vec<(PodId, SimTime)>,
+}
+
+impl KPod {
+    /// The active-deadline handler's `pastActiveDeadline` for this pod at
+    /// `now`: the start time from the status manager's cache, else the API's.
+    fn past_active_deadline(&self, now: SimTime) -> bool {
+        if self.spec.active_deadline_seconds.is_none() {
+            return false;
+        }
+        let start = match self.status.cached() {
+            Some(cached) => cached.start_time,
+            None => self.status.api().start_time,
+        };
+        active_deadline::past(self.spec.active_deadline_seconds, start, now)
+    }
 }
 
 impl Kubelet {
@@ -315,11 +336,14 @@ impl Kubelet {
                 let mut at = None;
                 while let Some(pod) = self.next_live(at) {
                     at = Some(pod);
-                    let due = self.pod(pod).and_then(|p| p.worker.requeue_at).is_some_and(|t| t < now);
+                    let Some(p) = self.pod(pod) else { continue };
+                    let due = p.worker.requeue_at.is_some_and(|t| t < now);
                     if due {
-                        if let Some(p) = self.pod(pod) {
-                            p.worker.requeue_at = None;
-                        }
+                        p.worker.requeue_at = None;
+                    }
+                    // `getPodsToSync`: the work queue's due pods, and those a
+                    // pod sync loop handler (the active deadline) asks for.
+                    if due || p.past_active_deadline(now) {
                         self.update_pod(pod, ctx);
                     }
                 }
@@ -345,20 +369,10 @@ impl Kubelet {
             Ev::ProbeTick { pod, worker, ticker } => self.probe_tick(pod, worker, ticker, ctx),
             Ev::ProbeManual { pod, worker } => self.probe_manual(pod, worker, ctx),
             Ev::ProbeDone { pod, worker, inst, outcome } => self.probe_done(pod, worker, inst, outcome, ctx),
-            Ev::Listening { inst } => {
-                let i = self.runtime.inst(inst);
-                if i.is_running() {
-                    let ports = if i.plan.has_behaviour() {
-                        i.plan.ports().to_vec()
-                    } else {
-                        self.pod_spec(i.pod).containers[i.container].declared_ports()
-                    };
-                    self.process_fact(inst, ProcessFact::Listening { ports }, ctx);
-                }
-            }
+            Ev::Listening { inst } => self.listening(inst, ctx),
             Ev::Exit { inst, code } => self.process_exit(inst, code, ctx),
             Ev::KillTimer { pod, task, timer } => self.kill_timer(pod, task, timer, ctx),
-            Ev::HookDone { pod, hook } => self.finish_hook(pod, hook, false, ctx),
+            Ev::HookDone { pod, hook } => self.finish_hook(pod, hook, None, ctx),
             Ev::PodUpdated { pod, update } => self.pod_updated(pod, update, ctx),
             Ev::PodRemoved { pod } => self.pod_removed(pod, ctx),
             Ev::Connect { req, ip, port, path, back } => self.connect(req, &ip, port, &path, back, ctx),
@@ -438,7 +452,7 @@ impl Kubelet {
     }
 
     /// Stores a relist of `pod` and reacts to what changed (`HandlePodSyncs`
-    /// for every event but removal; the container deletor after a death).
+    /// for every event `Relist` sends; the container deletor after a death).
     fn apply_relist(&mut self, pod: PodId, snap: Relisted, at: SimTime, ctx: &mut Ctx<'_>) {
         let events = self.pleg.update(pod, snap, at);
         for e in &events {
@@ -447,7 +461,7 @@ impl Kubelet {
                 self.runtime.prune_dead(pod, container);
             }
         }
-        if !events.is_empty() {
+        if events.iter().any(PlegEvent::is_sent) {
             self.update_pod(pod, ctx);
         }
     }

@@ -17,14 +17,37 @@ pub struct ContainerSnap {
     pub image: Arc<str>,
     pub image_id: Arc<str>,
     pub restart_count: u32,
+    /// `Status.Hash`: the spec hash the instance was created with.
+    pub hash: u32,
     pub state: InstState,
+}
+
+/// The pod's sandbox as the runtime lists it (what `PodSandboxChanged` reads).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum SandboxSnap {
+    /// None yet.
+    #[default]
+    Absent,
+    /// Stopped with the pod (`SANDBOX_NOTREADY`).
+    Stopped,
+    /// Ready, with its IP.
+    Ready(Arc<str>),
+}
+
+impl SandboxSnap {
+    /// The ready sandbox's IP.
+    pub fn ip(&self) -> Option<&Arc<str>> {
+        match self {
+            SandboxSnap::Ready(ip) => Some(ip),
+            SandboxSnap::Absent | SandboxSnap::Stopped => None,
+        }
+    }
 }
 
 /// `kubecontainer.PodStatus`: the sandbox and every instance, newest first.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PodSnapshot {
-    /// The sandbox IP once it exists and is ready.
-    pub sandbox_ip: Option<Arc<str>>,
+    pub sandbox: SandboxSnap,
     pub containers: Vec<ContainerSnap>,
 }
 
@@ -32,7 +55,11 @@ impl PodSnapshot {
     /// Reads the runtime's current state of `pod`.
     pub fn read(runtime: &Runtime, pod: PodId) -> PodSnapshot {
         PodSnapshot {
-            sandbox_ip: runtime.sandbox(pod).map(|s| s.ip.clone()),
+            sandbox: match runtime.sandbox(pod) {
+                Some(s) => SandboxSnap::Ready(s.ip.clone()),
+                None if runtime.sandbox_stopped(pod) => SandboxSnap::Stopped,
+                None => SandboxSnap::Absent,
+            },
             containers: runtime
                 .pod_instances(pod)
                 .map(|(id, i)| ContainerSnap {
@@ -43,6 +70,7 @@ impl PodSnapshot {
                     image: i.image.clone(),
                     image_id: i.image_id.clone(),
                     restart_count: i.restart_count,
+                    hash: i.hash,
                     state: i.state.clone(),
                 })
                 .collect(),
@@ -71,8 +99,18 @@ impl PodSnapshot {
 pub enum PlegEvent {
     ContainerStarted(InstId),
     ContainerDied(InstId),
+    /// A container seen Created (CRI's created maps to the PLEG's unknown):
+    /// the cache is updated, but `Relist` never sends the event ("not
+    /// reliable and no other components use yet").
     ContainerChanged(InstId),
     SandboxChanged,
+}
+
+impl PlegEvent {
+    /// Whether `Relist` sends it to the sync loop, where it syncs the pod.
+    pub fn is_sent(&self) -> bool {
+        !matches!(self, PlegEvent::ContainerChanged(_))
+    }
 }
 
 /// Per-pod cache entry (`kubecontainer.Cache`).
@@ -148,7 +186,7 @@ impl Pleg {
 /// `generateEvents`: compares each instance's old and new state.
 fn diff(old: &PodSnapshot, new: &PodSnapshot) -> Vec<PlegEvent> {
     let mut out = Vec::new();
-    if old.sandbox_ip != new.sandbox_ip {
+    if old.sandbox != new.sandbox {
         out.push(PlegEvent::SandboxChanged);
     }
     for c in &new.containers {
@@ -164,4 +202,42 @@ fn diff(old: &PodSnapshot, new: &PodSnapshot) -> Vec<PlegEvent> {
         out.extend(event);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snap(state: InstState) -> Relisted {
+        let c = ContainerSnap {
+            inst: InstId(3),
+            container: 0,
+            name: Arc::from("app"),
+            container_id: Arc::from("containerd://3"),
+            image: Arc::from("docker.io/library/busybox:1.36"),
+            image_id: Arc::from("sha256:3"),
+            restart_count: 1,
+            hash: 0,
+            state,
+        };
+        let snapshot = PodSnapshot { sandbox: SandboxSnap::Absent, containers: vec![c] };
+        Relisted { snapshot: Arc::new(snapshot), version: 0 }
+    }
+
+    /// A relist between CreateContainer and StartContainer sees the instance
+    /// Created: `ContainerChanged`, which updates the cache but is never sent
+    /// to the sync loop; the next relist's `ContainerStarted` is.
+    #[test]
+    fn a_created_container_updates_the_cache_but_syncs_nothing() {
+        let mut pleg = Pleg::default();
+        let t = |ms| SimTime::from_millis(ms);
+        pleg.update(PodId(0), Relisted { snapshot: Arc::default(), version: 0 }, t(0));
+        let created = pleg.update(PodId(0), snap(InstState::Created), t(1_000));
+        assert_eq!(created, vec![PlegEvent::ContainerChanged(InstId(3))]);
+        assert!(!created.iter().any(PlegEvent::is_sent));
+        assert_eq!(pleg.entry(PodId(0)).unwrap().modified, t(1_000));
+        let running = pleg.update(PodId(0), snap(InstState::Running { started: t(1_500) }), t(2_000));
+        assert_eq!(running, vec![PlegEvent::ContainerStarted(InstId(3))]);
+        assert!(running.iter().all(PlegEvent::is_sent));
+    }
 }

@@ -1,14 +1,18 @@
-//! Connections that reach this node's pod IPs (and its own IP, for
-//! hostNetwork pods): the pod's kernel refuses a port nobody listens on,
-//! an HTTP request gets the app's answer after its latency, and a process
-//! that dies with a request in flight resets the connection.
+//! The pod network on this node: processes bind their ports in their pod's
+//! network namespace (`netns`), and connections reach this node's pod IPs
+//! (and its own IP, for hostNetwork pods): the pod's kernel refuses a port
+//! nobody listens on, an HTTP request gets the answer of the process that
+//! bound the port after its latency, and a process that dies with a
+//! request in flight resets the connection.
 
+use super::netns::NetnsId;
 use super::runtime::InstId;
 use super::{Ev, Kubelet};
-use crate::app::Ask;
+use crate::app::OnAddressInUse;
 use crate::client::{Answered, Reply, Silence};
 use crate::sim::{Ctx, Ev as WorldEv, PodId};
 use crate::time::SimDuration;
+use crate::trace::record::ProcessFact;
 use std::sync::Arc;
 
 /// A request a process is answering.
@@ -22,6 +26,30 @@ pub struct InFlight {
 }
 
 impl Kubelet {
+    /// The process starts listening: it binds its ports in its pod's network
+    /// namespace. A port another process of the pod holds fails with
+    /// EADDRINUSE, and the process does what its behaviour says (by default
+    /// it exits 1 at once, as nginx or Go's `ListenAndServe` do).
+    pub(super) fn listening(&mut self, inst: InstId, ctx: &mut Ctx<'_>) {
+        if !self.runtime.inst(inst).is_running() {
+            return;
+        }
+        let taken = self.runtime.listen(inst);
+        let i = self.runtime.inst(inst);
+        let on_taken = i.plan.on_address_in_use;
+        let ports: Vec<u16> = i.plan.ports().iter().copied().filter(|p| !taken.contains(p)).collect();
+        for &port in &taken {
+            self.process_fact(inst, ProcessFact::AddressInUse { port }, ctx);
+        }
+        let stays = taken.is_empty() || on_taken == OnAddressInUse::Ignore;
+        if stays || !ports.is_empty() {
+            self.process_fact(inst, ProcessFact::Listening { ports }, ctx);
+        }
+        if let (false, OnAddressInUse::Exit { after, code }) = (stays, on_taken) {
+            self.send(ctx, after, Ev::Exit { inst, code });
+        }
+    }
+
     /// A new connection to `ip:port` asking for `path`; the reply travels
     /// back for `back`.
     pub(super) fn connect(&mut self, req: u64, ip: &str, port: u16, path: &str, back: SimDuration, ctx: &mut Ctx<'_>) {
@@ -44,20 +72,17 @@ impl Kubelet {
             ctx.q.after(d + back, WorldEv::Reply { req, answer });
             return;
         }
-        for &pod in &pods {
-            // The pod's running containers in spec order: the first listening one answers.
-            let mut running: Vec<InstId> =
-                self.runtime.pod_instances(pod).filter(|(_, i)| i.is_running()).map(|(id, _)| id).collect();
-            running.sort_by_key(|id| self.runtime.inst(*id).container);
-            for inst in running {
-                let i = self.runtime.inst(inst);
-                let answer = i.plan.answer(Ask::Http { port, path }, i.age(now), i.moments, &mut self.server_rng);
-                if let crate::app::Answer::Http { status, latency } = answer {
-                    self.inflight.push(InFlight { req, inst, status, back });
-                    self.send(ctx, latency, Ev::Respond { req });
-                    return;
-                }
-            }
+        // Whichever process of the namespace bound the port answers.
+        let netns = match host {
+            true => Some(NetnsId::Node),
+            false => pods.first().and_then(|&p| self.runtime.sandbox(p)).map(|s| s.netns),
+        };
+        if let Some(inst) = netns.and_then(|ns| self.runtime.server(ns, port)) {
+            let i = self.runtime.inst(inst);
+            let response = i.plan.http(path, i.age(now), i.moments, &mut self.server_rng);
+            self.inflight.push(InFlight { req, inst, status: response.status, back });
+            self.send(ctx, response.latency, Ev::Respond { req });
+            return;
         }
         // Nothing listens: the kernel answers RST.
         let pod = match pods.as_slice() {

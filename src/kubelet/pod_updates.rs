@@ -14,11 +14,14 @@ use crate::trace::record::ProcessFact;
 use std::sync::Arc;
 
 impl Kubelet {
-    /// A deletion is an update that starts termination (`UpdatePod`); a
-    /// status-only change is a RECONCILE, which syncs the pod when its Ready
-    /// condition no longer matches its readiness gates.
+    /// A deletion is an update that starts termination (`UpdatePod`); so is
+    /// a new spec (an UPDATE, `HandlePodUpdates`: the sync sees a new image
+    /// or deadline); a status-only change is a RECONCILE, which syncs the
+    /// pod when its Ready condition no longer matches its readiness gates.
     pub(super) fn pod_updated(&mut self, pod: PodId, update: PodUpdate, ctx: &mut Ctx<'_>) {
         let Some(p) = self.pod(pod) else { return };
+        let spec_changed = !Arc::ptr_eq(&p.spec, &update.spec);
+        p.spec = update.spec.clone();
         p.generation = update.generation;
         p.others = update.status.other_conditions().cloned().collect();
         p.status.observed(*update.status.clone());
@@ -30,7 +33,7 @@ impl Kubelet {
             }
             return self.update_pod(pod, ctx);
         }
-        if need_to_reconcile_readiness(&p.spec, &update) {
+        if spec_changed || need_to_reconcile_readiness(&p.spec, &update) {
             self.update_pod(pod, ctx);
         }
     }
@@ -77,8 +80,9 @@ impl Kubelet {
         match signal {
             Signal::Kill => self.process_exit(inst, SIGKILL_EXIT, ctx),
             Signal::Term => {
-                i.moments.sigterm = true;
-                if let OnSigterm::Exit { after, code } = i.plan.on_sigterm {
+                let on_sigterm = i.plan.on_sigterm;
+                self.runtime.sigterm(inst);
+                if let OnSigterm::Exit { after, code } = on_sigterm {
                     self.send(ctx, after, Ev::Exit { inst, code });
                 }
             }

@@ -2,17 +2,35 @@
 //! against the container's process, and the sync loop's reaction to changed
 //! results (`syncLoopIteration`, `handleProbeSync`).
 
-use super::prober::handler::{self, Outcome, Target};
+use super::http_client::{self, Hop, Reply, Url};
+use super::netns::NetnsId;
+use super::prober::handler::{self, HandlerResult, Outcome, Target};
 use super::prober::results::ProbeResult;
-use super::prober::worker::{Step, Update};
-use super::runtime::InstId;
+use super::prober::worker::{Served, Step, Update};
+use super::runtime::{InstId, Runtime};
 use super::{Ev, Kubelet};
-use crate::app::Ask;
 use crate::cluster::Gate;
+use crate::rng::Stream;
 use crate::sim::{Ctx, PodId};
 use crate::spec::{Handler, PortRef, ProbeKind, RestartPolicy, Role};
+use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::record::{ProbeRun, Verdict};
+
+/// The request to `url`, `at`, in the pod's network namespace `ns` (a
+/// redirect is followed only to the same host: the same namespace): the
+/// process that bound its port answers, else the kernel refuses it.
+pub(super) fn send(
+    runtime: &Runtime,
+    ns: Option<NetnsId>,
+    url: &Url<'_>,
+    at: SimTime,
+    rng: &mut Stream,
+) -> Reply<InstId> {
+    let Some(server) = ns.and_then(|ns| runtime.server(ns, url.port())) else { return Reply::Refused };
+    let i = runtime.inst(server);
+    Reply::Answered(server, i.plan.http(&url.path, i.age(at), i.moments, rng))
+}
 
 impl Kubelet {
     /// A ticker tick (`probeTicker.C`).
@@ -78,7 +96,7 @@ impl Kubelet {
             }
             Step::Run(inst) => {
                 let outcome = self.run_probe(pod, w, inst, now);
-                let took = outcome.as_ref().map_or(crate::time::SimDuration::ZERO, |o| o.took);
+                let took = outcome.as_ref().map_or(SimDuration::ZERO, |o| o.took);
                 if let Some(p) = self.pod(pod) {
                     p.probes.workers[w].busy = true;
                 }
@@ -87,57 +105,62 @@ impl Kubelet {
         }
     }
 
-    /// Runs the handler against the instance's process as it is now. An
-    /// `Err` is a prober error: the kubelet throws the result away.
-    fn run_probe(&mut self, pod: PodId, w: usize, inst: InstId, now: crate::time::SimTime) -> Result<Outcome, String> {
+    /// Runs the handler as it would run now: an exec probe in the instance's
+    /// container, a network probe against the pod IP, where whichever
+    /// process bound the port answers (`runProbe` dials `status.PodIP`).
+    /// The worker keeps which processes answer, and when. An `Err` is a
+    /// prober error: the kubelet throws the result away.
+    fn run_probe(&mut self, pod: PodId, w: usize, inst: InstId, now: SimTime) -> Result<Outcome, String> {
         let exec_timeout = self.cluster.gates.enabled(Gate::ExecProbeTimeout);
-        let p = self.pods[pod.0 as usize].as_ref().expect("probed pod exists");
+        let sandbox = self.runtime.sandbox(pod);
+        let ip = sandbox.map(|s| s.ip.clone()).unwrap_or_else(|| self.node.ip.clone());
+        let netns = sandbox.map(|s| s.netns);
+        let p = self.pods[pod.0 as usize].as_mut().expect("probed pod exists");
+        let mut served = std::mem::take(&mut p.probes.workers[w].served);
+        served.clear();
         let worker = &p.probes.workers[w];
         let spec = &p.spec.containers[worker.container];
         let probe = &worker.spec;
-        let instance = self.runtime.inst(inst);
-        let ip = self.runtime.sandbox(pod).map(|s| s.ip.clone()).unwrap_or_else(|| self.node.ip.clone());
-        let age = instance.age(now);
-        let alive = instance.is_running();
-        let moments = instance.moments;
+        let runtime = &self.runtime;
+        let rng = &mut self.app_rng;
         let resolve = |port: &PortRef| spec.resolve_port(port).ok_or_else(|| unresolved_port(port));
-        match &probe.handler {
-            Handler::HttpGet { port, path, scheme } => {
-                let port = resolve(port)?;
-                let answer = if alive {
-                    instance.plan.answer(Ask::Http { port, path }, age, moments, &mut self.app_rng)
-                } else {
-                    crate::app::Answer::Refused
-                };
-                Ok(handler::http(answer, &Target { ip: &ip, port, path, scheme }, probe.timeout))
-            }
+        // The process a connection to the probe's port reaches.
+        let connect = |port: u16| netns.and_then(|ns| runtime.server(ns, port)).map(|s| (s, runtime.inst(s)));
+        let outcome = match &probe.handler {
+            Handler::HttpGet { port, path, scheme } => resolve(port).map(|port| {
+                let url = Url::new(scheme, &ip, port, path);
+                let send = |u: &Url<'_>, elapsed| send(runtime, netns, u, now + elapsed, rng);
+                let hop = |h: Hop<'_, '_, InstId>| served.push(Served { inst: h.server, from: h.from, to: h.to });
+                handler::http(&http_client::get(url, Some(probe.timeout), send, hop))
+            }),
             Handler::TcpSocket { port } => {
-                let port = resolve(port)?;
-                let answer = if alive {
-                    instance.plan.answer(Ask::Tcp { port }, age, moments, &mut self.app_rng)
-                } else {
-                    crate::app::Answer::Refused
-                };
-                Ok(handler::tcp(answer, &Target { ip: &ip, port, path: "", scheme: "" }))
+                resolve(port).map(|port| handler::tcp(connect(port).is_some(), &Target { ip: &ip, port }))
             }
             Handler::Grpc { port, service } => {
-                let answer = if alive {
-                    instance.plan.answer(Ask::Grpc { port: *port, service }, age, moments, &mut self.app_rng)
-                } else {
-                    crate::app::Answer::Refused
-                };
-                Ok(handler::grpc(answer, &Target { ip: &ip, port: *port, path: "", scheme: "" }, probe.timeout))
+                let answer = connect(*port).map(|(s, i)| (s, i.plan.grpc(service, i.age(now), i.moments, rng)));
+                let target = Target { ip: &ip, port: *port };
+                let outcome = handler::grpc(answer.as_ref().map(|a| a.1.clone()), &target, probe.timeout);
+                served.extend(answer.map(|(inst, _)| Served { inst, from: SimDuration::ZERO, to: outcome.took }));
+                Ok(outcome)
             }
             Handler::Exec { command } => {
-                if !alive {
-                    return Err("container not running".to_string());
+                let instance = runtime.inst(inst);
+                if instance.is_running() {
+                    let joined = command.join(" ");
+                    let answer = instance.plan.exec(&joined, instance.age(now), instance.moments, rng);
+                    let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
+                    let outcome = handler::exec(answer, &joined, overhead, exec_timeout.then_some(probe.timeout));
+                    served.push(Served { inst, from: SimDuration::ZERO, to: outcome.took });
+                    Ok(outcome)
+                } else {
+                    Err("container not running".to_string())
                 }
-                let joined = command.join(" ");
-                let answer = instance.plan.answer(Ask::Exec { command: &joined }, age, moments, &mut self.app_rng);
-                let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
-                Ok(handler::exec(answer, &joined, overhead, exec_timeout.then_some(probe.timeout)))
             }
+        };
+        if let Some(p) = self.pods[pod.0 as usize].as_mut() {
+            p.probes.workers[w].served = served;
         }
+        outcome
     }
 
     /// The probe returned: count it, publish it, and serve a pending trigger or tick.
@@ -157,10 +180,14 @@ impl Kubelet {
             return;
         }
         let (kind, container, spec) = (worker.kind, worker.container, worker.spec.clone());
+        let served = std::mem::take(&mut worker.served);
         let outcome = match outcome {
-            Ok(o) => self.cut_short(inst, o, &spec.handler, now),
+            Ok(o) => self.cut_short(&served, o, &spec.handler, now),
             err => err,
         };
+        if let Some(p) = self.pod(pod) {
+            p.probes.workers[w].served = served;
+        }
         let title = kind.title();
         match outcome {
             Err(e) => {
@@ -184,7 +211,7 @@ impl Kubelet {
                 }
             }
             Ok(o) => {
-                let success = o.result == ProbeResult::Success;
+                let success = o.succeeded();
                 let mut updates = Vec::new();
                 let p = self.pod(pod).expect("probed pod exists");
                 let (worker, results) = p.probes.worker_and_results(w);
@@ -204,9 +231,16 @@ impl Kubelet {
                         published: !updates.is_empty(),
                     };
                     ctx.trace.push(now, Record::Probe(record));
-                    if !success {
-                        let msg = format!("{title} probe failed: {}", o.output);
-                        self.emit(pod, Some(container), true, "Unhealthy", msg, ctx);
+                    match o.result {
+                        HandlerResult::Success => {}
+                        HandlerResult::Warning => {
+                            let msg = format!("{title} probe warning: {}", o.output);
+                            self.emit(pod, Some(container), true, "ProbeWarning", msg, ctx);
+                        }
+                        HandlerResult::Failure => {
+                            let msg = format!("{title} probe failed: {}", o.output);
+                            self.emit(pod, Some(container), true, "Unhealthy", msg, ctx);
+                        }
                     }
                 }
                 self.handle_updates(pod, updates, ctx);
@@ -225,22 +259,19 @@ impl Kubelet {
         }
     }
 
-    /// A probe whose process died while it ran does not get the answer it
-    /// was computing: an HTTP or gRPC probe reads EOF, an exec probe's
-    /// `ExecSync` fails (a prober error, thrown away).
-    fn cut_short(
-        &self,
-        inst: InstId,
-        o: Outcome,
-        handler: &Handler,
-        now: crate::time::SimTime,
-    ) -> Result<Outcome, String> {
+    /// A probe whose answering process died while it answered does not get
+    /// the answer it was computing: an HTTP or gRPC probe reads EOF, an exec
+    /// probe's `ExecSync` fails (a prober error, thrown away).
+    fn cut_short(&self, served: &[Served], o: Outcome, handler: &Handler, now: SimTime) -> Result<Outcome, String> {
         let began = now - o.took;
-        let died = self.runtime.inst(inst).finished().is_some_and(|f| f > began && f <= now);
+        let died = served.iter().any(|s| {
+            let finished = self.runtime.inst(s.inst).finished();
+            finished.is_some_and(|f| f > began + s.from && f <= began + s.to)
+        });
         if !died {
             return Ok(o);
         }
-        let fail = |output: String| Ok(Outcome { result: ProbeResult::Failure, output, took: o.took });
+        let fail = |output: String| Ok(Outcome { result: HandlerResult::Failure, output, took: o.took });
         match handler {
             Handler::HttpGet { .. } => fail("EOF".to_string()),
             Handler::Grpc { .. } => fail(

@@ -2,6 +2,7 @@
 //! instances and their processes. It owns the truth about what runs; the
 //! kubelet only learns it through PLEG relists (see `pleg`).
 
+use super::netns::{Namespaces, NetnsId};
 use crate::app::{Moments, OnSigterm, Plan};
 use crate::sim::PodId;
 use crate::time::{SimDuration, SimTime};
@@ -52,6 +53,8 @@ pub struct Instance {
     pub image: Arc<str>,
     pub image_id: Arc<str>,
     pub restart_count: u32,
+    /// `HashContainer` of the spec it was created from.
+    pub hash: u32,
     pub state: InstState,
     pub plan: Plan,
     pub stopping: Option<Stopping>,
@@ -89,6 +92,8 @@ impl Instance {
 #[derive(Clone, Debug)]
 pub struct Sandbox {
     pub ip: Arc<str>,
+    /// Its own network namespace, or the node's for a hostNetwork pod.
+    pub netns: NetnsId,
 }
 
 /// What SIGTERM leads to, decided when the stop begins.
@@ -112,9 +117,14 @@ pub struct Runtime {
     versions: Vec<u64>,
     /// Per pod (by `PodId`), its current sandbox.
     pub(super) sandboxes: Vec<Option<Sandbox>>,
+    /// The pods whose sandbox was stopped: the runtime still lists it, not
+    /// ready (`SANDBOX_NOTREADY`), until it is garbage-collected.
+    stopped: BTreeSet<PodId>,
     /// The pods with a sandbox, by the sandbox's IP: a connection finds its
     /// pods here rather than by scanning every pod id of the cluster.
     pub(super) by_ip: HashMap<Arc<str>, BTreeSet<PodId>>,
+    /// The network namespaces of the node's sandboxes: who bound which port.
+    netns: Namespaces,
     /// Images present on the node.
     pub images: Vec<String>,
 }
@@ -152,7 +162,17 @@ impl Runtime {
     pub fn sandbox(&self, pod: PodId) -> Option<&Sandbox> {
         self.sandboxes.get(pod.0 as usize).and_then(Option::as_ref)
     }
+    /// Whether `pod`'s sandbox was stopped (and no new one made since).
+    pub fn sandbox_stopped(&self, pod: PodId) -> bool {
+        self.stopped.contains(&pod)
+    }
+    /// `StopPodSandbox`: the network is torn down; the sandbox stays listed.
+    pub fn stop_sandbox(&mut self, pod: PodId) {
+        self.set_sandbox(pod, None);
+        self.stopped.insert(pod);
+    }
     pub fn set_sandbox(&mut self, pod: PodId, sandbox: Option<Sandbox>) {
+        self.stopped.remove(&pod);
         let i = pod.0 as usize;
         if self.sandboxes.len() <= i {
             self.sandboxes.resize(i + 1, None);
@@ -206,7 +226,32 @@ impl Runtime {
         self.changed(pod);
     }
 
-    /// The process ends (by itself, after SIGTERM, or by SIGKILL).
+    /// The process starts listening: it binds its ports in its sandbox's
+    /// network namespace. Returns the ports another process holds.
+    pub fn listen(&mut self, id: InstId) -> Vec<u16> {
+        let inst = &self.instances[id.0 as usize];
+        let closed = inst.moments.sigterm && inst.plan.closes_on_sigterm();
+        let Some(ns) = self.sandbox(inst.pod).map(|s| s.netns).filter(|_| !closed) else {
+            return Vec::new();
+        };
+        self.netns.bind(ns, id, inst.plan.ports())
+    }
+
+    /// The process a connection to `port` of namespace `ns` reaches, if one listens there.
+    pub fn server(&self, ns: NetnsId, port: u16) -> Option<InstId> {
+        self.netns.server(ns, port)
+    }
+
+    /// SIGTERM reaches the process; one that stops listening on it frees its ports.
+    pub fn sigterm(&mut self, id: InstId) {
+        let inst = self.inst_mut(id);
+        inst.moments.sigterm = true;
+        if inst.plan.closes_on_sigterm() {
+            self.netns.release(id);
+        }
+    }
+
+    /// The process ends (by itself, after SIGTERM, or by SIGKILL); its ports are free.
     pub fn exit(&mut self, id: InstId, now: SimTime, exit_code: i32) -> bool {
         let inst = self.inst_mut(id);
         let InstState::Running { started } = inst.state else {
@@ -219,6 +264,7 @@ impl Runtime {
         };
         inst.state = InstState::Exited { started, finished: now, exit_code, cause };
         let pod = inst.pod;
+        self.netns.release(id);
         self.changed(pod);
         true
     }
@@ -226,10 +272,10 @@ impl Runtime {
     /// `StopContainer(timeout)`: SIGTERM now; the plan says whether the
     /// process exits before the deadline or is killed at it.
     pub fn stop(&mut self, id: InstId, now: SimTime, timeout: SimDuration, why: Arc<str>) -> StopOutcome {
+        self.sigterm(id);
         let inst = self.inst_mut(id);
         let deadline = now + timeout;
         inst.stopping = Some(Stopping { deadline, why });
-        inst.moments.sigterm = true;
         match inst.plan.on_sigterm {
             OnSigterm::Exit { after, code } if now + after < deadline => StopOutcome::ExitsAt(now + after, code),
             _ => StopOutcome::Sigkill(deadline),

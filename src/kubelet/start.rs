@@ -4,6 +4,7 @@
 
 use super::actions::KillReason;
 use super::backoff::{Decision, do_backoff};
+use super::container_hash;
 use super::images::{self, ImageAction};
 use super::kill::Target;
 use super::runtime::{InstId, InstState, Instance};
@@ -31,14 +32,7 @@ impl Kubelet {
             _ => None,
         });
         let container = p.spec.containers[c].clone();
-        let key = format!(
-            "{}_{}_{}_{}_{:08x}",
-            p.spec.name,
-            p.spec.namespace,
-            p.uid,
-            container.name,
-            fnv1a(format!("{}{}", container.name, container.image).as_bytes()) as u32
-        );
+        let key = container_hash::stable_key(&p.spec.name, &p.spec.namespace, &p.uid, &container);
         let pod_desc = format!("{}_{}({})", p.spec.name, p.spec.namespace, p.uid);
         if let Decision::Wait { backoff, expiry } = do_backoff(&mut self.backoff, &key, newest_exit, now) {
             let name = &container.name;
@@ -196,7 +190,7 @@ impl Kubelet {
             fnv1a(b"b")
         );
         let behaviour = self.behaviours.for_instance(&spec.name, restart_count);
-        let plan = Plan::draw(behaviour, &spec.declared_ports(), &mut self.app_rng);
+        let plan = Plan::draw(behaviour, &p.spec.default_ports(c), &mut self.app_rng);
         let inst = Instance {
             pod,
             container: c,
@@ -205,6 +199,7 @@ impl Kubelet {
             image_id: Arc::from(images::image_id(&normalized, &digest)),
             image: Arc::from(normalized),
             restart_count,
+            hash: container_hash::hash(spec),
             state: InstState::Created,
             plan,
             stopping: None,

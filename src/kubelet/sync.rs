@@ -2,14 +2,15 @@
 //! `SyncPod` (kill, sandbox, start), `SyncTerminatingPod` and
 //! `SyncTerminatedPod`. Steps that take time schedule their own end.
 
-use super::actions::{self, Kill, ProbeView};
+use super::actions::{self, Kill, KillReason, ProbeView};
 use super::kill::Target;
+use super::netns::NetnsId;
 use super::pleg::PodSnapshot;
 use super::pod_worker::{Lifecycle, SyncOutcome, requeue_delay};
 use super::runtime::{InstId, Sandbox};
 use super::status::generate::{Inputs, generate};
 use super::{Ev, Kubelet};
-use crate::api::status::PodPhase;
+use crate::api::status::{PodPhase, PodReason};
 use crate::cluster::{Gate, Version};
 use crate::rng::fnv1a;
 use crate::sim::{Ctx, PodId};
@@ -143,6 +144,7 @@ impl Kubelet {
         let ip = self.node.ip.clone();
         let p = self.pod(pod).expect("synced pod exists");
         let deleting = p.deletion_grace.is_some();
+        let deadline_exceeded = p.past_active_deadline(now);
         let g = generate(&Inputs {
             spec: &p.spec,
             snapshot,
@@ -154,11 +156,17 @@ impl Kubelet {
             terminal,
             deleting,
             generation: p.generation,
+            deadline_exceeded,
             version,
             ready_to_start_condition: gate,
         });
         let phase = g.status.phase;
         p.status.set(g.status, now, deleting || terminal);
+        if deadline_exceeded {
+            // `ShouldEvict` records its Event at every status generation.
+            let r = PodReason::DeadlineExceeded;
+            self.emit(pod, None, false, r.as_str(), r.message().to_string(), ctx);
+        }
         self.flush_status(pod, ctx);
         (phase, g.readiness_triggers)
     }
@@ -226,7 +234,13 @@ impl Kubelet {
         let spec = p.spec.clone();
         p.probes.stop_liveness_and_startup(&spec);
         let grace = p.worker.effective_grace(p.deletion_grace, &spec);
-        let why = if p.deletion_grace.is_some() { "the pod was deleted" } else { "the pod is being stopped" };
+        let why = if p.deletion_grace.is_some() {
+            "the pod was deleted"
+        } else if p.status.previous().reason == Some(PodReason::DeadlineExceeded) {
+            "activeDeadlineSeconds passed (DeadlineExceeded)"
+        } else {
+            "the pod is being stopped"
+        };
         let run = p.sync.as_mut().expect("sync exists");
         run.steps.extend([
             Step::Overhead,
@@ -317,6 +331,9 @@ impl Kubelet {
                         let t = spec.containers[k.container].probe(kind).map_or(0, |p| p.failure_threshold);
                         format!("killed: {kind} probe failed {t} times")
                     }
+                    None if k.reason == KillReason::DefinitionChanged => {
+                        format!("killed: its image changed to {}", spec.containers[k.container].image)
+                    }
                     None => "killed".to_string(),
                 };
                 // The snapshot may be stale: the process can have exited since.
@@ -369,14 +386,15 @@ impl Kubelet {
         match wait {
             Wait::Sandbox => {
                 let ip = self.allocate_ip(pod);
-                self.runtime.set_sandbox(pod, Some(Sandbox { ip }));
+                let netns = if self.pod_spec(pod).host_network { NetnsId::Node } else { NetnsId::Pod(pod) };
+                self.runtime.set_sandbox(pod, Some(Sandbox { ip, netns }));
                 if self.cluster.version >= Version::V1_36
                     && self.cluster.gates.enabled(Gate::PodReadyToStartContainersCondition)
                 {
                     self.sandbox_ready_condition(pod, ctx);
                 }
             }
-            Wait::StopSandbox => self.runtime.set_sandbox(pod, None),
+            Wait::StopSandbox => self.runtime.stop_sandbox(pod),
             Wait::Pull { container, began } => {
                 let image = self.pod_spec(pod).containers[container].image.clone();
                 self.runtime.images.push(image.clone());

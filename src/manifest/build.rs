@@ -32,12 +32,23 @@ pub fn pod_spec(pod: Pod) -> (PodSpec, Vec<(String, String)>) {
         .map(|(i, c)| container(&format!("spec.containers[{i}]"), c, Role::Regular, &mut warnings));
     let containers: Vec<ContainerSpec> = init.into_iter().chain(regular).collect();
     let qos = qos_class(spec.containers.iter().chain(inits));
+    let mut pod = pod;
+    // A Pod's negative grace is stored as 1 (`Convert_v1_Pod_To_core_Pod`,
+    // PR #115606, 1.27+): only Pods, so templates keep theirs and warn.
+    let grace = match spec.termination_grace_period_seconds.unwrap_or(30) {
+        g if g < 0 => {
+            pod.spec.get_or_insert_default().termination_grace_period_seconds = Some(1);
+            1
+        }
+        g => g,
+    };
     let built = PodSpec {
         name: pod.metadata.name.clone().unwrap_or_default(),
         namespace: pod.metadata.namespace.clone().unwrap_or_else(|| "default".to_string()),
         labels: pod.metadata.labels.clone().unwrap_or_default(),
         restart_policy,
-        termination_grace: secs(spec.termination_grace_period_seconds.unwrap_or(30)),
+        termination_grace: secs(grace),
+        active_deadline_seconds: spec.active_deadline_seconds,
         node_name: spec.node_name.clone(),
         host_network: spec.host_network.unwrap_or(false),
         containers,

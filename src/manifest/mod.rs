@@ -6,8 +6,11 @@ mod build;
 mod defaults;
 pub mod field;
 mod names;
+mod pod_update;
+mod pod_warnings;
 
 pub use names::qualified_name_errors;
+pub use pod_update::validate_pod_update;
 mod service;
 mod strict;
 mod unsupported;
@@ -33,6 +36,9 @@ pub struct Manifests {
     origins: Vec<(Doc, String)>,
     /// Where each service was written.
     service_origins: Vec<(Doc, String)>,
+    /// Where each ReplicaSet, then each Deployment, was written.
+    replica_set_origins: Vec<(Doc, String)>,
+    deployment_origins: Vec<(Doc, String)>,
 }
 
 impl Manifests {
@@ -48,6 +54,19 @@ impl Manifests {
     pub fn problem(&self, pod: usize, path: &str, message: impl Into<String>) -> Problem {
         let (doc, prefix) = &self.origins[pod];
         doc.problem(&join(prefix, path), message)
+    }
+
+    /// A problem about field `path` (relative to the pod spec: `containers[0]`)
+    /// of the `k`-th pod spec of `all_pod_specs`, located in its file.
+    pub fn pod_spec_problem(&self, k: usize, path: &str, message: impl Into<String>) -> Problem {
+        let (pods, sets) = (self.pods.len(), self.replica_sets.len());
+        let (origin, spec) = match k {
+            k if k < pods => (&self.origins[k], "spec"),
+            k if k < pods + sets => (&self.replica_set_origins[k - pods], "spec.template.spec"),
+            k => (&self.deployment_origins[k - pods - sets], "spec.template.spec"),
+        };
+        let (doc, prefix) = origin;
+        doc.problem(&join(prefix, &format!("{spec}.{path}")), message)
     }
 
     /// A problem about field `path` of the `service`-th service, located in its file.
@@ -152,6 +171,7 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                     problems.push(doc.problem(&join(prefix, "metadata.name"), message));
                 } else {
                     out.replica_sets.push(rs);
+                    out.replica_set_origins.push((doc.clone(), prefix.to_string()));
                 }
             }
         }
@@ -162,6 +182,7 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                     problems.push(doc.problem(&join(prefix, "metadata.name"), message));
                 } else {
                     out.deployments.push(d);
+                    out.deployment_origins.push((doc.clone(), prefix.to_string()));
                 }
             }
         }
@@ -211,6 +232,13 @@ fn read_pod(doc: &Doc, json: Value, prefix: &str, problems: &mut Vec<Problem>) -
     }
     if had_errors || problems.iter().any(Problem::is_error) {
         return None;
+    }
+    for (path, text) in pod.spec.as_ref().map(|s| pod_warnings::port_warnings(s, "spec")).unwrap_or_default() {
+        // the text is the API server's, field path included
+        let mut p = located(&path, text);
+        p.field = None;
+        p.severity = crate::error::Severity::Warning;
+        problems.push(p);
     }
     let (spec, warnings) = build::pod_spec(pod);
     for (path, message) in warnings {

@@ -45,9 +45,6 @@ pub fn check(pod: &Pod) -> Vec<Finding> {
     if spec.ephemeral_containers.as_ref().is_some_and(|v| !v.is_empty()) {
         out.push(error("spec.ephemeralContainers".into(), not_yet));
     }
-    if spec.active_deadline_seconds.is_some() {
-        out.push(error("spec.activeDeadlineSeconds".into(), not_yet));
-    }
     if spec.scheduling_gates.as_ref().is_some_and(|v| !v.is_empty()) {
         out.push(error(
             "spec.schedulingGates".into(),

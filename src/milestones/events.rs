@@ -32,6 +32,7 @@ const CONTAINER: &[&str] = &[
     "last_restart",
     "process_started",
     "listening",
+    "address_in_use",
     "poststart_started",
     "poststart_returned",
     "poststart_failed",

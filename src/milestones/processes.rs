@@ -12,6 +12,7 @@ pub fn see(t: SimTime, pod: &str, container: &str, fact: &ProcessFact, names: &N
     let event = match fact {
         ProcessFact::Started => "process_started",
         ProcessFact::Listening { .. } => "listening",
+        ProcessFact::AddressInUse { .. } => "address_in_use",
         ProcessFact::Hook { kind, started, error } => match (kind, started, error) {
             (HookKind::PostStart, true, _) => "poststart_started",
             (HookKind::PostStart, false, None) => "poststart_returned",

@@ -12,7 +12,7 @@ use crate::scenario::actions::{Action, Timed};
 use crate::scenario::traffic::Traffic;
 use crate::scenario::{ActionOrigin, GateController, Scenario, parse_epoch, read_file};
 use crate::sim::{Action as SimAction, PodId, Scheduled, Setup, World};
-use crate::spec::{Handler, PodSpec, ProbeKind};
+use crate::spec::PodSpec;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::render::Clock;
@@ -206,20 +206,7 @@ pub fn setup(
     if !problems.is_empty() {
         return Err(Error::Input(problems));
     }
-    for pod in manifests.all_pod_specs() {
-        for c in &pod.containers {
-            let probes_a_port =
-                ProbeKind::ALL.iter().any(|k| c.probe(*k).is_some_and(|p| !matches!(p.handler, Handler::Exec { .. })));
-            if c.ports.is_empty() && probes_a_port && behaviours.ports_unset(&c.name) {
-                let message = format!(
-                    "container {:?} declares no containerPorts and its behaviour sets no `ports`: \
-                     it listens on no port, so its HTTP, TCP and gRPC probes are refused",
-                    c.name
-                );
-                warnings.push(behaviours.problem_at(&c.name, message).warn());
-            }
-        }
-    }
+    warnings.extend(assumed_port_warnings(&manifests, &behaviours));
     let epoch_ns = epoch.as_nanosecond().max(0) as u128;
     let setup = Setup {
         pods: manifests.pods.into_iter().map(Arc::new).collect(),
@@ -234,6 +221,32 @@ pub fn setup(
         clients: Arc::new(clients),
     };
     Ok((setup, warnings))
+}
+
+/// A container that declares no containerPort, and whose behaviour names no
+/// `ports`, is assumed to listen on the ports its own probes and hooks
+/// target that no other container of the pod declares (`PodSpec::assumed_ports`):
+/// say so where the probe or hook names the port.
+fn assumed_port_warnings(manifests: &Manifests, behaviours: &Behaviours) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (k, pod) in manifests.all_pod_specs().enumerate() {
+        for (c, container) in pod.containers.iter().enumerate() {
+            let name = &container.name;
+            if behaviours.for_instance(name, 0).is_some() && !behaviours.ports_unset(name) {
+                continue;
+            }
+            for a in pod.assumed_ports(c) {
+                let what = if a.field.contains("Probe.") { "probe" } else { "hook" };
+                let message = format!(
+                    "container {name:?} declares no containerPort, nor does any other container of the pod declare {}: \
+                     podsim assumes its process listens on {}, where this {what} connects (a behaviour's `ports` says otherwise)",
+                    a.port, a.port
+                );
+                out.push(manifests.pod_spec_problem(k, &a.field, message).warn());
+            }
+        }
+    }
+    out
 }
 
 /// The pod (and container) an action names, with a warning when it will
@@ -292,6 +305,7 @@ fn resolve_action(
         Action::Apply { .. } => "apply",
         Action::Scale { .. } => "scale",
         Action::Undo { .. } => "undo",
+        Action::Patch { .. } => "patch",
     };
     let name = action.pod().unwrap_or_default();
     let Some(index) = pods.iter().position(|p| p.name == name) else {
@@ -336,6 +350,10 @@ fn resolve_action(
                     format!("pod {name:?} has no container {container:?} (containers: {})", known.join(", ")),
                 ))
             }
+        },
+        Action::Patch { patch, .. } => match patch.unknown_container(spec) {
+            None => Ok((SimAction::Patch { pod, patch: Arc::new(patch.clone()) }, None)),
+            Some(message) => Err(origin.problem("patch", message)),
         },
         // `setup` resolves the Deployment actions before pods are looked up.
         Action::Apply { .. } | Action::Scale { .. } | Action::Undo { .. } => {

@@ -1,6 +1,7 @@
 //! Scenario actions: what someone does to the cluster at a given time —
-//! delete a pod, set a pod condition (a readiness gate), kill a container's
-//! process from outside. Written in the scenario file or as `run` flags.
+//! delete a pod, set a pod condition (a readiness gate), patch a pod's spec,
+//! kill a container's process from outside. Written in the scenario file or
+//! as `run` flags.
 //!
 //! ```yaml
 //! actions:
@@ -11,8 +12,11 @@
 //!   - {at: 90s, scale: deployment/web, replicas: 5}
 //!   - {at: 2m, undo: deployment/web, toRevision: 1}  # toRevision 0 or absent: the previous one
 //!   - {at: 40s, delete: pod/web-*}                  # the oldest pod whose name starts with web-
+//!   - {at: 20s, patch: pod/web, spec: {activeDeadlineSeconds: 30}}   # kubectl patch pod web -p '{"spec":…}'
+//!   - {at: 50s, patch: pod/web, spec: {containers: [{name: app, image: busybox:1.37}]}}
 //! ```
 
+use crate::api::pod_patch::PodPatch;
 use crate::dist::Dist;
 use crate::time::{SimDuration, SimTime, parse_duration};
 use serde::Deserialize;
@@ -60,13 +64,18 @@ pub enum Action {
     Scale { deployment: String, replicas: u32 },
     /// `kubectl rollout undo deployment/NAME [--to-revision=N]` (0: the previous revision).
     Undo { deployment: String, to_revision: u64 },
+    /// `kubectl patch pod NAME -p '{"spec":{…}}'`.
+    Patch { pod: String, patch: PodPatch },
 }
 
 impl Action {
     /// The pod the action is about (`None` for `apply`).
     pub fn pod(&self) -> Option<&str> {
         match self {
-            Action::Delete { pod, .. } | Action::SetCondition { pod, .. } | Action::Kill { pod, .. } => Some(pod),
+            Action::Delete { pod, .. }
+            | Action::SetCondition { pod, .. }
+            | Action::Kill { pod, .. }
+            | Action::Patch { pod, .. } => Some(pod),
             Action::Apply { .. } | Action::Scale { .. } | Action::Undo { .. } => None,
         }
     }
@@ -178,6 +187,19 @@ pub fn parse_kill_flag(s: &str) -> Result<Timed, String> {
     Ok(Timed { at, action: Action::Kill { pod, container, signal } })
 }
 
+/// `--patch 'pod/web:{"spec":{"activeDeadlineSeconds":30}}@20s'`: the JSON
+/// `kubectl patch pod web -p` takes.
+pub fn parse_patch_flag(s: &str) -> Result<Timed, String> {
+    let (subject, at, options) = flag_parts(s)?;
+    if let Some((k, _)) = options.first() {
+        return Err(unknown_option(k, "none"));
+    }
+    let (pod, json) = subject
+        .split_once(':')
+        .ok_or_else(|| format!("{subject:?}: expected pod/NAME:{{\"spec\":{{…}}}}, the JSON of kubectl patch -p"))?;
+    Ok(Timed { at, action: Action::Patch { pod: pod_name(pod)?, patch: PodPatch::from_json(json)? } })
+}
+
 /// One entry of a scenario's `actions:` list.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -203,6 +225,11 @@ pub struct ActionEntry {
     undo: Option<String>,
     #[serde(default)]
     to_revision: Option<u64>,
+    #[serde(default)]
+    patch: Option<String>,
+    /// A `patch` action's spec fields.
+    #[serde(default)]
+    spec: Option<serde_json::Value>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -226,12 +253,17 @@ impl ActionEntry {
             self.apply.is_some(),
             self.scale.is_some(),
             self.undo.is_some(),
+            self.patch.is_some(),
         ];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return Err((
                 "",
-                "an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale` and `undo`".into(),
+                "an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale`, `undo` and `patch`"
+                    .into(),
             ));
+        }
+        if self.spec.is_some() != self.patch.is_some() {
+            return Err(("spec", "a `patch` action takes `spec`, and only it".into()));
         }
         if self.replicas.is_some() != self.scale.is_some() {
             return Err(("replicas", "a `scale` action takes `replicas`, and only it".into()));
@@ -245,7 +277,14 @@ impl ActionEntry {
         if self.signal.is_some() && self.kill.is_none() {
             return Err(("signal", "only a `kill` action takes a signal".into()));
         }
-        let action = if let Some(file) = &self.apply {
+        let action = if let (Some(pod), Some(spec)) = (&self.patch, &self.spec) {
+            let pod = pod_name(pod).map_err(|e| ("patch", e))?;
+            let patch = PodPatch::from_spec(spec).map_err(|(path, message)| match path.is_empty() {
+                true => ("spec", message),
+                false => ("spec", format!("{path}: {message}")),
+            })?;
+            Action::Patch { pod, patch }
+        } else if let Some(file) = &self.apply {
             Action::Apply { file: file.into() }
         } else if let Some(d) = &self.scale {
             Action::Scale {
@@ -306,5 +345,13 @@ mod tests {
         assert!(parse_kill_flag("pod/web@4s").unwrap_err().contains("pod/NAME/CONTAINER"));
         assert!(parse_condition_flag("pod/web:x=maybe@4s").unwrap_err().contains("True"));
         assert!(parse_delete_flag("pod/web@6s,force=true").unwrap_err().contains("unknown option"));
+        // The JSON may hold '@' (an image digest) and ',': the time is after the last '@'.
+        let p = parse_patch_flag(r#"pod/web:{"spec":{"containers":[{"name":"app","image":"nginx@sha256:ab"}],"activeDeadlineSeconds":9}}@20s"#)
+            .unwrap();
+        assert_eq!(p.at, SimTime::ZERO + SimDuration::from_secs(20));
+        let Action::Patch { pod, patch } = p.action else { panic!("a patch") };
+        assert_eq!((pod.as_str(), patch.active_deadline_seconds), ("web", Some(Some(9))));
+        assert_eq!(patch.images[0].image, "nginx@sha256:ab");
+        assert!(parse_patch_flag("pod/web@20s").unwrap_err().contains("expected pod/NAME:"));
     }
 }

@@ -10,6 +10,7 @@ mod services;
 mod watch;
 mod workloads;
 
+use crate::api::pod_patch::PodPatch;
 use crate::api::status::{Condition, ConditionType, PodStatus};
 use crate::api::{ApiServer, DeleteOutcome};
 use crate::app::Behaviours;
@@ -117,6 +118,11 @@ pub enum Action {
     Undo {
         deployment: Arc<str>,
         to_revision: u64,
+    },
+    /// `kubectl patch pod NAME -p '{"spec":{…}}'`.
+    Patch {
+        pod: PodId,
+        patch: Arc<PodPatch>,
     },
     /// `kubectl delete pod` of the oldest live pod whose name starts with
     /// `prefix` (the pods of a ReplicaSet have generated names).
@@ -420,6 +426,7 @@ impl World {
                     self.updated(pod);
                 }
             }
+            Action::Patch { pod, patch } => self.patch_pod(pod, &patch, now),
             Action::Scale { deployment, replicas } => self.scale_deployment(&deployment, replicas),
             Action::Undo { deployment, to_revision } => self.undo_deployment(&deployment, to_revision),
             Action::DeleteMatching { prefix, grace_period_seconds } => {
@@ -466,6 +473,25 @@ impl World {
         }
     }
 
+    /// `kubectl patch`: the API server validates and stores the new spec, or
+    /// the row says what kubectl printed.
+    fn patch_pod(&mut self, pod: PodId, patch: &PodPatch, now: SimTime) {
+        let name = &self.api.pod(pod).spec.name;
+        let what = format!("kubectl patch pod {name} -p '{}'", patch.to_json());
+        if self.api.pod(pod).removed {
+            return self.scenario_record(pod, what, now);
+        }
+        match self.api.patched_spec(pod, patch) {
+            Ok(Some(spec)) => {
+                self.scenario_record(pod, what, now);
+                self.api.store_spec(pod, spec, now, &mut self.trace);
+                self.updated(pod);
+            }
+            Ok(None) => self.scenario_record(pod, format!("{what}: pod/{name} patched (no change)"), now),
+            Err(invalid) => self.scenario_record(pod, format!("{what}: {invalid}"), now),
+        }
+    }
+
     /// The action's row; a request for a pod the API server no longer has
     /// fails as kubectl reports it.
     fn scenario_record(&mut self, pod: PodId, what: String, now: SimTime) {
@@ -484,6 +510,7 @@ impl World {
         let p = self.api.pod(pod);
         if let Some(node) = p.node.as_deref().and_then(|n| self.nodes.named(n)) {
             let update = kubelet::PodUpdate {
+                spec: p.spec.clone(),
                 deletion_grace: p.deletion.map(|d| d.grace_seconds),
                 generation: p.generation,
                 status: Box::new(p.status.clone()),

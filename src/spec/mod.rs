@@ -4,9 +4,11 @@
 //! sees these types, so an invalid state (a probe with two handlers, a
 //! negative period) cannot reach it.
 
+mod ports;
 mod service;
 mod workload;
 
+pub use ports::AssumedPort;
 pub use service::{ServicePort, ServiceSpec, TrafficPolicy};
 pub use workload::{DeploymentSpec, IntOrPercent, PodTemplate, ReplicaSetSpec, Strategy};
 
@@ -207,8 +209,9 @@ impl ContainerSpec {
         format!("spec.{list}{{{}}}", self.name)
     }
 
-    pub fn declared_ports(&self) -> Vec<u16> {
-        self.ports.iter().map(|p| p.port).collect()
+    /// The declared TCP containerPorts: what its process binds unless told otherwise.
+    pub fn declared_tcp_ports(&self) -> impl Iterator<Item = u16> + '_ {
+        self.ports.iter().filter(|p| p.protocol == "TCP").map(|p| p.port)
     }
 }
 
@@ -237,7 +240,12 @@ pub struct PodSpec {
     pub namespace: String,
     pub labels: BTreeMap<String, String>,
     pub restart_policy: RestartPolicy,
+    /// `spec.terminationGracePeriodSeconds` as stored (a negative one is
+    /// stored as 1: `Convert_v1_Pod_To_core_Pod`).
     pub termination_grace: SimDuration,
+    /// `spec.activeDeadlineSeconds`: how long the pod may be active on its
+    /// node, counted from `status.startTime`.
+    pub active_deadline_seconds: Option<i64>,
     /// `spec.nodeName` when the manifest pins the pod to a node.
     pub node_name: Option<String>,
     pub host_network: bool,
@@ -279,5 +287,11 @@ impl PodSpec {
 
     pub fn has_init_containers(&self) -> bool {
         self.containers.iter().any(|c| c.role.is_init())
+    }
+
+    /// `spec.terminationGracePeriodSeconds` as the API server stores it (a
+    /// negative value written in the manifest is stored as 1).
+    pub fn stored_grace_seconds(&self) -> i64 {
+        self.object.spec.as_ref().and_then(|s| s.termination_grace_period_seconds).unwrap_or(30)
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::api::pod::ApiPod;
 use crate::api::status::{Condition, ContainerState, ContainerStatus, PodPhase, PodStatus};
-use crate::spec::{RestartPolicy, Role};
+use crate::spec::{PodSpec, RestartPolicy, Role};
 
 /// One visible change of one object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +35,9 @@ pub fn changes(old: Option<&ApiPod>, new: &ApiPod) -> Vec<Change> {
         let at = d.timestamp.since(crate::time::SimTime::ZERO);
         push(format!("deletionTimestamp=+{at} (grace {}s)", d.grace_seconds), why);
     }
+    if !std::sync::Arc::ptr_eq(&old.spec, &new.spec) {
+        spec_changes(&old.spec, &new.spec, &mut push);
+    }
     let (o, n) = (&old.status, &new.status);
     for c in &n.conditions {
         let before = o.condition(&c.kind);
@@ -52,12 +55,31 @@ pub fn changes(old: Option<&ApiPod>, new: &ApiPod) -> Vec<Change> {
     out
 }
 
+/// A patched spec: the deadline and the images, as `metadata.generation` moves.
+fn spec_changes(old: &PodSpec, new: &PodSpec, push: &mut impl FnMut(String, String)) {
+    if old.active_deadline_seconds != new.active_deadline_seconds {
+        let what = match new.active_deadline_seconds {
+            Some(d) => format!("spec.activeDeadlineSeconds={d}"),
+            None => "spec.activeDeadlineSeconds removed".to_string(),
+        };
+        push(what, "patched: the kubelet fails the pod once it has been active that long".into());
+    }
+    for (o, n) in old.containers.iter().zip(&new.containers).filter(|(o, n)| o.image != n.image) {
+        push(
+            format!("container {} image={}", n.name, n.image),
+            format!("patched from {}: the kubelet restarts the container with the new image", o.image),
+        );
+    }
+}
+
 fn condition_why(c: &Condition, s: &PodStatus, pod: &ApiPod) -> String {
     use crate::api::status::ConditionType::*;
     match (&c.kind, c.status) {
-        (PodScheduled, true) => match &pod.node {
-            Some(n) => format!("bound to {n}"),
-            None => String::new(),
+        (PodScheduled, true) => match (&pod.node, &pod.spec.node_name) {
+            // No scheduler ran: the kubelet reports the condition (`generateAPIPodStatus`).
+            (Some(n), Some(_)) => format!("created bound to {n} (spec.nodeName): its kubelet reports it"),
+            (Some(n), None) => format!("bound to {n}"),
+            (None, _) => String::new(),
         },
         (PodReadyToStartContainers, true) => "the pod sandbox and its network are ready".into(),
         (PodReadyToStartContainers, false) if pod.status.pod_ip.is_some() => "the pod sandbox was stopped".into(),
@@ -141,6 +163,9 @@ fn phase_why(s: &PodStatus, pod: &ApiPod) -> String {
             .collect()
     };
     let deleted = pod.deletion.is_some();
+    if let Some(r) = s.reason {
+        return format!("{}: {}", r.as_str(), r.message());
+    }
     match s.phase {
         PodPhase::Running => {
             let running: Vec<&str> = s.all_containers().filter(|c| c.state.is_running()).map(|c| &*c.name).collect();

@@ -116,6 +116,7 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
                 match fact {
                     ProcessFact::Exited { code } => fields.push(("code", json!(code))),
                     ProcessFact::Listening { ports } => fields.push(("ports", json!(ports))),
+                    ProcessFact::AddressInUse { port } => fields.push(("port", json!(port))),
                     ProcessFact::Hook { kind, error, .. } => {
                         fields.push(("hook", json!(kind.as_str())));
                         if let Some(e) = error {

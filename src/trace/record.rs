@@ -66,6 +66,11 @@ pub enum ProcessFact {
     Listening {
         ports: Vec<u16>,
     },
+    /// `bind()` of `port` failed: another process of the pod's network
+    /// namespace holds it (EADDRINUSE).
+    AddressInUse {
+        port: u16,
+    },
     /// A lifecycle hook started in the container, or returned (with its
     /// error, if it failed).
     Hook {
@@ -89,6 +94,7 @@ impl ProcessFact {
         match self {
             ProcessFact::Started => "started",
             ProcessFact::Listening { .. } => "listening",
+            ProcessFact::AddressInUse { .. } => "address-in-use",
             ProcessFact::Hook { started: true, .. } => "hook-started",
             ProcessFact::Hook { started: false, .. } => "hook-returned",
             ProcessFact::Signal { .. } => "signal",

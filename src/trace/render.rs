@@ -59,6 +59,8 @@ fn status(s: &PodStatus, clock: &Clock) -> core::PodStatus {
     let generation = s.observed_generation.max(1);
     core::PodStatus {
         phase: Some(s.phase.as_str().to_string()),
+        reason: s.reason.map(|r| r.as_str().to_string()),
+        message: s.reason.map(|r| r.message().to_string()),
         observed_generation: (s.observed_generation > 0).then_some(s.observed_generation),
         conditions: (!s.conditions.is_empty()).then(|| {
             s.conditions

@@ -85,6 +85,9 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                         let list: Vec<String> = ports.iter().map(u16::to_string).collect();
                         format!("{container} process listening on {}", list.join(", "))
                     }
+                    ProcessFact::AddressInUse { port } => {
+                        format!("{container} process cannot bind {port}: address already in use")
+                    }
                     ProcessFact::Hook { kind, started: true, .. } => {
                         format!("{container} {} hook started", kind.as_str())
                     }
@@ -104,7 +107,8 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                 };
                 push(format!("pod/{pod}"), what, String::new());
             }
-            Record::Kubelet(a) if a.reason != "Unhealthy" => {
+            // Probe rows carry what Unhealthy and ProbeWarning events say.
+            Record::Kubelet(a) if a.reason != "Unhealthy" && a.reason != "ProbeWarning" => {
                 let what = match &a.container {
                     Some(c) => format!("{c}: {}", a.reason),
                     None => a.reason.to_string(),

@@ -1,5 +1,5 @@
-//! Scenario actions (`--delete`, `--set-condition`, `--kill`, `actions:`,
-//! `gates:`), kubectl's STATUS in the table, and a recorded deletion replayed
+//! Scenario actions (`--delete`, `--set-condition`, `--kill`, `--patch`,
+//! `actions:`, `gates:`), kubectl's STATUS in the table, and a recorded deletion replayed
 //! by the envelope.
 
 use crate::{POD, TempDir, assert_bad_input, assert_error, assert_no_panic, line_of, podsim};
@@ -83,7 +83,7 @@ fn scenario_actions_are_checked_with_their_line() {
         &run,
         &scenario,
         line_of(text, "kill: pod/web/app"),
-        "actions[1]: an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale` and `undo`",
+        "actions[1]: an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale`, `undo` and `patch`",
     );
     let unitless = "manifests: [pod.yaml]\nactions:\n- {at: 5, delete: pod/web}\n";
     let scenario = dir.write("n.yaml", unitless);
@@ -145,4 +145,146 @@ fn the_envelope_replays_a_recorded_deletion() {
     let line = run.stdout.lines().find(|l| l.contains("app stopped (after the deletion request)")).unwrap_or_default();
     assert!(line.ends_with("inside"), "{run:?}");
     assert!(!run.stdout.contains("deletion requested"), "the deletion is an input, not a timing: {run:?}");
+}
+
+/// `--patch` sets a deadline on a running pod: the kubelet fails the pod
+/// (activeDeadlineSeconds counts from its startTime, at 0 s here) and stops it.
+#[test]
+fn patch_flag_sets_a_deadline() {
+    let (_dir, pod) = pod_dir("patch-deadline");
+    let run =
+        podsim(["run", "-f", &pod, "--patch", r#"pod/web:{"spec":{"activeDeadlineSeconds":20}}@5s"#, "--until", "40s"]);
+    assert_no_panic(&run);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    for expected in [
+        r#"kubectl patch pod web -p '{"spec":{"activeDeadlineSeconds":20}}'"#,
+        "spec.activeDeadlineSeconds=20",
+        "DeadlineExceeded                                  Pod was active on the node longer than the specified deadline",
+        "app: Killing                                      Stopping container app",
+        "phase=Failed                                      DeadlineExceeded: Pod was active on the node longer than the specified deadline",
+    ] {
+        assert!(run.stdout.contains(expected), "{expected}: {run:?}");
+    }
+}
+
+/// A patch the API server refuses is a row with kubectl's message; the run goes on.
+#[test]
+fn an_invalid_patch_is_the_api_servers_error_row() {
+    let dir = TempDir::new("patch-invalid");
+    let pod = dir.write("pod.yaml", &crate::pod_with("  activeDeadlineSeconds: 60\n"));
+    let cases = [
+        (
+            r#"{"spec":{"activeDeadlineSeconds":90}}"#,
+            "spec.activeDeadlineSeconds: Invalid value: 90: must be less than or equal to previous value",
+        ),
+        (
+            r#"{"spec":{"activeDeadlineSeconds":null}}"#,
+            "spec.activeDeadlineSeconds: Invalid value: null: must not update from a positive integer to nil value",
+        ),
+        (
+            r#"{"spec":{"activeDeadlineSeconds":0}}"#,
+            "spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive",
+        ),
+        (
+            r#"{"spec":{"activeDeadlineSeconds":-5}}"#,
+            "spec.activeDeadlineSeconds: Invalid value: -5: must be between 1 and 2147483647, inclusive; spec.activeDeadlineSeconds: Invalid value: -5: must be between 0 and 2147483647, inclusive",
+        ),
+        (r#"{"spec":{"containers":[{"name":"app","image":""}]}}"#, "spec.containers[0].image: Required value"),
+    ];
+    for (json, expected) in cases {
+        let run = podsim(["run", "-f", &pod, "--patch", &format!("pod/web:{json}@5s"), "--until", "10s"]);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        let row = format!("kubectl patch pod web -p '{json}': The Pod \"web\" is invalid: {expected}");
+        assert!(run.stdout.contains(&row), "{row}: {run:?}");
+        assert!(!run.stdout.contains("DeadlineExceeded"), "nothing changed: {run:?}");
+    }
+    let same = r#"{"spec":{"activeDeadlineSeconds":60}}"#;
+    let run = podsim(["run", "-f", &pod, "--patch", &format!("pod/web:{same}@5s"), "--until", "10s"]);
+    assert!(run.stdout.contains(&format!("kubectl patch pod web -p '{same}': pod/web patched (no change)")), "{run:?}");
+}
+
+#[test]
+fn patch_flags_name_what_is_wrong() {
+    let (_dir, pod) = pod_dir("patch-errors");
+    let cases = [
+        ("pod/web@10s", r#""pod/web": expected pod/NAME:{"spec":{…}}, the JSON of kubectl patch -p"#),
+        (r#"pod/web:{"spec":{"activeDeadlineSeconds":5}}"#, "expected SUBJECT@TIME"),
+        (r#"pod/web:{"spec":{"activeDeadlineSeconds":5}}@10s,force=true"#, r#"unknown option "force" (known: none)"#),
+        ("pod/web:{spec}@10s", "not JSON"),
+        (
+            r#"pod/web:{"spec":{"activeDeadlineSeconds":"5s"}}@10s"#,
+            "spec.activeDeadlineSeconds: activeDeadlineSeconds is whole seconds (an integer), or null to remove it",
+        ),
+        (
+            r#"pod/web:{"spec":{"restartPolicy":"Never"}}@10s"#,
+            "spec.restartPolicy: podsim's patch changes spec.activeDeadlineSeconds and the image of",
+        ),
+        (r#"pod/web:{"metadata":{"labels":{"a":"b"}}}@10s"#, r#""metadata": podsim's patch changes"#),
+        (
+            r#"pod/web:{"spec":{"containers":[{"image":"x"}]}}@10s"#,
+            "spec.containers[0]: the entry has no name: containers merge by name",
+        ),
+        (
+            r#"pod/web:{"spec":{"containers":[{"name":"app","ports":[]}]}}@10s"#,
+            "spec.containers[0].ports: podsim's patch changes",
+        ),
+        (r#"pod/web:{"spec":{}}@10s"#, "the patch changes nothing"),
+        (r#"pod/nope:{"spec":{"activeDeadlineSeconds":5}}@10s"#, r#"no pod named "nope" in the manifests (pods: web)"#),
+        (
+            r#"pod/web:{"spec":{"containers":[{"name":"db","image":"x"}]}}@10s"#,
+            r#"pod "web" has no container "db" (spec.containers: app): the merged list would gain a container, which the API server refuses ("pod updates may not add or remove containers")"#,
+        ),
+        (
+            r#"pod/web:{"spec":{"initContainers":[{"name":"app","image":"x"}]}}@10s"#,
+            r#"pod "web" has no init container "app" (spec.initContainers: )"#,
+        ),
+    ];
+    for (value, expected) in cases {
+        let run = podsim(["run", "-f", &pod, "--patch", value]);
+        assert_bad_input(&run);
+        assert!(run.stderr.contains(&format!("error: --patch {value}: ")), "{value}: {run:?}");
+        assert!(run.stderr.contains(expected), "{value}: expected {expected:?} in {run:?}");
+    }
+}
+
+#[test]
+fn scenario_patches_are_checked_with_their_line() {
+    let dir = TempDir::new("scenario-patch");
+    dir.write("pod.yaml", POD);
+    let no_spec = "manifests: [pod.yaml]\nactions:\n- {at: 10s, patch: pod/web}\n";
+    let scenario = dir.write("a.yaml", no_spec);
+    assert_error(
+        &podsim(["run", &scenario]),
+        &scenario,
+        3,
+        "actions[0].spec: a `patch` action takes `spec`, and only it",
+    );
+    let stray = "manifests: [pod.yaml]\nactions:\n- {at: 10s, delete: pod/web, spec: {activeDeadlineSeconds: 5}}\n";
+    let scenario = dir.write("b.yaml", stray);
+    assert_error(
+        &podsim(["run", &scenario]),
+        &scenario,
+        3,
+        "actions[0].spec: a `patch` action takes `spec`, and only it",
+    );
+    let text = "manifests: [pod.yaml]\nactions:\n- at: 10s\n  patch: pod/web\n  spec:\n    containers:\n    - {name: app, command: [sh]}\n";
+    let scenario = dir.write("c.yaml", text);
+    let run = podsim(["run", &scenario]);
+    assert_error(
+        &run,
+        &scenario,
+        line_of(text, "spec:"),
+        "actions[0].spec: containers[0].command: podsim's patch changes",
+    );
+    let text =
+        "manifests: [pod.yaml]\nactions:\n- {at: 10s, patch: pod/web, spec: {containers: [{name: db, image: x}]}}\n";
+    let scenario = dir.write("d.yaml", text);
+    let run = podsim(["run", &scenario]);
+    assert_error(&run, &scenario, 3, r#"actions[0].patch: pod "web" has no container "db""#);
+    let text =
+        "manifests: [pod.yaml]\nuntil: 30s\nactions:\n- {at: 5s, patch: pod/web, spec: {activeDeadlineSeconds: 10}}\n";
+    let scenario = dir.write("e.yaml", text);
+    let run = podsim(["run", &scenario]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("phase=Failed"), "{run:?}");
 }

@@ -98,3 +98,74 @@ containers:
         "expected the error on line {line} (`- {{exit: 300}}`): {run:?}"
     );
 }
+
+#[test]
+fn behaviour_location_only_on_a_status_go_follows() {
+    let dir = TempDir::new("app-location-status");
+    let text = "containers:\n  app:\n    http:\n      /ready:\n      - status: 200\n        location: /other\n";
+    let (run, file) = run_with_app(&dir, text);
+    assert_error(
+        &run,
+        &file,
+        line_of(text, "location"),
+        r#"containers.app.http["/ready"][0].location: Go's HTTP client follows a `location` only on 301, 302, 303, 307 and 308, not on 200"#,
+    );
+}
+
+#[test]
+fn behaviour_location_with_another_scheme() {
+    let dir = TempDir::new("app-location-scheme");
+    let text =
+        "containers:\n  app:\n    http:\n      /:\n      - {status: 302, location: \"ftp://files.example.com/\"}\n";
+    let (run, file) = run_with_app(&dir, text);
+    assert_error(
+        &run,
+        &file,
+        line_of(text, "ftp"),
+        r#"containers.app.http["/"][0].location: "ftp://files.example.com/": the kubelet's client follows http and https URLs only (`unsupported protocol scheme`)"#,
+    );
+}
+
+#[test]
+fn behaviour_address_in_use_ignore_with_an_exit() {
+    let dir = TempDir::new("app-address-in-use");
+    let text = "containers:\n  app:\n    address_in_use: {ignore: true, code: 2}\n";
+    let (run, file) = run_with_app(&dir, text);
+    assert_error(
+        &run,
+        &file,
+        line_of(text, "address_in_use"),
+        "containers.app.address_in_use: `ignore: true` cannot be combined with `exit_after` or `code`",
+    );
+}
+
+/// Two containers declare port 80; the second's behaviour says what it does
+/// when its `bind()` finds 80 taken: keep running on the ports it could bind,
+/// or exit with its code after its delay.
+#[test]
+fn address_in_use_says_what_the_second_binder_does() {
+    let dir = TempDir::new("address-in-use");
+    let pod = dir.write(
+        "pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: two}\nspec:\n  containers:\n  - name: a\n    image: nginx\n    ports: [{containerPort: 80}]\n  - name: b\n    image: nginx\n    ports: [{containerPort: 80}, {containerPort: 81}]\n",
+    );
+    let facts = |app: &str| -> Vec<(f64, String, serde_json::Value)> {
+        let file = dir.write("app.yaml", app);
+        let run = podsim(["run", "-f", &pod, "--app", &file, "--until", "20s", "-o", "jsonl"]);
+        assert!(run.code == Some(0), "{run:?}");
+        run.stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v["type"] == "PROCESS" && v["container"] == "b")
+            .map(|v| (v["t"].as_f64().unwrap(), v["fact"].as_str().unwrap().to_string(), v))
+            .collect()
+    };
+    let kept = facts("containers:\n  b:\n    address_in_use: {ignore: true}\n");
+    let names: Vec<&str> = kept.iter().map(|f| f.1.as_str()).collect();
+    assert_eq!(names, ["started", "address-in-use", "listening"], "{kept:?}");
+    assert_eq!((kept[1].2["port"].as_u64(), kept[2].2["ports"].clone()), (Some(80), serde_json::json!([81])));
+    let exits = facts("containers:\n  b:\n    address_in_use: {exit_after: 2s, code: 3}\n");
+    let (started, exited) = (&exits[0], exits.iter().find(|f| f.1 == "exited").expect("b exits"));
+    let after_ms = ((exited.0 - started.0) * 1000.0).round() as i64;
+    assert_eq!((exited.2["code"].as_i64(), after_ms), (Some(3), 2000), "{exits:?}");
+}

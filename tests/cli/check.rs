@@ -479,3 +479,26 @@ mod formats {
         assert!(run.stdout.starts_with("pod lifecycle-liveness (0 object(s), 4 row(s), 5 event(s))"), "{run:?}");
     }
 }
+
+/// A `kubectl get pod -o yaml` dump always has spec.nodeName; only a pod
+/// created with it (here: its last-applied configuration names the node)
+/// stays bound when re-simulated, on the profile's first node when the
+/// profile lacks that node, and the note says so.
+#[test]
+fn check_against_keeps_a_pod_created_bound_on_a_node() {
+    let dir = TempDir::new("check-bound");
+    let applied = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"c28-bound","namespace":"c28"},"spec":{"nodeName":"minikube","containers":[{"name":"probe-app","image":"python:3.12-slim-bookworm"}]}}"#;
+    let pod = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: c28-bound\n  namespace: c28\n  uid: u1\n  creationTimestamp: \"2026-01-01T00:00:00Z\"\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: '{applied}'\nspec:\n  nodeName: minikube\n  initContainers:\n  - {{name: init-sleep, image: python:3.12-slim-bookworm}}\n  containers:\n  - {{name: probe-app, image: python:3.12-slim-bookworm, ports: [{{name: http, containerPort: 18080}}]}}\nstatus:\n  phase: Running\n  conditions:\n  - {{type: PodScheduled, status: \"True\", lastTransitionTime: \"2026-01-01T00:00:01Z\"}}\n  initContainerStatuses:\n  - {{name: init-sleep, image: python:3.12-slim-bookworm, imageID: x, ready: true, restartCount: 0, state: {{terminated: {{exitCode: 0, reason: Completed, startedAt: \"2026-01-01T00:00:00Z\", finishedAt: \"2026-01-01T00:00:02Z\"}}}}}}\n  containerStatuses:\n  - {{name: probe-app, image: python:3.12-slim-bookworm, imageID: x, ready: false, started: true, restartCount: 0, state: {{running: {{startedAt: \"2026-01-01T00:00:03Z\"}}}}}}\n"
+    );
+    let file = dir.write("pod.yaml", &pod);
+    let run = podsim(["check", &file, "--against", "models/scenarios/bound-pod.yaml", "--runs", "10"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("envelope of pod c28-bound (simulating the recorded spec"), "{run:?}");
+    assert!(
+        run.stderr.contains(
+            r#"pod c28-bound: it was created bound to node "minikube", which the cluster profile lacks: simulated bound to "kind-control-plane""#
+        ),
+        "{run:?}"
+    );
+}

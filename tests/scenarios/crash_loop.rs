@@ -139,3 +139,94 @@ fn ten_minutes_of_running_resets_the_backoff() {
         assert!(first_waiting(&trace, "app", "CrashLoopBackOff").is_none());
     }
 }
+
+/// Trace 023's crash loop (a busybox that exits 1 about 4 s after each
+/// start, minikube profile) on `version`, for 10 minutes.
+fn lab_crash_loop(version: &str, seed: u64) -> podsim::trace::Trace {
+    use podsim::run::{Inputs, prepare, simulate};
+    let scenario = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/scenarios/recorded/023-crashloop.yaml");
+    let inputs = Inputs {
+        scenario: Some(scenario),
+        seed: Some(seed),
+        kubernetes: Some(version.to_string()),
+        until: Some(secs(600.0)),
+        ..Inputs::default()
+    };
+    let p = prepare(&inputs).unwrap();
+    simulate(&p.setup, p.seed, podsim::time::SimTime::ZERO + p.until)
+}
+
+/// What `kubectl get pods -w` shows between an exit and the next Running,
+/// derived step by step from the kubelet (restarts.md, "What kubectl shows
+/// between restarts"):
+///
+/// - The exit is seen by the next relist (≤ 1 s; the container lives 4 s,
+///   so the pod worker is idle) and that sync writes the status first
+///   (`generateAPIPodStatus`), with nothing in the reason cache: `Error`,
+///   within 1.1 s of the exit. Its runtime `SyncPod` then hits the back-off
+///   (`doBackOff`) and only then writes `CrashLoopBackOff` into the reason
+///   cache (`reasonCache.Update`).
+/// - Nothing syncs the pod again until the pod worker's requeue
+///   (`completeWork`): no PLEG event (the container stays exited), no probe.
+///   That sync shows `CrashLoopBackOff`, and restarts the container if the
+///   back-off B is over: `Running` within 1.5 s.
+/// - 1.34: the requeue is 10–15 s after the back-off sync (#123602), so
+///   `CrashLoopBackOff` shows 10–17.1 s after the exit, whatever B; for
+///   B ≥ 20 s it stays until the restart at or after exit + B.
+/// - 1.35+: the requeue is at the back-off's expiry, capped at 60 s and
+///   jittered by up to +50 % (PR #133066): with m = min(B, 60 s),
+///   `CrashLoopBackOff` shows within [exit + m, exit + 1.5 m + 2.1 s] — for
+///   B ≤ 60 s never before the expiry, so `Error` stays for the whole
+///   back-off and `CrashLoopBackOff` only for the moment of the restart.
+/// - The first restart is free (#133472): `Error`, then `Running`.
+#[test]
+fn kubectl_shows_error_then_crash_loop_back_off_as_each_release_syncs() {
+    for version in ["1.34", "1.35", "1.36", "1.37"] {
+        for seed in SEEDS {
+            let trace = lab_crash_loop(version, seed);
+            let rows = kubectl_lines(&trace);
+            let lives = lives(&trace, "crashing-app");
+            assert!(lives.len() >= 6, "{version} seed {seed}: {} starts", lives.len());
+            for (k, pair) in lives.windows(2).enumerate() {
+                let (exit, start) = (pair[0].finished.unwrap(), pair[1].started);
+                if start + secs(2.0) > t(600.0) {
+                    continue;
+                }
+                let what = format!("{version} seed {seed} restart {}", k + 1);
+                // The rows from the exit up to the first Running after the restart.
+                let mut seen: Vec<(podsim::time::SimTime, &str)> = Vec::new();
+                for (at, _, status) in rows.iter().filter(|(at, ..)| *at > exit) {
+                    seen.push((*at, status.as_str()));
+                    if status == "Running" && *at >= start {
+                        break;
+                    }
+                }
+                let statuses: Vec<&str> = seen.iter().map(|(_, s)| *s).collect();
+                let (error, running) = (seen[0].0, seen.last().unwrap().0);
+                within(&format!("{what}: Error"), error, exit, exit + secs(1.1));
+                within(&format!("{what}: Running"), running, start, start + secs(1.1));
+                if k == 0 {
+                    assert_eq!(statuses, ["Error", "Running"], "{what}: the first restart is free");
+                    continue;
+                }
+                assert_eq!(statuses, ["Error", "CrashLoopBackOff", "Running"], "{what}");
+                let b = backoff(k + 1);
+                let crash_loop = seen[1].0;
+                if version == "1.34" {
+                    within(&format!("{what}: CrashLoopBackOff"), crash_loop, exit + secs(10.0), exit + secs(17.1));
+                    if b > secs(10.0) {
+                        assert!(start >= exit + b, "{what}: restarted before the back-off expired");
+                    }
+                } else {
+                    let m = b.min(secs(60.0));
+                    let latest = exit + m + SimDuration::from_millis(m.as_millis() / 2) + secs(2.1);
+                    within(&format!("{what}: CrashLoopBackOff"), crash_loop, exit + m, latest);
+                }
+                if (version != "1.34" && b <= secs(60.0)) || b == secs(10.0) {
+                    // Shown by the sync that restarts the container.
+                    within(&format!("{what}: shown until"), running, crash_loop, crash_loop + secs(1.5));
+                }
+            }
+        }
+    }
+}

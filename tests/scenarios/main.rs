@@ -6,13 +6,20 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod active_deadline;
+mod api_defaulting;
 mod backoff_rule;
+mod bound_pod;
 mod c28_service;
 mod crash_loop;
 mod hooks;
+mod initial_delay;
 mod liveness_exec;
+mod network_namespace;
 mod pod_composition;
+mod pod_patch;
 mod probe_actions;
+mod probe_redirects;
 mod readiness_delay;
 mod readiness_gates;
 mod replicaset;

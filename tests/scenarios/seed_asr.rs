@@ -10,10 +10,13 @@ use crate::SEEDS;
 use crate::common::*;
 use podsim::api::status::ContainerState;
 
-/// One cycle of V1: the first liveness probe at the first tick ≥ start + 30 s
-/// (ticks are 10 s apart), the kill at the third failure (+20 s), the exit 2 s
-/// after SIGTERM. So kill − start ∈ [50, 60] s (plus the sync's latency), and
-/// a cycle start → next start is ≤ 63 s. The model never loads (180 s > 60 s).
+/// One cycle of V1: the first liveness probe at the first tick with
+/// `int32(now − StartedAt) ≥ 30`, StartedAt read from the kubelet's status
+/// cache, which keeps whole seconds (normalizeStatus): the first tick ≥
+/// second(start) + 30 s (ticks are 10 s apart); the kill at the third failure
+/// (+20 s), the exit 2 s after SIGTERM. So kill − second(start) ∈ [50, 60] s
+/// (plus the sync's latency), and a cycle start → next start is ≤ 63 s. The
+/// model never loads (180 s > 60 s).
 #[test]
 fn v1_liveness_kills_the_loading_model_again_and_again() {
     for seed in SEEDS {
@@ -21,7 +24,8 @@ fn v1_liveness_kills_the_loading_model_again_and_again() {
         let lives = lives(&trace, "asr");
         for l in lives.iter().filter(|l| l.sigterm.is_some()) {
             let kill = l.sigterm.unwrap();
-            within("kill after start", kill, l.started + secs(50.0), l.started + secs(61.1));
+            let second = l.started.floor_second();
+            within("kill after start", kill, second + secs(50.0), second + secs(61.1));
             assert_eq!(l.exit, Some(0), "SIGTERM handled: exits 0 after 2 s (seed {seed})");
             assert_eq!(l.finished, Some(kill + secs(2.0)));
         }

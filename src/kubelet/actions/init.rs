@@ -3,6 +3,7 @@
 //! finished initializing.
 
 use super::{Kill, KillReason, PodActions, ProbeView};
+use crate::kubelet::container_hash;
 use crate::kubelet::pleg::PodSnapshot;
 use crate::kubelet::prober::results::ProbeResult;
 use crate::kubelet::runtime::InstState;
@@ -66,6 +67,18 @@ pub fn compute(spec: &PodSpec, snap: &PodSnapshot, probes: &ProbeView<'_>, a: &m
                     has_initialized = true;
                 } else if !previously {
                     start.push(init[pos + 1]);
+                }
+                // A running sidecar whose definition changed is restarted.
+                if status.hash != container_hash::hash(c) {
+                    let message = format!("Init container {} definition changed", c.name);
+                    a.kill.push(Kill {
+                        inst: status.inst,
+                        container: i,
+                        message,
+                        reason: KillReason::DefinitionChanged,
+                    });
+                    start.push(i);
+                    break 'sidecar;
                 }
                 // Liveness never holds back the next init container.
                 if c.liveness.is_some() && probes.liveness.get(status.inst) == Some(ProbeResult::Failure) {

@@ -3,6 +3,7 @@
 
 mod init;
 
+use super::container_hash;
 use super::pleg::PodSnapshot;
 use super::prober::results::{ProbeResult, Results};
 use super::runtime::{InstId, InstState};
@@ -18,6 +19,8 @@ pub enum KillReason {
     FailedPostStartHook,
     /// Killed with the whole pod (`killPodWithSyncResult`).
     PodKill,
+    /// Its spec hash changed (a new image): restarted whatever the policy.
+    DefinitionChanged,
 }
 
 impl KillReason {
@@ -62,7 +65,7 @@ pub struct ProbeView<'a> {
 pub fn compute(spec: &PodSpec, snap: &PodSnapshot, probes: &ProbeView<'_>) -> PodActions {
     let mut a = PodActions::default();
     // `PodSandboxChanged`: no ready sandbox means a new one.
-    if snap.sandbox_ip.is_none() {
+    if snap.sandbox.ip().is_none() {
         return new_sandbox(spec, snap);
     }
     let initialized = init::compute(spec, snap, probes, &mut a);
@@ -78,16 +81,20 @@ pub fn compute(spec: &PodSpec, snap: &PodSnapshot, probes: &ProbeView<'_>) -> Po
             }
             continue;
         };
-        let (probe, reason) = if probes.liveness.get(running.inst) == Some(ProbeResult::Failure) {
-            (ProbeKind::Liveness, KillReason::LivenessProbe)
+        // `containerChanged` first: a new spec restarts "regardless of the restart policy".
+        let (mut message, reason, restart) = if running.hash != container_hash::hash(c) {
+            (format!("Container {} definition changed", c.name), KillReason::DefinitionChanged, true)
+        } else if probes.liveness.get(running.inst) == Some(ProbeResult::Failure) {
+            let message = format!("Container {} failed {} probe", c.name, ProbeKind::Liveness);
+            (message, KillReason::LivenessProbe, spec.restart_policy != RestartPolicy::Never)
         } else if probes.startup.get(running.inst) == Some(ProbeResult::Failure) {
-            (ProbeKind::Startup, KillReason::StartupProbe)
+            let message = format!("Container {} failed {} probe", c.name, ProbeKind::Startup);
+            (message, KillReason::StartupProbe, spec.restart_policy != RestartPolicy::Never)
         } else {
             keep += 1;
             continue;
         };
-        let mut message = format!("Container {} failed {} probe", c.name, probe);
-        if spec.restart_policy != RestartPolicy::Never {
+        if restart {
             message.push_str(", will be restarted");
             a.start.push(i);
         }

@@ -7,7 +7,7 @@ use super::results::{ProbeResult, Results};
 use crate::api::status::{ContainerState, PodStatus};
 use crate::kubelet::runtime::InstId;
 use crate::spec::{ProbeKind, ProbeSpec};
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -19,6 +19,15 @@ pub struct Update {
     pub result: ProbeResult,
     /// Why the value changed, for the timeline.
     pub why: Cow<'static, str>,
+}
+
+/// A process that answers the worker's probe in flight, from `from` to `to`
+/// after the probe started: its death then cuts the answer short.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Served {
+    pub inst: InstId,
+    pub from: SimDuration,
+    pub to: SimDuration,
 }
 
 /// What `doProbe` decided before running a probe.
@@ -47,6 +56,8 @@ pub struct Worker {
     on_hold: bool,
     /// A probe is in flight.
     pub busy: bool,
+    /// The processes answering the probe in flight (kept to reuse its room).
+    pub served: Vec<Served>,
     /// A tick arrived while busy (the ticker channel holds one).
     pub pending_tick: bool,
     /// A manual trigger arrived while busy (`manualTriggerCh` holds one).
@@ -69,6 +80,7 @@ impl Worker {
             result_run: 0,
             on_hold: false,
             busy: false,
+            served: Vec::new(),
             pending_tick: false,
             pending_manual: false,
             ticker: 0,
@@ -195,5 +207,82 @@ impl Worker {
             self.result_run = 0;
         }
         run
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::status::{ContainerStatus, InstanceRef};
+    use crate::kubelet::status::manager::StatusManager;
+    use crate::spec::{Handler, QosClass};
+    use crate::time::SimDuration;
+
+    fn liveness(initial_delay_seconds: u32) -> Worker {
+        let spec = ProbeSpec {
+            handler: Handler::Exec { command: vec!["true".into()] },
+            initial_delay_seconds,
+            period: SimDuration::from_secs(10),
+            timeout: SimDuration::from_secs(1),
+            success_threshold: 1,
+            failure_threshold: 3,
+            termination_grace: None,
+        };
+        Worker::new(ProbeKind::Liveness, 0, Arc::from("app"), spec)
+    }
+
+    /// The status manager's cache after a sync that saw the container
+    /// running since `started_at`.
+    fn cached_running(started_at: SimTime) -> StatusManager {
+        let mut status = PodStatus::new(QosClass::BestEffort);
+        status.containers.push(ContainerStatus {
+            name: Arc::from("app"),
+            image: Arc::from("busybox:1.36"),
+            instance: Some(InstanceRef {
+                handle: 7,
+                container_id: Arc::from("containerd://7"),
+                image: Arc::from("docker.io/library/busybox:1.36"),
+                image_id: Arc::from("sha256:7"),
+            }),
+            state: ContainerState::Running { started_at },
+            last_state: None,
+            ready: true,
+            started: true,
+            restart_count: 0,
+            ready_why: Cow::Borrowed(""),
+            started_why: Cow::Borrowed(""),
+        });
+        let mut manager = StatusManager::new(PodStatus::new(QosClass::BestEffort));
+        manager.set(status, started_at + SimDuration::from_millis(300), false);
+        manager
+    }
+
+    fn step_at(w: &mut Worker, m: &StatusManager, now_ms: u64) -> Step {
+        w.begin(m.cached(), true, SimTime::from_millis(now_ms), &mut Results::default(), &mut Vec::new())
+    }
+
+    /// doProbe reads StartedAt from the status manager's cache, which holds
+    /// it to the second (normalizeStatus): a container started at 12.7 s
+    /// with initialDelaySeconds 5 may be probed from `int32(now − 12 s) ≥ 5`,
+    /// i.e. from 17 s, 0.7 s before 12.7 + 5.
+    #[test]
+    fn initial_delay_counts_from_the_cached_second() {
+        let m = cached_running(SimTime::from_millis(12_700));
+        let mut w = liveness(5);
+        assert_eq!(step_at(&mut w, &m, 16_999), Step::Skip("initialDelaySeconds has not passed"));
+        assert_eq!(step_at(&mut w, &m, 17_000), Step::Run(InstId(7)));
+        // A start on the second itself gains nothing.
+        let m = cached_running(SimTime::from_millis(12_000));
+        let mut w = liveness(5);
+        assert_eq!(step_at(&mut w, &m, 16_999), Step::Skip("initialDelaySeconds has not passed"));
+        assert_eq!(step_at(&mut w, &m, 17_000), Step::Run(InstId(7)));
+    }
+
+    /// Without an initial delay nothing changes: `int32(…) ≥ 0` always holds.
+    #[test]
+    fn no_initial_delay_probes_at_once() {
+        let m = cached_running(SimTime::from_millis(12_700));
+        let mut w = liveness(0);
+        assert_eq!(step_at(&mut w, &m, 12_800), Step::Run(InstId(7)));
     }
 }

@@ -1,6 +1,8 @@
 //! The kubelet-owned pod conditions (pkg/kubelet/status/generate.go).
 
 use crate::api::status::{Condition, ConditionType, ContainerState, PodPhase, PodStatus};
+use crate::cluster::Version;
+use crate::kubelet::pleg::SandboxSnap;
 use crate::spec::{PodSpec, Role};
 
 const CONTAINERS_NOT_READY: &str = "ContainersNotReady";
@@ -109,10 +111,19 @@ pub fn initialized(spec: &PodSpec, s: &PodStatus, phase: PodPhase) -> Condition 
 }
 
 /// `GeneratePodReadyToStartContainersCondition`: True once a ready sandbox
-/// with networking exists. From 1.36 a False one carries `PodSandboxNotReady`.
-pub fn ready_to_start(sandbox_ready: bool, with_reason: bool) -> Condition {
-    let c = Condition::new(ConditionType::PodReadyToStartContainers, sandbox_ready);
-    if !sandbox_ready && with_reason { c.reason("PodSandboxNotReady") } else { c }
+/// with networking exists, else False — bare up to 1.35; from 1.36 (PR
+/// #135300) with reason `PodSandboxNotReady` and, as its message, why
+/// `PodSandboxChanged` wants a new sandbox (pkg/kubelet/types/constants.go).
+pub fn ready_to_start(sandbox: &SandboxSnap, version: Version) -> Condition {
+    let message = match sandbox {
+        SandboxSnap::Ready(_) => return Condition::new(ConditionType::PodReadyToStartContainers, true),
+        // PodSandboxNotReadyMsgNoPodSandbox
+        SandboxSnap::Absent => "no pod sandbox exists",
+        // PodSandboxNotReadyMsgSandboxNotReady: stopped with the pod
+        SandboxSnap::Stopped => "pod sandbox is not ready",
+    };
+    let c = Condition::new(ConditionType::PodReadyToStartContainers, false);
+    if version >= Version::V1_36 { c.reason("PodSandboxNotReady").message(message.to_string()) } else { c }
 }
 
 /// `generate{ContainersReady,PodReady}ConditionForTerminalPhase`.
@@ -122,5 +133,38 @@ pub fn terminal(kind: ConditionType, phase: PodPhase) -> Condition {
         PodPhase::Failed => c.reason(POD_FAILED),
         PodPhase::Succeeded => c.reason(POD_COMPLETED),
         _ => c,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn words(c: &Condition) -> (bool, Option<&str>, Option<&str>) {
+        (c.status, c.reason.as_deref(), c.message.as_deref())
+    }
+
+    /// GeneratePodReadyToStartContainersCondition in each modelled version:
+    /// 1.34 and 1.35 write a bare False; 1.36 and 1.37 add the reason and
+    /// PodSandboxChanged's message (PR #135300). True never has either.
+    #[test]
+    fn ready_to_start_wording_by_version() {
+        let ip = SandboxSnap::Ready(Arc::from("10.244.1.2"));
+        for v in Version::ALL {
+            assert_eq!(words(&ready_to_start(&ip, v)), (true, None, None), "{v:?}");
+            let (absent, stopped) = (ready_to_start(&SandboxSnap::Absent, v), ready_to_start(&SandboxSnap::Stopped, v));
+            if v < Version::V1_36 {
+                assert_eq!(words(&absent), (false, None, None), "{v:?}");
+                assert_eq!(words(&stopped), (false, None, None), "{v:?}");
+            } else {
+                assert_eq!(words(&absent), (false, Some("PodSandboxNotReady"), Some("no pod sandbox exists")), "{v:?}");
+                assert_eq!(
+                    words(&stopped),
+                    (false, Some("PodSandboxNotReady"), Some("pod sandbox is not ready")),
+                    "{v:?}"
+                );
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@
 use super::conditions;
 use super::phase::pod_phase;
 use crate::api::status::{
-    Condition, ConditionType, ContainerState, ContainerStatus, InstanceRef, PodStatus, Terminated,
+    Condition, ConditionType, ContainerState, ContainerStatus, InstanceRef, PodPhase, PodReason, PodStatus, Terminated,
 };
 use crate::cluster::Version;
 use crate::kubelet::pleg::{ContainerSnap, PodSnapshot};
@@ -38,6 +38,8 @@ pub struct Inputs<'a> {
     pub deleting: bool,
     /// `metadata.generation` of the kubelet's copy of the pod.
     pub generation: i64,
+    /// The active-deadline handler's `ShouldEvict` said yes.
+    pub deadline_exceeded: bool,
     pub version: Version,
     /// PodReadyToStartContainers is written (feature gate).
     pub ready_to_start_condition: bool,
@@ -60,11 +62,21 @@ pub fn generate(i: &Inputs<'_>) -> Generated {
     if i.previous.phase.is_terminal() {
         phase = i.previous.phase;
     }
+    // The reason stays with an unchanged phase; a pod sync handler that
+    // evicts overrides both (a terminal phase still stands).
+    let mut reason = i.previous.reason.filter(|_| phase == i.previous.phase);
+    if i.deadline_exceeded {
+        reason = Some(PodReason::DeadlineExceeded);
+        if !phase.is_terminal() {
+            phase = PodPhase::Failed;
+        }
+    }
     let mut status = PodStatus {
         phase,
+        reason,
         conditions: i.others.to_vec(),
         host_ip: Some(i.host_ip.clone()),
-        pod_ip: if i.spec.host_network { Some(i.host_ip.clone()) } else { i.snapshot.sandbox_ip.clone() },
+        pod_ip: if i.spec.host_network { Some(i.host_ip.clone()) } else { i.snapshot.sandbox.ip().cloned() },
         start_time: i.previous.start_time,
         init_containers,
         containers,
@@ -75,8 +87,7 @@ pub fn generate(i: &Inputs<'_>) -> Generated {
         status.pod_ip = i.previous.pod_ip.clone();
     }
     if i.ready_to_start_condition {
-        let sandbox_ready = i.snapshot.sandbox_ip.is_some();
-        status.set_condition(conditions::ready_to_start(sandbox_ready, i.version >= Version::V1_36));
+        status.set_condition(conditions::ready_to_start(&i.snapshot.sandbox, i.version));
     }
     status.set_condition(conditions::initialized(i.spec, &status, phase));
     status.set_condition(conditions::pod_ready(i.spec, &status, phase));

@@ -3,6 +3,7 @@
 //! API server one at a time.
 
 use super::conditions;
+use super::normalize::normalize_status;
 use crate::api::status::{ConditionType, ContainerState, PodPhase, PodStatus, Terminated};
 use crate::spec::{PodSpec, Role};
 use crate::time::SimTime;
@@ -58,8 +59,9 @@ impl StatusManager {
         &self.api
     }
 
-    /// `updateStatusInternal`: stamps lastTransitionTime and startTime, and
-    /// caches the status unless it equals the cached one. Returns whether it changed.
+    /// `updateStatusInternal`: stamps lastTransitionTime and startTime,
+    /// cuts every time to the second (`normalizeStatus`), and caches the
+    /// status unless it equals the cached one. Returns whether it changed.
     pub fn set(&mut self, mut status: PodStatus, now: SimTime, force: bool) -> bool {
         let old = self.previous();
         for c in &mut status.conditions {
@@ -69,6 +71,7 @@ impl StatusManager {
             };
         }
         status.start_time = old.start_time.or(Some(now));
+        normalize_status(&mut status);
         if !force && self.cached.as_ref().is_some_and(|c| c.same_as(&status)) {
             return false;
         }
@@ -242,7 +245,8 @@ fn has_pod_initialized(spec: &PodSpec, api: &PodStatus) -> bool {
 }
 
 /// `mergePodStatus`: conditions the kubelet does not own come from the API
-/// object; a terminal phase is held back while containers could still run;
+/// object; a terminal phase (and its reason) is held back while containers
+/// could still run;
 /// a terminal phase forces Ready and ContainersReady to False.
 pub fn merge(api: &PodStatus, new: &PodStatus, could_run: bool, now: SimTime) -> PodStatus {
     let mut out = new.clone();
@@ -250,12 +254,14 @@ pub fn merge(api: &PodStatus, new: &PodStatus, could_run: bool, now: SimTime) ->
         api.other_conditions().chain(new.conditions.iter().filter(|c| c.kind.by_kubelet())).cloned().collect();
     if !api.phase.is_terminal() && out.phase.is_terminal() && could_run {
         out.phase = api.phase;
+        out.reason = api.reason;
     }
     if out.phase.is_terminal() {
         for kind in [ConditionType::ContainersReady, ConditionType::Ready] {
             if out.condition_true(&kind) {
                 let mut c = conditions::terminal(kind, out.phase);
-                c.last_transition = now;
+                // `metav1.Now()`, stored by the API server to the second.
+                c.last_transition = now.floor_second();
                 out.set_condition(c);
             }
         }

@@ -4,4 +4,5 @@
 pub mod conditions;
 pub mod generate;
 pub mod manager;
+pub mod normalize;
 pub mod phase;

@@ -47,7 +47,8 @@ pub fn read_deployment(doc: &Doc, json: Value, prefix: &str, problems: &mut Vec<
     if !report(doc, prefix, errors, findings, problems) {
         return None;
     }
-    let warnings = warnings::warnings_on_create(&deployment.metadata);
+    let mut warnings = warnings::warnings_on_create(&deployment.metadata);
+    warnings.extend(pod.spec.as_ref().map(template_warnings).unwrap_or_default());
     let (spec, kubelet) = build::deployment_spec(deployment, pod);
     warn(doc, prefix, warnings, kubelet, problems);
     Some(spec)
@@ -66,10 +67,20 @@ pub fn read_replica_set(doc: &Doc, json: Value, prefix: &str, problems: &mut Vec
     if !report(doc, prefix, errors, findings, problems) {
         return None;
     }
-    let warnings = warnings::warnings_on_create(&replica_set.metadata);
+    let mut warnings = warnings::warnings_on_create(&replica_set.metadata);
+    warnings.extend(pod.spec.as_ref().map(template_warnings).unwrap_or_default());
     let (spec, kubelet) = build::replica_set_spec(replica_set, pod);
     warn(doc, prefix, warnings, kubelet, problems);
     Some(spec)
+}
+
+/// What `GetWarningsForPodTemplate` says of `spec.template` that podsim
+/// checks: the negative grace (a Pod has none left to warn of: it is
+/// converted to 1 first) and the ports.
+fn template_warnings(spec: &k8s_openapi::api::core::v1::PodSpec) -> Vec<(String, String)> {
+    let at = "spec.template.spec";
+    let grace = super::pod_warnings::grace_warning(spec, at);
+    grace.into_iter().chain(super::pod_warnings::port_warnings(spec, at)).collect()
 }
 
 /// Decodes `json` strictly: a type error or an unknown field is reported and gives `None`.

@@ -21,7 +21,7 @@ use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 
 /// Findings that are validation errors of a template, not unsupported fields.
-const VALIDATED_IN_TEMPLATE: [&str; 2] = ["spec.activeDeadlineSeconds", "spec.ephemeralContainers"];
+const VALIDATED_IN_TEMPLATE: [&str; 1] = ["spec.ephemeralContainers"];
 
 /// Every unsupported field of a defaulted Deployment or ReplicaSet with this
 /// metadata and selector (`None` when not written), a non-empty `status` or

@@ -1,6 +1,7 @@
 //! The API server's warnings on creating a Deployment or a ReplicaSet
 //! (`WarningsOnCreate` in pkg/registry/apps/{deployment,replicaset}/strategy.go).
-//! `GetWarningsForPodTemplate` is not reproduced, as for Pods.
+//! Of `GetWarningsForPodTemplate`, only the ports block is reproduced, as for
+//! Pods (`manifest::pod_warnings`).
 
 use crate::manifest::names::dns1123_label_errors;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;

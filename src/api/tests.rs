@@ -1,0 +1,89 @@
+//! The API server's pod rules, each against the Kubernetes function it follows.
+
+use super::*;
+use crate::error::SourceFile;
+use crate::manifest::Manifests;
+
+/// A pod from a manifest, defaulted and validated as the API server would.
+fn spec(extra: &str) -> Arc<PodSpec> {
+    let text = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n{extra}  containers: [{{name: app, image: nginx:1.27}}]\n"
+    );
+    let mut m = Manifests::load(&[Arc::new(SourceFile { name: "pod.yaml".into(), text })]).unwrap();
+    Arc::new(m.pods.remove(0))
+}
+
+/// `kubectl delete pod web` at 12.345 s: the deletion as stored.
+fn plain_delete(spec: Arc<PodSpec>) -> (DeleteOutcome, Option<Deletion>, bool) {
+    let (mut api, mut trace) = (ApiServer::new(1), Trace::default());
+    let id = api.create(spec, SimTime::ZERO, &mut trace);
+    let outcome = api.delete(id, None, SimTime::from_millis(12_345), &mut trace);
+    let p = api.pod(id);
+    (outcome, p.deletion, p.removed)
+}
+
+/// A pod created with `spec.nodeName` is stored bound, with no PodScheduled
+/// condition (only a binding writes one: `BindingREST.setPodNodeAndMetadata`).
+#[test]
+fn a_pod_created_with_a_node_is_stored_bound() {
+    let (mut api, mut trace) = (ApiServer::new(1), Trace::default());
+    let id = api.create(spec("  nodeName: kind-worker\n"), SimTime::ZERO, &mut trace);
+    assert_eq!(api.pod(id).node.as_deref(), Some("kind-worker"));
+    assert!(api.pod(id).status.condition(&ConditionType::PodScheduled).is_none());
+}
+
+/// CheckGracefulDelete: a bound pod's plain DELETE takes its
+/// terminationGracePeriodSeconds; the object stays, with deletionTimestamp
+/// = the request's second + grace (12 s + 30 s) and the grace stored.
+#[test]
+fn a_bound_pods_plain_delete_is_graceful_with_its_grace() {
+    let (outcome, deletion, removed) = plain_delete(spec("  nodeName: kind-worker\n"));
+    assert_eq!(outcome, DeleteOutcome::Graceful);
+    let d = deletion.unwrap();
+    assert_eq!((d.grace_seconds, d.timestamp), (30, SimTime::from_millis(42_000)));
+    assert!(!removed);
+}
+
+/// CheckGracefulDelete: a pod without spec.nodeName (never scheduled) is
+/// removed at once, grace 0.
+#[test]
+fn an_unbound_pods_delete_removes_it_at_once() {
+    let (outcome, deletion, removed) = plain_delete(spec(""));
+    assert_eq!(outcome, DeleteOutcome::Removed);
+    assert_eq!(deletion.unwrap().grace_seconds, 0);
+    assert!(removed);
+}
+
+/// A negative terminationGracePeriodSeconds is stored as 1
+/// (`Convert_v1_Pod_To_core_Pod`), so the plain DELETE is graceful with 1 s
+/// (deletionTimestamp 12 s + 1 s), where a stored 0 removes the pod at once.
+#[test]
+fn a_negative_grace_deletes_gracefully_with_one_second() {
+    let negative = spec("  nodeName: kind-worker\n  terminationGracePeriodSeconds: -5\n");
+    assert_eq!(negative.stored_grace_seconds(), 1);
+    let (outcome, deletion, _) = plain_delete(negative);
+    assert_eq!(outcome, DeleteOutcome::Graceful);
+    let d = deletion.unwrap();
+    assert_eq!((d.grace_seconds, d.timestamp), (1, SimTime::from_millis(13_000)));
+    let (outcome, _, removed) = plain_delete(spec("  nodeName: kind-worker\n  terminationGracePeriodSeconds: 0\n"));
+    assert_eq!(outcome, DeleteOutcome::Removed);
+    assert!(removed);
+}
+
+/// A Pod's negative grace is converted to 1 before the API server's
+/// warnings run, so a Pod gets none; a Deployment's template keeps the value
+/// and gets `warningsForPodSpecAndMeta`'s warning, and its pods store 1.
+#[test]
+fn a_negative_grace_warns_only_for_templates() {
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  terminationGracePeriodSeconds: -5\n  containers: [{name: app, image: nginx:1.27}]\n";
+    let m = Manifests::load(&[Arc::new(SourceFile { name: "pod.yaml".into(), text: pod.into() })]).unwrap();
+    assert!(m.warnings.iter().all(|w| !w.to_string().contains("terminationGracePeriodSeconds")));
+    assert_eq!(m.pods[0].stored_grace_seconds(), 1);
+    assert_eq!(m.pods[0].termination_grace, crate::time::SimDuration::from_secs(1));
+    let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      terminationGracePeriodSeconds: -5\n      containers: [{name: app, image: nginx:1.27}]\n";
+    let m = Manifests::load(&[Arc::new(SourceFile { name: "d.yaml".into(), text: deployment.into() })]).unwrap();
+    let warning = m.warnings.iter().map(|w| w.to_string()).find(|w| w.contains("terminationGracePeriodSeconds"));
+    let warning = warning.expect("a warning for the template's negative grace");
+    assert!(warning.contains("spec.template.spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"), "{warning}");
+    assert_eq!(m.deployments[0].template.pod.stored_grace_seconds(), 1);
+}

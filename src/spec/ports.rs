@@ -1,0 +1,137 @@
+//! Which ports a container's process binds when its behaviour does not say.
+//!
+//! `containerPort` is informational to Kubernetes: the pod has one network
+//! namespace, and a probe or hook dials the pod IP whatever the container.
+//! podsim takes the declared TCP containerPorts as what a process binds; a
+//! container that declares none but whose own probes or hooks target a port
+//! no other container of the pod declares is assumed to listen there (the
+//! Kubernetes docs' `liveness-http` pod declares no port).
+
+use super::{ContainerSpec, Handler, HookHandler, HookKind, PodSpec, PortRef, ProbeKind, Role};
+
+/// A port a container is assumed to listen on, and the first field that targets it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AssumedPort {
+    pub port: u16,
+    /// Relative to the pod spec: `containers[0].livenessProbe.httpGet.port`.
+    pub field: String,
+}
+
+impl PodSpec {
+    /// The ports container `c`'s process binds when its behaviour names no
+    /// `ports`: its declared TCP containerPorts, else its assumed ports.
+    pub fn default_ports(&self, c: usize) -> Vec<u16> {
+        let declared: Vec<u16> = self.containers[c].declared_tcp_ports().collect();
+        if !declared.is_empty() {
+            return declared;
+        }
+        self.assumed_ports(c).into_iter().map(|a| a.port).collect()
+    }
+
+    /// For a container that declares no TCP containerPort: the ports its own
+    /// probes (httpGet, tcpSocket, grpc) and httpGet hooks target that no
+    /// other container of the pod declares, in the order they are written.
+    pub fn assumed_ports(&self, c: usize) -> Vec<AssumedPort> {
+        let me = &self.containers[c];
+        if me.declared_tcp_ports().next().is_some() {
+            return Vec::new();
+        }
+        let declared_elsewhere = |port: u16| {
+            self.containers.iter().enumerate().any(|(i, o)| i != c && o.declared_tcp_ports().any(|p| p == port))
+        };
+        let mut out: Vec<AssumedPort> = Vec::new();
+        for (field, port) in targets(me) {
+            if !declared_elsewhere(port) && !out.iter().any(|a| a.port == port) {
+                out.push(AssumedPort { port, field: format!("{}.{field}", self.api_path(c)) });
+            }
+        }
+        out
+    }
+
+    /// `containers[i]` or `initContainers[i]`: where container `c` is written.
+    pub fn api_path(&self, c: usize) -> String {
+        let role = self.containers[c].role;
+        let list = if role.is_init() { "initContainers" } else { "containers" };
+        let i = self.containers[..c].iter().filter(|o| o.role.is_init() == role.is_init()).count();
+        format!("{list}[{i}]")
+    }
+}
+
+/// The numeric ports a container's probes and httpGet hooks dial, with the
+/// field (relative to the container) of each. A named port cannot resolve
+/// in a container that declares none, so it dials nothing.
+fn targets(c: &ContainerSpec) -> Vec<(String, u16)> {
+    let mut out = Vec::new();
+    if c.role == Role::Init {
+        return out;
+    }
+    for kind in ProbeKind::ALL {
+        let field = match kind {
+            ProbeKind::Startup => "startupProbe",
+            ProbeKind::Readiness => "readinessProbe",
+            ProbeKind::Liveness => "livenessProbe",
+        };
+        let target = c.probe(kind).and_then(|p| match &p.handler {
+            Handler::HttpGet { port: PortRef::Number(n), .. } => Some(("httpGet", *n)),
+            Handler::TcpSocket { port: PortRef::Number(n) } => Some(("tcpSocket", *n)),
+            Handler::Grpc { port, .. } => Some(("grpc", *port)),
+            _ => None,
+        });
+        if let Some((handler, port)) = target {
+            out.push((format!("{field}.{handler}.port"), port));
+        }
+    }
+    for kind in [HookKind::PostStart, HookKind::PreStop] {
+        if let Some(HookHandler::HttpGet { port: PortRef::Number(n), .. }) = c.hook(kind) {
+            let field = if kind == HookKind::PostStart { "postStart" } else { "preStop" };
+            out.push((format!("lifecycle.{field}.httpGet.port"), *n));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::error::SourceFile;
+    use crate::manifest::Manifests;
+    use std::sync::Arc;
+
+    fn pod(yaml: &str) -> crate::spec::PodSpec {
+        let file = Arc::new(SourceFile { name: "pod.yaml".into(), text: yaml.into() });
+        Manifests::load(&[file]).unwrap().pods.remove(0)
+    }
+
+    #[test]
+    fn the_docs_liveness_pod_is_assumed_to_listen_on_its_probe_port() {
+        let p = pod(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: liveness-http}\nspec:\n  containers:\n  - name: liveness\n    image: registry.k8s.io/e2e-test-images/agnhost:2.40\n    args: [liveness]\n    livenessProbe:\n      httpGet: {path: /healthz, port: 8080}\n      initialDelaySeconds: 3\n      periodSeconds: 3\n",
+        );
+        let assumed = p.assumed_ports(0);
+        assert_eq!(assumed.len(), 1);
+        assert_eq!((assumed[0].port, assumed[0].field.as_str()), (8080, "containers[0].livenessProbe.httpGet.port"));
+        assert_eq!(p.default_ports(0), vec![8080]);
+    }
+
+    #[test]
+    fn a_port_another_container_declares_is_that_containers() {
+        // The app's probe is rewritten to the sidecar's port (a service mesh):
+        // the app is not assumed to listen there; its own declared port stays.
+        let p = pod(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: mesh}\nspec:\n  initContainers:\n  - name: proxy\n    image: proxy\n    restartPolicy: Always\n    ports: [{containerPort: 15020}, {containerPort: 53, protocol: UDP}]\n  containers:\n  - name: app\n    image: app\n    readinessProbe:\n      httpGet: {path: /app-health/app/readyz, port: 15020}\n    livenessProbe:\n      tcpSocket: {port: 9000}\n    lifecycle:\n      preStop:\n        httpGet: {path: /drain, port: 9000}\n",
+        );
+        let app = p.container_index("app").unwrap();
+        assert_eq!(p.api_path(app), "containers[0]");
+        assert_eq!(p.api_path(0), "initContainers[0]");
+        assert_eq!(p.default_ports(0), vec![15020]);
+        let assumed: Vec<(u16, String)> = p.assumed_ports(app).into_iter().map(|a| (a.port, a.field)).collect();
+        assert_eq!(assumed, vec![(9000, "containers[0].livenessProbe.tcpSocket.port".to_string())]);
+    }
+
+    #[test]
+    fn a_container_that_declares_a_port_binds_only_its_declared_ports() {
+        let p = pod(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    ports: [{containerPort: 80}]\n    readinessProbe:\n      httpGet: {path: /, port: 8080}\n",
+        );
+        assert_eq!((p.default_ports(0), p.assumed_ports(0)), (vec![80], vec![]));
+    }
+}

@@ -1,0 +1,181 @@
+//! One network namespace per pod: a probe, a hook or a client dials the pod
+//! IP (`runProbe` uses `status.PodIP`, `runHTTPHandler` `status.IPs[0]`), so
+//! whichever process of the pod bound the port answers; the first process
+//! to bind a port gets it, another gets EADDRINUSE.
+
+use crate::SEEDS;
+use crate::common::*;
+use podsim::api::status::ConditionType;
+use podsim::run::{Inputs, prepare};
+use podsim::spec::ProbeKind;
+use podsim::time::{SimDuration, SimTime};
+use podsim::trace::Trace;
+use podsim::trace::record::{ProcessFact, Record, Verdict};
+
+/// The runs of `pod`'s `container` probe of `kind`: (time, verdict, detail).
+fn probe_runs(trace: &Trace, pod: &str, container: &str, kind: ProbeKind) -> Vec<(SimTime, Verdict, String)> {
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Probe(p) if &*p.pod == pod && &*p.container == container && p.probe == kind => {
+                Some((e.t, p.verdict, p.detail.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The warnings `podsim run` prints for a scenario of `models/`.
+fn warnings(name: &str) -> Vec<String> {
+    let inputs = Inputs { scenario: Some(scenario(name)), ..Inputs::default() };
+    prepare(&inputs).unwrap_or_else(|e| panic!("{name}: {e:?}")).warnings.iter().map(|w| w.to_string()).collect()
+}
+
+fn listening(trace: &Trace, container: &str) -> Vec<Vec<u16>> {
+    facts(trace, container)
+        .into_iter()
+        .filter_map(|(_, f)| match f {
+            ProcessFact::Listening { ports } => Some(ports),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The docs' liveness-http pod declares no containerPort and comes without a
+/// behaviour: its process is assumed to listen on the port its liveness
+/// probe targets, with a warning; podsim's default app answers 200, so every
+/// run succeeds, 3 s apart, and the container is never restarted.
+#[test]
+fn the_docs_liveness_http_pod_listens_where_its_probe_connects() {
+    let w = warnings("liveness-http");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].ends_with(
+            "liveness-http.yaml:20:15: spec.containers[0].livenessProbe.httpGet.port: container \"liveness\" declares no containerPort, nor does any other container of the pod declare 8080: podsim assumes its process listens on 8080, where this probe connects (a behaviour's `ports` says otherwise)"
+        ),
+        "{w:?}"
+    );
+    for seed in SEEDS {
+        let trace = run("liveness-http", seed, None);
+        assert_eq!(lives(&trace, "liveness").len(), 1, "seed {seed}");
+        assert_eq!(listening(&trace, "liveness"), vec![vec![8080]]);
+        let runs = probe_runs(&trace, "liveness-http", "liveness", ProbeKind::Liveness);
+        assert!(runs.len() >= 15, "seed {seed}: {} runs", runs.len());
+        assert!(runs.iter().all(|(_, v, _)| *v == Verdict::Success), "seed {seed}");
+        assert!(runs.windows(2).all(|w| w[1].0.since(w[0].0) == secs(3.0)), "seed {seed}: the period is 3 s");
+        assert!(actions(&trace, "Killing").is_empty(), "seed {seed}");
+    }
+}
+
+/// With agnhost's behaviour (200 for 10 s, then 500) and no `ports`, the
+/// assumed port carries the probes to it: the first failing run comes at the
+/// first tick at least 10 s into the instance, i.e. within [S+10, S+13); the
+/// third in a row 6 s later kills it (the sync follows within 0.2 s).
+#[test]
+fn agnhost_liveness_fails_from_ten_seconds_and_is_restarted() {
+    assert_eq!(warnings("liveness-http-agnhost").len(), 1);
+    for seed in SEEDS {
+        let trace = run("liveness-http-agnhost", seed, None);
+        let lives = lives(&trace, "liveness");
+        let kills = actions(&trace, "Killing");
+        assert!(kills.len() >= 3, "seed {seed}");
+        assert!(kills.iter().all(|(_, m)| m == "Container liveness failed liveness probe, will be restarted"));
+        for (l, (k, _)) in lives.iter().zip(&kills) {
+            within(&format!("kill (seed {seed})"), *k, l.started + secs(16.0), l.started + secs(19.2));
+        }
+        let failed = probe_runs(&trace, "liveness-http", "liveness", ProbeKind::Liveness)
+            .into_iter()
+            .filter(|(_, v, _)| *v == Verdict::Failure)
+            .collect::<Vec<_>>();
+        assert!(failed.iter().all(|(_, _, d)| d == "HTTP probe failed with statuscode: 500"), "seed {seed}");
+        for (t, _, _) in &failed {
+            let l = lives.iter().rev().find(|l| l.started <= *t).expect("a probe runs in a started instance");
+            assert!(*t >= l.started + secs(10.0), "seed {seed}: a failure at {t} before 10 s into {:?}", l.started);
+        }
+    }
+}
+
+/// Restart k ≥ 2 waits at least 10 s · 2^(k−2) after the previous exit
+/// (doBackOff; restart 1 is free).
+fn backoff(restart: usize) -> SimDuration {
+    if restart < 2 { SimDuration::ZERO } else { secs(10.0) * (1 << (restart - 2).min(5)) }
+}
+
+/// Two containers declare port 80: the API server's warning, in its words;
+/// nginx1 starts first and binds 80; every nginx2 process fails to bind it
+/// the instant it starts (default app: listens at once, exits 1 on
+/// EADDRINUSE), so it crash-loops on the back-off schedule while nginx1
+/// keeps serving: a client of the pod IP always gets nginx1's 200, and the
+/// pod is never Ready (nginx2 never stays running).
+#[test]
+fn a_port_two_containers_declare_goes_to_the_first_to_bind_it() {
+    let w = warnings("duplicate-port");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].ends_with(
+            "duplicate-port.yaml:20:7: spec.containers[1].ports[0]: duplicate port definition with spec.containers[0].ports[0]"
+        ),
+        "{w:?}"
+    );
+    for seed in SEEDS {
+        let trace = run("duplicate-port", seed, None);
+        let first = lives(&trace, "nginx1");
+        assert_eq!((first.len(), first[0].finished), (1, None), "seed {seed}");
+        assert_eq!(listening(&trace, "nginx1"), vec![vec![80]]);
+        let second = lives(&trace, "nginx2");
+        assert!(second.len() >= 4, "seed {seed}: {} lives", second.len());
+        assert!(second[0].started > first[0].started, "seed {seed}");
+        for l in &second {
+            assert_eq!((l.finished, l.exit), (Some(l.started), Some(1)), "seed {seed}");
+        }
+        let in_use: Vec<_> = facts(&trace, "nginx2")
+            .into_iter()
+            .filter(|(_, f)| matches!(f, ProcessFact::AddressInUse { port: 80 }))
+            .collect();
+        assert_eq!(in_use.len(), second.len());
+        assert!(listening(&trace, "nginx2").is_empty());
+        for (k, pair) in second.windows(2).enumerate() {
+            assert!(pair[1].started >= pair[0].finished.unwrap() + backoff(k + 1), "seed {seed}: restart {}", k + 1);
+        }
+        assert!(first_waiting(&trace, "nginx2", "CrashLoopBackOff").is_some(), "seed {seed}");
+        assert!(kubectl_lines(&trace).iter().all(|(_, ready, _)| ready.0 <= 1), "seed {seed}");
+        assert_eq!(first_condition(&trace, &ConditionType::Ready, true), None, "seed {seed}");
+        let direct = requests(&trace, "direct");
+        let served: Vec<_> = direct.iter().filter(|r| r.sent > first[0].started).collect();
+        assert!(served.len() >= 15, "seed {seed}");
+        assert!(served.iter().all(|r| status(r) == Some(200) && served_by(r) == Some("nginx")), "seed {seed}");
+        assert!(requests(&trace, "service").iter().all(|r| status(r).is_none()), "seed {seed}");
+    }
+}
+
+/// A mesh's rewritten probes: the app's readiness and liveness probes target
+/// 15020, which only the sidecar binds. The app's readiness failures are the
+/// sidecar's 503s, never a refusal; the app is Ready at the first readiness
+/// run once the sidecar's /app-health/…/readyz answers 200, 25 s after the
+/// sidecar started: within [P+25, P+25+5+0.1] (period 5 s); liveness never
+/// fails. Were only the app asked, every probe would be refused.
+#[test]
+fn the_sidecar_answers_the_probes_the_mesh_rewrote() {
+    assert!(warnings("mesh-probes").is_empty());
+    for seed in SEEDS {
+        let trace = run("mesh-probes", seed, None);
+        let proxy = lives(&trace, "istio-proxy");
+        let app = lives(&trace, "reviews");
+        assert_eq!((proxy.len(), app.len()), (1, 1), "seed {seed}");
+        let p = proxy[0].started;
+        assert_eq!(listening(&trace, "istio-proxy"), vec![vec![15020, 15021, 15090]]);
+        assert_eq!(listening(&trace, "reviews"), vec![vec![9080]]);
+        let readiness = probe_runs(&trace, "reviews", "reviews", ProbeKind::Readiness);
+        for (t, v, d) in &readiness {
+            match *t < p + secs(25.0) {
+                true => assert_eq!((v, d.as_str()), (&Verdict::Failure, "HTTP probe failed with statuscode: 503")),
+                false => assert_eq!(*v, Verdict::Success, "seed {seed} at {t}"),
+            }
+        }
+        let ready = pod_condition(&trace, "reviews", &ConditionType::Ready, true).expect("the pod gets Ready");
+        within(&format!("Ready (seed {seed})"), ready, p + secs(25.0), p + secs(30.1));
+        let liveness = probe_runs(&trace, "reviews", "reviews", ProbeKind::Liveness);
+        assert!(!liveness.is_empty() && liveness.iter().all(|(_, v, _)| *v == Verdict::Success), "seed {seed}");
+    }
+}
