@@ -40,6 +40,13 @@ pub struct Behaviours {
 }
 
 impl Behaviours {
+    /// Only the behaviours of the containers named (a pod simulated on its own).
+    pub fn only(&self, names: &[&str]) -> Behaviours {
+        let mut containers = self.containers.clone();
+        containers.retain(|k, _| names.contains(&k.as_str()));
+        Behaviours { containers, origin: self.origin.clone() }
+    }
+
     /// The behaviour of `container`'s instance number `restart_count`, or `None`
     /// when the file does not mention it (podsim's default app then applies).
     pub fn for_instance(&self, container: &str, restart_count: u32) -> Option<Arc<ContainerBehaviour>> {

@@ -259,9 +259,14 @@ fn duration(s: &str) -> Result<SimDuration, String> {
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// Recordings: podsim JSONL, kubectl get -o json|yaml, watch streams, events,
-    /// EndpointSlices, `kubectl get pods -w` tables, `kubectl describe pod` output.
-    #[arg(required = true, value_name = "TRACE")]
+    /// EndpointSlices, `kubectl get pods|rs|deploy|sts|job [-w]` tables,
+    /// `kubectl describe pod` output, `kubectl events`.
+    #[arg(required_unless_present = "list", value_name = "TRACE")]
     pub traces: Vec<PathBuf>,
+    /// Print the invariant catalogue (name, kind, Kubernetes source, what it
+    /// checks) and exit.
+    #[arg(long, conflicts_with_all = ["against", "cluster", "kubernetes"])]
+    pub list: bool,
     /// Cluster profile whose version and backoff settings the rules assume.
     #[arg(long, value_name = "PROFILE.yaml")]
     pub cluster: Option<PathBuf>,

@@ -5,13 +5,21 @@ use super::report;
 use crate::cluster::{Cluster, Version};
 use crate::envelope::{Envelope, envelopes, render};
 use crate::error::{Error, Problem};
-use crate::invariants::{Checker, check_files};
+use crate::invariants::{Checker, catalogue, check_files};
 use crate::observe::read_file;
 use crate::run::{Inputs, prepare};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 pub fn check(args: CheckArgs) -> ExitCode {
+    if args.list {
+        let text = match args.output {
+            Output::Table => list_table(),
+            Output::Jsonl => list_json(),
+        };
+        let _ = io::stdout().lock().write_all(text.as_bytes());
+        return ExitCode::SUCCESS;
+    }
     let stderr = &mut io::stderr().lock();
     let cluster = match profile(&args) {
         Ok(c) => c,
@@ -99,6 +107,34 @@ fn against(
     };
     let _ = stdout.write_all(text.as_bytes());
     if result.violated() || envelopes.iter().any(Envelope::misses) { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+/// `--list`: one block per invariant.
+fn list_table() -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    for (i, on) in catalogue() {
+        let _ = writeln!(s, "{}  ({}; {})", i.name, i.scope.as_str(), on.as_str());
+        let _ = writeln!(s, "  checks  {}", i.statement);
+        let _ = writeln!(s, "  source  {}", i.source);
+    }
+    s
+}
+
+/// `--list -o json`: the catalogue as an array.
+fn list_json() -> String {
+    let all: Vec<serde_json::Value> = catalogue()
+        .map(|(i, on)| {
+            serde_json::json!({
+                "name": i.name,
+                "kind": i.scope.as_str(),
+                "judgedOn": on.as_str(),
+                "source": i.source,
+                "checks": i.statement,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&all).unwrap_or_default() + "\n"
 }
 
 fn profile(args: &CheckArgs) -> Result<Cluster, Error> {

@@ -3,21 +3,26 @@
 //! scenario's app behaviour and cluster profile over many seeds; each timing
 //! the recording shows is compared with the simulated range.
 
+mod measure;
 mod node;
 mod patches;
 mod timings;
 
-pub use timings::{AFTER_DELETION, DELETION_REQUESTED, Timing, Timings, row_timings, timings};
+pub use measure::{AFTER_FIRST_START, Measured, first_start, measure};
+pub use timings::{AFTER_DELETION, At, DELETION_REQUESTED, PodTimings, Timing, row_state, simulated_timings, timings};
+
+use measure::{fit_moment, fit_shown, windows};
 
 use crate::cluster::Node;
 use crate::error::{Error, Problem, SourceFile};
 use crate::manifest::Manifests;
 use crate::observe::{Observed, Origin, Record, simulated_records};
 use crate::run::{Prepared, ScenarioParts, setup, simulate};
-use crate::sim::{Action, PodId, Scheduled};
+use crate::sim::{Action, PodId, Scheduled, Setup};
 use crate::time::{SimDuration, SimTime};
+use k8s_openapi::api::core::v1::PodSpec;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// Where a recorded timing falls against the simulated range.
@@ -41,11 +46,18 @@ pub enum Fit {
 #[derive(Clone, Debug, Serialize)]
 pub struct Line {
     pub timing: String,
-    /// Milliseconds since the pod's creation, as an interval.
+    /// Milliseconds since the timing's base (creation, the first start or the
+    /// deletion request), as an interval, never below 0.
     pub recorded: (i64, i64),
     pub at: Option<String>,
-    /// The smallest and largest simulated value, over the runs that reached it.
+    /// What the recorded interval was read from and measured against.
+    pub reading: String,
+    /// The smallest and largest simulated value, over the runs that reached
+    /// it (for a state a listing showed: when the runs showed that state).
     pub simulated: Option<(i64, i64)>,
+    /// The state lasted to the end of some run: the simulated range is open.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub open_end: bool,
     pub runs: u32,
     pub of: u32,
     #[serde(flatten)]
@@ -69,13 +81,13 @@ impl Envelope {
 
 /// The spec of the newest recorded Pod object with that name (the first one
 /// when its spec patches are replayed), as a manifest (status left out), for
-/// the simulator; and a note when its node changes.
+/// the simulator; a note when its node changes; and the spec itself.
 fn recorded_spec(
     records: &[Record],
     pod: &str,
     first: bool,
     nodes: &[Node],
-) -> Option<(String, Origin, Option<String>)> {
+) -> Option<(String, Origin, Option<String>, PodSpec)> {
     let mut versions = records.iter().filter_map(|r| match &r.observed {
         Observed::Pod(p) if p.metadata.name.as_deref() == Some(pod) && p.spec.is_some() => Some((p, &r.origin)),
         _ => None,
@@ -90,56 +102,108 @@ fn recorded_spec(
         "metadata": {"name": pod, "namespace": p.metadata.namespace, "labels": p.metadata.labels},
         "spec": spec,
     });
-    Some((manifest.to_string(), origin.clone(), note))
+    Some((manifest.to_string(), origin.clone(), note, spec))
+}
+
+/// The pods the scenario runs (one run with its seed), by name, with their
+/// first specs as the API stores them (node assignment left out).
+fn scenario_pods(scenario: &Prepared) -> Vec<(String, PodSpec)> {
+    let trace = simulate(&scenario.setup, scenario.seed, SimTime::ZERO + scenario.until);
+    let mut out: Vec<(String, PodSpec)> = Vec::new();
+    for r in simulated_records(&trace, &scenario.clock) {
+        if let Observed::Pod(p) = r.observed
+            && let (Some(name), Some(mut spec)) = (p.metadata.name, p.spec)
+            && !out.iter().any(|(n, _)| *n == name)
+        {
+            spec.node_name = None;
+            out.push((name, spec));
+        }
+    }
+    out
+}
+
+/// The recorded pod is one the scenario runs: a pod of that name, or of the
+/// same ReplicaSet (a run names its pods anew), with the very spec first
+/// recorded. It is then simulated as the scenario runs it, among its other
+/// objects, with its own actions (deletions, patches).
+fn scenario_runs(own: &[(String, PodSpec)], pod: &str, first: Option<PodSpec>) -> bool {
+    let Some(mut spec) = first else { return false };
+    spec.node_name = None;
+    own.iter().any(|(name, s)| {
+        let same_pod = name == pod || generated_prefix(name).is_some_and(|p| generated_prefix(pod) == Some(p));
+        same_pod && *s == spec
+    })
 }
 
 /// Simulates each recorded pod `runs` times and compares its timings.
 pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(Vec<Envelope>, Vec<Problem>), Error> {
-    let mut recorded = timings(records);
-    for (pod, t) in row_timings_of_rows(records) {
-        recorded.entry(pod).or_default().extend(t);
-    }
     let mut out = Vec::new();
     let mut notes = Vec::new();
-    for (pod, wanted) in recorded {
+    let all = timings(records);
+    let own = if all.is_empty() { Vec::new() } else { scenario_pods(scenario) };
+    let mut shared: BTreeMap<u64, BTreeMap<String, PodTimings>> = BTreeMap::new();
+    let ranks = ranks(&all);
+    for (pod, recorded) in all {
+        let rank = ranks.get(&pod).copied().unwrap_or(0);
         // The first start the recording shows is the base of both sides.
-        let base = first_start(&wanted);
-        let wanted = rebase(wanted, base.as_deref());
+        let base = first_start(&recorded);
+        let wanted: Vec<Measured> =
+            measure(&recorded, base.as_deref()).into_iter().filter(|m| m.name != DELETION_REQUESTED).collect();
         if wanted.is_empty() {
             continue;
         }
         let patches = patches::recorded_patches(records, &pod);
-        let (setup_used, spec) = match recorded_spec(records, &pod, !patches.is_empty(), &scenario.setup.cluster.nodes)
-        {
-            Some((text, origin, note)) => {
+        let nodes = &scenario.setup.cluster.nodes;
+        let first = recorded_spec(records, &pod, true, nodes).map(|s| s.3);
+        let (mut setup_used, spec, own_spec) = match recorded_spec(records, &pod, !patches.is_empty(), nodes) {
+            Some((_, origin, _, _)) if scenario_runs(&own, &pod, first) => (
+                scenario.setup.clone(),
+                format!("the scenario's manifests, which run the recorded spec ({origin})"),
+                false,
+            ),
+            Some((text, origin, note, _)) => {
                 notes.extend(note.map(|n| Problem::warning(format!("pod {pod}: {n}"))));
                 let file = Arc::new(SourceFile { name: format!("{origin} (the recorded spec of pod {pod})"), text });
                 let loaded = Manifests::load(&[file]).and_then(|m| {
+                    // The app file may describe other pods' containers too (a rollout's).
+                    let names: Vec<&str> = m.pods.iter().flat_map(|p| p.containers.iter().map(|c| &*c.name)).collect();
+                    let behaviours = scenario.setup.behaviours.only(&names);
                     setup(
                         m,
-                        (*scenario.setup.behaviours).clone(),
+                        behaviours,
                         (*scenario.setup.cluster).clone(),
                         scenario.clock.epoch,
                         ScenarioParts { actions: Vec::new(), gates: scenario.setup.gates.clone(), traffic: Vec::new() },
                     )
                 });
                 match loaded {
-                    Ok((s, _)) => (s, format!("the recorded spec ({origin})")),
+                    Ok((s, _)) => (s, format!("the recorded spec ({origin})"), true),
                     Err(Error::Input(problems)) => {
                         notes.push(Problem::warning(format!("pod {pod}: its recorded spec cannot be simulated; the scenario's manifests are used instead")));
                         notes.extend(problems.into_iter().map(Problem::warn));
-                        (scenario.setup.clone(), "the scenario's manifests".to_string())
+                        (scenario.setup.clone(), "the scenario's manifests".to_string(), false)
                     }
                     Err(e) => return Err(e),
                 }
             }
-            None => (scenario.setup.clone(), "the scenario's manifests".to_string()),
+            None => (scenario.setup.clone(), "the scenario's manifests".to_string(), false),
         };
         // A recorded deletion is replayed at its time (since creation) and grace.
-        let mut setup_used = setup_used;
-        if let Some(d) = wanted.get(DELETION_REQUESTED) {
-            let at = SimTime::ZERO + SimDuration::from_millis(((d.at.lo + d.at.hi) / 2).max(0) as u64);
-            let index = setup_used.pods.iter().position(|p| p.name == pod).unwrap_or(0);
+        let deletion = recorded.moments.get(DELETION_REQUESTED).and_then(|d| recorded.since_creation(&d.at));
+        if own_spec {
+            let replayed = replayed_actions(&scenario.setup, &pod, &setup_used, deletion.is_none());
+            setup_used.actions = Arc::new(replayed);
+        }
+        // (Not when the scenario deletes it itself, or a controller made it.)
+        let index = setup_used.pods.iter().position(|p| p.name == pod);
+        let deletes = |a: &Scheduled| match &a.action {
+            Action::Delete { pod: id, .. } => Some(id.0 as usize) == index,
+            Action::DeleteMatching { prefix, .. } => pod.starts_with(&**prefix),
+            _ => false,
+        };
+        let replay = deletion.is_some() && index.is_some() && !setup_used.actions.iter().any(deletes);
+        if let (Some(d), Some(index), true) = (deletion, index, replay) {
+            let at = SimTime::ZERO + SimDuration::from_millis(((d.lo + d.hi) / 2).max(0) as u64);
             let grace = recorded_grace(records, &pod);
             let mut actions = (*setup_used.actions).clone();
             actions.push(Scheduled {
@@ -149,8 +213,9 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
             actions.sort_by_key(|a| a.at);
             setup_used.actions = Arc::new(actions);
         }
-        // So is each recorded spec patch.
-        if !patches.is_empty() {
+        // So is each recorded spec patch, on the recorded spec.
+        let patched = own_spec && !patches.is_empty();
+        if patched {
             let index = setup_used.pods.iter().position(|p| p.name == pod).unwrap_or(0);
             let mut actions = (*setup_used.actions).clone();
             for (at, patch) in patches {
@@ -160,74 +225,137 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
             actions.sort_by_key(|a| a.at);
             setup_used.actions = Arc::new(actions);
         }
-        let wanted: Timings = wanted.into_iter().filter(|(name, _)| name != DELETION_REQUESTED).collect();
-        let mut seen: BTreeMap<String, (i64, i64, u32)> = BTreeMap::new();
+        let mut moments: BTreeMap<String, (i64, i64, u32)> = BTreeMap::new();
+        let mut shown: Shown = BTreeMap::new();
+        // The scenario as written is simulated once per seed for all the pods it answers.
+        let as_written = !own_spec && !replay;
         for seed in 1..=u64::from(runs) {
-            let trace = simulate(&setup_used, seed, SimTime::ZERO + scenario.until);
-            let sim = simulated_records(&trace, &scenario.clock);
-            let mut all = timings(&sim);
-            for (p, t) in row_timings(&sim) {
-                all.entry(p).or_default().extend(t);
+            let run = |setup: &Setup| {
+                let trace = simulate(setup, seed, SimTime::ZERO + scenario.until);
+                simulated_timings(&simulated_records(&trace, &scenario.clock))
+            };
+            let fresh;
+            let all = if as_written {
+                shared.entry(seed).or_insert_with(|| run(&scenario.setup))
+            } else {
+                fresh = run(&setup_used);
+                &fresh
+            };
+            let Some(simulated) = counterpart(all, &pod, rank) else { continue };
+            for m in measure(simulated, base.as_deref()) {
+                let e = moments.entry(m.name).or_insert((i64::MAX, i64::MIN, 0));
+                (e.0, e.1, e.2) = (e.0.min(m.at.lo), e.1.max(m.at.hi), e.2 + 1);
             }
-            // The simulated pod is the recorded one, or the scenario's first pod.
-            let simulated =
-                rebase(all.remove(&pod).or_else(|| all.into_values().next()).unwrap_or_default(), base.as_deref());
-            for (name, t) in simulated {
-                let e = seen.entry(name).or_insert((i64::MAX, i64::MIN, 0));
-                e.0 = e.0.min(t.at.lo);
-                e.1 = e.1.max(t.at.hi);
-                e.2 += 1;
+            let mut showed = BTreeSet::new();
+            for (state, from, to) in windows(simulated, base.as_deref()) {
+                let e = shown.entry(state.clone()).or_default();
+                e.0.push((from, to));
+                if showed.insert(state) {
+                    e.1 += 1;
+                }
             }
         }
-        let lines = wanted
-            .into_iter()
-            .map(|(name, t)| {
-                let sim = seen.get(&name).copied();
-                let fit = match sim {
-                    None => Fit::NotSimulated,
-                    Some((lo, _, _)) if t.at.hi <= lo => Fit::Early { by_ms: lo - (t.at.hi - 1) },
-                    Some((_, hi, _)) if t.at.lo >= hi => Fit::Late { by_ms: t.at.lo - (hi - 1) },
-                    Some(_) => Fit::Inside,
-                };
-                Line {
-                    timing: name,
-                    recorded: (t.at.lo, t.at.hi),
-                    at: t.origin.map(|o| o.to_string()),
-                    simulated: sim.map(|(lo, hi, _)| (lo, hi)),
-                    runs: sim.map_or(0, |s| s.2),
-                    of: runs,
-                    fit,
-                }
-            })
-            .collect();
+        let lines = wanted.into_iter().map(|w| line(w, &moments, &shown, runs)).collect();
         out.push(Envelope { pod, spec, lines });
     }
     Ok((out, notes))
 }
 
-/// The name of the first start among `t`'s timings: a container's first
-/// start, else the first `Running` row.
-fn first_start(t: &Timings) -> Option<String> {
-    let container = t.keys().find(|n| n.ends_with(" started #0"));
-    container.or_else(|| t.keys().find(|n| n.as_str() == "Running #0")).cloned()
+/// Per row state: the windows (ms, the end open when it lasted to the end of
+/// a run) in which the runs showed it, and in how many runs.
+type Shown = BTreeMap<String, (Vec<(i64, Option<i64>)>, u32)>;
+
+/// A recorded timing against what the runs gave.
+fn line(w: Measured, moments: &BTreeMap<String, (i64, i64, u32)>, shown: &Shown, runs: u32) -> Line {
+    let (fit, simulated, open_end, reached) = match &w.shown {
+        None => {
+            let sim = moments.get(&w.name).map(|s| ((s.0, s.1), s.2));
+            (fit_moment(w.at, sim.map(|s| s.0)), sim.map(|s| s.0), false, sim.map_or(0, |s| s.1))
+        }
+        Some(state) => {
+            let empty = (Vec::new(), 0);
+            let (ws, reached) = shown.get(state).unwrap_or(&empty);
+            let lo = ws.iter().map(|w| w.0).min();
+            let hi = ws.iter().filter_map(|w| w.1).max().unwrap_or(0);
+            let open_end = ws.iter().any(|w| w.1.is_none());
+            (fit_shown(w.at, ws), lo.map(|lo| (lo, hi.max(lo + 1))), open_end, *reached)
+        }
+    };
+    Line {
+        timing: w.name,
+        recorded: (w.at.lo, w.at.hi),
+        at: w.origin.map(|o| o.to_string()),
+        reading: w.reading,
+        simulated,
+        open_end,
+        runs: reached,
+        of: runs,
+        fit,
+    }
 }
 
-/// Measures every timing but the first start from the first start (the
-/// timing named `base`): how long a pod waits for scheduling and its image
-/// is the environment's business, what follows the first start is the
-/// kubelet's. The first start itself stays measured from creation.
-fn rebase(t: Timings, base: Option<&str>) -> Timings {
-    let Some((first_name, base)) = base.and_then(|b| t.get(b).map(|v| (b.to_string(), v.at))) else { return t };
-    t.into_iter()
-        .map(|(name, v)| {
-            // The deletion is an input, at its recorded time; what follows it is measured from it.
-            if name == first_name || name == DELETION_REQUESTED || name.ends_with(AFTER_DELETION) {
-                return (name, v);
-            }
-            let at = crate::observe::Span { lo: v.at.lo - (base.hi - 1), hi: v.at.hi - base.lo };
-            (format!("{name} (after the first start)"), Timing { at, ..v })
-        })
-        .collect()
+/// A pod name the ReplicaSet controller generated: `web-5d8f7c9b4-x2x9z`,
+/// its prefix and a 5-character suffix of `utilrand.String`'s alphabet.
+fn generated_prefix(name: &str) -> Option<&str> {
+    const ALPHABET: &str = "bcdfghjklmnpqrstvwxz2456789";
+    let (prefix, suffix) = name.rsplit_once('-')?;
+    (suffix.len() == 5 && suffix.chars().all(|c| ALPHABET.contains(c))).then_some(prefix)
+}
+
+/// Each recorded pod's rank among the pods of its generated prefix, in order of appearance.
+fn ranks(all: &BTreeMap<String, PodTimings>) -> BTreeMap<String, usize> {
+    let mut by_prefix: BTreeMap<&str, Vec<(usize, &str)>> = BTreeMap::new();
+    for (name, t) in all {
+        if let Some(prefix) = generated_prefix(name) {
+            by_prefix.entry(prefix).or_default().push((t.first_record, name));
+        }
+    }
+    let mut out = BTreeMap::new();
+    for pods in by_prefix.values_mut() {
+        pods.sort();
+        out.extend(pods.iter().enumerate().map(|(rank, (_, name))| (name.to_string(), rank)));
+    }
+    out
+}
+
+/// The simulated pod that answers a recorded one: the pod of that name; for
+/// a generated name (a run names its pods anew), the pod of the same
+/// ReplicaSet (prefix) that appeared `rank`-th; else the run's only pod.
+fn counterpart<'a>(all: &'a BTreeMap<String, PodTimings>, pod: &str, rank: usize) -> Option<&'a PodTimings> {
+    if let Some(t) = all.get(pod) {
+        return Some(t);
+    }
+    if let Some(prefix) = generated_prefix(pod) {
+        let mut same: Vec<(usize, &PodTimings)> =
+            all.iter().filter(|(n, _)| generated_prefix(n) == Some(prefix)).map(|(_, t)| (t.first_record, t)).collect();
+        same.sort_by_key(|(first, _)| *first);
+        return same.get(rank).map(|(_, t)| *t);
+    }
+    (all.len() == 1).then(|| all.values().next()).flatten()
+}
+
+/// The scenario's actions on the pod, for its recorded spec (the only pod
+/// of `recorded`): readiness-gate conditions, signals to a container (by
+/// name) and, when the recording shows no deletion of its own, a deletion.
+fn replayed_actions(scenario: &Setup, pod: &str, recorded: &Setup, delete: bool) -> Vec<Scheduled> {
+    let is_pod = |id: &PodId| scenario.pods.get(id.0 as usize).is_some_and(|p| p.name == pod);
+    let container = |id: &PodId, c: usize| {
+        let name = &scenario.pods.get(id.0 as usize)?.containers.get(c)?.name;
+        recorded.pods.first()?.containers.iter().position(|x| x.name == *name)
+    };
+    let action = |a: &Action| match a {
+        Action::SetCondition { pod: id, condition, status } if is_pod(id) => {
+            Some(Action::SetCondition { pod: PodId(0), condition: condition.clone(), status: *status })
+        }
+        Action::Kill { pod: id, container: c, signal } if is_pod(id) => {
+            Some(Action::Kill { pod: PodId(0), container: container(id, *c)?, signal: *signal })
+        }
+        Action::Delete { pod: id, grace_period_seconds } if delete && is_pod(id) => {
+            Some(Action::Delete { pod: PodId(0), grace_period_seconds: *grace_period_seconds })
+        }
+        _ => None,
+    };
+    scenario.actions.iter().filter_map(|s| Some(Scheduled { at: s.at, action: action(&s.action)? })).collect()
 }
 
 /// The grace period of a recorded deletion (`deletionGracePeriodSeconds`).
@@ -238,24 +366,24 @@ fn recorded_grace(records: &[Record], pod: &str) -> Option<i64> {
     })
 }
 
-/// Row timings of a recording's `kubectl get` rows.
-fn row_timings_of_rows(records: &[Record]) -> BTreeMap<String, Timings> {
-    let rows: Vec<Record> = records.iter().filter(|r| matches!(r.observed, Observed::Row(_))).cloned().collect();
-    timings(&rows)
-}
-
-/// Renders envelopes as a table.
+/// Renders envelopes as a table, each line followed by what its recorded
+/// interval was read from.
 pub fn render(envelopes: &[Envelope]) -> String {
     use std::fmt::Write;
     let secs = |ms: i64| format!("{:.1}s", ms as f64 / 1000.0);
     let mut s = String::new();
     for e in envelopes {
         let _ = writeln!(s, "envelope of pod {} (simulating {})", e.pod, e.spec);
+        let _ = writeln!(
+            s,
+            "  recorded: the interval the recording allows; simulated: the earliest and latest of the runs that reached it"
+        );
         for l in &e.lines {
             let recorded = format!("{}–{}", secs(l.recorded.0), secs(l.recorded.1));
+            let end = |hi: i64| if l.open_end { "end".to_string() } else { secs(hi) };
             let simulated = l
                 .simulated
-                .map_or("never".to_string(), |(a, b)| format!("{}–{} ({}/{} runs)", secs(a), secs(b), l.runs, l.of));
+                .map_or("never".to_string(), |(a, b)| format!("{}–{} ({}/{} runs)", secs(a), end(b), l.runs, l.of));
             let fit = match &l.fit {
                 Fit::Inside => "inside".to_string(),
                 Fit::Early { by_ms } => format!("EARLY by {}", secs(*by_ms)),
@@ -263,6 +391,8 @@ pub fn render(envelopes: &[Envelope]) -> String {
                 Fit::NotSimulated => "not simulated".to_string(),
             };
             let _ = writeln!(s, "  {:<52} recorded {:<16} simulated {:<30} {fit}", l.timing, recorded, simulated);
+            let at = l.at.as_deref().map_or(String::new(), |a| format!(" ({a})"));
+            let _ = writeln!(s, "      {}{at}", l.reading);
         }
     }
     s

@@ -1,79 +1,151 @@
-//! Timings a person reads off a pod's history, all measured from its
-//! creation: when it became Ready, when each container instance started,
-//! when CrashLoopBackOff showed. The same extraction serves recordings and
-//! simulated traces, so their numbers compare.
+//! Timings a person reads off a pod's history: when it became Ready, when
+//! each container instance (init containers included) started and exited,
+//! when CrashLoopBackOff showed, and which state a listing showed at which
+//! age. The same extraction serves recordings and simulated traces, so their
+//! numbers compare.
 
-use crate::observe::{Observed, Origin, Record, Span, When};
+use crate::observe::{Observed, Origin, PodRow, Printed, Record, Span, When, last_state_instance};
 use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use std::collections::BTreeMap;
 
-/// The suffix of timings measured from the deletion request, not from creation.
+/// The suffix of timings measured from the deletion request.
 pub const AFTER_DELETION: &str = " (after the deletion request)";
 
 /// The name of the timing that is the deletion request itself.
 pub const DELETION_REQUESTED: &str = "deletion requested";
 
-/// One timing, in milliseconds since the pod's creation (or since the
-/// deletion request, for names ending in [`AFTER_DELETION`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Timing {
-    pub at: Span,
-    pub origin: Option<Origin>,
+/// Where a timing sits in time.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum At {
+    /// An instant, in ms since the epoch: a whole-second timestamp of the
+    /// object, or the time a trace line was written.
+    Instant(Span),
+    /// Time since the pod's creation: a row's AGE (kubectl prints no instant).
+    SinceCreation(Span),
 }
 
-/// The timings of one pod, by name (`Ready`, `app started #2`, …), first
-/// occurrence of each.
-pub type Timings = BTreeMap<String, Timing>;
+/// One timing as the recording shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timing {
+    pub at: At,
+    pub origin: Option<Origin>,
+    /// What it was read from, for the explanation of its interval.
+    pub basis: String,
+}
 
-fn secs(t: &k8s_openapi::apimachinery::pkg::apis::meta::v1::Time) -> i64 {
+/// Everything timed about one pod.
+#[derive(Clone, Debug, Default)]
+pub struct PodTimings {
+    /// The index of the pod's first record: pods in order of appearance.
+    pub first_record: usize,
+    /// creationTimestamp (a whole second), when the recording has it.
+    pub created: Option<Span>,
+    /// Moments of change by name (`app started #2`), the first occurrence of each.
+    pub moments: BTreeMap<String, Timing>,
+    /// States a listing showed (`1/1 Running 0`), each at an age.
+    pub shown: Vec<(String, Timing)>,
+    /// In a simulated trace: the ages (ms since creation) at which each row
+    /// state began and ended (None: it lasted to the end of the run).
+    pub windows: BTreeMap<String, Vec<(i64, Option<i64>)>>,
+}
+
+impl PodTimings {
+    /// `t` measured from the pod's creation, when the recording allows it.
+    pub fn since_creation(&self, t: &At) -> Option<Span> {
+        match t {
+            At::SinceCreation(s) => Some(*s),
+            At::Instant(s) => self.created.map(|c| s.difference(&c)),
+        }
+    }
+
+    /// `t − base`: directly between two instants, else through the creation.
+    pub fn between(&self, t: &At, base: &At) -> Option<Span> {
+        match (t, base) {
+            (At::Instant(a), At::Instant(b)) => Some(a.difference(b)),
+            _ => Some(self.since_creation(t)?.difference(&self.since_creation(base)?)),
+        }
+    }
+
+    fn insert(&mut self, name: String, at: At, origin: &Origin, basis: String) {
+        self.moments.entry(name).or_insert(Timing { at, origin: Some(origin.clone()), basis });
+    }
+
+    /// A moment seen again (the same exit behind several RESTARTS
+    /// annotations): the instants every sighting allows.
+    fn narrow(&mut self, name: String, at: At, origin: &Origin, basis: String) {
+        let new = Timing { at, origin: Some(origin.clone()), basis };
+        let Some(old) = self.moments.get_mut(&name) else {
+            self.moments.insert(name, new);
+            return;
+        };
+        if let (At::SinceCreation(a), At::SinceCreation(b)) = (old.at, at)
+            && let Some(both) = a.intersect(&b)
+            && both != a
+        {
+            old.at = At::SinceCreation(both);
+            old.basis = format!("{} and {}", old.basis, new.basis);
+        }
+    }
+}
+
+fn secs(t: &Time) -> i64 {
     t.0.as_second()
 }
 
-/// A timestamp relative to the creation timestamp: both are whole seconds,
-/// so the difference is known to within a second either way.
-fn since(created: i64, t: i64) -> Span {
-    let d = (t - created) * 1000;
-    Span { lo: d - 999, hi: d + 1000 }
-}
-
-fn insert(out: &mut Timings, name: String, at: Span, origin: &Origin) {
-    out.entry(name).or_insert(Timing { at, origin: Some(origin.clone()) });
+fn instant(t: &Time) -> At {
+    At::Instant(Span::second(secs(t)))
 }
 
 /// Extracts the timings of every pod in `records`, keyed by pod name.
-pub fn timings(records: &[Record]) -> BTreeMap<String, Timings> {
-    let mut out: BTreeMap<String, Timings> = BTreeMap::new();
-    let mut created: BTreeMap<String, i64> = BTreeMap::new();
-    for r in records {
+pub fn timings(records: &[Record]) -> BTreeMap<String, PodTimings> {
+    let mut out: BTreeMap<String, PodTimings> = BTreeMap::new();
+    for (i, r) in records.iter().enumerate() {
+        let first = || PodTimings { first_record: i, ..PodTimings::default() };
         match &r.observed {
             Observed::Pod(p) => {
                 let Some(name) = p.metadata.name.clone() else { continue };
-                let Some(c) = p.metadata.creation_timestamp.as_ref().map(secs) else { continue };
-                created.insert(name.clone(), c);
-                from_object(p, c, r, out.entry(name).or_default());
+                let t = out.entry(name).or_insert_with(first);
+                if let Some(c) = p.metadata.creation_timestamp.as_ref() {
+                    t.created = Some(Span::second(secs(c)));
+                }
+                from_object(p, r, t);
             }
-            Observed::Row(row) => from_row(row, r, out.entry(row.name.clone()).or_default()),
+            Observed::Row(row) => {
+                // RESTARTS `3 (33s ago)` and AGE are printed at the same instant.
+                let exit = row.last_restart_ago.map(|ago| {
+                    let basis = format!("AGE {} − RESTARTS' `ago` {}", show(row.age), show(ago));
+                    (At::SinceCreation(row.age.difference(&ago)), basis)
+                });
+                from_row(row, exit, &r.origin, out.entry(row.name.clone()).or_insert_with(first));
+            }
             _ => {}
         }
     }
     out
 }
 
-fn from_object(p: &Pod, created: i64, r: &Record, out: &mut Timings) {
+/// A printed age as the interval it stands for.
+fn show(s: Span) -> String {
+    let secs = |ms: i64| format!("{}s", ms as f64 / 1000.0);
+    format!("[{}, {})", secs(s.lo), secs(s.hi))
+}
+
+fn from_object(p: &Pod, r: &Record, out: &mut PodTimings) {
     let o = &r.origin;
     let status = p.status.as_ref();
-    // Deletion: the request (deletionTimestamp − grace), and each container's
-    // end after it.
+    let all =
+        || status.into_iter().flat_map(|s| s.init_container_statuses.iter().chain(&s.container_statuses)).flatten();
+    // Deletion: the request (deletionTimestamp − grace), and each container's end after it.
     if let Some(dt) = p.metadata.deletion_timestamp.as_ref() {
         let requested = secs(dt) - p.metadata.deletion_grace_period_seconds.unwrap_or(0);
-        insert(out, DELETION_REQUESTED.into(), since(created, requested), o);
-        let all =
-            status.into_iter().flat_map(|s| s.init_container_statuses.iter().chain(&s.container_statuses)).flatten();
-        for s in all {
+        let basis = "deletionTimestamp − deletionGracePeriodSeconds".to_string();
+        out.insert(DELETION_REQUESTED.into(), At::Instant(Span::second(requested)), o, basis);
+        for s in all() {
             if let Some(t) = s.state.as_ref().and_then(|x| x.terminated.as_ref()).and_then(|t| t.finished_at.as_ref())
                 && secs(t) >= requested
             {
-                insert(out, format!("{} stopped{AFTER_DELETION}", s.name), since(requested, secs(t)), o);
+                out.insert(format!("{} stopped{AFTER_DELETION}", s.name), instant(t), o, "finishedAt".into());
             }
         }
     }
@@ -84,66 +156,151 @@ fn from_object(p: &Pod, created: i64, r: &Record, out: &mut Timings) {
         .find(|c| c.type_ == "Ready" && c.status == "True")
         && let Some(t) = ready.last_transition_time.as_ref()
     {
-        insert(out, "Ready".into(), since(created, secs(t)), o);
+        // A snapshot shows the latest transition: name it by the restarts it
+        // came after, so it meets the same transition of a full trace.
+        let restarts: i32 = all().map(|s| s.restart_count).sum();
+        let name = if restarts == 0 { "Ready".to_string() } else { format!("Ready (RESTARTS {restarts})") };
+        out.insert(name, instant(t), o, "Ready's lastTransitionTime".into());
     }
-    for s in status.and_then(|s| s.container_statuses.as_ref()).into_iter().flatten() {
+    for s in all() {
         let state = s.state.as_ref();
+        let n = s.restart_count;
         if let Some(t) = state.and_then(|x| x.running.as_ref()).and_then(|x| x.started_at.as_ref()) {
-            insert(out, format!("{} started #{}", s.name, s.restart_count), since(created, secs(t)), o);
+            out.insert(format!("{} started #{n}", s.name), instant(t), o, "startedAt".into());
+        }
+        if let Some(t) = state.and_then(|x| x.terminated.as_ref()) {
+            if let Some(at) = t.started_at.as_ref() {
+                out.insert(format!("{} started #{n}", s.name), instant(at), o, "startedAt".into());
+            }
+            if let Some(at) = t.finished_at.as_ref() {
+                out.insert(format!("{} exited #{n}", s.name), instant(at), o, "finishedAt".into());
+            }
         }
         let last = s.last_state.as_ref().and_then(|l| l.terminated.as_ref());
-        if let Some(t) = last.and_then(|l| l.finished_at.as_ref()) {
-            insert(out, format!("{} exited #{}", s.name, s.restart_count.max(1) - 1), since(created, secs(t)), o);
+        if let (Some(t), Some(k)) = (last, last_state_instance(s)) {
+            if let Some(at) = t.started_at.as_ref() {
+                out.insert(format!("{} started #{k}", s.name), instant(at), o, "lastState's startedAt".into());
+            }
+            if let Some(at) = t.finished_at.as_ref() {
+                out.insert(format!("{} exited #{k}", s.name), instant(at), o, "lastState's finishedAt".into());
+            }
         }
         // When CrashLoopBackOff showed is an observation time: only a trace with times has it.
         if let (Some(w), When::At(seen)) = (state.and_then(|x| x.waiting.as_ref()), r.seen)
             && w.reason.as_deref() == Some("CrashLoopBackOff")
         {
-            let at = Span { lo: seen.lo - created * 1000, hi: seen.hi - created * 1000 };
-            insert(out, format!("{} CrashLoopBackOff after #{}", s.name, s.restart_count), at, o);
+            let basis = "the time of the write showing it".to_string();
+            out.insert(format!("{} CrashLoopBackOff after #{n}", s.name), At::Instant(seen), o, basis);
         }
     }
 }
 
-/// A `kubectl get -w` row prints a change when it happens: its AGE is the
-/// time of the change, to the row's precision.
-fn from_row(row: &crate::observe::PodRow, r: &Record, out: &mut Timings) {
-    let o = &r.origin;
-    if row.status == "CrashLoopBackOff" {
-        insert(out, format!("CrashLoopBackOff after #{}", row.restarts), row.age, o);
+/// A row's state: READY, STATUS and RESTARTS as printed (without the `(… ago)`).
+pub fn row_state(row: &PodRow) -> String {
+    format!("{}/{} {} {}", row.ready.0, row.ready.1, row.status, row.restarts)
+}
+
+/// Which container instance the RESTARTS annotation's exit is, for a pod with
+/// one counted container: printPod takes the newest `lastState` finish, and
+/// the STATUS shows whether that container waits (then `lastState` is
+/// instance N), runs or has ended (instance N − 1). With more containers, or
+/// while init containers run (their restarts are summed too), it is unknown.
+fn annotated_exit(row: &PodRow) -> Option<u32> {
+    if row.ready.1 != 1 {
+        return None;
     }
-    if row.status == "Running" {
-        insert(out, format!("Running #{}", row.restarts), row.age, o);
-    }
-    if row.ready.1 > 0 && row.ready.0 == row.ready.1 {
-        insert(out, "all containers ready".into(), row.age, o);
+    const WAITING: &[&str] = &[
+        "CrashLoopBackOff",
+        "ErrImagePull",
+        "ImagePullBackOff",
+        "CreateContainerError",
+        "CreateContainerConfigError",
+        "RunContainerError",
+        "InvalidImageName",
+        "PostStartHookError",
+    ];
+    const OWN: &[&str] =
+        &["Running", "NotReady", "Completed", "Error", "OOMKilled", "ContainerCannotRun", "StartError"];
+    let status = row.status.as_str();
+    if WAITING.contains(&status) {
+        Some(row.restarts)
+    } else if OWN.contains(&status) || status.starts_with("ExitCode:") || status.starts_with("Signal:") {
+        row.restarts.checked_sub(1)
+    } else {
+        None
     }
 }
 
-/// The same row-style timings for a simulated trace, from its API writes.
-pub fn row_timings(records: &[Record]) -> BTreeMap<String, Timings> {
-    let mut out: BTreeMap<String, Timings> = BTreeMap::new();
+/// A row. A watch's change row is a moment (AGE is when it changed); a
+/// listing's row is a state held at its AGE. The RESTARTS annotation names
+/// an exit either way.
+fn from_row(row: &PodRow, exit: Option<(At, String)>, o: &Origin, out: &mut PodTimings) {
+    if let (Some((at, basis)), Some(k)) = (exit, annotated_exit(row)) {
+        out.narrow(format!("exited #{k}"), at, o, basis);
+    }
+    let age = At::SinceCreation(row.age);
+    match row.printed {
+        Printed::Change => {
+            let basis = || format!("a watch row's AGE {}", show(row.age));
+            if row.status == "CrashLoopBackOff" {
+                out.insert(format!("CrashLoopBackOff after #{}", row.restarts), age, o, basis());
+            }
+            if row.status == "Running" {
+                out.insert(format!("Running #{}", row.restarts), age, o, basis());
+            }
+            if row.ready.1 > 0 && row.ready.0 == row.ready.1 {
+                out.insert("all containers ready".into(), age, o, basis());
+            }
+        }
+        Printed::Snapshot => {
+            let basis = format!("a listing's AGE {}: the state then, entered earlier", show(row.age));
+            out.shown.push((row_state(row), Timing { at: age, origin: Some(o.clone()), basis }));
+        }
+    }
+}
+
+/// The timings of a simulated trace: those of its objects, plus the rows
+/// `kubectl get pods -w` would print at each API write (changes), and how
+/// long each row state lasted.
+pub fn simulated_timings(records: &[Record]) -> BTreeMap<String, PodTimings> {
+    let mut out = timings(records);
+    let mut open: BTreeMap<String, (String, i64)> = BTreeMap::new();
     for r in records {
         let (Observed::Pod(p), When::At(seen)) = (&r.observed, r.seen) else { continue };
         let (Some(name), Some(created)) = (p.metadata.name.clone(), p.metadata.creation_timestamp.as_ref().map(secs))
         else {
             continue;
         };
-        let Some(row) = as_row(p) else { continue };
-        let age = Span { lo: seen.lo - created * 1000, hi: seen.hi - created * 1000 };
-        let record = Record { observed: Observed::Row(crate::observe::PodRow { age, ..row }), ..r.clone() };
-        if let Observed::Row(row) = &record.observed {
-            from_row(row, &record, out.entry(name).or_default());
+        let Some((row, last_exit)) = as_row(p) else { continue };
+        let age = seen.lo - created * 1000;
+        let row = PodRow { age: Span::exact(age), ..row };
+        let t = out.entry(name.clone()).or_default();
+        let exit = last_exit.map(|f| (At::Instant(Span::second(f)), "the newest lastState's finishedAt".to_string()));
+        from_row(&row, exit, &r.origin, t);
+        let state = row_state(&row);
+        match open.get(&name) {
+            Some((s, _)) if *s == state => {}
+            previous => {
+                if let Some((s, from)) = previous {
+                    t.windows.entry(s.clone()).or_default().push((*from, Some(age)));
+                }
+                open.insert(name, (state, age));
+            }
         }
+    }
+    // The last state of each pod lasts to the end of the run, and maybe beyond.
+    for (name, (state, from)) in open {
+        out.entry(name).or_default().windows.entry(state).or_default().push((from, None));
     }
     out
 }
 
-/// The `kubectl get pods` row of a Pod (`printPod`).
-fn as_row(p: &Pod) -> Option<crate::observe::PodRow> {
+/// The `kubectl get pods` row of a Pod (`printPod`), as a change, and the
+/// second of its RESTARTS annotation's exit.
+fn as_row(p: &Pod) -> Option<(PodRow, Option<i64>)> {
     p.status.as_ref()?;
     let line = crate::kubectl::print_pod(p);
-    Some(crate::observe::PodRow {
+    let row = PodRow {
         namespace: p.metadata.namespace.clone(),
         name: p.metadata.name.clone()?,
         ready: line.ready,
@@ -151,5 +308,7 @@ fn as_row(p: &Pod) -> Option<crate::observe::PodRow> {
         restarts: line.restarts,
         last_restart_ago: None,
         age: Span::exact(0),
-    })
+        printed: Printed::Change,
+    };
+    Some((row, line.last_restart.map(|t| t.as_second())))
 }

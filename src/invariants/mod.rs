@@ -16,11 +16,13 @@ mod rows;
 mod service_path;
 mod sim;
 mod slices;
+mod workloads;
 
 pub use input::check_files;
 pub use report::{PodReport, Report, Verdict, Violation};
 pub use service_path::Horizon;
 pub use sim::{SIM_ONLY, check_run, check_trace};
+pub use workloads::WORKLOAD_RULES;
 
 use crate::cluster::Cluster;
 use crate::observe::{Observed, Record};
@@ -89,7 +91,7 @@ pub const CATALOGUE: &[Invariant] = &[
     ),
     inv(
         "restart-gap-backoff",
-        "a container that exits by itself restarts no sooner than the CrashLoopBackOff delay for its restartCount",
+        "a container that exits by itself restarts no sooner than the CrashLoopBackOff delay for its restartCount; the previous exit and the new start may be read from one snapshot or two (lastState is instance N while the container waits, N − 1 once it runs)",
         "pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff; client-go flowcontrol.Backoff",
         Scope::Snapshot,
     ),
@@ -101,7 +103,7 @@ pub const CATALOGUE: &[Invariant] = &[
     ),
     inv(
         "transition-time-moves-with-status",
-        "a condition's lastTransitionTime changes only when its status does (or, when the kubelet flipped it and back between two PATCHes, with a new reason or message)",
+        "between consecutive versions of a watch, a condition's lastTransitionTime changes only when its status does (or, when the kubelet flipped it and back between two PATCHes, with a new reason or message); snapshots taken apart may hide a flip",
         "pkg/kubelet/status/status_manager.go updateLastTransitionTime",
         Scope::Sequence,
     ),
@@ -137,16 +139,51 @@ pub const CATALOGUE: &[Invariant] = &[
     ),
 ];
 
+/// What an invariant is judged on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum JudgedOn {
+    /// Pod objects, rows and EndpointSlices: recordings and podsim's traces.
+    Recordings,
+    /// The PROBE, PROCESS, PROXY and REQUEST records only podsim's traces have.
+    PodsimRuns,
+    /// `kubectl get rs|deploy|sts|job` rows.
+    ControllerRows,
+}
+
+impl JudgedOn {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JudgedOn::Recordings => "recordings and podsim runs",
+            JudgedOn::PodsimRuns => "podsim runs only",
+            JudgedOn::ControllerRows => "controllers' kubectl get rows",
+        }
+    }
+}
+
+/// Every invariant podsim checks, in report order, with what it is judged on.
+pub fn catalogue() -> impl Iterator<Item = (&'static Invariant, JudgedOn)> {
+    let all = |list: &'static [Invariant], on| list.iter().map(move |i| (i, on));
+    all(CATALOGUE, JudgedOn::Recordings)
+        .chain(all(SIM_ONLY, JudgedOn::PodsimRuns))
+        .chain(all(WORKLOAD_RULES, JudgedOn::ControllerRows))
+}
+
 /// The checker: feed it records, then ask for the report.
 pub struct Checker {
     cluster: Cluster,
     pods: BTreeMap<String, pod::PodState>,
     slices: slices::SliceState,
+    workloads: workloads::Workloads,
 }
 
 impl Checker {
     pub fn new(cluster: Cluster) -> Self {
-        Checker { cluster, pods: BTreeMap::new(), slices: slices::SliceState::default() }
+        Checker {
+            cluster,
+            pods: BTreeMap::new(),
+            slices: slices::SliceState::default(),
+            workloads: workloads::Workloads::default(),
+        }
     }
 
     pub fn observe(&mut self, r: &Record) {
@@ -154,6 +191,7 @@ impl Checker {
             match &r.observed {
                 Observed::EndpointSlice(s) => self.slices.observe(r, s, &self.pods),
                 Observed::Service(s) => self.slices.observe_service(s),
+                Observed::Workload(w) => self.workloads.observe(w, &r.origin),
                 _ => {}
             }
             return;
@@ -174,7 +212,7 @@ impl Checker {
                     state.name = pod.clone().unwrap_or_default();
                 }
             }
-            Observed::EndpointSlice(_) | Observed::Service(_) => {}
+            Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) => {}
         }
     }
 
@@ -183,6 +221,7 @@ impl Checker {
         if let Some(r) = self.slices.report() {
             pods.push(r);
         }
+        pods.extend(self.workloads.report());
         Report { pods }
     }
 }

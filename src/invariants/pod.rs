@@ -24,8 +24,12 @@ pub struct PodState {
     pub(super) last_counts: BTreeMap<String, (i32, Option<String>, Origin)>,
     /// Per condition: the last status, reason and message, lastTransitionTime, and where.
     last_conditions: BTreeMap<String, (Words, Option<i64>, Origin)>,
+    /// Per container: its recent instances' starts and exits (restart-gap-backoff).
+    pub(super) lives: BTreeMap<String, super::restarts::Lives>,
     /// Per container: its restartCount in the first snapshot showing the deletion, and where.
     deletion_counts: BTreeMap<String, (i32, Origin)>,
+    /// The last Pod object came from a watch event (every version in order).
+    watched_last: bool,
     /// The last `kubectl get` row: restarts, age in ms, where.
     pub last_row: Option<(u32, i64, Origin)>,
     /// Every (Ready, terminating) the pod showed in a watch so far: an
@@ -84,7 +88,7 @@ impl PodState {
         self.backoff(p, o, cluster);
         self.message_delay(p, o, cluster);
         self.steps(p, o);
-        self.transitions(p, o);
+        self.transitions(p, r);
         self.phase(p, o, cluster);
         self.exit_codes(p, o);
         self.deletion(p, o);
@@ -269,14 +273,20 @@ impl PodState {
         }
     }
 
-    /// transition-time-moves-with-status across snapshots of the same pod.
-    fn transitions(&mut self, p: &Pod, o: &Origin) {
+    /// transition-time-moves-with-status across consecutive versions of the
+    /// same pod: watch events (`--output-watch-events`, podsim's traces).
+    /// Between two snapshots taken apart the API may have held the other
+    /// status: nothing to judge.
+    fn transitions(&mut self, p: &Pod, r: &Record) {
+        let o = &r.origin;
+        let watched = r.watch.is_some();
+        let consecutive = std::mem::replace(&mut self.watched_last, watched) && watched;
         let conditions = p.status.as_ref().and_then(|s| s.conditions.clone()).unwrap_or_default();
         for c in conditions {
             let ltt = c.last_transition_time.as_ref().map(secs);
             let words = (c.status.clone(), c.reason.clone(), c.message.clone());
             let prev = self.last_conditions.insert(c.type_.clone(), (words.clone(), ltt, o.clone()));
-            let Some(((status, reason, message), prev_ltt, prev_o)) = prev else { continue };
+            let Some(((status, reason, message), prev_ltt, prev_o)) = prev.filter(|_| consecutive) else { continue };
             let t = self.tally("transition-time-moves-with-status");
             // The kubelet stamps against its cached status: a flip and flip
             // back between two PATCHes moves the time without the API seeing
@@ -292,7 +302,8 @@ impl PodState {
                 _ => {}
             }
         }
-        self.tally("transition-time-moves-with-status").skip("fewer than two snapshots with condition times");
+        self.tally("transition-time-moves-with-status")
+            .skip("fewer than two consecutive versions with condition times (a watch with --output-watch-events)");
     }
 
     /// exit-code-reason.

@@ -1,6 +1,6 @@
 //! Verdicts per pod and invariant, and their renderings.
 
-use super::{CATALOGUE, SIM_ONLY};
+use super::{CATALOGUE, SIM_ONLY, WORKLOAD_RULES};
 use crate::observe::Origin;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -91,8 +91,10 @@ impl Report {
     pub fn render(&self) -> String {
         let mut s = String::new();
         for p in &self.pods {
-            let _ = writeln!(s, "pod {} ({})", p.pod, p.observed);
-            for inv in CATALOGUE.iter().chain(SIM_ONLY) {
+            // Entries that are not one pod are named in parentheses: `(EndpointSlices)`, `(ReplicaSet web-1)`.
+            let what = if p.pod.starts_with('(') { "" } else { "pod " };
+            let _ = writeln!(s, "{what}{} ({})", p.pod, p.observed);
+            for inv in CATALOGUE.iter().chain(SIM_ONLY).chain(WORKLOAD_RULES) {
                 let Some(v) = p.verdicts.get(inv.name) else { continue };
                 let detail = match v {
                     Verdict::Holds { checked } => {

@@ -1,14 +1,102 @@
-//! The restart rules on Pod objects: the CrashLoopBackOff gap, the delay a
-//! CrashLoopBackOff message announces, and restartCount steps between
-//! snapshots.
+//! The restart rules on Pod objects: the CrashLoopBackOff gap (within a
+//! snapshot or across two), the delay a CrashLoopBackOff message announces,
+//! and restartCount steps between snapshots.
 
 use super::pod::{PodState, init_statuses, secs, sidecars, statuses};
 use crate::cluster::Cluster;
-use crate::observe::Origin;
-use k8s_openapi::api::core::v1::{ContainerState, Pod};
+use crate::observe::{Origin, last_state_instance};
+use k8s_openapi::api::core::v1::{ContainerState, ContainerStatus, Pod};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What the snapshots of a pod showed of one container's recent instances:
+/// a restart's gap is judged once both ends are known, from one snapshot or
+/// from two (the exit in one, the next start in a later one).
+#[derive(Default)]
+pub(super) struct Lives {
+    /// Instance number → its start and exit (seconds), each with where it was read.
+    seen: BTreeMap<i32, Life>,
+    /// Restarts already judged (or found not to be judgeable).
+    judged: BTreeSet<i32>,
+}
+
+#[derive(Default)]
+struct Life {
+    start: Option<(i64, Origin)>,
+    finish: Option<(i64, Origin)>,
+}
+
+/// Restart `n`: the previous instance's start and exit, and the new start
+/// (seconds, with where each was read).
+struct Restart {
+    n: i32,
+    prev_start: Option<i64>,
+    exit: (i64, Origin),
+    start: (i64, Origin),
+}
+
+/// How many instances back a container is remembered.
+const KEEP: usize = 3;
+
+impl Lives {
+    fn life(&mut self, n: i32) -> &mut Life {
+        self.seen.entry(n).or_default()
+    }
+
+    /// What one container status shows: its own instance (restartCount)
+    /// and the one in `lastState`.
+    fn read(&mut self, s: &ContainerStatus, o: &Origin) {
+        let at = |t: Option<&Time>| t.map(|t| (secs(t), o.clone()));
+        let n = s.restart_count;
+        let last = s.last_state.as_ref().and_then(|l| l.terminated.as_ref());
+        match s.state.as_ref() {
+            Some(ContainerState { running: Some(r), .. }) => {
+                let start = at(r.started_at.as_ref());
+                self.life(n).start = self.life(n).start.take().or(start);
+            }
+            // Not when lastState is the very same container (nothing older left).
+            Some(ContainerState { terminated: Some(t), .. })
+                if t.container_id.is_none() || t.container_id != last.and_then(|l| l.container_id.clone()) =>
+            {
+                let life = self.life(n);
+                life.start = life.start.take().or(at(t.started_at.as_ref()));
+                life.finish = life.finish.take().or(at(t.finished_at.as_ref()));
+            }
+            _ => {}
+        }
+        if let (Some(t), Some(k)) = (last, last_state_instance(s)) {
+            let life = self.life(k);
+            life.start = life.start.take().or(at(t.started_at.as_ref()));
+            life.finish = life.finish.take().or(at(t.finished_at.as_ref()));
+        }
+        while self.seen.len() > KEEP {
+            self.seen.pop_first();
+        }
+        let oldest = self.seen.keys().next().copied().unwrap_or(0);
+        self.judged.retain(|&k| k > oldest);
+    }
+
+    /// Restarts whose previous exit and own start are both known, not judged yet.
+    fn ready(&mut self) -> Vec<Restart> {
+        let mut out = Vec::new();
+        for (&n, life) in self.seen.range(1..) {
+            let Some(prev) = self.seen.get(&(n - 1)) else { continue };
+            if let (Some(exit), Some(start)) = (&prev.finish, &life.start)
+                && !self.judged.contains(&n)
+            {
+                let prev_start = prev.start.as_ref().map(|s| s.0);
+                out.push(Restart { n, prev_start, exit: exit.clone(), start: start.clone() });
+            }
+        }
+        self.judged.extend(out.iter().map(|x| x.n));
+        out
+    }
+}
 
 impl PodState {
-    /// restart-gap-backoff: for a container that can only exit by itself.
+    /// restart-gap-backoff: for a container that can only exit by itself,
+    /// each restart judged once, when a snapshot (or two) shows both the
+    /// previous exit and the new start.
     pub(super) fn backoff(&mut self, p: &Pod, o: &Origin, cluster: &Cluster) {
         if spec_updated(p) {
             return self.tally("restart-gap-backoff").skip(
@@ -21,61 +109,44 @@ impl PodState {
                 .and_then(|s| s.containers.iter().chain(s.init_containers.iter().flatten()).find(|c| c.name == name))
                 .is_some_and(|c| c.liveness_probe.is_some() || c.startup_probe.is_some())
         };
-        let mut out = Vec::new();
-        let mut any = false;
         let mut skip = None;
         // Sidecars follow the same schedule, whatever the pod's restartPolicy.
         let sidecars = sidecars(p);
         for s in statuses(p).chain(init_statuses(p).filter(|s| sidecars.contains(&s.name.as_str()))) {
-            let Some(last) = s.last_state.as_ref().and_then(|l| l.terminated.as_ref()) else { continue };
-            let (Some(finished), Some(prev_start)) = (last.finished_at.as_ref(), last.started_at.as_ref()) else {
+            let lives = self.lives.entry(s.name.clone()).or_default();
+            lives.read(s, o);
+            let restarts = lives.ready();
+            if restarts.is_empty() {
                 continue;
-            };
-            let start = match s.state.as_ref() {
-                Some(ContainerState { running: Some(r), .. }) => r.started_at.as_ref(),
-                // The same instance in both (no older one left, e.g. a deleted
-                // pod's init container after pruning): no restart to judge.
-                Some(ContainerState { terminated: Some(t), .. }) if t.container_id == last.container_id => None,
-                Some(ContainerState { terminated: Some(t), .. }) => t.started_at.as_ref(),
-                _ => None,
-            };
-            let Some(start) = start else { continue };
+            }
             if probe_kills(&s.name) {
                 skip = Some(
                     "the container has a liveness or startup probe: a probe kill restarts without waiting while the backoff entry lags (SyncPod kills and restarts from a status snapshot taken before the kill)",
                 );
                 continue;
             }
-            if secs(finished) - secs(prev_start) >= 599 {
-                skip = Some("the previous instance ran about 10 minutes or more: the backoff may have reset");
-                continue;
-            }
-            any = true;
-            let n = s.restart_count.max(0) as u32;
-            let need = required_wait(n, cluster);
-            // The most the gap can be, given whole-second timestamps.
-            let max_gap_ms = (secs(start) - secs(finished)) * 1000 + 999;
-            if max_gap_ms < need * 1000 {
-                out.push(format!(
-                    "{}: restart {n} came {} s after the previous exit",
-                    s.name,
-                    secs(start) - secs(finished)
-                ));
+            for Restart { n, prev_start, exit: (finished, fo), start: (start, so) } in restarts {
+                if prev_start.is_some_and(|b| finished - b >= 599) {
+                    skip = Some("the previous instance ran about 10 minutes or more: the backoff may have reset");
+                    continue;
+                }
+                let need = required_wait(n.max(0) as u32, cluster);
+                // The most the gap can be, given whole-second timestamps.
                 let t = self.tally("restart-gap-backoff");
-                t.violate(
-                    &[o],
-                    format!("{}: at least {need} s before restart {n}", s.name),
-                    out.last().cloned().unwrap_or_default(),
-                );
+                if (start - finished) * 1000 + 999 < need * 1000 {
+                    let records: Vec<&Origin> = if fo == so { vec![&so] } else { vec![&fo, &so] };
+                    t.violate(
+                        &records,
+                        format!("{}: at least {need} s before restart {n}", s.name),
+                        format!("{}: restart {n} came {} s after the previous exit", s.name, start - finished),
+                    );
+                } else {
+                    t.hold();
+                }
             }
         }
         let t = self.tally("restart-gap-backoff");
-        match (any, skip) {
-            (true, _) if out.is_empty() => t.hold(),
-            (true, _) => {}
-            (false, Some(why)) => t.skip(why),
-            (false, None) => t.skip("no container restarted after a recorded termination"),
-        }
+        t.skip(skip.unwrap_or("no container restarted after a recorded termination"));
     }
 
     /// crashloop-message-delay.
@@ -190,4 +261,67 @@ fn go_duration_secs(text: &str) -> Option<i64> {
         }
     }
     num.is_empty().then_some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cluster::Cluster;
+    use crate::error::SourceFile;
+    use crate::invariants::{Checker, Verdict};
+    use std::sync::Arc;
+
+    /// Pod `loop` (exit 1, restartPolicy Always) as `kubectl get pod -o json`
+    /// prints it, with container `app`'s restartCount, state and lastState.
+    fn pod(restarts: u32, state: &str, last: &str) -> String {
+        format!(
+            r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"loop","uid":"u1"}},"spec":{{"containers":[{{"name":"app","image":"busybox"}}]}},"status":{{"phase":"Running","containerStatuses":[{{"name":"app","image":"busybox","imageID":"","ready":false,"restartCount":{restarts},"state":{state},"lastState":{{"terminated":{last}}}}}]}}}}"#
+        )
+    }
+
+    fn exited(id: u32, started: &str, finished: &str) -> String {
+        format!(
+            r#"{{"exitCode":1,"reason":"Error","containerID":"c://{id}","startedAt":"2026-01-01T00:{started}Z","finishedAt":"2026-01-01T00:{finished}Z"}}"#
+        )
+    }
+
+    fn verdict(snapshots: &[String]) -> Verdict {
+        let mut c = Checker::new(Cluster::default());
+        for (i, text) in snapshots.iter().enumerate() {
+            let file = Arc::new(SourceFile { name: format!("pod-{i}.json"), text: text.clone() });
+            crate::observe::read(&file, &mut |r| c.observe(&r));
+        }
+        c.report().verdict("loop", "restart-gap-backoff").cloned().unwrap()
+    }
+
+    /// Two dumps: the first waits in CrashLoopBackOff after instance 3
+    /// exited at 00:01:00 (its lastState is instance 3, restartCount 3); the
+    /// second runs instance 4. Restart 4 must wait 10 s · 2^(4−2) = 40 s
+    /// (doBackOff), which only the two dumps together show.
+    #[test]
+    fn a_restart_is_judged_across_two_snapshots() {
+        let waiting =
+            r#"{"waiting":{"reason":"CrashLoopBackOff","message":"back-off 40s restarting failed container"}}"#;
+        let first = pod(3, waiting, &exited(3, "00:59", "01:00"));
+        let running = |at: &str| format!(r#"{{"running":{{"startedAt":"2026-01-01T00:{at}Z"}}}}"#);
+        // Its lastState here is instance 3 again: nothing new on its own.
+        let late = pod(4, &running("01:41"), &exited(3, "00:59", "01:00"));
+        assert_eq!(verdict(&[first.clone(), late]), Verdict::Holds { checked: 1 });
+        let early = pod(4, &running("01:30"), &exited(3, "00:59", "01:00"));
+        let Verdict::Violated { violations } = verdict(&[first.clone(), early]) else { panic!() };
+        assert_eq!(violations.len(), 1);
+        assert_eq!(violations[0].expected, "app: at least 40 s before restart 4");
+        assert_eq!(violations[0].observed, "app: restart 4 came 30 s after the previous exit");
+        // The exit was read in one file, the start in the other.
+        assert_eq!(violations[0].records, ["pod-0.json:1", "pod-1.json:1"]);
+        // Alone, neither dump shows both ends of restart 4.
+        let Verdict::NotApplicable { .. } = verdict(&[first]) else { panic!() };
+    }
+
+    /// The restart seen twice (a watch shows it in every later version) is judged once.
+    #[test]
+    fn each_restart_is_judged_once() {
+        let running = r#"{"running":{"startedAt":"2026-01-01T00:01:41Z"}}"#;
+        let one = pod(4, running, &exited(3, "00:59", "01:00"));
+        assert_eq!(verdict(&[one.clone(), one.clone(), one]), Verdict::Holds { checked: 1 });
+    }
 }

@@ -37,14 +37,24 @@ pub fn detect(first_line: &str, whole: Option<&str>) -> Format {
     if t.starts_with('{') || array {
         return Format::Json;
     }
-    let yamlish = |l: &str| {
-        l.starts_with("apiVersion:") || l.starts_with("kind:") || l.starts_with("---") || l.starts_with("items:")
-    };
+    // A document separator is `---` alone (`--- t=10s ---` is a script's marker).
+    let yamlish =
+        |l: &str| l.starts_with("apiVersion:") || l.starts_with("kind:") || l == "---" || l.starts_with("items:");
     match whole {
         Some(text) if text.lines().any(|l| yamlish(l.trim_end())) && !looks_like_text(text) => Format::Yaml,
-        _ if yamlish(t) => Format::Yaml,
+        // A part of an object (`status:`, `containerStatuses:`): YAML keys are lowerCamelCase, describe's are not.
+        Some(text) if field_key(t) && !looks_like_text(text) => Format::Yaml,
+        _ if yamlish(t.trim_end()) => Format::Yaml,
         _ => Format::Text,
     }
+}
+
+/// `status:` or `restartCount: 3` at the left margin: a YAML field.
+fn field_key(line: &str) -> bool {
+    let Some((key, rest)) = line.split_once(':') else { return false };
+    key.starts_with(|c: char| c.is_ascii_lowercase())
+        && key.chars().all(|c| c.is_ascii_alphanumeric())
+        && (rest.is_empty() || rest.starts_with(' '))
 }
 
 /// A table header or a describe block somewhere in the file.
@@ -84,10 +94,10 @@ pub fn read_file(path: &Path, sink: &mut dyn FnMut(Record)) -> Result<Vec<Proble
     }
 }
 
-/// A shell prompt with a kubectl command, pasted above the output.
+/// A shell prompt with a command (`user@host:~$ kubectl …`, `$ …`), pasted above the output.
 fn is_command(line: &str) -> bool {
     let t = line.trim_start();
-    t.starts_with("$ ") || t.contains("$ kubectl ") || t.starts_with("# kubectl ")
+    t.starts_with("$ ") || t.starts_with("# kubectl ") || text::is_command_line(t)
 }
 
 /// The text with command lines blanked, so YAML and JSON parse and every
@@ -113,8 +123,21 @@ pub fn read(file: &Arc<SourceFile>, sink: &mut dyn FnMut(Record)) -> Vec<Problem
                         json::read_document(doc, sink, &mut problems);
                     }
                 }
-                Err(Error::Input(mut p)) => problems.append(&mut p),
-                Err(e) => problems.push(Problem::error(e.to_string())),
+                // Not YAML after all: kubectl's text output, if it reads as that.
+                Err(e) => {
+                    let mut records = Vec::new();
+                    let mut text_problems = Vec::new();
+                    text::read_text(&name, &file.text, &mut |r| records.push(r), &mut text_problems);
+                    if records.is_empty() {
+                        match e {
+                            Error::Input(mut p) => problems.append(&mut p),
+                            e => problems.push(Problem::error(e.to_string())),
+                        }
+                    } else {
+                        records.into_iter().for_each(&mut *sink);
+                        problems = text_problems;
+                    }
+                }
             }
         }
         Format::Text => text::read_text(&name, &file.text, sink, &mut problems),
@@ -130,4 +153,49 @@ fn peek_first_line<R: BufRead>(reader: &mut R) -> std::io::Result<String> {
     let buf = reader.fill_buf()?;
     let text = String::from_utf8_lossy(&buf[..buf.len().min(64 * 1024)]).into_owned();
     Ok(text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_from_their_lines() {
+        // A script's marker is not a YAML document separator.
+        let marked = "--- t=10s --- web   1/1   Running   0   10s\n";
+        assert_eq!(detect(marked, Some(marked)), Format::Text);
+        assert_eq!(detect("---", Some("---\nkind: Pod\n")), Format::Yaml);
+        // A part of an object: its lowerCamelCase key; describe's keys are capitalised.
+        assert_eq!(detect("status:", Some("status:\n  phase: Running\n")), Format::Yaml);
+        assert_eq!(detect("restartCount: 3", Some("restartCount: 3\n")), Format::Yaml);
+        assert_eq!(detect("Name:   web", Some("Name:   web\nStatus:  Running\n")), Format::Text);
+        // describe's Events rule under its column names is not a separator either.
+        let events = "Type    Reason   Age   From     Message\n----    ------   ----  ----     -------\n";
+        assert_eq!(detect("Type    Reason   Age   From     Message", Some(events)), Format::Text);
+    }
+
+    #[test]
+    fn prompts_of_any_shell_are_commands() {
+        for line in [
+            "$ kubectl get pods -o json",
+            "controlplane:~$ kubectl get pod web -o yaml",
+            "root@node01:~# kubectl get pod web -o json",
+            "PS C:\\Users\\me> kubectl get pod web -o json",
+        ] {
+            assert!(is_command(line), "{line}");
+        }
+        assert!(!is_command("{\"kind\": \"Pod\"}"));
+        assert!(!is_command("  command: [\"kubectl\", \"get\"]"));
+    }
+
+    /// Text that looked like YAML but is not (a colon in a describe event
+    /// message) is read as kubectl text.
+    #[test]
+    fn text_that_fails_as_yaml_is_read_as_text() {
+        let text = "kind: of a note\n  Warning  Unhealthy  35s (x2 over 40s)  kubelet  Liveness probe failed: no\n";
+        let file = Arc::new(SourceFile { name: "t.txt".into(), text: text.into() });
+        let mut records = Vec::new();
+        let problems = read(&file, &mut |r| records.push(r));
+        assert_eq!(records.len(), 1, "{problems:?}");
+    }
 }

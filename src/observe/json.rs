@@ -1,6 +1,7 @@
 //! JSON and YAML objects: Pods, Events, EndpointSlices, Services, Lists, watch events
 //! (`{"type":"MODIFIED","object":{…}}`) and podsim's own trace lines.
 
+use super::fragment::{Fragment, fragment};
 use super::{Observed, Origin, Record, Span, When};
 use crate::error::Problem;
 use crate::source::Doc;
@@ -191,6 +192,10 @@ fn dispatch(
     sink: &mut dyn FnMut(Record),
     problems: &mut Vec<Problem>,
 ) {
+    if let Some(Fragment::Pod(pod, message)) = v.is_array().then(|| fragment(&v)).flatten() {
+        problems.push(problem(origin, message).warn());
+        return dispatch(pod, origin, watch, seen, stream, sink, problems);
+    }
     if let Value::Array(items) = v {
         for item in items {
             dispatch(item, origin, None, When::Unknown, stream, sink, problems);
@@ -214,7 +219,8 @@ fn dispatch(
             return;
         }
         let seen = stream.epoch_ms.map_or(When::Unknown, |e| When::At(Span::exact(e + (t * 1000.0).round() as i64)));
-        if let Some(object) = v.get("object").cloned().filter(|_| ty != "CHANGE") {
+        // Lines about an object (`SCENARIO`'s `"object": "pod/web"`) name it without holding it.
+        if let Some(object) = v.get("object").filter(|o| o.is_object() && ty != "CHANGE").cloned() {
             let watch = matches!(ty, "ADDED" | "MODIFIED" | "DELETED").then(|| ty.to_string());
             dispatch(object, origin, watch, seen, stream, sink, problems);
         }
@@ -225,8 +231,20 @@ fn dispatch(
         if let (Some(ty), Some(object)) = (event_type, v.get("object")) {
             return dispatch(object.clone(), origin, Some(ty), seen, stream, sink, problems);
         }
-        problems
-            .push(problem(origin, "a JSON value with no `kind`: not a Kubernetes object or watch event".into()).warn());
+        match fragment(&v) {
+            Some(Fragment::Pod(pod, message)) => {
+                problems.push(problem(origin, message).warn());
+                dispatch(pod, origin, watch, seen, stream, sink, problems);
+            }
+            Some(Fragment::Skip(message)) => problems.push(problem(origin, message).warn()),
+            None => problems.push(
+                problem(
+                    origin,
+                    "a value with no `kind`: not a Kubernetes object, a watch event or part of a Pod".into(),
+                )
+                .warn(),
+            ),
+        }
         return;
     }
     if is_list(&v) {

@@ -5,16 +5,20 @@
 //! Readers turn each input format into [`Record`]s: full Pod objects (from
 //! `kubectl get -o yaml|json`, watch streams, podsim's JSON Lines), rows of
 //! `kubectl get pods` tables, Events (objects or `kubectl describe` rows),
-//! EndpointSlices and the Services they belong to. The invariant checker
+//! EndpointSlices and the Services they belong to, and the rows of
+//! `kubectl get rs|deploy|sts|job`. The invariant checker
 //! consumes them one at a time.
 
 mod detect;
+mod fragment;
+mod instances;
 mod json;
 mod sim;
 mod text;
 mod when;
 
 pub use detect::{Format, detect_file, read, read_file};
+pub use instances::last_state_instance;
 pub use sim::simulated_records;
 pub use when::{Span, When, human_duration};
 
@@ -49,6 +53,56 @@ pub struct PodRow {
     pub last_restart_ago: Option<Span>,
     /// AGE: time since the pod's creation when the row was printed.
     pub age: Span,
+    pub printed: Printed,
+}
+
+/// What moment a table row stands for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Printed {
+    /// A watch printing a change as it happens: AGE is the time of the change.
+    Change,
+    /// A listing (a one-shot `kubectl get`, the first row of each object in a
+    /// watch): the state the object was in at AGE, entered at some earlier time.
+    Snapshot,
+}
+
+/// A row of `kubectl get rs|deploy|sts|job`: the counts a controller wrote
+/// to its object's status, as printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkloadRow {
+    pub namespace: Option<String>,
+    pub name: String,
+    pub shows: Workload,
+    /// AGE: time since the object's creation when the row was printed.
+    pub age: Span,
+    pub printed: Printed,
+}
+
+/// The columns of each controller's row (`printReplicaSet`, `printDeployment`,
+/// `printStatefulSet`, `printJob` in pkg/printers/internalversion/printers.go).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Workload {
+    /// DESIRED (spec.replicas), CURRENT (status.replicas), READY (status.readyReplicas).
+    ReplicaSet { desired: u32, current: u32, ready: u32 },
+    /// READY `readyReplicas/spec.replicas`, UP-TO-DATE, AVAILABLE (kubectl ≥ 1.11).
+    Deployment { ready: u32, desired: u32, updated: u32, available: u32 },
+    /// READY `readyReplicas/spec.replicas`.
+    StatefulSet { ready: u32, desired: u32 },
+    /// COMPLETIONS `succeeded/completions` (`succeeded/1 of P` without
+    /// completions: None), DURATION (empty before the Job starts), and the
+    /// STATUS column of newer kubectl.
+    Job { succeeded: u32, completions: Option<u32>, duration: Option<Span>, status: Option<String> },
+}
+
+impl Workload {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Workload::ReplicaSet { .. } => "ReplicaSet",
+            Workload::Deployment { .. } => "Deployment",
+            Workload::StatefulSet { .. } => "StatefulSet",
+            Workload::Job { .. } => "Job",
+        }
+    }
 }
 
 /// An event line of `kubectl describe` or `kubectl get events`.
@@ -82,6 +136,8 @@ pub enum Observed {
     EndpointSlice(Box<EndpointSlice>),
     /// A Service: its `publishNotReadyAddresses` decides its endpoints' `ready`.
     Service(Box<Service>),
+    /// A ReplicaSet, Deployment, StatefulSet or Job as a `kubectl get` row.
+    Workload(WorkloadRow),
 }
 
 /// One observation.
@@ -112,7 +168,7 @@ impl Record {
                     .then(|| pod_key(o.uid.as_deref(), o.namespace.as_deref(), o.name.as_deref().unwrap_or("")))
             }
             Observed::EventRow { pod, .. } => pod.as_deref().map(|p| pod_key(None, None, p)),
-            Observed::EndpointSlice(_) | Observed::Service(_) => None,
+            Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) => None,
         }
     }
 }

@@ -30,6 +30,15 @@ impl Span {
     pub fn shift(&self, by: &Span) -> Span {
         Span { lo: self.lo + by.lo, hi: self.hi + by.hi - 1 }
     }
+    /// Every possible `self − other`, as an interval.
+    pub fn difference(&self, other: &Span) -> Span {
+        Span { lo: self.lo - (other.hi - 1), hi: self.hi - other.lo }
+    }
+    /// The instants both allow, if any.
+    pub fn intersect(&self, other: &Span) -> Option<Span> {
+        let s = Span { lo: self.lo.max(other.lo), hi: self.hi.min(other.hi) };
+        (s.lo < s.hi).then_some(s)
+    }
 }
 
 /// When something was observed.
@@ -96,6 +105,9 @@ mod tests {
         let a = Span::second(10);
         let b = Span::second(20);
         assert_eq!(b.minus(&a), (9_001, 10_999));
+        assert_eq!(b.difference(&a), Span { lo: 9_001, hi: 11_000 });
         assert!(b.surely_after(&a));
+        assert_eq!(a.intersect(&Span { lo: 10_500, hi: 20_000 }), Some(Span { lo: 10_500, hi: 11_000 }));
+        assert_eq!(a.intersect(&b), None);
     }
 }

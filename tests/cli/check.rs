@@ -65,10 +65,423 @@ fn check_against_a_scenario_reports_the_envelope() {
     ]);
     assert_eq!(run.code, Some(0), "{run:?}");
     assert!(run.stdout.contains("envelope of pod lifecycle-crashloop"), "{run:?}");
-    // Four Running and two CrashLoopBackOff timings, and when it was ready.
-    let recorded: Vec<&str> = run.stdout.lines().filter(|l| l.contains("recorded")).collect();
-    assert_eq!(recorded.len(), 7, "{run:?}");
-    assert!(recorded.iter().all(|l| l.ends_with("inside")), "{run:?}");
+    // Four Running rows, two CrashLoopBackOff rows, the first Ready, three
+    // exits read from `RESTARTS 1 (1s ago)`, `1 (12s ago)` and `2 (29s ago)`
+    // (row 12's `3 (33s ago)` gives exit #2 again), and the first row's listing.
+    let timings: Vec<&str> = run.stdout.lines().filter(|l| l.contains(" recorded ")).collect();
+    assert_eq!(timings.len(), 11, "{run:?}");
+    assert!(timings.iter().all(|l| l.ends_with("inside")), "{run:?}");
+}
+
+/// Every scenario of `models/scenarios/`, run with its own seed, read back
+/// the ways a user records a cluster, and checked `--against` the same
+/// scenario: the trace itself (`-o jsonl`), `kubectl get pods -w` text
+/// printed from it, and two `kubectl get pod -o json` snapshots of its
+/// first pod. The scenario's seed is one of the envelope's runs, so every
+/// timing read from the recording must fall inside: a miss is a comparison
+/// that reads the recording unlike the runs (a `lastState` taken for the
+/// wrong instance, a listing row read as a change), not chance. (A fresh
+/// seed would fall outside the min–max of N runs with probability 2/(N+1)
+/// per timing.)
+#[test]
+fn every_scenario_trace_falls_inside_its_own_envelope() {
+    let dir = TempDir::new("check-self");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/scenarios");
+    let mut scenarios: Vec<std::path::PathBuf> = ["", "recorded"]
+        .iter()
+        .flat_map(|sub| std::fs::read_dir(root.join(sub)).expect("models/scenarios").flatten())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    scenarios.sort();
+    assert!(scenarios.len() >= 40, "{} scenarios", scenarios.len());
+    let (mut checked, mut misses) = (0, Vec::new());
+    for scenario in &scenarios {
+        let name = scenario.file_stem().and_then(|s| s.to_str()).unwrap_or("?");
+        let scenario = scenario.to_str().expect("UTF-8 path");
+        let run = podsim(["run", scenario, "-o", "jsonl"]);
+        assert_eq!(run.code, Some(0), "{name}: {run:?}");
+        let recording = recordings(&run.stdout);
+        let trace = dir.write(&format!("{name}/trace.jsonl"), &run.stdout);
+        let watch = dir.write(&format!("{name}/watch.txt"), &recording.watch);
+        let snaps: Vec<String> = recording
+            .snapshots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| dir.write(&format!("{name}/pod-{i}.json"), s))
+            .collect();
+        let runs = recording.seed.max(1).to_string();
+        for files in [vec![trace], vec![watch], snaps] {
+            let mut args = vec!["check".to_string()];
+            args.extend(files.iter().cloned());
+            args.extend(["--against", scenario, "--runs", &runs, "-o", "json"].map(String::from));
+            let check = podsim(&args);
+            let what = format!(
+                "{name} ({})",
+                files.iter().map(|f| f.rsplit('/').next().unwrap_or("")).collect::<Vec<_>>().join(" ")
+            );
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(&check.stdout) else {
+                misses.push(format!("{what}: {check:?}"));
+                continue;
+            };
+            let envelopes = v["envelopes"].as_array().into_iter().flatten();
+            let before = checked;
+            for e in envelopes {
+                for l in e["lines"].as_array().into_iter().flatten() {
+                    let (lo, hi) = (l["recorded"][0].as_i64().unwrap_or(-1), l["recorded"][1].as_i64().unwrap_or(-1));
+                    // Inside, and never a negative or empty interval.
+                    if l["fit"] != "inside" || lo < 0 || lo >= hi {
+                        misses.push(format!("{what} pod {}: {l}", e["pod"]));
+                    }
+                    checked += 1;
+                }
+            }
+            // The trace and the watch always show some timing.
+            if checked == before && files.len() == 1 {
+                misses.push(format!("{what}: no timing compared"));
+            }
+            if check.code != Some(0) {
+                misses.push(format!("{what}: exit code {:?}: {}", check.code, check.stderr));
+            }
+        }
+    }
+    assert!(misses.is_empty(), "{} misses:\n{}", misses.len(), misses.join("\n"));
+}
+
+/// What a user would have recorded of a run: `kubectl get pods -w` and two
+/// `kubectl get pod NAME -o json` snapshots of the first pod (at a third and
+/// two thirds of its versions).
+struct Recording {
+    /// The run's seed: the envelope's runs must include it.
+    seed: u64,
+    watch: String,
+    snapshots: Vec<String>,
+}
+
+fn recordings(jsonl: &str) -> Recording {
+    let (mut epoch, mut seed) = (None, 0);
+    let mut versions: Vec<(f64, serde_json::Value)> = Vec::new();
+    for line in jsonl.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        if v["type"] == "HEADER" {
+            epoch = v["run"]["epoch"].as_str().and_then(|e| e.parse::<k8s_openapi::jiff::Timestamp>().ok());
+            seed = v["run"]["seed"].as_u64().unwrap_or(0);
+        }
+        if matches!(v["type"].as_str(), Some("ADDED" | "MODIFIED")) && v["object"]["kind"] == "Pod" {
+            versions.push((v["t"].as_f64().unwrap_or(0.0), v["object"].clone()));
+        }
+    }
+    let epoch = epoch.expect("the HEADER's epoch");
+    let mut watch = String::from("$ kubectl get pods -w\nNAME   READY   STATUS   RESTARTS   AGE\n");
+    for (t, object) in &versions {
+        let pod: k8s_openapi::api::core::v1::Pod = serde_json::from_value(object.clone()).expect("a Pod");
+        let now = epoch + k8s_openapi::jiff::SignedDuration::from_millis((t * 1000.0).round() as i64);
+        let line = podsim::kubectl::print_pod(&pod);
+        let ready = format!("{}/{}", line.ready.0, line.ready.1);
+        let (restarts, age) = (line.restarts_cell(now), line.age_cell(now));
+        watch += &format!("{}   {ready}   {}   {restarts}   {age}\n", line.name, line.status);
+    }
+    let first = versions.first().map(|(_, o)| o["metadata"]["name"].clone());
+    let own: Vec<&serde_json::Value> =
+        versions.iter().filter(|(_, o)| Some(&o["metadata"]["name"]) == first.as_ref()).map(|(_, o)| o).collect();
+    let snapshots = [own.len() / 3, own.len() * 2 / 3]
+        .iter()
+        .filter_map(|&i| own.get(i))
+        .map(|o| serde_json::to_string_pretty(o).unwrap_or_default())
+        .collect();
+    Recording { seed, watch, snapshots }
+}
+
+/// The lines of one `--against` envelope as (timing, recorded interval, fit).
+fn envelope_lines(run: &crate::Run) -> Vec<(String, (i64, i64), String)> {
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let lines = v["envelopes"].as_array().into_iter().flatten().flat_map(|e| e["lines"].as_array()).flatten();
+    lines
+        .map(|l| {
+            let at = (l["recorded"][0].as_i64().unwrap_or(-1), l["recorded"][1].as_i64().unwrap_or(-1));
+            (l["timing"].as_str().unwrap_or("").to_string(), at, l["fit"].as_str().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+/// Trace 023's `kubectl get pod -w`: the first row lists the pod (a state
+/// at an age), the RESTARTS annotation `1 (12s ago)` at AGE 19s under
+/// CrashLoopBackOff names instance 1's exit (the waiting container's
+/// lastState is its newest instance), and every interval is at least 0.
+#[test]
+fn check_against_reads_listings_and_restarts_annotations() {
+    let run = podsim([
+        "check",
+        "tests/traces/023-lifecycle-lab-crashloop-probes-startup-termination-v137/05a-crashloop-watch.txt",
+        "--against",
+        "models/scenarios/recorded/023-crashloop.yaml",
+        "--runs",
+        "20",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let lines = envelope_lines(&run);
+    let get = |name: &str| lines.iter().find(|l| l.0 == name).unwrap_or_else(|| panic!("{name}: {lines:?}"));
+    // Row 3 `0/1 ContainerCreating 0 0s`: the listing's state at AGE [0 s, 1 s).
+    assert_eq!(get("shows `0/1 ContainerCreating 0`").1, (0, 1000));
+    // `1 (12s ago)` at `19s`: the exit at AGE − ago ∈ (19 − 13, 20 − 12) s since creation;
+    // minus the first start (the `Running` row at AGE [0, 1) s): (6.001 − 0.999, 8 − 0) s.
+    assert_eq!(get("exited #1 (after the first start)").1, (5_002, 8_000));
+    // `Running 1 (1s ago)` at `4s`: the running container's lastState is instance 0, its exit
+    // in (4 − 2, 5 − 1) s, minus the first start.
+    assert_eq!(get("exited #0 (after the first start)").1, (1_002, 4_000));
+    assert!(lines.iter().all(|l| l.2 == "inside" && 0 <= l.1.0 && l.1.0 < l.1.1), "{lines:?}");
+}
+
+/// Text output explains each interval on the line below it.
+#[test]
+fn check_against_explains_each_interval() {
+    let run = podsim([
+        "check",
+        "tests/traces/023-lifecycle-lab-crashloop-probes-startup-termination-v137/05a-crashloop-watch.txt",
+        "--against",
+        "models/scenarios/recorded/023-crashloop.yaml",
+        "--runs",
+        "5",
+    ]);
+    let out: Vec<&str> = run.stdout.lines().collect();
+    let i = out.iter().position(|l| l.contains("exited #1 (after the first start)")).expect("the line");
+    assert_eq!(
+        out[i + 1].trim(),
+        "AGE [19s, 20s) − RESTARTS' `ago` [12s, 13s) − the first start (Running #0: a watch row's AGE [0s, 1s)) \
+         (tests/traces/023-lifecycle-lab-crashloop-probes-startup-termination-v137/05a-crashloop-watch.txt:8)"
+    );
+}
+
+/// A `kubectl get pods` listing (no watch) shows states at their ages, not
+/// changes: nothing is taken as the moment the pod became Running.
+#[test]
+fn a_one_shot_listing_is_a_state_at_an_age() {
+    let dir = TempDir::new("check-listing");
+    let file = dir.write(
+        "get.txt",
+        "$ kubectl get pods\nNAME        READY   STATUS             RESTARTS      AGE\ncrashloop   0/1     CrashLoopBackOff   3 (45s ago)   95s\n",
+    );
+    let run = podsim(["check", &file, "--against", "models/scenarios/crashloop.yaml", "--runs", "20", "-o", "json"]);
+    assert!(matches!(run.code, Some(0 | 1)), "{run:?}");
+    let lines = envelope_lines(&run);
+    let names: Vec<&str> = lines.iter().map(|l| l.0.as_str()).collect();
+    // No `CrashLoopBackOff after #3`: the row is not the moment it began.
+    assert_eq!(names, ["exited #3", "shows `0/1 CrashLoopBackOff 3`"], "{lines:?}");
+    // AGE `95s` is [95 s, 96 s), `(45s ago)` [45 s, 46 s): the waiting container's
+    // lastState is instance 3, its exit in (95 − 46, 96 − 45) s since creation.
+    assert_eq!(lines[0].1, (49_001, 51_000));
+    assert_eq!(lines[1].1, (95_000, 96_000));
+}
+
+/// Two `kubectl get pod -o json` dumps: the first waits in CrashLoopBackOff
+/// after instance 3 exited at 00:01:00, the second runs instance 4 from
+/// 00:01:30. Restart 4 waits 10 s · 2^(4−2) = 40 s (doBackOff): broken,
+/// with both dumps named.
+#[test]
+fn the_restart_gap_is_judged_across_two_dumps() {
+    let dir = TempDir::new("check-two-dumps");
+    let pod = |restarts: u32, state: &str| {
+        format!(
+            r#"{{"apiVersion":"v1","kind":"Pod","metadata":{{"name":"loop","uid":"u1","creationTimestamp":"2026-01-01T00:00:00Z"}},"spec":{{"containers":[{{"name":"app","image":"busybox"}}]}},"status":{{"phase":"Running","containerStatuses":[{{"name":"app","image":"busybox","imageID":"","ready":false,"restartCount":{restarts},"state":{state},"lastState":{{"terminated":{{"exitCode":1,"reason":"Error","containerID":"c://3","startedAt":"2026-01-01T00:00:59Z","finishedAt":"2026-01-01T00:01:00Z"}}}}}}]}}}}"#
+        )
+    };
+    let first = dir.write("pod-1.json", &pod(3, r#"{"waiting":{"reason":"CrashLoopBackOff"}}"#));
+    let second = dir.write("pod-2.json", &pod(4, r#"{"running":{"startedAt":"2026-01-01T00:01:30Z"}}"#));
+    let run = podsim(["check", &first, &second]);
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stdout.contains("VIOLATED  restart-gap-backoff"), "{run:?}");
+    assert!(run.stdout.contains(&format!("at {first}:1, {second}:1")), "{run:?}");
+    assert!(run.stdout.contains("expected app: at least 40 s before restart 4"), "{run:?}");
+    assert!(run.stdout.contains("observed app: restart 4 came 30 s after the previous exit"), "{run:?}");
+}
+
+/// `--list` prints every invariant with its kind, what it is judged on, its
+/// Kubernetes source and what it checks.
+#[test]
+fn check_list_prints_the_catalogue() {
+    let run = podsim(["check", "--list"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let heads: Vec<&str> = run.stdout.lines().filter(|l| !l.starts_with(' ')).collect();
+    for (name, head) in [
+        ("restart-gap-backoff", "restart-gap-backoff  (snapshot; recordings and podsim runs)"),
+        (
+            "transition-time-moves-with-status",
+            "transition-time-moves-with-status  (sequence; recordings and podsim runs)",
+        ),
+        ("crash-loop-backoff", "crash-loop-backoff  (sequence; podsim runs only)"),
+        ("controller-counts", "controller-counts  (snapshot; controllers' kubectl get rows)"),
+    ] {
+        assert_eq!(heads.iter().filter(|h| h.split_whitespace().next() == Some(name)).count(), 1, "{name}");
+        assert!(heads.contains(&head), "{head}: {run:?}");
+    }
+    assert!(run.stdout.contains("  source  pkg/kubelet/kuberuntime/kuberuntime_manager.go doBackOff"), "{run:?}");
+    let json = podsim(["check", "--list", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let all = v.as_array().expect("an array");
+    assert_eq!(all.len(), heads.len());
+    assert!(all.iter().all(|i| matches!(i["kind"].as_str(), Some("snapshot" | "sequence"))
+        && i["source"].as_str().is_some_and(|s| !s.is_empty())
+        && i["checks"].as_str().is_some_and(|s| !s.is_empty())));
+    // Recordings are still required without --list.
+    assert_eq!(podsim(["check"]).code, Some(2));
+}
+
+/// The formats users paste, each read as such.
+mod formats {
+    use crate::{TempDir, podsim};
+
+    const DESCRIBE: &str = include_str!("../traces/006-happy-path-nginx-containerd-describe-and-yaml/describe.txt");
+
+    /// kubectl events (≥ 1.26) prints OBJECT as `Kind/name`.
+    #[test]
+    fn kubectl_events() {
+        let dir = TempDir::new("fmt-events");
+        let file = dir.write(
+            "events.txt",
+            "$ kubectl events\n\
+             LAST SEEN          TYPE      REASON      OBJECT          MESSAGE\n\
+             2m                 Normal    Scheduled   Pod/web         Successfully assigned default/web to node-1\n\
+             5s (x10 over 2m)   Warning   BackOff     Pod/web         Back-off restarting failed container app in pod web_default(0b1c)\n\
+             3m                 Normal    ScalingReplicaSet   Deployment/web   Scaled up replica set web-7f9 to 1\n",
+        );
+        let run = podsim(["check", &file]);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        assert!(run.stdout.starts_with("pod web (0 object(s), 0 row(s), 2 event(s))"), "{run:?}");
+    }
+
+    /// describe's Events section pasted without its `Events:` line, or
+    /// without its column names either: the pod is named by the scheduler's
+    /// or the kubelet's message.
+    #[test]
+    fn describe_events_without_their_header() {
+        let dir = TempDir::new("fmt-describe-events");
+        let rows = "  Normal   Scheduled  2m                 default-scheduler  Successfully assigned default/web to node-1\n  \
+                    Normal   Pulled     90s (x3 over 2m)   kubelet            Container image \"busybox\" already present on machine\n  \
+                    Warning  BackOff    5s (x10 over 2m)   kubelet            Back-off restarting failed container app in pod web_default(0b1c)\n";
+        let with_names = dir.write(
+            "a.txt",
+            &format!("  Type     Reason     Age                From               Message\n  ----     ------     ----               ----               -------\n{rows}"),
+        );
+        let run = podsim(["check", &with_names]);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        assert!(run.stdout.starts_with("pod web (0 object(s), 0 row(s), 3 event(s))"), "{run:?}");
+        assert!(run.stderr.contains("the pod is taken to be `web` from its Scheduled event"), "{run:?}");
+        let backoff_only = dir.write("b.txt", rows.lines().nth(2).unwrap_or_default());
+        let run = podsim(["check", &backoff_only]);
+        assert!(run.stdout.starts_with("pod web (0 object(s), 0 row(s), 1 event(s))"), "{run:?}");
+        assert!(run.stderr.contains("from a kubelet event's `in pod NAME_NAMESPACE`"), "{run:?}");
+    }
+
+    /// A describe pasted after a shell prompt of any style: the pod's name
+    /// is its `Name:` field, whatever the command line says.
+    #[test]
+    fn describe_after_a_prompt() {
+        let dir = TempDir::new("fmt-prompt");
+        for (i, prompt) in [
+            "controlplane:~$ kubectl describe pod web",
+            "root@node01:~# kubectl describe po",
+            "➜  ~ kubectl describe pod nginx",
+            "PS C:\\Users\\me> kubectl describe pod nginx",
+            "[root@master ~]# k describe pods",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let file = dir.write(&format!("d{i}.txt"), &format!("{prompt}\n{DESCRIBE}"));
+            let run = podsim(["check", &file]);
+            assert_eq!(run.code, Some(0), "{prompt}: {run:?}");
+            assert!(
+                run.stdout.starts_with("pod nginx-deployment-67d4bdd6f5-w6kd7 (1 object(s), 0 row(s), 5 event(s))"),
+                "{prompt}: {run:?}"
+            );
+        }
+    }
+
+    /// `kubectl get rs|deploy|sts|job` rows are read: what their counts can
+    /// show is judged (a ReplicaSet's READY ≤ CURRENT: calculateStatus counts
+    /// ready pods among the same active pods), the rest listed.
+    #[test]
+    fn controllers_rows() {
+        let run = podsim([
+            "check",
+            "tests/traces/021-deployment-rollingupdate-events-and-stuck-rollout-docs/b-stuck-rollout-get-rs.txt",
+        ]);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        assert!(
+            run.stdout
+                .contains("(ReplicaSet nginx-deployment-3066724191) (1 row(s): DESIRED 1 CURRENT 1 READY 0 at AGE 6s)"),
+            "{run:?}"
+        );
+        assert_eq!(run.stdout.matches("holds     controller-counts").count(), 3, "{run:?}");
+        let dir = TempDir::new("fmt-controllers");
+        let file = dir.write(
+            "watch.txt",
+            "$ kubectl get rs,sts -w\nNAME         DESIRED   CURRENT   READY   AGE\nweb-5d8f7c   3         2         3       9s\n\n\
+             NAME   READY   AGE\ndb     1/3     40s\n",
+        );
+        let run = podsim(["check", &file]);
+        assert_eq!(run.code, Some(1), "{run:?}");
+        assert!(run.stdout.contains("expected READY ≤ CURRENT (2)"), "{run:?}");
+        assert!(run.stdout.contains("(StatefulSet db) (1 row(s): READY 1/3 at AGE 40s)"), "{run:?}");
+        assert!(
+            run.stdout.contains("n/a       controller-counts                    a StatefulSet row: READY is listed"),
+            "{run:?}"
+        );
+    }
+
+    /// A part of an object is named for what it is and what it lacks; a
+    /// Pod's status is still judged, as an unnamed pod.
+    #[test]
+    fn fragments_say_what_they_lack() {
+        let dir = TempDir::new("fmt-fragments");
+        let status = dir.write(
+            "status.yaml",
+            "status:\n  phase: Running\n  conditions:\n  - type: Ready\n    status: \"True\"\n  - type: ContainersReady\n    status: \"False\"\n",
+        );
+        let run = podsim(["check", &status]);
+        assert_eq!(run.code, Some(1), "{run:?}");
+        assert!(
+            run.stderr.contains(&format!(
+                "warning: {status}:1:1: a Pod's status without metadata (no name, uid or creationTimestamp), spec (no \
+                 restartPolicy, probes or init containers): read as an unnamed Pod"
+            )),
+            "{run:?}"
+        );
+        assert!(run.stdout.contains("VIOLATED  ready-implies-containers-ready"), "{run:?}");
+        // `kubectl get pod web -o jsonpath='{.status}'`.
+        let jsonpath = dir.write("status.json", r#"{"phase":"Pending","qosClass":"BestEffort"}"#);
+        let run = podsim(["check", &jsonpath]);
+        assert!(run.stderr.contains("a Pod's `.status`, without the object around it, without metadata"), "{run:?}");
+        // Trace 017's Job status and trace 031's probe: named, nothing to check.
+        for (file, says) in [
+            (
+                "tests/traces/017-job-onfailure-backofflimit2-watch/job2-status.yaml",
+                "a Job's status without kind or metadata",
+            ),
+            (
+                "tests/traces/031-statefulset-zookeeper-process-kill-and-liveness-readiness/spec-livenessProbe.yaml",
+                "a container's `livenessProbe`, not a whole object",
+            ),
+        ] {
+            let run = podsim(["check", file]);
+            assert_eq!(run.code, Some(2), "{run:?}");
+            assert!(run.stderr.contains(says), "{run:?}");
+            assert!(!run.stderr.contains("no kubectl table or describe output found"), "{run:?}");
+        }
+    }
+
+    /// A script's `--- t=10s ---` markers are not YAML document separators.
+    #[test]
+    fn marked_snapshots_are_rows() {
+        let run = podsim([
+            "check",
+            "tests/traces/023-lifecycle-lab-crashloop-probes-startup-termination-v137/08-liveness.txt",
+        ]);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        assert!(run.stdout.starts_with("pod lifecycle-liveness (0 object(s), 4 row(s), 5 event(s))"), "{run:?}");
+    }
 }
 
 /// A `kubectl get pod -o yaml` dump always has spec.nodeName; only a pod

@@ -21,11 +21,23 @@ pub(super) fn is_prompt(t: &str) -> bool {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct Command {
     pub(super) verb: String,
-    /// Resource kinds, `pod` for any spelling of pods.
+    /// Resource kinds: `pod`, `replicaset`, `deployment`, `statefulset`, `job`
+    /// for any spelling of those, else as written.
     pub(super) kinds: Vec<String>,
     pub(super) names: Vec<String>,
     pub(super) namespace: Option<String>,
     pub(super) all_namespaces: bool,
+    pub(super) watch: Watch,
+}
+
+/// Whether a `kubectl get` watches: `-w` lists the objects then prints each
+/// change, `--watch-only` prints only the changes.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(super) enum Watch {
+    #[default]
+    No,
+    ListThenChanges,
+    ChangesOnly,
 }
 
 impl Command {
@@ -105,10 +117,16 @@ const VALUE_FLAGS: &[&str] = &[
 
 fn normalize_kind(k: &str) -> String {
     let k = k.to_ascii_lowercase();
-    match k.as_str() {
-        "po" | "pod" | "pods" => "pod".into(),
+    let k = k.strip_suffix(".apps").or_else(|| k.strip_suffix(".batch")).unwrap_or(&k);
+    match k {
+        "po" | "pod" | "pods" => "pod",
+        "rs" | "replicaset" | "replicasets" => "replicaset",
+        "deploy" | "deployment" | "deployments" => "deployment",
+        "sts" | "statefulset" | "statefulsets" => "statefulset",
+        "job" | "jobs" => "job",
         _ => k,
     }
+    .to_string()
 }
 
 /// Parses a line holding a `kubectl` command, after an optional prompt.
@@ -154,6 +172,8 @@ pub(super) fn parse_command(line: &str) -> Option<Command> {
             match name {
                 "namespace" => cmd.namespace = val,
                 "all-namespaces" => cmd.all_namespaces = true,
+                "watch" if val.as_deref() != Some("false") => cmd.watch = Watch::ListThenChanges,
+                "watch-only" if val.as_deref() != Some("false") => cmd.watch = Watch::ChangesOnly,
                 _ => {}
             }
         } else if let Some(short) = a.strip_prefix('-').filter(|s| !s.is_empty()) {
@@ -170,8 +190,14 @@ pub(super) fn parse_command(line: &str) -> Option<Command> {
                 if c == 'n' {
                     cmd.namespace = val;
                 }
-            } else if short.contains('A') && short.chars().all(|c| c.is_ascii_alphabetic()) {
-                cmd.all_namespaces = true;
+            } else if short.chars().all(|c| c.is_ascii_alphabetic()) {
+                // Combined boolean flags: `-Aw`, `-wA`.
+                if short.contains('A') {
+                    cmd.all_namespaces = true;
+                }
+                if short.contains('w') {
+                    cmd.watch = Watch::ListThenChanges;
+                }
             }
         } else {
             positional.push(a);
@@ -211,7 +237,13 @@ mod tests {
         );
         let c = parse_command("$ kubectl get pod,deploy,rs --all-namespaces -owide").unwrap();
         assert!(c.all_namespaces);
-        assert_eq!(c.kinds, ["pod", "deploy", "rs"]);
+        assert_eq!(
+            (c.kinds.as_slice(), c.watch),
+            (&["pod", "deployment", "replicaset"].map(String::from)[..], Watch::No)
+        );
+        assert_eq!(parse_command("$ kubectl get pods -Aw").unwrap().watch, Watch::ListThenChanges);
+        assert_eq!(parse_command("$ kubectl get rs --watch").unwrap().watch, Watch::ListThenChanges);
+        assert_eq!(parse_command("$ kubectl get po --watch-only -o wide").unwrap().watch, Watch::ChangesOnly);
         assert!(parse_command("kubectl is a tool").is_none());
         assert!(parse_command("the k value").is_none());
     }

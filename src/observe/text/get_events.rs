@@ -11,7 +11,8 @@ pub(super) enum EventsLayout {
     /// `kubectl describe`: `Type Reason Age From Message`, with the byte
     /// offsets of From and Message in the header when it was seen.
     Describe { from: Option<usize>, message: Option<usize> },
-    /// `kubectl get events`: `[NAMESPACE] LAST SEEN TYPE REASON OBJECT MESSAGE`.
+    /// `kubectl get events` and `kubectl events`: `[NAMESPACE] LAST SEEN TYPE
+    /// REASON OBJECT MESSAGE`, LAST SEEN possibly `5s (x3 over 2m)`.
     Get { namespace: bool },
     /// Any other layout, read by column positions (`-o wide`, kubectl < 1.14:
     /// `LASTSEEN FIRSTSEEN COUNT NAME KIND …`, old describe
@@ -30,9 +31,16 @@ pub(super) fn strip_field_path(message: &str) -> &str {
     message
 }
 
+/// The pod an OBJECT cell names: `pod/web` (`kubectl get events`) or
+/// `Pod/web` (`kubectl events`, which prints the involved object's Kind).
+fn pod_of(object: &str) -> Option<String> {
+    let (kind, name) = object.split_once('/')?;
+    (kind.eq_ignore_ascii_case("pod") && !name.is_empty()).then(|| name.to_string())
+}
+
 /// Cuts a row into the columns of `cols` by position; None when the row is
 /// not aligned with the header.
-fn split_columns<'t>(t: &'t str, cols: &[Col]) -> Option<Vec<&'t str>> {
+pub(super) fn split_columns<'t>(t: &'t str, cols: &[Col]) -> Option<Vec<&'t str>> {
     let mut out = Vec::with_capacity(cols.len());
     let first = cols.first()?;
     if !t.get(..first.at)?.trim().is_empty() {
@@ -84,7 +92,7 @@ pub(super) fn parse_get_event(t: &str, layout: &EventsLayout) -> Result<(Option<
         from: String::new(),
         message: strip_field_path(message).to_string(),
     };
-    Ok((object.text.strip_prefix("pod/").map(str::to_string), row, unknown))
+    Ok((pod_of(object.text), row, unknown))
 }
 
 /// An event row read by column positions.
@@ -112,7 +120,7 @@ pub(super) fn parse_event_columns(t: &str, cols: &[Col]) -> Result<(Option<Strin
     let ty = get(&["TYPE"]).unwrap_or("");
     let reason = get(&["REASON"]).ok_or("no REASON column")?;
     let pod = match (get(&["OBJECT"]), get(&["KIND"]), get(&["NAME"])) {
-        (Some(o), _, _) => o.strip_prefix("pod/").map(str::to_string),
+        (Some(o), _, _) => pod_of(o),
         (None, Some(kind), Some(name)) if kind.eq_ignore_ascii_case("pod") => Some(name.to_string()),
         _ => None,
     };
@@ -153,6 +161,29 @@ default     5m          Normal    ScalingReplicaSet   deployment/web           S
         assert_eq!(e.first_seen.lo, 10_000, "the first occurrence is at least as old as the last");
         assert!(e.first_seen.hi > 86_400_000);
         assert_eq!(e.message, "Back-off restarting failed container nginx in pod web-0_default(uid)");
+    }
+
+    #[test]
+    fn kubectl_events_names_the_kind() {
+        // kubectl events (event_printer.go printOneEvent): OBJECT is `Kind/name`,
+        // LAST SEEN carries the series.
+        let text = "\
+$ kubectl events -w
+LAST SEEN          TYPE      REASON      OBJECT            MESSAGE
+2m                 Normal    Scheduled   Pod/web           Successfully assigned default/web to node-1
+5s (x10 over 2m)   Warning   BackOff     Pod/web           Back-off restarting failed container app in pod web_default(0b1c)
+30s                Normal    Killing     Pod/other-pod     Stopping container app
+3m                 Normal    ScalingReplicaSet   Deployment/web    Scaled up replica set web-7f9 to 1
+";
+        let (records, problems) = read(text);
+        assert!(problems.is_empty(), "{:?}", messages(&problems));
+        let evs = events(&records);
+        assert_eq!(evs.iter().map(|e| e.1).collect::<Vec<_>>(), [Some("web"), Some("web"), Some("other-pod"), None]);
+        let e = evs[1].2;
+        assert_eq!(
+            (e.reason.as_str(), e.count, e.last_seen, e.first_seen),
+            ("BackOff", 10, secs(5), Span { lo: 120_000, hi: 180_000 })
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::age::parse_age;
 use super::lines::{starts_upper, strip_note};
-use crate::observe::{PodRow, Span, human_duration};
+use crate::observe::{PodRow, Printed, Span, human_duration};
 
 pub(super) struct RowRead {
     pub(super) watch: Option<String>,
@@ -77,7 +77,10 @@ pub(super) fn read_pod_row(cols: &[String], text: &str) -> Result<RowRead, Strin
     if unknown_age {
         unknown.push(age_text.to_string());
     }
-    Ok(RowRead { watch, row: PodRow { namespace, name, ready, status, restarts, last_restart_ago, age }, unknown })
+    // The table decides whether the row is a change or a snapshot.
+    let printed = Printed::Snapshot;
+    let row = PodRow { namespace, name, ready, status, restarts, last_restart_ago, age, printed };
+    Ok(RowRead { watch, row, unknown })
 }
 
 /// A pod name as kubectl prints it (DNS subdomain).
@@ -88,10 +91,12 @@ pub(super) fn is_pod_name(t: &str) -> bool {
         && t.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
 }
 
-/// A row with exactly the default columns and no header above it.
-pub(super) fn headerless_pod_row(text: &str) -> Option<PodRow> {
+/// A row with exactly the default columns and no header above it, and
+/// whether it follows a `--- t=10s ---` marker (a script's one-shot get).
+pub(super) fn headerless_pod_row(text: &str) -> Option<(PodRow, bool)> {
     let mut s = strip_note(text).trim();
     // `--- t=10s --- name 0/1 Running 0 10s`: a marker written by a script.
+    let marked = s.starts_with("---");
     if let Some(rest) = s.strip_prefix("---") {
         let p = rest.find("---")?;
         s = rest.get(p..)?.trim_start_matches('-').trim();
@@ -113,7 +118,7 @@ pub(super) fn headerless_pod_row(text: &str) -> Option<PodRow> {
         None => None,
     };
     let age = human_duration(age)?;
-    Some(PodRow {
+    let row = PodRow {
         namespace: None,
         name: name.to_string(),
         ready,
@@ -121,7 +126,9 @@ pub(super) fn headerless_pod_row(text: &str) -> Option<PodRow> {
         restarts,
         last_restart_ago,
         age,
-    })
+        printed: Printed::Snapshot,
+    };
+    Some((row, marked))
 }
 
 #[cfg(test)]

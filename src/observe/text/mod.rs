@@ -13,38 +13,53 @@
 //!   (`| grep -A 10 Events:`, `(...)` elisions); the pod is then named from the
 //!   `kubectl describe pod NAME` command line above it or, failing that, from
 //!   its `Scheduled` event (`Successfully assigned NS/NAME to NODE`);
-//! - `kubectl get events` tables, and describe event lines without their
-//!   header (`kubectl describe pod X | grep Unhealthy`).
+//! - `kubectl get events` and `kubectl events` tables, and describe's Events
+//!   section without its `Events:` line, or without its column names too
+//!   (`kubectl describe pod X | grep Unhealthy`): named by the command line,
+//!   else by a `Scheduled` or kubelet event's message;
+//! - `kubectl get rs|deploy|sts|job [-w]` tables: one
+//!   [`WorkloadRow`](super::WorkloadRow) per row.
+//!
+//! Each table row is a change or a snapshot ([`Printed`](super::Printed)): a
+//! watch lists each object once, then prints its changes.
 //!
 //! Everything else is ignored: tables of other resources, describe output of
 //! other resources, logs, prose. A table whose header is neither a pod or
 //! event table nor clearly another resource is reported, as is every line
 //! inside a recognised block that cannot be read.
 //!
-//! One file per kind of output: [`get_pods`] and [`get_events`] read the rows
-//! of the tables [`table`] finds, [`describe`] reads describe blocks; this file
-//! walks the lines and hands each block to its reader.
+//! One file per kind of output: [`get_pods`], [`get_events`] and
+//! [`get_workloads`] read the rows of the tables [`table`] finds,
+//! [`describe`] reads describe blocks; this file walks the lines and hands
+//! each block to its reader.
 
 mod age;
 mod command;
 mod describe;
 mod get_events;
 mod get_pods;
+mod get_workloads;
 mod lines;
 mod table;
 #[cfg(test)]
 mod testing;
 
-use super::{EventRow, Observed, Origin, Record, When};
+use super::{EventRow, Observed, Origin, Printed, Record, When};
 use crate::error::Problem;
-use command::{Command, parse_command};
+use command::{Command, Watch, parse_command};
 use describe::events::parse_describe_event;
-use describe::{describe_start, is_fragment_key};
+use describe::{describe_start, is_events_header, is_fragment_key};
 use get_events::EventsLayout;
 use get_pods::headerless_pod_row;
 use lines::{indent, split_key, starts_upper};
+use std::collections::HashSet;
 use std::sync::Arc;
 use table::{glued_header, parse_header};
+
+/// A line holding a shell prompt or a `kubectl` command.
+pub(super) fn is_command_line(line: &str) -> bool {
+    command::is_prompt(line) || parse_command(line).is_some()
+}
 
 /// Reads every table and describe block of a text recording.
 pub fn read_text(file: &Arc<str>, text: &str, sink: &mut dyn FnMut(Record), problems: &mut Vec<Problem>) {
@@ -54,7 +69,7 @@ pub fn read_text(file: &Arc<str>, text: &str, sink: &mut dyn FnMut(Record), prob
         .enumerate()
         .map(|(i, t)| Line { no: i as u64 + 1, text: t.strip_suffix('\r').unwrap_or(t) })
         .collect();
-    let mut r = Reader { file, sink, problems, read_any: false, cmd: None, fragment: false };
+    let mut r = Reader { file, sink, problems, read_any: false, cmd: None, fragment: false, listed: HashSet::new() };
     let mut i = 0;
     while i < lines.len() {
         i = r.step(&lines, i).max(i + 1);
@@ -80,6 +95,8 @@ struct Reader<'a> {
     cmd: Option<Command>,
     /// Inside an excerpt of describe container fields (reported once).
     fragment: bool,
+    /// The objects (kind, namespace, name) printed since the last command line.
+    listed: HashSet<(&'static str, Option<String>, String)>,
 }
 
 impl Reader<'_> {
@@ -102,6 +119,7 @@ impl Reader<'_> {
         let fragment = std::mem::take(&mut self.fragment);
         if let Some(cmd) = parse_command(text) {
             self.cmd = Some(cmd);
+            self.listed.clear();
             // `kubectl get job -wNAME   COMPLETIONS …`: the header glued to the command.
             if let Some(header) = glued_header(text) {
                 return self.table(lines, i, header);
@@ -114,14 +132,13 @@ impl Reader<'_> {
         if describe_start(text) {
             return self.describe(lines, i);
         }
-        if let Some(row) = headerless_pod_row(text) {
+        if let Some((mut row, marked)) = headerless_pod_row(text) {
+            row.printed = self.printed(("pod", row.namespace.clone(), row.name.clone()), None, marked);
             self.emit(line.no, None, Observed::Row(row));
             return i + 1;
         }
-        if let Some(row) = self.headerless_event_row(line) {
-            let pod = self.cmd.as_ref().and_then(Command::described_pod).map(|(name, _)| name);
-            self.emit(line.no, None, Observed::EventRow { pod, row });
-            return i + 1;
+        if is_events_header(text) || self.headerless_event_row(line).is_some() {
+            return self.events_block(lines, i);
         }
         if indent(text) >= 2 && split_key(text.trim()).is_some_and(|(k, _)| starts_upper(k)) {
             if !fragment && is_fragment_key(text) {
@@ -138,7 +155,32 @@ impl Reader<'_> {
         i + 1
     }
 
-    /// A headerless describe event line (`  Warning  Unhealthy  10s (x6 over 35s)  kubelet  …`).
+    /// Whether a table row of an object is a change or a snapshot. A one-shot
+    /// `kubectl get` (or a script's `--- t=10s ---` marker) prints snapshots; a
+    /// watch lists each object once, then prints each change as it happens
+    /// (`--watch-only`: only the changes; `--output-watch-events`: ADDED is
+    /// the listing). Rows of unknown origin are read as a watch: the first row
+    /// of each object a snapshot, the next ones changes.
+    fn printed(
+        &mut self,
+        object: (&'static str, Option<String>, String),
+        event: Option<&str>,
+        marked: bool,
+    ) -> Printed {
+        let first = self.listed.insert(object);
+        let watch = self.cmd.as_ref().filter(|c| c.verb == "get").map(|c| c.watch);
+        match (watch, event) {
+            (Some(Watch::ChangesOnly), _) => Printed::Change,
+            (_, Some("ADDED")) => Printed::Snapshot,
+            (_, Some(_)) => Printed::Change,
+            (Some(Watch::No), None) => Printed::Snapshot,
+            _ if marked || first => Printed::Snapshot,
+            _ => Printed::Change,
+        }
+    }
+
+    /// A describe event line without the section above it (`  Warning
+    /// Unhealthy  10s (x6 over 35s)  kubelet  …`).
     fn headerless_event_row(&self, line: &Line) -> Option<EventRow> {
         let first = line.text.split_whitespace().next()?;
         if !matches!(first, "Normal" | "Warning") {
@@ -191,8 +233,6 @@ mod tests {
         for text in [
             trace!("021-deployment-rollingupdate-events-and-stuck-rollout-docs/b-stuck-rollout-describe.txt"),
             trace!("021-deployment-rollingupdate-events-and-stuck-rollout-docs/a-successful-rollout-describe.txt"),
-            trace!("021-deployment-rollingupdate-events-and-stuck-rollout-docs/b-stuck-rollout-get-rs.txt"),
-            trace!("018-job-completions-sequential-and-cronjob-watch/watch-cronjob1-jobs.txt"),
             trace!("007-terminating-endpointslice-prestop-grace120/endpointslice-list.txt"),
             trace!("016-native-sidecar-e2e-log-timelines/spec-a-from-e2e-test-source.go.txt"),
             trace!("035-endpointslice-terminating-not-serving-same-ip-v128/curl-and-iptables.txt"),

@@ -7,6 +7,7 @@ use super::command::{is_prompt, parse_command};
 use super::describe::describe_start;
 use super::get_events::{EventsLayout, parse_get_event};
 use super::get_pods::read_pod_row;
+use super::get_workloads::{WorkloadTable, read_workload_row, workload_table};
 use super::lines::{is_elision, is_fence, strip_note, tokens};
 use super::{Line, Reader};
 use crate::observe::Observed;
@@ -73,12 +74,10 @@ pub(super) fn glued_header(line: &str) -> Option<Header> {
     let mut from = 0;
     while let Some(p) = line.get(from..).and_then(|s| s.find("NAME")) {
         let at = from + p;
+        // Its column positions are those of the rows below, which start at the margin.
         if at > 0
-            && let Some(mut h) = line.get(at..).and_then(parse_header)
+            && let Some(h) = line.get(at..).and_then(parse_header)
         {
-            for c in &mut h.cols {
-                c.at += at;
-            }
             return Some(h);
         }
         from = at + 4;
@@ -90,6 +89,8 @@ enum Table {
     /// Column names in order.
     Pods(Vec<String>),
     Events(EventsLayout),
+    /// ReplicaSets, Deployments, StatefulSets or Jobs.
+    Workloads(WorkloadTable),
     /// Another resource; `known` when clearly so (skipped silently).
     Other {
         known: bool,
@@ -165,11 +166,15 @@ const OTHER_MARKERS: &[&str] = &[
     "DRIVER",
 ];
 
-fn classify(h: &Header) -> Table {
+/// What a table shows, from its header and the command's resources.
+fn classify(h: &Header, kinds: &[String]) -> Table {
     let names: Vec<&str> = h.cols.iter().map(|c| c.name.as_str()).collect();
     let has = |n: &str| names.contains(&n);
     if ["NAME", "READY", "STATUS", "RESTARTS", "AGE"].iter().all(|n| has(n)) {
         return Table::Pods(names.iter().map(|s| s.to_string()).collect());
+    }
+    if let Some(t) = workload_table(&names, kinds) {
+        return Table::Workloads(t);
     }
     if (has("LAST SEEN") || has("LASTSEEN")) && has("REASON") && has("MESSAGE") {
         let plain: Vec<&str> = names.iter().copied().filter(|n| *n != "NAMESPACE").collect();
@@ -187,9 +192,10 @@ fn classify(h: &Header) -> Table {
 impl Reader<'_> {
     pub(super) fn table(&mut self, lines: &[Line], i: usize, header: Header) -> usize {
         let header_no = lines.get(i).map_or(1, |l| l.no);
-        let kind = classify(&header);
+        let kinds = self.cmd.as_ref().filter(|c| c.verb == "get").map(|c| c.kinds.clone()).unwrap_or_default();
+        let kind = classify(&header, &kinds);
         match &kind {
-            Table::Pods(_) | Table::Events(_) => self.read_any = true,
+            Table::Pods(_) | Table::Events(_) | Table::Workloads(_) => self.read_any = true,
             Table::Other { known: true } => {}
             Table::Other { known: false } => {
                 let names: Vec<&str> = header.cols.iter().map(|c| c.name.as_str()).collect();
@@ -234,6 +240,8 @@ impl Reader<'_> {
                         if row.namespace.is_none() {
                             row.namespace = cmd_ns.clone();
                         }
+                        let object = ("pod", row.namespace.clone(), row.name.clone());
+                        row.printed = self.printed(object, p.watch.as_deref(), false);
                         self.emit(l.no, p.watch, Observed::Row(row));
                     }
                     Err(e) => self.warn(l.no, format!("cannot read this row of the pod table: {e}")),
@@ -246,6 +254,17 @@ impl Reader<'_> {
                         self.emit(l.no, None, Observed::EventRow { pod, row });
                     }
                     Err(e) => self.warn(l.no, format!("cannot read this row of the event table: {e}")),
+                },
+                Table::Workloads(w) => match read_workload_row(*w, &header.cols, t) {
+                    Ok((watch, mut row)) => {
+                        if row.namespace.is_none() {
+                            row.namespace = cmd_ns.clone();
+                        }
+                        let object = (row.shows.kind(), row.namespace.clone(), row.name.clone());
+                        row.printed = self.printed(object, watch.as_deref(), false);
+                        self.emit(l.no, watch, Observed::Workload(row));
+                    }
+                    Err(e) => self.warn(l.no, format!("cannot read this row of the {w:?} table: {e}")),
                 },
                 Table::Other { .. } => {}
             }
@@ -279,8 +298,8 @@ MODIFIED   web    1/1     Running   0          4s\r
 NAME      SOMETHING   ELSE
 x         1           2
 
-NAME      READY   AGE
-web       2/2     5m
+NAME      HOSTS   ADDRESS   PORTS   AGE
+web       *       1.2.3.4   80      5m
 
 NAME   READY   STATUS    RESTARTS   AGE
 p      1/1     Running   0          1s
@@ -290,6 +309,29 @@ p      1/1     Running   0          1s
         let m = messages(&problems);
         assert_eq!(m.len(), 1, "{m:?}");
         assert!(m[0].starts_with("test.txt:1:1: a table with header `NAME SOMETHING ELSE`"));
+    }
+
+    /// A watch lists each pod once, then prints its changes; a one-shot get
+    /// prints snapshots only.
+    #[test]
+    fn rows_are_changes_or_snapshots() {
+        use crate::observe::Printed::{Change, Snapshot};
+        let printed = |text: &str| -> Vec<crate::observe::Printed> {
+            let (records, problems) = read(text);
+            assert!(problems.is_empty(), "{:?}", messages(&problems));
+            rows(&records).iter().map(|(_, r)| r.printed).collect()
+        };
+        let rows = "NAME  READY  STATUS  RESTARTS  AGE\na  0/1  Pending  0  0s\nb  1/1  Running  0  5m\na  1/1  Running  0  3s\n";
+        assert_eq!(printed(&format!("$ kubectl get pods -w\n{rows}")), [Snapshot, Snapshot, Change]);
+        assert_eq!(printed(&format!("$ kubectl get pods\n{rows}")), [Snapshot, Snapshot, Snapshot]);
+        assert_eq!(printed(&format!("$ kubectl get pods --watch-only\n{rows}")), [Change, Change, Change]);
+        // Unknown origin: read as a watch.
+        assert_eq!(printed(rows), [Snapshot, Snapshot, Change]);
+        let events = "$ kubectl get pods -w --output-watch-events\nEVENT  NAME  READY  STATUS  RESTARTS  AGE\n\
+                      ADDED  a  1/1  Running  0  5m\nMODIFIED  a  0/1  Error  0  5m\nADDED  b  0/1  Pending  0  0s\n";
+        assert_eq!(printed(events), [Snapshot, Change, Snapshot]);
+        // A script's one-shot gets, marked by time.
+        assert_eq!(printed("--- t=5s --- a 0/1 Pending 0 5s\n--- t=9s --- a 1/1 Running 0 9s\n"), [Snapshot, Snapshot]);
     }
 
     #[test]

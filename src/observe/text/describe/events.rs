@@ -77,15 +77,22 @@ pub(in crate::observe::text) fn parse_describe_event(
     Ok((row, unknown))
 }
 
-/// `Successfully assigned NS/NAME to NODE` → (NS, NAME).
-pub(super) fn scheduled_pod(e: &EventRow) -> Option<(String, String)> {
-    if e.reason != "Scheduled" {
-        return None;
+/// The pod an event names, and which event says so: the scheduler's
+/// `Successfully assigned NS/NAME to NODE`, or the kubelet's
+/// `… in pod NAME_NS(UID)` (its BackOff message, `format.Pod`).
+pub(super) fn named_pod(e: &EventRow) -> Option<(String, String, &'static str)> {
+    if e.reason == "Scheduled" {
+        let rest = e.message.strip_prefix("Successfully assigned ")?;
+        let target = rest.split_whitespace().next()?;
+        let (ns, name) = target.split_once('/')?;
+        return (is_pod_name(name) && !ns.is_empty())
+            .then(|| (ns.to_string(), name.to_string(), "its Scheduled event"));
     }
-    let rest = e.message.strip_prefix("Successfully assigned ")?;
-    let target = rest.split_whitespace().next()?;
-    let (ns, name) = target.split_once('/')?;
-    (is_pod_name(name) && !ns.is_empty()).then(|| (ns.to_string(), name.to_string()))
+    let p = e.message.find(" in pod ")?;
+    let target = e.message.get(p + 8..)?.split(['(', ' ']).next()?;
+    let (name, ns) = target.split_once('_')?;
+    (is_pod_name(name) && is_pod_name(ns))
+        .then(|| (ns.to_string(), name.to_string(), "a kubelet event's `in pod NAME_NAMESPACE`"))
 }
 
 impl Describe {

@@ -12,13 +12,23 @@ use super::table::parse_header;
 use super::{Line, Reader};
 use crate::observe::{EventRow, Observed};
 use containers::{Ctr, Field, container_field, container_sub, split_containers};
-use events::scheduled_pod;
+use events::named_pod;
 use k8s_openapi::api::core::v1::{HostIP, Pod, PodCondition, PodIP, PodReadinessGate, PodSpec, PodStatus};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use k8s_openapi::jiff;
 use std::collections::BTreeMap;
 
 impl Reader<'_> {
+    /// describe's Events section pasted without its `Events:` line (from
+    /// its column names or its first row on): read as that section.
+    pub(super) fn events_block(&mut self, lines: &[Line], start: usize) -> usize {
+        let Some(first) = lines.get(start) else { return start + 1 };
+        let mut block = vec![Line { no: first.no, text: "Events:" }];
+        block.extend(lines.get(start..).unwrap_or_default().iter().copied());
+        // Index 0 of the block is the `Events:` line put in front.
+        start + self.describe(&block, 0) - 1
+    }
+
     pub(super) fn describe(&mut self, lines: &[Line], start: usize) -> usize {
         let end = describe_end(lines, start).clamp(start + 1, lines.len());
         let Some(block) = lines.get(start..end) else { return start + 1 };
@@ -52,10 +62,10 @@ impl Reader<'_> {
             if let Some((name, ns)) = self.cmd.as_ref().and_then(Command::described_pod) {
                 d.name = Some(name);
                 d.namespace = d.namespace.or(ns);
-            } else if let Some((ns, name)) = d.events.iter().find_map(|(_, e)| scheduled_pod(e)) {
+            } else if let Some((ns, name, by)) = d.events.iter().find_map(|(_, e)| named_pod(e)) {
                 d.name = Some(name);
                 d.namespace = d.namespace.or(Some(ns));
-                named_by = "its Scheduled event";
+                named_by = by;
             }
         }
         let pod = d.build();
@@ -157,6 +167,20 @@ pub(super) fn is_fragment_key(t: &str) -> bool {
     })
 }
 
+/// The dashes under a table's column names: `----  ------  ----`.
+fn is_rule(t: &str) -> bool {
+    let toks: Vec<&str> = t.split_whitespace().collect();
+    toks.len() >= 2 && toks.iter().all(|x| x.chars().all(|c| c == '-'))
+}
+
+/// The column names of describe's Events section (`Type Reason Age From
+/// Message`, or kubectl < 1.14's `FirstSeen LastSeen Count From …`).
+pub(super) fn is_events_header(t: &str) -> bool {
+    let toks: Vec<&str> = t.split_whitespace().collect();
+    toks == ["Type", "Reason", "Age", "From", "Message"]
+        || (toks.len() >= 6 && toks[..3] == ["FirstSeen", "LastSeen", "Count"])
+}
+
 /// A top-level describe key line (`Status:   Running`).
 fn top_key(t: &str) -> Option<(&str, &str)> {
     split_key(t.trim()).filter(|(k, _)| starts_upper(k))
@@ -201,7 +225,8 @@ fn describe_end(lines: &[Line], start: usize) -> usize {
         if in_events {
             // Events come last; an event message with a line break goes on at
             // the left margin (even `Error: …`).
-            if key == Some("Name") || tt.starts_with("---") {
+            // A `--- t=10s ---` marker ends it; the `----  ------` rule under the header does not.
+            if key == Some("Name") || (tt.starts_with("---") && !is_rule(tt)) {
                 return j;
             }
             j += 1;
