@@ -4,7 +4,7 @@
 //! unbroken. A rule added to a catalogue without a case here fails
 //! `every_rule_has_a_broken_trace`.
 
-use super::{CATALOGUE, Checker, Report, SIM_ONLY, Verdict, check_run};
+use super::{Checker, Report, Verdict, catalogue, check_run};
 use crate::cluster::Cluster;
 use crate::error::SourceFile;
 use crate::run::{Inputs, Prepared, prepare, simulate};
@@ -48,12 +48,13 @@ const CASES: &[Case] = &[
     ("request-follows-proxy-rules", request_to_an_unprogrammed_endpoint),
     ("proxy-after-slice", forwarding_without_slices),
     ("one-outcome-per-request", request_recorded_twice),
+    ("controller-counts", ready_above_current),
 ];
 
 /// Every rule the checker can report, taken from the catalogues and from
 /// the Service path's report on a scenario that has one.
 fn every_rule() -> Vec<&'static str> {
-    let mut rules: Vec<&'static str> = CATALOGUE.iter().chain(SIM_ONLY).map(|i| i.name).collect();
+    let mut rules: Vec<&'static str> = catalogue().map(|(i, _)| i.name).collect();
     let (p, trace) = simulated("models/scenarios/c28-service.yaml");
     let report = check_run(&trace, &p.clock, &p.setup, SimTime::ZERO + p.until);
     let path = report.pods.iter().find(|r| r.pod == super::service_path::ENTRY).expect("c28 has a Service path");
@@ -293,6 +294,22 @@ fn ready_endpoint_while_terminating() -> Judged {
                 "targetRef": {"kind": "Pod", "name": "web", "uid": "u1"}}]})
     };
     Judged { pod: "(EndpointSlices)".into(), broken: watch(&[slice(true)]), sound: watch(&[slice(false)]) }
+}
+
+/// `kubectl get rs -w`: READY 3 while CURRENT is 2 (calculateStatus counts
+/// ready pods among the active ones); the sound rows have READY 2.
+fn ready_above_current() -> Judged {
+    let rows = |ready: u32| {
+        let text = format!(
+            "NAME        DESIRED   CURRENT   READY   AGE\nweb-5d8f9   3         2         1       10s\nweb-5d8f9   3         2         {ready}       12s\n"
+        );
+        let file = Arc::new(SourceFile { name: "rs.txt".into(), text });
+        let mut c = Checker::new(Cluster::default());
+        let problems = crate::observe::read(&file, &mut |r| c.observe(&r));
+        assert!(problems.iter().all(|p| !p.is_error()), "{problems:?}");
+        c.report()
+    };
+    Judged { pod: "(ReplicaSet web-5d8f9)".into(), broken: rows(3), sound: rows(2) }
 }
 
 // ---- Simulated traces, with one fact moved ------------------------------
