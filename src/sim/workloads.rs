@@ -5,7 +5,7 @@ use super::{Ctx, Ev, World};
 use crate::api::DeleteOutcome;
 use crate::api::replicaset::{RsId, RsSpec};
 use crate::control::deployment::{self as deploy, revisions};
-use crate::control::replicaset::{self as rs, Write};
+use crate::control::replicaset::{self as rs, ClaimAnswer, Write};
 use crate::spec::{DeploymentSpec, ReplicaSetSpec};
 use crate::trace::Record;
 use crate::trace::record::{ApiEvent, EventSource};
@@ -93,10 +93,26 @@ impl World {
                 self.api.update_replica_set_status(rs, status, now, &mut self.trace);
                 rs
             }
+            Write::Recheck { rs, uid } => {
+                let r = self.api.replica_set(rs);
+                let answer = if r.removed || r.uid != uid { ClaimAnswer::Gone } else { ClaimAnswer::Found };
+                return self.rs_claim_answered(rs, answer);
+            }
+            Write::PatchPod { rs, pod, patch } => {
+                let answer = self.api.patch_pod_owner(pod, &patch, now, &mut self.trace);
+                return self.rs_claim_answered(rs, ClaimAnswer::Patched(answer));
+            }
         };
         if let Some(c) = self.replicasets.as_mut() {
             let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
             c.written(rs, &mut ctx);
+        }
+    }
+
+    fn rs_claim_answered(&mut self, rs: RsId, answer: ClaimAnswer) {
+        if let Some(c) = self.replicasets.as_mut() {
+            let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+            c.claim_answered(rs, answer, &mut ctx);
         }
     }
 
