@@ -6,6 +6,7 @@
 //! claims ReplicaSets (`ClaimReplicaSets`), the ReplicaSet controller pods
 //! (`ClaimPods`).
 
+use crate::api::ownership::Patched;
 use crate::spec::OwnerRef;
 use std::collections::BTreeMap;
 
@@ -22,6 +23,19 @@ pub enum Claim {
     /// Its own, but the selector no longer matches: PATCH the reference out
     /// (`ReleasePod`, `ReleaseReplicaSet`); not claimed.
     Release,
+}
+
+/// The API server's answer to a claim call: the uncached GET of the
+/// controller before its first adoption (`RecheckDeletionTimestamp`), or an
+/// ownerReferences PATCH.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ClaimAnswer {
+    /// The GET found the controller as it was read.
+    Found,
+    /// The GET found it gone, replaced (another UID) or being deleted:
+    /// every adoption of the sync fails.
+    Gone,
+    Patched(Patched),
 }
 
 /// What the controller knows of one object when it claims it.

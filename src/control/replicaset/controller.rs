@@ -15,7 +15,7 @@ use crate::api::pod::ApiPod;
 use crate::api::replicaset::{ApiReplicaSet, RsId, RsStatus};
 use crate::api::status::{ConditionType, PodPhase};
 use crate::cluster::Cluster;
-use crate::control::controller_ref::{Candidate, Claim, claim, selects, wants_orphan};
+use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
 use crate::control::workqueue::WorkQueue;
 use crate::rng::Stream;
 use crate::sim::{Ctx, PodId};
@@ -50,16 +50,6 @@ pub enum Write {
     Recheck { rs: RsId, uid: Arc<str> },
     /// PATCH a pod's controller reference (`AdoptPod`, `ReleasePod`).
     PatchPod { rs: RsId, pod: PodId, patch: OwnerPatch },
-}
-
-/// The API server's answer to a [`Write::Recheck`] or [`Write::PatchPod`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ClaimAnswer {
-    /// The GET found the ReplicaSet as it was.
-    Found,
-    /// The GET failed, or found another object or one being deleted.
-    Gone,
-    Patched(Patched),
 }
 
 /// `ConcurrentRSSyncs`.
