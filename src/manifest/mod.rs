@@ -6,6 +6,7 @@ mod build;
 mod defaults;
 pub mod field;
 mod names;
+pub mod overlap;
 
 pub use names::qualified_name_errors;
 mod service;
@@ -33,6 +34,9 @@ pub struct Manifests {
     origins: Vec<(Doc, String)>,
     /// Where each service was written.
     service_origins: Vec<(Doc, String)>,
+    /// Where each ReplicaSet and each Deployment was written.
+    replica_set_origins: Vec<(Doc, String)>,
+    deployment_origins: Vec<(Doc, String)>,
 }
 
 impl Manifests {
@@ -53,6 +57,18 @@ impl Manifests {
     /// A problem about field `path` of the `service`-th service, located in its file.
     pub fn service_problem(&self, service: usize, path: &str, message: impl Into<String>) -> Problem {
         let (doc, prefix) = &self.service_origins[service];
+        doc.problem(&join(prefix, path), message)
+    }
+
+    /// A problem about field `path` of the `i`-th ReplicaSet, located in its file.
+    pub fn replica_set_problem(&self, i: usize, path: &str, message: impl Into<String>) -> Problem {
+        let (doc, prefix) = &self.replica_set_origins[i];
+        doc.problem(&join(prefix, path), message)
+    }
+
+    /// A problem about field `path` of the `i`-th Deployment, located in its file.
+    pub fn deployment_problem(&self, i: usize, path: &str, message: impl Into<String>) -> Problem {
+        let (doc, prefix) = &self.deployment_origins[i];
         doc.problem(&join(prefix, path), message)
     }
 
@@ -152,6 +168,7 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                     problems.push(doc.problem(&join(prefix, "metadata.name"), message));
                 } else {
                     out.replica_sets.push(rs);
+                    out.replica_set_origins.push((doc.clone(), prefix.to_string()));
                 }
             }
         }
@@ -162,6 +179,7 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                     problems.push(doc.problem(&join(prefix, "metadata.name"), message));
                 } else {
                     out.deployments.push(d);
+                    out.deployment_origins.push((doc.clone(), prefix.to_string()));
                 }
             }
         }
