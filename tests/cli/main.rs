@@ -28,6 +28,7 @@ mod behaviours;
 mod check;
 mod clusters;
 mod exercises;
+mod ownership;
 mod plot;
 mod predict;
 mod runs;

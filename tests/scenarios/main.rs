@@ -11,6 +11,7 @@ mod c28_service;
 mod crash_loop;
 mod hooks;
 mod liveness_exec;
+mod ownership;
 mod pod_composition;
 mod probe_actions;
 mod readiness_delay;
