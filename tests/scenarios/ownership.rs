@@ -31,9 +31,12 @@ fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
     pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
+/// A controller reference: (kind, name, uid).
+type Owner = Option<(&'static str, String, String)>;
+
 /// The times at which pod `name`'s controller reference changed, with the
-/// owner's (kind, name, uid) after the change.
-fn pod_owner_changes(trace: &Trace, name: &str) -> Vec<(SimTime, Option<(&'static str, String, String)>)> {
+/// owner after the change.
+fn pod_owner_changes(trace: &Trace, name: &str) -> Vec<(SimTime, Owner)> {
     let versions = pod_versions(trace, name);
     let owner =
         |p: &podsim::api::pod::ApiPod| p.spec.owner.as_ref().map(|o| (o.kind, o.name.to_string(), o.uid.to_string()));
@@ -41,7 +44,7 @@ fn pod_owner_changes(trace: &Trace, name: &str) -> Vec<(SimTime, Option<(&'stati
 }
 
 /// The same for ReplicaSet `name`.
-fn rs_owner_changes(trace: &Trace, name: &str) -> Vec<(SimTime, Option<(&'static str, String, String)>)> {
+fn rs_owner_changes(trace: &Trace, name: &str) -> Vec<(SimTime, Owner)> {
     let versions = rs_versions(trace, name);
     let owner = |r: &ApiReplicaSet| r.spec.owner.as_ref().map(|o| (o.kind, o.name.to_string(), o.uid.to_string()));
     versions.windows(2).filter(|w| owner(&w[0].1) != owner(&w[1].1)).map(|w| (w[1].0, owner(&w[1].1))).collect()
