@@ -331,8 +331,9 @@ impl Controller {
             .expectations
             .get(&id)
             .is_none_or(|e| (e.add <= 0 && e.del.is_empty()) || now.since(e.at) > EXPECTATIONS_TIMEOUT);
+        // The two index keys are disjoint: no pod is listed twice.
         let owned = self.by_owner.get(&rs.uid).into_iter().flatten();
-        let listed: BTreeSet<PodId> = owned.chain(&self.orphans).copied().collect();
+        let listed = owned.chain(&self.orphans);
         let mut claiming = Claiming {
             rs: rs.clone(),
             calls: VecDeque::new(),
@@ -343,7 +344,7 @@ impl Controller {
             satisfied,
             terminating: 0,
         };
-        for p in listed.iter().map(|id| &self.pods[id]) {
+        for p in listed.map(|id| &self.pods[id]) {
             let mine = p.spec.owner.as_ref().is_some_and(|o| o.uid == rs.uid);
             if mine && p.deletion.is_some() && !p.status.phase.is_terminal() {
                 claiming.terminating += 1;
