@@ -12,8 +12,9 @@
 //!   [`kubelet`] (pod workers, PLEG, runtime and its network namespaces,
 //!   prober and its HTTP client, backoff, status),
 //!   [`control`] (scheduler, ReplicaSet, Deployment, EndpointSlice
-//!   controllers), [`proxy`] (kube-proxy per node), [`client`] (requests
-//!   through a Service);
+//!   controllers, and the controller references by which the workload
+//!   controllers claim and adopt objects), [`proxy`] (kube-proxy per node),
+//!   [`client`] (requests through a Service);
 //! - outputs: [`trace`] (records, JSON Lines, timeline table),
 //!   [`envelope`] (timings across many runs) and [`plot`] (pictures);
 //! - many runs: [`milestones`] (named instants of a trace), [`predict`]

@@ -14,7 +14,7 @@ use podsim::cluster::{Cluster, Version};
 use podsim::error::SourceFile;
 use podsim::manifest::Manifests;
 use podsim::run::{DEFAULT_EPOCH, ScenarioParts, setup, simulate};
-use podsim::sim::{Action, Scheduled, Setup};
+use podsim::sim::{Action, Applied, Scheduled, Setup};
 use podsim::time::{SimDuration, SimTime};
 use podsim::trace::jsonl::{self, Header, SCHEMA};
 use podsim::trace::record::WatchKind;
@@ -209,7 +209,8 @@ fn build(c: &Case) -> Setup {
     let (mut setup, _) =
         setup(manifests, behaviours, cluster(c), DEFAULT_EPOCH.parse().unwrap(), ScenarioParts::default())
             .unwrap_or_else(|e| panic!("{e:?}\n{v1}\n{behaviour}"));
-    let action = Action::Apply { file: Arc::from("web-v2.yaml"), deployment: Arc::new(applied.remove(0)) };
+    let object = Applied::Deployment(Arc::new(applied.remove(0)));
+    let action = Action::Apply { file: Arc::from("web-v2.yaml"), object };
     setup.actions = Arc::new(vec![Scheduled { at: ROLLOUT_AT, action }]);
     setup
 }

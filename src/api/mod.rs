@@ -4,6 +4,7 @@
 
 pub mod deployment;
 pub mod endpointslice;
+pub mod ownership;
 pub mod pod;
 pub mod pod_patch;
 pub mod replicaset;

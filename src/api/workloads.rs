@@ -109,7 +109,7 @@ impl ApiServer {
         self.record_rs(id, WatchKind::Deleted, now, trace);
     }
 
-    fn record_rs(&self, id: RsId, kind: WatchKind, now: SimTime, trace: &mut Trace) {
+    pub(super) fn record_rs(&self, id: RsId, kind: WatchKind, now: SimTime, trace: &mut Trace) {
         trace.push(now, Record::ReplicaSet { kind, rs: Arc::new(self.replica_sets[id.0 as usize].clone()) });
     }
 

@@ -1,7 +1,9 @@
 //! The control plane's components other than the API server: the scheduler,
 //! the controllers that write pod status or EndpointSlices, and the workload
-//! controllers (ReplicaSet, Deployment), all fed by client-go's work queue.
+//! controllers (ReplicaSet, Deployment) and the controller references they
+//! claim objects by, all fed by client-go's work queue.
 
+pub mod controller_ref;
 pub mod deployment;
 pub mod endpointslice;
 pub mod readiness_gate;

@@ -6,6 +6,7 @@ mod build;
 mod defaults;
 pub mod field;
 mod names;
+pub mod overlap;
 mod pod_update;
 mod pod_warnings;
 
@@ -36,7 +37,7 @@ pub struct Manifests {
     origins: Vec<(Doc, String)>,
     /// Where each service was written.
     service_origins: Vec<(Doc, String)>,
-    /// Where each ReplicaSet, then each Deployment, was written.
+    /// Where each ReplicaSet and each Deployment was written.
     replica_set_origins: Vec<(Doc, String)>,
     deployment_origins: Vec<(Doc, String)>,
 }
@@ -72,6 +73,18 @@ impl Manifests {
     /// A problem about field `path` of the `service`-th service, located in its file.
     pub fn service_problem(&self, service: usize, path: &str, message: impl Into<String>) -> Problem {
         let (doc, prefix) = &self.service_origins[service];
+        doc.problem(&join(prefix, path), message)
+    }
+
+    /// A problem about field `path` of the `i`-th ReplicaSet, located in its file.
+    pub fn replica_set_problem(&self, i: usize, path: &str, message: impl Into<String>) -> Problem {
+        let (doc, prefix) = &self.replica_set_origins[i];
+        doc.problem(&join(prefix, path), message)
+    }
+
+    /// A problem about field `path` of the `i`-th Deployment, located in its file.
+    pub fn deployment_problem(&self, i: usize, path: &str, message: impl Into<String>) -> Problem {
+        let (doc, prefix) = &self.deployment_origins[i];
         doc.problem(&join(prefix, path), message)
     }
 

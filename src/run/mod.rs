@@ -11,7 +11,7 @@ use crate::manifest::qualified_name_errors;
 use crate::scenario::actions::{Action, Timed};
 use crate::scenario::traffic::Traffic;
 use crate::scenario::{ActionOrigin, GateController, Scenario, parse_epoch, read_file};
-use crate::sim::{Action as SimAction, PodId, Scheduled, Setup, World};
+use crate::sim::{Action as SimAction, Applied, PodId, Scheduled, Setup, World};
 use crate::spec::PodSpec;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
@@ -119,17 +119,32 @@ pub fn setup(
     let mut problems = Vec::new();
     let mut warnings = Vec::new();
     let mut actions = Vec::new();
+    // The apply files first: a later action may name a Deployment one creates.
+    let mut applied: Vec<Manifests> = Vec::new();
+    let mut resolved = Vec::new();
     for (timed, origin) in &scenario.actions {
-        if let Action::Apply { file } = &timed.action {
-            match resolve_apply(&manifests, file, origin) {
-                Ok(list) => actions.extend(list.into_iter().map(|action| Scheduled { at: timed.at, action })),
-                Err(p) => problems.push(p),
+        let Action::Apply { file } = &timed.action else { continue };
+        match resolve_apply(&manifests, &applied, file, origin) {
+            Ok((loaded, list)) => {
+                applied.push(loaded);
+                resolved.push(list);
             }
+            Err(p) => {
+                problems.push(p);
+                resolved.push(Vec::new());
+            }
+        }
+    }
+    let mut resolved = resolved.into_iter();
+    for (timed, origin) in &scenario.actions {
+        if let Action::Apply { .. } = &timed.action {
+            let list = resolved.next().unwrap_or_default();
+            actions.extend(list.into_iter().map(|action| Scheduled { at: timed.at, action }));
             continue;
         }
         match &timed.action {
             Action::Scale { deployment, replicas } => {
-                match known_deployment(&manifests, deployment, "scale", origin) {
+                match known_deployment(&manifests, &applied, deployment, "scale", origin) {
                     Ok(name) => actions.push(Scheduled {
                         at: timed.at,
                         action: SimAction::Scale { deployment: name, replicas: *replicas },
@@ -139,7 +154,7 @@ pub fn setup(
                 continue;
             }
             Action::Undo { deployment, to_revision } => {
-                match known_deployment(&manifests, deployment, "undo", origin) {
+                match known_deployment(&manifests, &applied, deployment, "undo", origin) {
                     Ok(name) => actions.push(Scheduled {
                         at: timed.at,
                         action: SimAction::Undo { deployment: name, to_revision: *to_revision },
@@ -176,12 +191,12 @@ pub fn setup(
             warnings.push(Problem::error(message).field("gates").warn());
         }
     }
-    // Rollouts bring their own templates, and the app file may describe their containers.
-    let applied = actions.iter().filter_map(|a| match &a.action {
-        SimAction::Apply { deployment, .. } => Some(&deployment.template.pod),
-        _ => None,
-    });
-    let every_pod: Vec<&PodSpec> = manifests.all_pod_specs().chain(applied).collect();
+    let sets: Vec<&Manifests> = std::iter::once(&manifests).chain(&applied).collect();
+    warnings.extend(crate::manifest::overlap::overlap_warnings(&sets));
+    // Rollouts and applied ReplicaSets bring their own templates, and the
+    // app file may describe their containers.
+    let templates = applied.iter().flat_map(Manifests::all_pod_specs);
+    let every_pod: Vec<&PodSpec> = manifests.all_pod_specs().chain(templates).collect();
     for name in behaviours.container_names() {
         if !every_pod.iter().any(|p| p.container_index(name).is_some()) {
             let known: Vec<&str> = every_pod.iter().flat_map(|p| p.containers.iter().map(|c| &*c.name)).collect();
@@ -249,48 +264,66 @@ fn assumed_port_warnings(manifests: &Manifests, behaviours: &Behaviours) -> Vec<
     out
 }
 
-/// The pod (and container) an action names, with a warning when it will
-/// have no visible effect.
-/// A Deployment the manifests declare, by name.
+/// A Deployment the manifests or an `apply` file declare, by name.
 fn known_deployment(
     manifests: &Manifests,
+    applied: &[Manifests],
     name: &str,
     field: &str,
     origin: &ActionOrigin,
 ) -> Result<Arc<str>, Problem> {
-    if manifests.deployments.iter().any(|d| d.name == name) {
+    let every = || std::iter::once(manifests).chain(applied).flat_map(|m| &m.deployments);
+    if every().any(|d| d.name == name) {
         return Ok(Arc::from(name));
     }
-    let known: Vec<&str> = manifests.deployments.iter().map(|d| d.name.as_str()).collect();
+    let known: Vec<&str> = every().map(|d| d.name.as_str()).collect();
     Err(origin
         .problem(field, format!("no Deployment named {name:?} in the manifests (Deployments: {})", known.join(", "))))
 }
 
-/// The Deployments of an `apply` file, each one the manifests declare.
+/// The objects of an `apply` file: Deployments, created or given a new spec
+/// (whose selector is immutable, `ValidateDeploymentUpdate`), and new
+/// ReplicaSets. `applied` are the apply files before it.
 fn resolve_apply(
     manifests: &Manifests,
+    applied: &[Manifests],
     file: &std::path::Path,
     origin: &ActionOrigin,
-) -> Result<Vec<SimAction>, Problem> {
+) -> Result<(Manifests, Vec<SimAction>), Problem> {
     let source = crate::scenario::read_file(file).map_err(|e| origin.problem("apply", e.to_string()))?;
     let loaded = Manifests::load(&[source]).map_err(|e| origin.problem("apply", e.to_string()))?;
-    if loaded.deployments.is_empty() || !loaded.pods.is_empty() || !loaded.services.is_empty() {
-        return Err(origin.problem("apply", format!("{}: an apply file holds Deployments only", file.display())));
+    let workloads = loaded.deployments.len() + loaded.replica_sets.len();
+    if workloads == 0 || !loaded.pods.is_empty() || !loaded.services.is_empty() {
+        return Err(origin
+            .problem("apply", format!("{}: an apply file holds Deployments and ReplicaSets only", file.display())));
     }
+    let earlier = || std::iter::once(manifests).chain(applied);
     let name: Arc<str> = Arc::from(file.display().to_string());
-    loaded
-        .deployments
-        .into_iter()
-        .map(|d| {
-            if !manifests.deployments.iter().any(|m| m.name == d.name && m.namespace == d.namespace) {
-                let known: Vec<&str> = manifests.deployments.iter().map(|m| m.name.as_str()).collect();
-                let message =
-                    format!("no Deployment named {:?} in the manifests (Deployments: {})", d.name, known.join(", "));
-                return Err(origin.problem("apply", message));
-            }
-            Ok(SimAction::Apply { file: name.clone(), deployment: Arc::new(d) })
-        })
-        .collect()
+    let mut out = Vec::new();
+    for (i, d) in loaded.deployments.iter().enumerate() {
+        let before = earlier().flat_map(|m| &m.deployments).find(|m| m.name == d.name && m.namespace == d.namespace);
+        if let Some(before) = before.filter(|b| b.selector != d.selector) {
+            let value = crate::manifest::workloads::go_map(Some(&d.selector));
+            let message = format!(
+                "Invalid value: v1.LabelSelector{{MatchLabels:{value}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}}: field is immutable (the Deployment {:?} has the selector {})",
+                d.name,
+                crate::manifest::workloads::go_map(Some(&before.selector)),
+            );
+            return Err(loaded.deployment_problem(i, "spec.selector", message));
+        }
+        out.push(SimAction::Apply { file: name.clone(), object: Applied::Deployment(Arc::new(d.clone())) });
+    }
+    for (i, r) in loaded.replica_sets.iter().enumerate() {
+        if earlier().flat_map(|m| &m.replica_sets).any(|m| m.name == r.name && m.namespace == r.namespace) {
+            let message = format!(
+                "replicasets.apps {:?} already exists: an apply file's ReplicaSets are created; updating one is not simulated",
+                r.name
+            );
+            return Err(loaded.replica_set_problem(i, "metadata.name", message));
+        }
+        out.push(SimAction::Apply { file: name.clone(), object: Applied::ReplicaSet(Arc::new(r.clone())) });
+    }
+    Ok((loaded, out))
 }
 
 fn resolve_action(
@@ -377,7 +410,7 @@ pub fn simulate_state(setup: &Setup, seed: u64, until: SimTime) -> Trace {
 /// run right after each rollout (`apply` action) of the setup.
 pub fn add_rollout_status(trace: &mut Trace, setup: &Setup, timeout: SimDuration) {
     for a in setup.actions.iter() {
-        let SimAction::Apply { deployment, .. } = &a.action else { continue };
+        let SimAction::Apply { object: Applied::Deployment(deployment), .. } = &a.action else { continue };
         let command: Arc<str> =
             Arc::from(format!("kubectl rollout status deployment/{} --timeout={timeout}", deployment.name));
         for (t, verdict) in crate::kubectl::rollout_watch::watch(trace, &deployment.name, a.at, Some(timeout)) {

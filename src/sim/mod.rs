@@ -104,10 +104,11 @@ pub enum Action {
         container: usize,
         signal: Signal,
     },
-    /// `kubectl apply -f FILE`: the Deployment's new spec.
+    /// `kubectl apply -f FILE`: a Deployment (created, or its new spec), or
+    /// a new ReplicaSet.
     Apply {
         file: Arc<str>,
-        deployment: Arc<DeploymentSpec>,
+        object: Applied,
     },
     /// `kubectl scale deployment/NAME --replicas=N`.
     Scale {
@@ -130,6 +131,13 @@ pub enum Action {
         prefix: Arc<str>,
         grace_period_seconds: Option<i64>,
     },
+}
+
+/// An object of an `apply` file.
+#[derive(Clone, Debug)]
+pub enum Applied {
+    Deployment(Arc<DeploymentSpec>),
+    ReplicaSet(Arc<ReplicaSetSpec>),
 }
 
 /// An action at its time.
@@ -160,6 +168,13 @@ pub struct Setup {
     pub replica_sets: Vec<Arc<ReplicaSetSpec>>,
     pub deployments: Vec<Arc<DeploymentSpec>>,
     pub clients: Arc<Vec<Client>>,
+}
+
+impl Setup {
+    /// Whether an `apply` action brings an object `which` selects.
+    fn applies(&self, which: impl Fn(&Applied) -> bool) -> bool {
+        self.actions.iter().any(|a| matches!(&a.action, Action::Apply { object, .. } if which(object)))
+    }
 }
 
 pub struct World {
@@ -229,9 +244,10 @@ impl World {
             actions: setup.actions.clone(),
             controllers: Controllers::new(&setup.gates, seed),
             controller: (!setup.services.is_empty()).then(|| Controller::new(setup.cluster.clone(), seed)),
-            replicasets: (!setup.replica_sets.is_empty() || !setup.deployments.is_empty())
+            replicasets: (!setup.replica_sets.is_empty() || !setup.deployments.is_empty() || setup.applies(|_| true))
                 .then(|| rs::Controller::new(setup.cluster.clone(), seed)),
-            deployments: (!setup.deployments.is_empty()).then(|| deploy::Controller::new(setup.cluster.clone(), seed)),
+            deployments: (!setup.deployments.is_empty() || setup.applies(|o| matches!(o, Applied::Deployment(_))))
+                .then(|| deploy::Controller::new(setup.cluster.clone(), seed)),
             merges: proxy::MergeOrders::default(),
             proxies: match setup.services.is_empty() {
                 true => Vec::new(),
@@ -445,10 +461,18 @@ impl World {
                     }
                 }
             }
-            Action::Apply { file, deployment } => {
-                let object = format!("deployment/{}", deployment.name);
-                self.trace.push(now, Record::Scenario { object, what: format!("kubectl apply -f {file}") });
-                self.apply_deployment(deployment);
+            Action::Apply { file, object } => {
+                let what = format!("kubectl apply -f {file}");
+                match object {
+                    Applied::Deployment(d) => {
+                        self.trace.push(now, Record::Scenario { object: format!("deployment/{}", d.name), what });
+                        self.apply_deployment(d);
+                    }
+                    Applied::ReplicaSet(r) => {
+                        self.trace.push(now, Record::Scenario { object: format!("replicaset/{}", r.name), what });
+                        self.create_replica_set(&r);
+                    }
+                }
             }
             Action::Kill { pod, container, signal } => {
                 // A signal is sent on the node, not through the API server: it

@@ -4,7 +4,8 @@
 use super::{Ctx, Ev, World};
 use crate::api::DeleteOutcome;
 use crate::api::replicaset::{RsId, RsSpec};
-use crate::control::deployment::{self as deploy, revisions};
+use crate::control::controller_ref::ClaimAnswer;
+use crate::control::deployment::{self as deploy, Answer, revisions};
 use crate::control::replicaset::{self as rs, Write};
 use crate::spec::{DeploymentSpec, ReplicaSetSpec};
 use crate::trace::Record;
@@ -93,10 +94,26 @@ impl World {
                 self.api.update_replica_set_status(rs, status, now, &mut self.trace);
                 rs
             }
+            Write::Recheck { rs, uid } => {
+                let r = self.api.replica_set(rs);
+                let answer = if r.removed || r.uid != uid { ClaimAnswer::Gone } else { ClaimAnswer::Found };
+                return self.rs_claim_answered(rs, answer);
+            }
+            Write::PatchPod { rs, pod, patch } => {
+                let answer = self.api.patch_pod_owner(pod, &patch, now, &mut self.trace);
+                return self.rs_claim_answered(rs, ClaimAnswer::Patched(answer));
+            }
         };
         if let Some(c) = self.replicasets.as_mut() {
             let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
             c.written(rs, &mut ctx);
+        }
+    }
+
+    fn rs_claim_answered(&mut self, rs: RsId, answer: ClaimAnswer) {
+        if let Some(c) = self.replicasets.as_mut() {
+            let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+            c.claim_answered(rs, answer, &mut ctx);
         }
     }
 
@@ -148,28 +165,49 @@ impl World {
     /// answer goes straight back to it.
     pub(super) fn deployment_write(&mut self, write: deploy::Write) {
         let now = self.q.now();
-        let (d, ok) = match write {
+        let refused = |ok: bool| if ok { Answer::Done } else { Answer::Refused };
+        let (d, answer) = match write {
             deploy::Write::CreateRs { d, spec } => {
-                (d, self.api.create_replica_set(spec, now, &mut self.trace).is_some())
+                (d, refused(self.api.create_replica_set(spec, now, &mut self.trace).is_some()))
             }
             deploy::Write::UpdateRs { d, rs, spec, read } => {
-                (d, self.api.update_replica_set(rs, spec, read, now, &mut self.trace).is_ok())
+                match self.api.update_replica_set(rs, spec, read, now, &mut self.trace) {
+                    Ok(_) => (d, Answer::Stored { rs, resource_version: self.api.replica_set(rs).resource_version }),
+                    Err(_) => (d, Answer::Refused),
+                }
             }
             deploy::Write::DeleteRs { d, rs } => {
                 self.api.delete_replica_set(rs, now, &mut self.trace);
-                (d, true)
+                (d, Answer::Done)
             }
             deploy::Write::Status { d, status, annotations, read } => {
-                (d, self.api.update_deployment_status(d, status, annotations, read, now, &mut self.trace).is_ok())
+                let stored = self.api.update_deployment_status(d, status, annotations, read, now, &mut self.trace);
+                (d, refused(stored.is_ok()))
             }
             deploy::Write::Event { d, message } => {
                 self.deployment_event(d, "ScalingReplicaSet", message);
-                (d, true)
+                (d, Answer::Done)
+            }
+            deploy::Write::Recheck { d, uid } => {
+                let dep = self.api.deployment(d);
+                let answer = if dep.removed || dep.uid != uid { ClaimAnswer::Gone } else { ClaimAnswer::Found };
+                return self.deployment_claim_answered(d, answer);
+            }
+            deploy::Write::PatchRs { d, rs, patch } => {
+                let answer = self.api.patch_replica_set_owner(rs, &patch, now, &mut self.trace);
+                return self.deployment_claim_answered(d, ClaimAnswer::Patched(answer));
             }
         };
         if let Some(c) = self.deployments.as_mut() {
             let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
-            c.written(d, ok, &mut ctx);
+            c.written(d, answer, &mut ctx);
+        }
+    }
+
+    fn deployment_claim_answered(&mut self, d: crate::api::deployment::DeploymentId, answer: ClaimAnswer) {
+        if let Some(c) = self.deployments.as_mut() {
+            let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+            c.claim_answered(d, answer, &mut ctx);
         }
     }
 

@@ -3,7 +3,7 @@
 
 use crate::api::pod::ApiPod;
 use crate::api::status::{Condition, ContainerState, ContainerStatus, PodPhase, PodStatus};
-use crate::spec::{PodSpec, RestartPolicy, Role};
+use crate::spec::{OwnerRef, PodSpec, RestartPolicy, Role};
 
 /// One visible change of one object.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +23,9 @@ pub fn changes(old: Option<&ApiPod>, new: &ApiPod) -> Vec<Change> {
         push(format!("created, phase={}", new.status.phase.as_str()), String::new());
         return out;
     };
+    if let Some(row) = owner_change(old.spec.owner.as_ref(), new.spec.owner.as_ref()) {
+        push(row.0, row.1);
+    }
     if old.deletion != new.deletion
         && let Some(d) = new.deletion
     {
@@ -69,6 +72,23 @@ fn spec_changes(old: &PodSpec, new: &PodSpec, push: &mut impl FnMut(String, Stri
             format!("container {} image={}", n.name, n.image),
             format!("patched from {}: the kubelet restarts the container with the new image", o.image),
         );
+    }
+}
+
+/// A controller reference added (`ClaimObject` adopts an orphan its
+/// selector matches) or removed (released: the selector no longer matches).
+pub fn owner_change(old: Option<&OwnerRef>, new: Option<&OwnerRef>) -> Option<(String, String)> {
+    let id = |o: &OwnerRef| format!("{}/{}", o.kind.to_lowercase(), o.name);
+    match (old, new) {
+        (None, Some(n)) => Some((
+            format!("adopted by {}", id(n)),
+            "it had no controller and its labels match the selector: the controller PATCHed in its reference".into(),
+        )),
+        (Some(o), None) => Some((
+            format!("released by {}", id(o)),
+            "its labels no longer match the selector: the controller PATCHed out its reference".into(),
+        )),
+        _ => None,
     }
 }
 

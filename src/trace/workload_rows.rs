@@ -68,6 +68,9 @@ impl WorkloadRows {
             push(what, why);
             return;
         };
+        if let Some((what, why)) = super::changes::owner_change(old.spec.owner.as_ref(), s.owner.as_ref()) {
+            push(what, why);
+        }
         if revision != old.spec.annotations.get(REVISION)
             && let Some(r) = revision
         {

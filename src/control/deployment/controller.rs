@@ -1,9 +1,10 @@
 //! The Deployment controller of kube-controller-manager
 //! (pkg/controller/deployment/deployment_controller.go `syncDeployment`): it
 //! watches Deployments, ReplicaSets and pod deletions, and for each queued
-//! Deployment makes one step of its rollout: create or adopt the new
-//! ReplicaSet, scale one side, then write the status. Its API calls are made
-//! one after the other, each waited for, as the real sync does.
+//! Deployment claims its ReplicaSets (adopting orphans its selector matches),
+//! then makes one step of its rollout: create or find the new ReplicaSet,
+//! scale one side, then write the status. Its API calls are made one after
+//! the other, each waited for, as the real sync does.
 
 use super::conditions::{Condition, ConditionStatus, ConditionType, Reason, get_condition, set_condition};
 use super::hash::{HASH_LABEL, equal_ignore_hash, pod_template_hash, replica_set_name};
@@ -16,9 +17,11 @@ use super::status::{
 };
 use super::view::{DeploymentView, RsRef, RsView, ScaleWrite};
 use crate::api::deployment::{ApiDeployment, DeploymentId, DeploymentStatus};
+use crate::api::ownership::{OwnerPatch, Patched};
 use crate::api::pod::ApiPod;
 use crate::api::replicaset::{ApiReplicaSet, OwnerRef, RsId, RsSpec};
 use crate::cluster::{Cluster, Version};
+use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
 use crate::control::workqueue::WorkQueue;
 use crate::rng::Stream;
 use crate::sim::{Ctx, PodId};
@@ -51,6 +54,111 @@ pub enum Write {
     DeleteRs { d: DeploymentId, rs: RsId },
     /// A `ScalingReplicaSet` event, recorded when the scale write returns.
     Event { d: DeploymentId, message: String },
+    /// The uncached GET of the Deployment before its first adoption of a
+    /// sync (`getReplicaSetsForDeployment`'s `RecheckDeletionTimestamp`).
+    Recheck { d: DeploymentId, uid: Arc<str> },
+    /// PATCH a ReplicaSet's controller reference (`AdoptReplicaSet`, `ReleaseReplicaSet`).
+    PatchRs { d: DeploymentId, rs: RsId, patch: OwnerPatch },
+}
+
+/// The API server's answer to a write of the sync's plan.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Done,
+    /// A ReplicaSet PUT returns the object as stored: the sync's next write
+    /// of it is based on this resourceVersion (`scaleReplicaSet` and
+    /// `getNewReplicaSet` return the updated ReplicaSet, which the rest of
+    /// the sync uses).
+    Stored {
+        rs: RsId,
+        resource_version: u64,
+    },
+    /// 409 Conflict: based on an older version than the stored one.
+    Refused,
+}
+
+/// What a refused call does to the rest of the sync.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum OnRefusal {
+    /// The sync returns the error: it ends, and the Deployment is queued
+    /// again through the rate limiter (`handleErr`).
+    Fails,
+    /// `reconcileOldReplicaSets` returns `false, nil` when
+    /// `cleanupUnhealthyReplicas` or `scaleDownOldReplicaSetsForRollingUpdate`
+    /// fails: its remaining scale writes are skipped, the sync goes on.
+    SkipsOldScaleDown,
+}
+
+/// One call of the plan.
+#[derive(Clone, Debug)]
+struct Step {
+    write: Write,
+    on_refusal: OnRefusal,
+}
+
+/// A sync of one Deployment: its claims, then its plan's calls.
+enum Syncing {
+    Claiming(Claiming),
+    Writing(Writing),
+}
+
+/// `getReplicaSetsForDeployment` (`ClaimReplicaSets`), before the plan.
+struct Claiming {
+    /// The Deployment as read when the sync began.
+    d: Arc<ApiDeployment>,
+    /// The ReplicaSets claimed, as read when the sync began: owned ones at
+    /// once, adopted ones once their PATCH succeeded (the sync goes on with
+    /// the informer's copy, not the PATCH's answer).
+    sets: Vec<Arc<ApiReplicaSet>>,
+    calls: VecDeque<ClaimCall>,
+    waiting: Option<ClaimCall>,
+    /// `canAdopt` failed: every later adoption fails without a call.
+    cannot_adopt: bool,
+    /// An adoption failed: the sync returns the error once every ReplicaSet is claimed.
+    failed: bool,
+}
+
+#[derive(Clone, Debug)]
+enum ClaimCall {
+    Recheck,
+    Adopt(Arc<ApiReplicaSet>),
+    Release(Arc<ApiReplicaSet>),
+}
+
+impl Claiming {
+    /// The next call to send, if any: an adoption after `canAdopt` failed
+    /// fails without one.
+    fn next_call(&mut self) -> Option<Write> {
+        let d = &self.d;
+        while let Some(call) = self.calls.pop_front() {
+            let write = match &call {
+                ClaimCall::Recheck => Write::Recheck { d: d.id, uid: d.uid.clone() },
+                ClaimCall::Adopt(_) if self.cannot_adopt => {
+                    self.failed = true;
+                    continue;
+                }
+                ClaimCall::Adopt(rs) => {
+                    let owner =
+                        OwnerRef { kind: "Deployment", name: Arc::from(d.spec.name.as_str()), uid: d.uid.clone() };
+                    Write::PatchRs { d: d.id, rs: rs.id, patch: OwnerPatch::Adopt(owner) }
+                }
+                ClaimCall::Release(rs) => {
+                    Write::PatchRs { d: d.id, rs: rs.id, patch: OwnerPatch::Release(d.uid.clone()) }
+                }
+            };
+            self.waiting = Some(call);
+            return Some(write);
+        }
+        None
+    }
+}
+
+/// The plan's calls still to make, and the ReplicaSets they already stored.
+struct Writing {
+    steps: VecDeque<Step>,
+    /// What a refusal of the call in flight does.
+    sent: OnRefusal,
+    stored: BTreeMap<RsId, u64>,
 }
 
 /// `ConcurrentDeploymentSyncs`.
@@ -62,7 +170,7 @@ pub struct Controller {
     sets: BTreeMap<RsId, Arc<ApiReplicaSet>>,
     pods: BTreeMap<PodId, Arc<ApiPod>>,
     queue: WorkQueue<DeploymentId>,
-    syncing: BTreeMap<DeploymentId, VecDeque<Write>>,
+    syncing: BTreeMap<DeploymentId, Syncing>,
     templates: TemplateMatches,
     rng: Stream,
 }
@@ -111,17 +219,7 @@ impl Controller {
                 };
                 self.queue.add(id);
             }
-            // `addReplicaSet` / `updateReplicaSet` / `deleteReplicaSet`: the owner.
-            Ev::ReplicaSet(kind, rs) => {
-                let owner = self.owner_of(&rs);
-                match kind {
-                    WatchKind::Deleted => self.sets.remove(&rs.id),
-                    _ => self.sets.insert(rs.id, rs),
-                };
-                if let Some(d) = owner {
-                    self.queue.add(d);
-                }
-            }
+            Ev::ReplicaSet(kind, rs) => self.replica_set_event(kind, rs),
             Ev::Pod(kind, pod) => self.pod_event(kind, pod),
             Ev::Wake(id) => self.queue.wake(id, now),
         }
@@ -147,8 +245,45 @@ impl Controller {
         }
     }
 
+    /// `addReplicaSet` / `updateReplicaSet` / `deleteReplicaSet`: the owner
+    /// (and a former owner) is queued; an orphan's creation, or a change of
+    /// its labels or controller, queues every Deployment whose selector
+    /// matches it, to see whether one wants to adopt it.
+    fn replica_set_event(&mut self, kind: WatchKind, rs: Arc<ApiReplicaSet>) {
+        let old = match kind {
+            WatchKind::Deleted => self.sets.remove(&rs.id),
+            _ => self.sets.insert(rs.id, rs.clone()),
+        };
+        if old.as_ref().is_some_and(|o| o.resource_version == rs.resource_version) {
+            return;
+        }
+        let changed = old.as_ref().is_some_and(|o| o.spec.owner != rs.spec.owner);
+        if changed && let Some(d) = old.as_deref().and_then(|o| self.owner_of(o)) {
+            self.queue.add(d);
+        }
+        if rs.spec.owner.is_some() {
+            if let Some(d) = self.owner_of(&rs) {
+                self.queue.add(d);
+            }
+            return;
+        }
+        let labels_changed = old.as_ref().is_some_and(|o| o.spec.labels != rs.spec.labels);
+        if kind == WatchKind::Added || (kind == WatchKind::Modified && (labels_changed || changed)) {
+            let wanting: Vec<DeploymentId> = self
+                .deployments
+                .values()
+                .filter(|d| d.spec.namespace == *rs.spec.namespace && wants_orphan(&d.spec.selector, &rs.spec.labels))
+                .map(|d| d.id)
+                .collect();
+            for d in wanting {
+                self.queue.add(d);
+            }
+        }
+    }
+
+    /// The Deployment a controller reference names (`resolveControllerRef`).
     fn owner_of(&self, rs: &ApiReplicaSet) -> Option<DeploymentId> {
-        let owner = rs.spec.owner.as_ref()?;
+        let owner = rs.spec.owner.as_ref().filter(|o| o.kind == "Deployment")?;
         self.deployments.values().find(|d| d.uid == owner.uid).map(|d| d.id)
     }
 
@@ -157,20 +292,59 @@ impl Controller {
         self.sets.values().filter(|r| r.spec.owner.as_ref().is_some_and(|o| o.uid == dep.uid)).cloned().collect()
     }
 
-    /// The API server answered the sync's last write: the next one; after a
+    /// The API server answered the sync's last write: the next one. After a
     /// conflict the sync fails and the Deployment is retried later
-    /// (`handleErr`: `AddRateLimited`).
-    pub fn written(&mut self, d: DeploymentId, ok: bool, ctx: &mut Ctx<'_>) {
-        if !ok {
-            self.syncing.remove(&d);
-            self.queue.done(d);
-            if let Some(due) = self.queue.add_rate_limited(d, ctx.q.now()) {
-                ctx.q.at(due, crate::sim::Ev::DeploymentController(Ev::Wake(d)));
+    /// (`handleErr`: `AddRateLimited`), unless `reconcileOldReplicaSets`
+    /// swallows the error.
+    pub fn written(&mut self, d: DeploymentId, answer: Answer, ctx: &mut Ctx<'_>) {
+        let Some(Syncing::Writing(w)) = self.syncing.get_mut(&d) else { return };
+        match answer {
+            Answer::Done => {}
+            Answer::Stored { rs, resource_version } => {
+                w.stored.insert(rs, resource_version);
             }
-        } else {
-            self.next_write(d, ctx);
+            Answer::Refused => match w.sent {
+                OnRefusal::SkipsOldScaleDown => {
+                    while w.steps.front().is_some_and(|s| s.on_refusal == OnRefusal::SkipsOldScaleDown) {
+                        w.steps.pop_front();
+                    }
+                }
+                OnRefusal::Fails => {
+                    self.fail(d, ctx);
+                    self.work(ctx);
+                    return;
+                }
+            },
         }
+        self.next_write(d, ctx);
         self.work(ctx);
+    }
+
+    /// The API server answered the sync's claim call (`ClaimObject`): an
+    /// adopted ReplicaSet is claimed; one gone (404) is not, and is no
+    /// error; a refused adoption is; a release's failures are ignored.
+    pub fn claim_answered(&mut self, d: DeploymentId, answer: ClaimAnswer, ctx: &mut Ctx<'_>) {
+        if let Some(Syncing::Claiming(c)) = self.syncing.get_mut(&d) {
+            match (c.waiting.take(), answer) {
+                (Some(ClaimCall::Recheck), ClaimAnswer::Gone) => c.cannot_adopt = true,
+                (Some(ClaimCall::Adopt(rs)), ClaimAnswer::Patched(Patched::Changed | Patched::Unchanged)) => {
+                    c.sets.push(rs)
+                }
+                (Some(ClaimCall::Adopt(_)), ClaimAnswer::Patched(Patched::Invalid)) => c.failed = true,
+                _ => {}
+            }
+        }
+        self.claim(d, ctx);
+        self.work(ctx);
+    }
+
+    /// The sync failed: the key comes back through the rate limiter.
+    fn fail(&mut self, d: DeploymentId, ctx: &mut Ctx<'_>) {
+        self.syncing.remove(&d);
+        self.queue.done(d);
+        if let Some(due) = self.queue.add_rate_limited(d, ctx.q.now()) {
+            ctx.q.at(due, crate::sim::Ev::DeploymentController(Ev::Wake(d)));
+        }
     }
 
     fn work(&mut self, ctx: &mut Ctx<'_>) {
@@ -180,9 +354,18 @@ impl Controller {
         }
     }
 
+    /// The plan's next call; a ReplicaSet written before in the same sync
+    /// is written based on the answer.
     fn next_write(&mut self, id: DeploymentId, ctx: &mut Ctx<'_>) {
-        match self.syncing.get_mut(&id).and_then(VecDeque::pop_front) {
-            Some(write) => {
+        let Some(Syncing::Writing(w)) = self.syncing.get_mut(&id) else { return };
+        match w.steps.pop_front() {
+            Some(Step { mut write, on_refusal }) => {
+                if let Write::UpdateRs { rs, read, .. } = &mut write
+                    && let Some(stored) = w.stored.get(rs)
+                {
+                    *read = *stored;
+                }
+                w.sent = on_refusal;
                 let delay = match write {
                     Write::Event { .. } => SimDuration::ZERO,
                     _ => self.cluster.latencies.api_write.sample(&mut self.rng),
@@ -197,21 +380,71 @@ impl Controller {
         }
     }
 
-    /// `syncDeployment`: plan the sync's API calls from the informers' view.
+    /// `syncDeployment`: claim the ReplicaSets (`getReplicaSetsForDeployment`:
+    /// `ClaimReplicaSets` over every ReplicaSet of the namespace), then plan.
     fn sync(&mut self, id: DeploymentId, ctx: &mut Ctx<'_>) {
-        let now = ctx.q.now();
         let Some(d) = self.deployments.get(&id).cloned() else {
             self.queue.done(id);
             return;
         };
-        let mut plan = Plan::new(&d, self.owned_sets(id), &mut self.templates, self.cluster.version);
+        let mut c = Claiming {
+            d: d.clone(),
+            sets: Vec::new(),
+            calls: VecDeque::new(),
+            waiting: None,
+            cannot_adopt: false,
+            failed: false,
+        };
+        for rs in self.sets.values().filter(|r| !r.removed) {
+            let candidate = Candidate {
+                owner: rs.spec.owner.as_ref(),
+                matches: selects(&d.spec.selector, &rs.spec.labels),
+                deleting: false,
+                same_namespace: *rs.spec.namespace == d.spec.namespace,
+            };
+            match claim(&d.uid, candidate) {
+                Claim::Owned => c.sets.push(rs.clone()),
+                Claim::Adopt => {
+                    if !c.calls.iter().any(|c| matches!(c, ClaimCall::Recheck)) {
+                        c.calls.push_back(ClaimCall::Recheck);
+                    }
+                    c.calls.push_back(ClaimCall::Adopt(rs.clone()));
+                }
+                Claim::Release => c.calls.push_back(ClaimCall::Release(rs.clone())),
+                Claim::Ignore => {}
+            }
+        }
+        self.syncing.insert(id, Syncing::Claiming(c));
+        self.claim(id, ctx);
+    }
+
+    /// The next claim call once the previous one is answered; after the
+    /// last, the plan.
+    fn claim(&mut self, id: DeploymentId, ctx: &mut Ctx<'_>) {
+        let Some(Syncing::Claiming(c)) = self.syncing.get_mut(&id) else { return };
+        if c.waiting.is_some() {
+            return;
+        }
+        if let Some(write) = c.next_call() {
+            let delay = self.cluster.latencies.api_write.sample(&mut self.rng);
+            ctx.q.after(delay, crate::sim::Ev::DeploymentWrite(Box::new(write)));
+            return;
+        }
+        let Some(Syncing::Claiming(c)) = self.syncing.remove(&id) else { return };
+        if c.failed {
+            self.fail(id, ctx);
+            return;
+        }
+        let now = ctx.q.now();
+        let mut plan = Plan::new(&c.d, c.sets, &mut self.templates, self.cluster.version);
         let requeue = plan.run(&self.pods, now);
         match requeue {
             Requeue::Never => {}
             Requeue::RateLimited => self.add_after(id, SimDuration::from_millis(5), ctx),
             Requeue::After(after) => self.add_after(id, after, ctx),
         }
-        self.syncing.insert(id, plan.writes);
+        let writing = Writing { steps: plan.writes, sent: OnRefusal::Fails, stored: BTreeMap::new() };
+        self.syncing.insert(id, Syncing::Writing(writing));
         self.next_write(id, ctx);
     }
 
@@ -234,7 +467,7 @@ struct Plan {
     annotations: Annotations,
     status: DeploymentStatus,
     version: Version,
-    writes: VecDeque<Write>,
+    writes: VecDeque<Step>,
 }
 
 impl Plan {
@@ -301,7 +534,7 @@ impl Plan {
         if spec.paused || is_scaling_event(spec.replicas, self.new.as_ref().map(|n| &n.2), &olds) {
             self.new_replica_set(false, now);
             let writes = scale(&self.view(), self.new.as_ref().map(|n| &n.2), &self.old_views());
-            self.scale_all(&writes);
+            self.scale_all(&writes, OnRefusal::Fails);
             if spec.paused {
                 self.cleanup();
             }
@@ -317,11 +550,11 @@ impl Plan {
                 self.new_replica_set(true, now);
                 let new_view = self.new.as_ref().expect("created").2.clone();
                 let step = rolling_step(spec.strategy, spec.replicas, &new_view, &self.old_views());
-                let scaled = match &step {
-                    RollingStep::New(_) => true,
-                    RollingStep::Old(o) => o.scaled(),
+                let (scaled, on_refusal) = match &step {
+                    RollingStep::New(_) => (true, OnRefusal::Fails),
+                    RollingStep::Old(o) => (o.scaled(), OnRefusal::SkipsOldScaleDown),
                 };
-                self.scale_all(step.writes());
+                self.scale_all(step.writes(), on_refusal);
                 if !scaled && deployment_complete(&self.view(), &d.status) {
                     self.cleanup();
                 }
@@ -334,7 +567,7 @@ impl Plan {
                     .map(|i| ScaleWrite { rs: RsRef::Old(i), from: self.old[i].2.spec_replicas, to: 0 })
                     .collect();
                 if !downs.is_empty() {
-                    self.scale_all(&downs);
+                    self.scale_all(&downs, OnRefusal::Fails);
                     return self.rollout_status(now);
                 }
                 if self.old_pods_running(pods) {
@@ -345,7 +578,7 @@ impl Plan {
                 }
                 let n = self.new.as_ref().expect("created").2.spec_replicas;
                 if n != spec.replicas {
-                    self.scale_all(&[ScaleWrite { rs: RsRef::New, from: n, to: spec.replicas }]);
+                    self.scale_all(&[ScaleWrite { rs: RsRef::New, from: n, to: spec.replicas }], OnRefusal::Fails);
                 }
                 if deployment_complete(&self.view(), &d.status) {
                     self.cleanup();
@@ -409,7 +642,7 @@ impl Plan {
                 let id = *id;
                 let updated =
                     Arc::new(RsSpec { annotations, min_ready_seconds: spec.min_ready_seconds, ..RsSpec::clone(rs) });
-                self.update_rs(id, updated.clone());
+                self.update_rs(id, updated.clone(), OnRefusal::Fails);
                 self.new.as_mut().expect("new").1 = updated;
                 return;
             }
@@ -466,10 +699,10 @@ impl Plan {
             template: Arc::new(template),
             min_ready_seconds: spec.min_ready_seconds,
         });
-        self.writes.push_back(Write::CreateRs { d: d.id, spec: rs.clone() });
+        self.push(Write::CreateRs { d: d.id, spec: rs.clone() }, OnRefusal::Fails);
         if replicas > 0 {
             let message = format!("Scaled up replica set {name} from 0 to {replicas}");
-            self.writes.push_back(Write::Event { d: d.id, message });
+            self.push(Write::Event { d: d.id, message }, OnRefusal::Fails);
         }
         let mut view = RsView::new(&name, now, replicas);
         view.revision = new_revision.parse().unwrap_or(0);
@@ -491,7 +724,7 @@ impl Plan {
 
     /// `scaleReplicaSetAndRecordEvent` for each write: the size, the
     /// desired/max annotations, and the event when the size changed.
-    fn scale_all(&mut self, writes: &[ScaleWrite]) {
+    fn scale_all(&mut self, writes: &[ScaleWrite], on_refusal: OnRefusal) {
         let d = self.d.clone();
         let spec = &d.spec;
         let max = spec.replicas + super::fenceposts::max_surge(spec.strategy, spec.replicas);
@@ -516,35 +749,33 @@ impl Plan {
             let updated = Arc::new(RsSpec { replicas: w.to, annotations, ..RsSpec::clone(rs) });
             *rs = updated.clone();
             match id {
-                Some(id) => self.update_rs(id, updated),
+                Some(id) => self.update_rs(id, updated, on_refusal),
                 // Planned in this sync: the create carries the size.
                 None => {
-                    for write in self.writes.iter_mut() {
-                        if let Write::CreateRs { spec, .. } = write {
+                    for step in self.writes.iter_mut() {
+                        if let Write::CreateRs { spec, .. } = &mut step.write {
                             *spec = updated.clone();
                         }
                     }
                 }
             }
             if let Some(message) = w.event_message(&name) {
-                self.writes.push_back(Write::Event { d: d.id, message });
+                self.push(Write::Event { d: d.id, message }, on_refusal);
             }
         }
     }
 
-    /// A PUT of ReplicaSet `rs`; a second one in the same sync is based on
-    /// the first's answer, so the two are one write.
-    fn update_rs(&mut self, rs: RsId, spec: Arc<RsSpec>) {
-        for w in self.writes.iter_mut() {
-            if let Write::UpdateRs { rs: r, spec: s, .. } = w
-                && *r == rs
-            {
-                *s = spec;
-                return;
-            }
-        }
+    /// A PUT of ReplicaSet `rs`, based on the version read; a second one in
+    /// the same sync is a second PUT, based on the first's answer
+    /// (`cleanupUnhealthyReplicas` then `scaleDownOldReplicaSetsForRollingUpdate`
+    /// scale the same old ReplicaSet twice).
+    fn update_rs(&mut self, rs: RsId, spec: Arc<RsSpec>, on_refusal: OnRefusal) {
         let read = self.versions.get(&rs).copied().unwrap_or(0);
-        self.writes.push_back(Write::UpdateRs { d: self.d.id, rs, spec, read });
+        self.push(Write::UpdateRs { d: self.d.id, rs, spec, read }, on_refusal);
+    }
+
+    fn push(&mut self, write: Write, on_refusal: OnRefusal) {
+        self.writes.push_back(Step { write, on_refusal });
     }
 
     /// `cleanupDeployment`: the oldest revisions beyond `revisionHistoryLimit`
@@ -565,7 +796,7 @@ impl Plan {
             .map(|o| o.0)
             .collect();
         for rs in doomed {
-            self.writes.push_back(Write::DeleteRs { d: self.d.id, rs });
+            self.push(Write::DeleteRs { d: self.d.id, rs }, OnRefusal::Fails);
         }
     }
 
@@ -602,7 +833,7 @@ impl Plan {
             // Each UpdateStatus is sent from the Deployment as read: a second
             // one in the same sync (getNewReplicaSet's, then syncRolloutStatus's)
             // conflicts, and the sync is retried, as on a cluster.
-            self.writes.push_back(write);
+            self.push(write, OnRefusal::Fails);
         }
     }
 }

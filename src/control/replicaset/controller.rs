@@ -1,18 +1,21 @@
 //! The ReplicaSet controller of kube-controller-manager
 //! (pkg/controller/replicaset/replica_set.go): it watches ReplicaSets and
-//! Pods through its own informers, and for each queued ReplicaSet compares
-//! its active pods with `spec.replicas`, creates (in slow-start batches) or
-//! deletes pods, and writes the status. Expectations keep it from acting
-//! again before it has seen its own creations and deletions.
+//! Pods through its own informers, and for each queued ReplicaSet claims its
+//! pods (adopting the orphans its selector matches), compares its active pods
+//! with `spec.replicas`, creates (in slow-start batches) or deletes pods, and
+//! writes the status. Expectations keep it from acting again before it has
+//! seen its own creations and deletions.
 
 use super::names::pod_name_prefix;
 use super::ranking::{PodRankView, RankPhase, pods_to_delete, related_on_node};
 use super::slow_start::{ReplicaChange, manage_replicas};
 use super::status::{RsPodView, calculate_status, next_availability_check};
+use crate::api::ownership::{OwnerPatch, Patched};
 use crate::api::pod::ApiPod;
 use crate::api::replicaset::{ApiReplicaSet, RsId, RsStatus};
 use crate::api::status::{ConditionType, PodPhase};
 use crate::cluster::Cluster;
+use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
 use crate::control::workqueue::WorkQueue;
 use crate::rng::Stream;
 use crate::sim::{Ctx, PodId};
@@ -41,6 +44,12 @@ pub enum Write {
     DeletePod { rs: RsId, pod: PodId },
     /// PUT the status (`updateReplicaSetStatus`).
     Status { rs: RsId, status: RsStatus },
+    /// The uncached GET of the ReplicaSet before its first adoption of a
+    /// sync (`claimPods`' `RecheckDeletionTimestamp`): it must still exist,
+    /// with the same UID, and not be deleting.
+    Recheck { rs: RsId, uid: Arc<str> },
+    /// PATCH a pod's controller reference (`AdoptPod`, `ReleasePod`).
+    PatchPod { rs: RsId, pod: PodId, patch: OwnerPatch },
 }
 
 /// `ConcurrentRSSyncs`.
@@ -57,17 +66,80 @@ struct Expectations {
     at: SimTime,
 }
 
-/// A sync between its start and its status write.
+/// A claim call of a sync, sent after the previous one is answered
+/// (`ClaimPods` loops over the pods).
 #[derive(Debug)]
-struct Syncing {
+enum ClaimCall {
+    /// `RecheckDeletionTimestamp`, once, before the first adoption.
+    Recheck,
+    Adopt(Arc<ApiPod>),
+    Release(Arc<ApiPod>),
+}
+
+/// A sync of one ReplicaSet: its claims, then its replicas and status.
+#[derive(Debug)]
+enum Syncing {
+    Claiming(Claiming),
+    Managing(Managing),
+}
+
+/// `claimPods`, before `manageReplicas`.
+#[derive(Debug)]
+struct Claiming {
+    /// The ReplicaSet as read when the sync began.
+    rs: Arc<ApiReplicaSet>,
+    /// The calls still to send.
+    calls: VecDeque<ClaimCall>,
+    /// The call waiting for its answer.
+    waiting: Option<ClaimCall>,
+    /// The active pods claimed: those it owned when the sync began, and
+    /// each orphan once its adoption succeeded.
+    claimed: Vec<Arc<ApiPod>>,
+    /// `canAdopt` failed: every later adoption fails without a call.
+    cannot_adopt: bool,
+    /// An adoption failed: the sync returns the error once every pod is
+    /// claimed (`ClaimPods` aggregates the errors).
+    failed: bool,
+    /// `SatisfiedExpectations`, read when the sync began.
+    satisfied: bool,
+    /// Its pods being deleted that have not finished, when the sync began.
+    terminating: u32,
+}
+
+/// `manageReplicas` and the status write.
+#[derive(Debug)]
+struct Managing {
     /// Slow-start batches still to send, each a list of pods.
     batches: VecDeque<Vec<Arc<PodSpec>>>,
     in_flight: u32,
-    /// Computed from the pods seen when the sync began, written at its end
-    /// (taken when the write is sent).
+    /// Computed from the pods claimed, written at the sync's end (taken
+    /// when the write is sent).
     status: Option<RsStatus>,
     /// The status as read when the sync began (`updateReplicaSetStatus` compares with it).
     read: RsStatus,
+}
+
+impl Claiming {
+    /// The next call to send, if any: an adoption after `canAdopt` failed
+    /// fails without one.
+    fn next_call(&mut self, rs: RsId) -> Option<Write> {
+        while let Some(call) = self.calls.pop_front() {
+            let write = match &call {
+                ClaimCall::Recheck => Write::Recheck { rs, uid: self.rs.uid.clone() },
+                ClaimCall::Adopt(_) if self.cannot_adopt => {
+                    self.failed = true;
+                    continue;
+                }
+                ClaimCall::Adopt(p) => Write::PatchPod { rs, pod: p.id, patch: OwnerPatch::Adopt(self.rs.as_owner()) },
+                ClaimCall::Release(p) => {
+                    Write::PatchPod { rs, pod: p.id, patch: OwnerPatch::Release(self.rs.uid.clone()) }
+                }
+            };
+            self.waiting = Some(call);
+            return Some(write);
+        }
+        None
+    }
 }
 
 pub struct Controller {
@@ -77,6 +149,8 @@ pub struct Controller {
     /// `AddPodControllerUIDIndexer` registers, `PodControllerUIDIndex`): a
     /// sync reads its own pods, not every pod.
     by_owner: HashMap<Arc<str>, BTreeSet<PodId>>,
+    /// The pods with no controller (the orphan key of the same index).
+    orphans: BTreeSet<PodId>,
     /// Whether a pod's labels match a template, by pod: pod specs and
     /// templates are shared and never change in place.
     template_matches: HashMap<PodId, (Arc<PodTemplate>, bool)>,
@@ -93,6 +167,7 @@ impl Controller {
             cluster,
             pods: BTreeMap::new(),
             by_owner: HashMap::new(),
+            orphans: BTreeSet::new(),
             template_matches: HashMap::new(),
             sets: BTreeMap::new(),
             expectations: BTreeMap::new(),
@@ -124,56 +199,112 @@ impl Controller {
         self.work(ctx);
     }
 
-    /// `addPod` / `updatePod` / `deletePod`: observe expectations, queue the owner.
+    /// `addPod` / `updatePod` / `deletePod`: observe expectations, queue the
+    /// owner and a former owner; an orphan queues every ReplicaSet whose
+    /// selector matches it, to see whether one wants to adopt it.
     fn pod_event(&mut self, kind: WatchKind, pod: Arc<ApiPod>) {
         let old = match kind {
             WatchKind::Deleted => self.pods.remove(&pod.id),
             _ => self.pods.insert(pod.id, pod.clone()),
         };
-        if let Some(owner) = &pod.spec.owner {
-            match kind {
-                WatchKind::Deleted => {
-                    if let Some(owned) = self.by_owner.get_mut(&owner.uid) {
-                        owned.remove(&pod.id);
-                    }
-                    self.template_matches.remove(&pod.id);
-                }
-                _ => {
-                    self.by_owner.entry(owner.uid.clone()).or_default().insert(pod.id);
-                }
-            }
+        self.index(old.as_deref(), &pod, kind);
+        if old.as_ref().is_some_and(|o| o.resource_version == pod.resource_version) {
+            return;
         }
-        let Some(rs) = self.owner_of(&pod) else { return };
-        let e = self.expectations.get_mut(&rs);
-        match (kind, &old) {
-            (WatchKind::Added, None) => {
-                if let Some(e) = e {
-                    e.add -= 1;
-                }
-            }
-            // A pod that turns terminating counts as deleted (`updatePod` → `deletePod`).
-            _ if kind == WatchKind::Deleted || pod.deletion.is_some() => {
-                if let Some(e) = e {
+        // `deletePod` (also for a pod that turns terminating): the deletion is observed.
+        if kind == WatchKind::Deleted || pod.deletion.is_some() {
+            if let Some(rs) = self.owner_of(&pod) {
+                if let Some(e) = self.expectations.get_mut(&rs) {
                     e.del.remove(&pod.id);
                 }
+                self.queue.add(rs);
             }
-            _ => {}
+            return;
         }
-        if old.as_ref().is_none_or(|o| o.resource_version != pod.resource_version) {
+        let old_owner = old.as_ref().and_then(|o| o.spec.owner.as_ref());
+        let owner_changed = old.is_some() && old_owner != pod.spec.owner.as_ref();
+        if owner_changed && let Some(rs) = old.as_deref().and_then(|o| self.owner_of(o)) {
             self.queue.add(rs);
+        }
+        if pod.spec.owner.is_some() {
+            let Some(rs) = self.owner_of(&pod) else { return };
+            if old.is_none()
+                && let Some(e) = self.expectations.get_mut(&rs)
+            {
+                e.add -= 1;
+            }
+            self.queue.add(rs);
+        } else if old.is_none() || owner_changed {
+            // No controller observes the creation of an orphan.
+            let wanting: Vec<RsId> = self
+                .sets
+                .values()
+                .filter(|r| {
+                    *r.spec.namespace == *pod.spec.namespace && wants_orphan(&r.spec.selector, &pod.spec.labels)
+                })
+                .map(|r| r.id)
+                .collect();
+            for rs in wanting {
+                self.queue.add(rs);
+            }
         }
     }
 
-    /// The ReplicaSet whose controller reference the pod carries.
+    /// The informer's index of pods by controller UID, and of orphans.
+    fn index(&mut self, old: Option<&ApiPod>, pod: &ApiPod, kind: WatchKind) {
+        let gone = kind == WatchKind::Deleted;
+        if let Some(o) = old.and_then(|o| o.spec.owner.as_ref())
+            && (gone || pod.spec.owner.as_ref().is_none_or(|n| n.uid != o.uid))
+            && let Some(owned) = self.by_owner.get_mut(&o.uid)
+        {
+            owned.remove(&pod.id);
+        }
+        match (&pod.spec.owner, gone) {
+            (_, true) => {
+                if let Some(owned) = pod.spec.owner.as_ref().and_then(|o| self.by_owner.get_mut(&o.uid)) {
+                    owned.remove(&pod.id);
+                }
+                self.orphans.remove(&pod.id);
+                self.template_matches.remove(&pod.id);
+            }
+            (Some(o), false) => {
+                self.by_owner.entry(o.uid.clone()).or_default().insert(pod.id);
+                self.orphans.remove(&pod.id);
+            }
+            (None, false) => {
+                self.orphans.insert(pod.id);
+            }
+        }
+    }
+
+    /// The ReplicaSet whose controller reference the pod carries (`resolveControllerRef`).
     fn owner_of(&self, pod: &ApiPod) -> Option<RsId> {
-        let owner = pod.spec.owner.as_ref()?;
+        let owner = pod.spec.owner.as_ref().filter(|o| o.kind == "ReplicaSet")?;
         self.sets.values().find(|r| r.uid == owner.uid).map(|r| r.id)
     }
 
-    /// The API server answered one of the sync's writes.
+    /// The API server answered one of the sync's pod creations, deletions or its status write.
     pub fn written(&mut self, rs: RsId, ctx: &mut Ctx<'_>) {
-        if let Some(s) = self.syncing.get_mut(&rs) {
-            s.in_flight = s.in_flight.saturating_sub(1);
+        if let Some(Syncing::Managing(m)) = self.syncing.get_mut(&rs) {
+            m.in_flight = m.in_flight.saturating_sub(1);
+        }
+        self.advance(rs, ctx);
+        self.work(ctx);
+    }
+
+    /// The API server answered the sync's claim call (`ClaimObject`): an
+    /// adopted pod is claimed; a pod gone (404) is not, and is no error; a
+    /// refused adoption is; a release's failures are ignored (`ReleasePod`).
+    pub fn claim_answered(&mut self, rs: RsId, answer: ClaimAnswer, ctx: &mut Ctx<'_>) {
+        if let Some(Syncing::Claiming(c)) = self.syncing.get_mut(&rs) {
+            match (c.waiting.take(), answer) {
+                (Some(ClaimCall::Recheck), ClaimAnswer::Gone) => c.cannot_adopt = true,
+                (Some(ClaimCall::Adopt(p)), ClaimAnswer::Patched(Patched::Changed | Patched::Unchanged)) => {
+                    c.claimed.push(p)
+                }
+                (Some(ClaimCall::Adopt(_)), ClaimAnswer::Patched(Patched::Invalid)) => c.failed = true,
+                _ => {}
+            }
         }
         self.advance(rs, ctx);
         self.work(ctx);
@@ -187,7 +318,8 @@ impl Controller {
         }
     }
 
-    /// `syncReplicaSet`.
+    /// `syncReplicaSet`: its pods (`FilterPodsByOwner` with the orphans,
+    /// `FilterActivePods`) claimed (`claimPods`), then managed.
     fn sync(&mut self, id: RsId, ctx: &mut Ctx<'_>) {
         let now = ctx.q.now();
         let Some(rs) = self.sets.get(&id).cloned() else {
@@ -199,18 +331,115 @@ impl Controller {
             .expectations
             .get(&id)
             .is_none_or(|e| (e.add <= 0 && e.del.is_empty()) || now.since(e.at) > EXPECTATIONS_TIMEOUT);
-        let owned: Vec<Arc<ApiPod>> =
-            self.by_owner.get(&rs.uid).into_iter().flatten().map(|id| self.pods[id].clone()).collect();
-        let active: Vec<&Arc<ApiPod>> = owned.iter().filter(|p| is_active(p)).collect();
-        let terminating = owned.iter().filter(|p| p.deletion.is_some() && !p.status.phase.is_terminal()).count();
-        let mut syncing = Syncing { batches: VecDeque::new(), in_flight: 0, status: None, read: rs.status.clone() };
-        if satisfied {
+        // The two index keys are disjoint: no pod is listed twice.
+        let owned = self.by_owner.get(&rs.uid).into_iter().flatten();
+        let listed = owned.chain(&self.orphans);
+        let mut claiming = Claiming {
+            rs: rs.clone(),
+            calls: VecDeque::new(),
+            waiting: None,
+            claimed: Vec::new(),
+            cannot_adopt: false,
+            failed: false,
+            satisfied,
+            terminating: 0,
+        };
+        for p in listed.map(|id| &self.pods[id]) {
+            let mine = p.spec.owner.as_ref().is_some_and(|o| o.uid == rs.uid);
+            if mine && p.deletion.is_some() && !p.status.phase.is_terminal() {
+                claiming.terminating += 1;
+            }
+            if !is_active(p) {
+                continue;
+            }
+            let candidate = Candidate {
+                owner: p.spec.owner.as_ref(),
+                matches: selects(&rs.spec.selector, &p.spec.labels),
+                deleting: p.deletion.is_some(),
+                same_namespace: *p.spec.namespace == *rs.spec.namespace,
+            };
+            match claim(&rs.uid, candidate) {
+                Claim::Owned => claiming.claimed.push(p.clone()),
+                Claim::Adopt => {
+                    if !claiming.calls.iter().any(|c| matches!(c, ClaimCall::Recheck)) {
+                        claiming.calls.push_back(ClaimCall::Recheck);
+                    }
+                    claiming.calls.push_back(ClaimCall::Adopt(p.clone()));
+                }
+                Claim::Release => claiming.calls.push_back(ClaimCall::Release(p.clone())),
+                Claim::Ignore => {}
+            }
+        }
+        self.syncing.insert(id, Syncing::Claiming(claiming));
+        self.advance(id, ctx);
+    }
+
+    /// The next claim call once the previous one is answered; then the
+    /// replicas; then the next slow-start batch once the previous one has
+    /// returned; after the last write, the status; then the sync is done.
+    fn advance(&mut self, id: RsId, ctx: &mut Ctx<'_>) {
+        if let Some(Syncing::Claiming(c)) = self.syncing.get_mut(&id) {
+            if c.waiting.is_some() {
+                return;
+            }
+            if let Some(write) = c.next_call(id) {
+                self.send(write, ctx);
+                return;
+            }
+            if let Some(Syncing::Claiming(c)) = self.syncing.remove(&id) {
+                if c.failed {
+                    // `handleErr`: the key comes back through the rate limiter.
+                    self.queue.done(id);
+                    if let Some(due) = self.queue.add_rate_limited(id, ctx.q.now()) {
+                        ctx.q.at(due, crate::sim::Ev::RsController(Ev::Wake(id)));
+                    }
+                    return;
+                }
+                self.manage(id, c, ctx);
+            }
+            return;
+        }
+        let Some(Syncing::Managing(m)) = self.syncing.get_mut(&id) else { return };
+        if m.in_flight > 0 {
+            return;
+        }
+        if let Some(batch) = m.batches.pop_front() {
+            m.in_flight = batch.len() as u32;
+            let prefix = pod_name_prefix(&self.sets.get(&id).map_or_else(String::new, |r| r.spec.name.to_string()));
+            for pod in batch {
+                self.send(Write::CreatePod { rs: id, pod, prefix: prefix.clone() }, ctx);
+            }
+            return;
+        }
+        // The status PUT is part of the sync: the key is done when it returns.
+        if let Some(status) = m.status.take()
+            && m.read != status
+        {
+            m.in_flight = 1;
+            self.send(Write::Status { rs: id, status }, ctx);
+            return;
+        }
+        self.syncing.remove(&id);
+        self.queue.forget(id);
+        self.queue.done(id);
+    }
+
+    /// `manageReplicas` over the claimed pods (when the expectations are
+    /// satisfied), then `calculateStatus`.
+    fn manage(&mut self, id: RsId, c: Claiming, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        let rs = c.rs;
+        let mut active = c.claimed;
+        active.sort_by_key(|p| p.id);
+        let active: Vec<&Arc<ApiPod>> = active.iter().collect();
+        let mut managing = Managing { batches: VecDeque::new(), in_flight: 0, status: None, read: rs.status.clone() };
+        if c.satisfied {
             match manage_replicas(active.len() as u32, rs.spec.replicas) {
                 ReplicaChange::None => {}
                 ReplicaChange::Create { count, batches } => {
                     self.expectations.insert(id, Expectations { add: count as i64, del: BTreeSet::new(), at: now });
                     let pod = new_pod(&rs);
-                    syncing.batches = batches.iter().map(|n| vec![pod.clone(); *n as usize]).collect();
+                    managing.batches = batches.iter().map(|n| vec![pod.clone(); *n as usize]).collect();
                 }
                 ReplicaChange::Delete { count } => {
                     let doomed = self.pods_to_delete(&rs, &active, count as usize, now);
@@ -219,15 +448,15 @@ impl Controller {
                     // Deletes are not slow-started: all at once.
                     for pod in doomed {
                         self.send(Write::DeletePod { rs: id, pod }, ctx);
-                        syncing.in_flight += 1;
+                        managing.in_flight += 1;
                     }
                 }
             }
         }
         let views: Vec<RsPodView> = active.iter().map(|p| self.pod_view(p, &rs)).collect();
         let gate = self.cluster.version >= crate::cluster::Version::V1_35;
-        let counts = calculate_status(&views, terminating as u32, gate, rs.spec.min_ready_seconds, now);
-        syncing.status = Some(RsStatus { counts, observed_generation: rs.generation });
+        let counts = calculate_status(&views, c.terminating, gate, rs.spec.min_ready_seconds, now);
+        managing.status = Some(RsStatus { counts, observed_generation: rs.generation });
         if let Some(after) = next_availability_check(&views, &counts, rs.spec.min_ready_seconds, now, now) {
             // Availability is strictly after the deadline: look again a millisecond later at least.
             let delay = after.max(SimDuration::from_millis(1));
@@ -235,35 +464,8 @@ impl Controller {
                 ctx.q.at(due, crate::sim::Ev::RsController(Ev::Wake(id)));
             }
         }
-        self.syncing.insert(id, syncing);
+        self.syncing.insert(id, Syncing::Managing(managing));
         self.advance(id, ctx);
-    }
-
-    /// The next slow-start batch once the previous one has returned; after
-    /// the last write, the status; then the sync is done.
-    fn advance(&mut self, id: RsId, ctx: &mut Ctx<'_>) {
-        let Some(s) = self.syncing.get_mut(&id) else { return };
-        if s.in_flight > 0 {
-            return;
-        }
-        if let Some(batch) = s.batches.pop_front() {
-            s.in_flight = batch.len() as u32;
-            let prefix = pod_name_prefix(&self.sets.get(&id).map_or_else(String::new, |r| r.spec.name.to_string()));
-            for pod in batch {
-                self.send(Write::CreatePod { rs: id, pod, prefix: prefix.clone() }, ctx);
-            }
-            return;
-        }
-        // The status PUT is part of the sync: the key is done when it returns.
-        if let Some(status) = s.status.take()
-            && s.read != status
-        {
-            s.in_flight = 1;
-            self.send(Write::Status { rs: id, status }, ctx);
-            return;
-        }
-        self.syncing.remove(&id);
-        self.queue.done(id);
     }
 
     fn pod_view(&mut self, p: &ApiPod, rs: &ApiReplicaSet) -> RsPodView {

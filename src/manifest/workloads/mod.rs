@@ -19,6 +19,7 @@
 mod build;
 mod defaults;
 mod selector;
+pub use selector::go_map;
 mod unsupported;
 mod validation;
 mod warnings;
