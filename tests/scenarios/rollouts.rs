@@ -958,6 +958,17 @@ fn undo_returns_to_revision_1_and_scale_grows_the_same_replica_set() {
             controller_events(&trace, "deployment-controller").into_iter().map(|(_, _, m)| m).collect();
         assert!(events.contains(&format!("Scaled down replica set {bad} from 1 to 0")), "seed {seed}: {events:?}");
         assert!(events.contains(&format!("Scaled up replica set {good} from 1 to 3")), "seed {seed}: {events:?}");
+        // syncDeploymentStatus counts the sizes the scaling sync read, since
+        // scaleReplicaSet writes a copy: 1 − 1 available = 0 unavailable. The
+        // next sync reads the ReplicaSet at 3 while one pod is available: 2.
+        let versions = deployment_versions(&trace);
+        let scaled = versions.iter().map(|(_, d)| d).filter(|d| d.spec.replicas == 3);
+        let mut observed = scaled.filter(|d| d.status.observed_generation == d.generation as u64);
+        let first = observed.next().expect("a status of the scaled generation");
+        let s = &first.status;
+        assert_eq!((s.available_replicas, s.unavailable_replicas), (1, 0), "seed {seed}");
+        let next = observed.find(|d| d.status != first.status).expect("the next status");
+        assert_eq!((next.status.available_replicas, next.status.unavailable_replicas), (1, 2), "seed {seed}");
         let (_, last) = deployment_versions(&trace).pop().unwrap();
         let s = &last.status;
         assert_eq!((s.replicas, s.updated_replicas, s.available_replicas), (3, 3, 3), "seed {seed}");

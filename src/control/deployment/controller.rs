@@ -468,6 +468,11 @@ struct Plan {
     status: DeploymentStatus,
     version: Version,
     writes: VecDeque<Step>,
+    /// The ReplicaSets as the sync's status sees them, once a scale was
+    /// planned: `scaleReplicaSet` updates a copy, so `syncRolloutStatus` and
+    /// `syncDeploymentStatus` count the sizes read (a ReplicaSet this sync
+    /// creates, its created size).
+    read_views: Option<(Option<RsView>, Vec<RsView>)>,
 }
 
 impl Plan {
@@ -504,6 +509,15 @@ impl Plan {
             status: d.status.clone(),
             version,
             writes: VecDeque::new(),
+            read_views: None,
+        }
+    }
+
+    /// The new and old ReplicaSets for the sync's status (`read_views`).
+    fn status_views(&self) -> (Option<RsView>, Vec<RsView>) {
+        match &self.read_views {
+            Some(views) => views.clone(),
+            None => (self.new.as_ref().map(|n| n.2.clone()), self.old_views()),
         }
     }
 
@@ -541,7 +555,8 @@ impl Plan {
             let mut view = self.view();
             view.status = self.status.clone();
             let gate = self.version >= Version::V1_35;
-            self.status = calculate_status(&view, self.new.as_ref().map(|n| &n.2), &self.old_views(), gate, now);
+            let (new, olds) = self.status_views();
+            self.status = calculate_status(&view, new.as_ref(), &olds, gate, now);
             self.write_status_if_changed();
             return Requeue::Never;
         }
@@ -728,6 +743,9 @@ impl Plan {
         let d = self.d.clone();
         let spec = &d.spec;
         let max = spec.replicas + super::fenceposts::max_surge(spec.strategy, spec.replicas);
+        if self.read_views.is_none() {
+            self.read_views = Some((self.new.as_ref().map(|n| n.2.clone()), self.old_views()));
+        }
         for w in writes {
             let (id, rs, view) = match w.rs {
                 RsRef::New => {
@@ -752,6 +770,9 @@ impl Plan {
                 Some(id) => self.update_rs(id, updated, on_refusal),
                 // Planned in this sync: the create carries the size.
                 None => {
+                    if let Some((Some(read), _)) = self.read_views.as_mut() {
+                        read.spec_replicas = w.to;
+                    }
                     for step in self.writes.iter_mut() {
                         if let Write::CreateRs { spec, .. } = &mut step.write {
                             *spec = updated.clone();
@@ -809,8 +830,8 @@ impl Plan {
         let mut view = self.view();
         view.status = self.status.clone();
         let gate = self.version >= Version::V1_35;
-        let olds = self.old_views();
-        let sync = sync_rollout_status(&view, self.new.as_ref().map(|n| &n.2), &olds, gate, now);
+        let (new, olds) = self.status_views();
+        let sync = sync_rollout_status(&view, new.as_ref(), &olds, gate, now);
         self.status = sync.status;
         self.write_status_if_changed();
         sync.requeue
