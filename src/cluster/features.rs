@@ -1,6 +1,6 @@
 //! Feature gates that change what the kubelet does, with their default and
-//! lock state per release (pkg/features/kube_features.go; version notes in
-//! ../shared/semantics/README.md).
+//! lock state per release (pkg/features/kube_features.go, as each release
+//! tags it).
 
 use super::Version;
 use std::collections::BTreeMap;

@@ -1,5 +1,6 @@
 //! The scenarios of `models/`, each checked against values derived from the
-//! kubelet's rules (../shared/semantics/), never from podsim's own output.
+//! kubelet's rules (its source, named in each test), never from podsim's own
+//! output.
 //! Every test runs several seeds: the derivations hold for any latency the
 //! profile can draw.
 

@@ -1,9 +1,9 @@
 //! The Service path end to end: EndpointSlice conditions, each node's
 //! kube-proxy rules and what clients get, in five scenarios of `models/`.
 //!
-//! Every bound below is derived from Kubernetes' rules
-//! (../shared/semantics/endpoints-and-proxy.md, termination.md, probes.md)
-//! and the profile, models/clusters/kind-2.yaml with podsim's defaults for
+//! Every bound below is derived from Kubernetes' rules (the EndpointSlice
+//! controller, kube-proxy, the kubelet's termination and probes, as each
+//! test names them) and the profile, models/clusters/kind-2.yaml with podsim's defaults for
 //! what it leaves out (src/cluster):
 //! - watch delivery 1–8 ms, in order per watcher; API writes 2–10 ms; the
 //!   kubelet's pod sync overhead 2–10 ms; a packet 0–1 ms each way;
