@@ -1,9 +1,12 @@
 //! Lifecycle hooks (startContainer, handlers.go): trace 030's failing
-//! postStart hook.
+//! postStart hook; httpGet hooks against servers that listen at once or
+//! late.
 
 use crate::SEEDS;
 use crate::common::*;
-use podsim::trace::record::ProcessFact;
+use podsim::time::SimTime;
+use podsim::trace::Trace;
+use podsim::trace::record::{ProcessFact, Record};
 
 const C: &str = "lifecycle-demo-container";
 
@@ -43,5 +46,119 @@ fn a_failing_poststart_hook_kills_and_restarts_the_container() {
         assert!(lives[1].started.since(lives[0].finished.unwrap()) < secs(2.1), "seed {seed}");
         assert!(lives[2].started.since(lives[1].finished.unwrap()) >= secs(10.0), "seed {seed}");
         assert!(first_waiting(&trace, C, "CrashLoopBackOff").is_some());
+    }
+}
+
+/// The process facts of `container` in pod `pod`, with their times.
+fn pod_facts(trace: &Trace, pod: &str, container: &str) -> Vec<(SimTime, ProcessFact)> {
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Process { pod: p, container: c, fact, .. } if &**p == pod && &**c == container => {
+                Some((e.t, fact.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The kubelet's events for pod `pod` with `reason`: (time, message).
+fn pod_actions(trace: &Trace, pod: &str, reason: &str) -> Vec<(SimTime, String)> {
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Kubelet(a) if &*a.pod == pod && a.reason == reason => Some((e.t, a.message.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Each hook of the container: (started, returned, error).
+fn hook_runs(trace: &Trace, pod: &str, container: &str) -> Vec<(SimTime, SimTime, Option<String>)> {
+    let mut out = Vec::new();
+    let mut open = None;
+    for (t, f) in pod_facts(trace, pod, container) {
+        match f {
+            ProcessFact::Hook { started: true, .. } => open = Some(t),
+            ProcessFact::Hook { started: false, error, .. } => out.push((open.take().expect("started"), t, error)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The first time the API showed the container of pod `pod` Running.
+fn first_running(trace: &Trace, pod: &str) -> Option<SimTime> {
+    pod_versions(trace, pod).into_iter().find(|(_, p)| p.status.containers.first().is_some_and(|c| c.state.is_running())).map(|(t, _)| t)
+}
+
+/// `startContainer` runs the postStart hook as soon as `StartContainer`
+/// returns, and `runHTTPHandler` dials the pod IP then. A server that binds
+/// its port as it starts (a behaviour's `listen: 0s`, or podsim's default
+/// app) is listening by then: the GET is answered, and any status succeeds
+/// (handlers.go looks only at the error). warm's /warmup answers 500 after
+/// 2 s, so the hook returns exactly 2 s after the start and the container
+/// shows Running only after that (the sync waits for the hook); plain's
+/// answers at once. Neither fails, neither is restarted.
+#[test]
+fn a_poststart_httpget_reaches_a_server_that_listens_at_once() {
+    for seed in SEEDS {
+        let trace = run("poststart-http", seed, None);
+        for (pod, container, took) in [("warm", "web", secs(2.0)), ("plain", "plain", secs(0.0))] {
+            let lives = pod_lives(&trace, pod, container);
+            assert_eq!(lives.len(), 1, "seed {seed}: {pod}");
+            let s = lives[0].started;
+            let listening: Vec<_> =
+                pod_facts(&trace, pod, container).into_iter().filter(|(_, f)| matches!(f, ProcessFact::Listening { .. })).collect();
+            assert_eq!(listening, vec![(s, ProcessFact::Listening { ports: vec![8080] })], "seed {seed}: {pod}");
+            assert_eq!(hook_runs(&trace, pod, container), vec![(s, s + took, None)], "seed {seed}: {pod}");
+            assert!(pod_actions(&trace, pod, "FailedPostStartHook").is_empty(), "seed {seed}: {pod}");
+            assert!(pod_actions(&trace, pod, "Killing").is_empty(), "seed {seed}: {pod}");
+            let running = first_running(&trace, pod).expect("Running shows");
+            assert!(running >= s + took, "seed {seed}: {pod} Running at {running}, before the hook returned");
+        }
+    }
+}
+
+/// cold's server listens 2 s after it starts, but the hook dials at the
+/// start: `connect: connection refused`. `startContainer` then emits
+/// `FailedPostStartHook` ("PostStartHook failed"), kills the container at
+/// once (`Killing` "FailedPostStartHook"; no preStop, and the app exits 0 on
+/// SIGTERM) and returns `PostStartHookError` with the handler's message.
+/// The process never lives the 2 s it needs to listen. The second start
+/// follows at once (no backoff entry yet), the third after the 10 s backoff.
+#[test]
+fn a_poststart_httpget_is_refused_by_a_server_not_yet_listening() {
+    for seed in SEEDS {
+        let trace = run("poststart-http", seed, None);
+        let lives = pod_lives(&trace, "cold", "slow");
+        assert!(lives.len() >= 3, "seed {seed}");
+        let last = pod_versions(&trace, "cold").pop().expect("cold exists").1;
+        let ip = last.status.pod_ip.clone().expect("cold has an IP");
+        let error = format!(
+            "HTTP lifecycle hook (/warmup) for Container \"slow\" in Pod \"cold_default({})\" failed - error: Get \"http://{ip}:8080/warmup\": dial tcp {ip}:8080: connect: connection refused",
+            last.uid
+        );
+        let failed = pod_actions(&trace, "cold", "FailedPostStartHook");
+        let killed = pod_actions(&trace, "cold", "Killing");
+        let runs = hook_runs(&trace, "cold", "slow");
+        assert_eq!((failed.len(), killed.len(), runs.len()), (lives.len(), lives.len(), lives.len()), "seed {seed}");
+        for (i, l) in lives.iter().enumerate() {
+            let s = l.started;
+            assert_eq!(runs[i], (s, s, Some(error.clone())), "seed {seed}");
+            assert_eq!(failed[i], (s, "PostStartHook failed".to_string()), "seed {seed}");
+            assert_eq!(killed[i], (s, "FailedPostStartHook".to_string()), "seed {seed}");
+            assert_eq!((l.sigterm, l.finished, l.exit), (Some(s), Some(s), Some(0)), "seed {seed}");
+        }
+        assert!(
+            pod_facts(&trace, "cold", "slow").iter().all(|(_, f)| !matches!(f, ProcessFact::Listening { .. })),
+            "seed {seed}: a killed process never listens"
+        );
+        let (_, message) = first_waiting(&trace, "slow", "PostStartHookError").expect("PostStartHookError shows");
+        assert_eq!(message, error, "seed {seed}");
+        assert!(lives[1].started.since(lives[0].finished.unwrap()) < secs(2.1), "seed {seed}");
+        assert!(lives[2].started.since(lives[1].finished.unwrap()) >= secs(10.0), "seed {seed}");
     }
 }
