@@ -4,6 +4,7 @@
 
 use crate::SEEDS;
 use crate::common::*;
+use podsim::api::status::ConditionType;
 use podsim::time::SimTime;
 use podsim::trace::Trace;
 use podsim::trace::record::{ProcessFact, Record};
@@ -160,5 +161,87 @@ fn a_poststart_httpget_is_refused_by_a_server_not_yet_listening() {
         assert_eq!(message, error, "seed {seed}");
         assert!(lives[1].started.since(lives[0].finished.unwrap()) < secs(2.1), "seed {seed}");
         assert!(lives[2].started.since(lives[1].finished.unwrap()) >= secs(10.0), "seed {seed}");
+    }
+}
+
+/// `runHTTPHandler` with no `host` dials `GetPodStatus(…).IPs[0]`; a
+/// hostNetwork sandbox has no IP of its own (the runtime leaves
+/// `PodSandboxStatus.Network.Ip` empty), so the hook fails before any
+/// request: `failed to find networking container: %v` of the runtime's pod
+/// status (kubernetes#134285). envoy is deleted at 20 s: `Killing`, then its
+/// preStop fails at once — `FailedPreStopHook` "PreStopHook failed" — and
+/// nothing comes off the 30 s grace, so SIGTERM follows in the same instant
+/// (the app exits 0 on it). Its readiness probe is not affected: the prober
+/// dials status.podIP, which the kubelet sets to the node's IP.
+#[test]
+fn an_httpget_hook_of_a_host_network_pod_finds_no_pod_ip() {
+    for seed in SEEDS {
+        let trace = run("hostnetwork-hooks", seed, None);
+        let envoy = pod_versions(&trace, "envoy").pop().expect("envoy exists").1;
+        let status = |uid: &str, name: &str| format!("failed to find networking container: &{{{uid} {name} default [] …}}");
+        let ip = envoy.status.pod_ip.clone().expect("envoy has the node's IP");
+        assert_eq!(Some(&ip), envoy.status.host_ip.as_ref(), "seed {seed}");
+        assert!(pod_condition(&trace, "envoy", &ConditionType::Ready, true).is_some(), "seed {seed}");
+        let lives = pod_lives(&trace, "envoy", "envoy");
+        assert_eq!(lives.len(), 1, "seed {seed}");
+        let killed = pod_actions(&trace, "envoy", "Killing");
+        assert_eq!(killed.len(), 1, "seed {seed}");
+        let (k, ref why) = killed[0];
+        assert_eq!(why, "Stopping container envoy");
+        let error = format!(
+            "HTTP lifecycle hook (/shutdown) for Container \"envoy\" in Pod \"envoy_default({})\" failed - error: {}",
+            envoy.uid,
+            status(&envoy.uid, "envoy")
+        );
+        assert_eq!(hook_runs(&trace, "envoy", "envoy"), vec![(k, k, Some(error))], "seed {seed}");
+        assert_eq!(pod_actions(&trace, "envoy", "FailedPreStopHook"), vec![(k, "PreStopHook failed".to_string())]);
+        assert_eq!((lives[0].sigterm, lives[0].finished, lives[0].exit), (Some(k), Some(k), Some(0)), "seed {seed}");
+
+        let agent = pod_versions(&trace, "agent").pop().expect("agent exists").1;
+        let error = format!(
+            "HTTP lifecycle hook (/register) for Container \"agent\" in Pod \"agent_default({})\" failed - error: {}",
+            agent.uid,
+            status(&agent.uid, "agent")
+        );
+        let lives = pod_lives(&trace, "agent", "agent");
+        assert!(lives.len() >= 2, "seed {seed}");
+        let runs = hook_runs(&trace, "agent", "agent");
+        let failed = pod_actions(&trace, "agent", "FailedPostStartHook");
+        assert_eq!((runs.len(), failed.len()), (lives.len(), lives.len()), "seed {seed}");
+        for (l, run) in lives.iter().zip(&runs) {
+            assert_eq!(*run, (l.started, l.started, Some(error.clone())), "seed {seed}");
+        }
+        assert_eq!(first_waiting(&trace, "agent", "PostStartHookError").map(|w| w.1), Some(error), "seed {seed}");
+    }
+}
+
+/// A hostNetwork pod has the node's IP as its podIP from its first status
+/// (`generateAPIPodStatus` copies the host IPs), before any sandbox exists;
+/// PodReadyToStartContainers is False then because no sandbox was made yet,
+/// and False again after deletion because `StopPodSandbox` stopped it. The
+/// timeline tells the two apart.
+#[test]
+fn a_host_network_pods_timeline_says_why_it_has_no_sandbox() {
+    for seed in SEEDS {
+        let trace = run("hostnetwork-hooks", seed, None);
+        let versions = pod_versions(&trace, "envoy");
+        let first = versions.iter().find(|(_, p)| p.status.condition(&ConditionType::PodReadyToStartContainers).is_some());
+        assert!(first.expect("the kubelet writes a status").1.status.pod_ip.is_some(), "seed {seed}: the node's IP");
+        let rows: Vec<(String, String)> = versions
+            .windows(2)
+            .flat_map(|w| podsim::trace::changes::changes(Some(&w[0].1), &w[1].1))
+            .filter(|c| c.what.starts_with("PodReadyToStartContainers="))
+            .map(|c| (c.what, c.why))
+            .collect();
+        let row = |what: &str, why: &str| (what.to_string(), why.to_string());
+        assert_eq!(
+            rows,
+            vec![
+                row("PodReadyToStartContainers=False", "no pod sandbox yet"),
+                row("PodReadyToStartContainers=True", "the pod sandbox and its network are ready"),
+                row("PodReadyToStartContainers=False", "the pod sandbox was stopped"),
+            ],
+            "seed {seed}"
+        );
     }
 }
