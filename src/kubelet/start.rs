@@ -190,7 +190,8 @@ impl Kubelet {
             fnv1a(b"b")
         );
         let behaviour = self.behaviours.for_instance(&spec.name, restart_count);
-        let plan = Plan::draw(behaviour, &p.spec.default_ports(c), &mut self.app_rng);
+        let ports = p.spec.default_ports(c, |name| self.behaviours.names_ports(name));
+        let plan = Plan::draw(behaviour, &ports, &mut self.app_rng);
         let inst = Instance {
             pod,
             container: c,
