@@ -142,7 +142,8 @@ mod tests {
         assert_eq!(p.api_path(app), "containers[0]");
         assert_eq!(p.api_path(0), "initContainers[0]");
         assert_eq!(p.default_ports(0, |_| false), vec![15020]);
-        let assumed: Vec<(u16, String)> = p.assumed_ports(app, |_| false).into_iter().map(|a| (a.port, a.field)).collect();
+        let assumed: Vec<(u16, String)> =
+            p.assumed_ports(app, |_| false).into_iter().map(|a| (a.port, a.field)).collect();
         assert_eq!(assumed, vec![(9000, "containers[0].livenessProbe.tcpSocket.port".to_string())]);
     }
 

@@ -45,7 +45,10 @@ pub fn changes(old: Option<&ApiPod>, new: &ApiPod) -> Vec<Change> {
     for c in &n.conditions {
         let before = o.condition(&c.kind);
         if before.is_none_or(|b| b.status != c.status || b.reason != c.reason) {
-            push(format!("{}={}", c.kind.as_str(), if c.status { "True" } else { "False" }), condition_why(c, before, n, new));
+            push(
+                format!("{}={}", c.kind.as_str(), if c.status { "True" } else { "False" }),
+                condition_why(c, before, n, new),
+            );
         }
     }
     for c in n.all_containers() {

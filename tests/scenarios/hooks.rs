@@ -92,7 +92,10 @@ fn hook_runs(trace: &Trace, pod: &str, container: &str) -> Vec<(SimTime, SimTime
 
 /// The first time the API showed the container of pod `pod` Running.
 fn first_running(trace: &Trace, pod: &str) -> Option<SimTime> {
-    pod_versions(trace, pod).into_iter().find(|(_, p)| p.status.containers.first().is_some_and(|c| c.state.is_running())).map(|(t, _)| t)
+    pod_versions(trace, pod)
+        .into_iter()
+        .find(|(_, p)| p.status.containers.first().is_some_and(|c| c.state.is_running()))
+        .map(|(t, _)| t)
 }
 
 /// `startContainer` runs the postStart hook as soon as `StartContainer`
@@ -111,8 +114,10 @@ fn a_poststart_httpget_reaches_a_server_that_listens_at_once() {
             let lives = pod_lives(&trace, pod, container);
             assert_eq!(lives.len(), 1, "seed {seed}: {pod}");
             let s = lives[0].started;
-            let listening: Vec<_> =
-                pod_facts(&trace, pod, container).into_iter().filter(|(_, f)| matches!(f, ProcessFact::Listening { .. })).collect();
+            let listening: Vec<_> = pod_facts(&trace, pod, container)
+                .into_iter()
+                .filter(|(_, f)| matches!(f, ProcessFact::Listening { .. }))
+                .collect();
             assert_eq!(listening, vec![(s, ProcessFact::Listening { ports: vec![8080] })], "seed {seed}: {pod}");
             assert_eq!(hook_runs(&trace, pod, container), vec![(s, s + took, None)], "seed {seed}: {pod}");
             assert!(pod_actions(&trace, pod, "FailedPostStartHook").is_empty(), "seed {seed}: {pod}");
@@ -178,7 +183,8 @@ fn an_httpget_hook_of_a_host_network_pod_finds_no_pod_ip() {
     for seed in SEEDS {
         let trace = run("hostnetwork-hooks", seed, None);
         let envoy = pod_versions(&trace, "envoy").pop().expect("envoy exists").1;
-        let status = |uid: &str, name: &str| format!("failed to find networking container: &{{{uid} {name} default [] …}}");
+        let status =
+            |uid: &str, name: &str| format!("failed to find networking container: &{{{uid} {name} default [] …}}");
         let ip = envoy.status.pod_ip.clone().expect("envoy has the node's IP");
         assert_eq!(Some(&ip), envoy.status.host_ip.as_ref(), "seed {seed}");
         assert!(pod_condition(&trace, "envoy", &ConditionType::Ready, true).is_some(), "seed {seed}");
@@ -225,7 +231,8 @@ fn a_host_network_pods_timeline_says_why_it_has_no_sandbox() {
     for seed in SEEDS {
         let trace = run("hostnetwork-hooks", seed, None);
         let versions = pod_versions(&trace, "envoy");
-        let first = versions.iter().find(|(_, p)| p.status.condition(&ConditionType::PodReadyToStartContainers).is_some());
+        let first =
+            versions.iter().find(|(_, p)| p.status.condition(&ConditionType::PodReadyToStartContainers).is_some());
         assert!(first.expect("the kubelet writes a status").1.status.pod_ip.is_some(), "seed {seed}: the node's IP");
         let rows: Vec<(String, String)> = versions
             .windows(2)

@@ -208,7 +208,8 @@ fn an_undeclared_port_two_containers_probe_is_assumed_once_per_pod() {
         assert_eq!((lives(&trace, "app").len(), lives(&trace, "watcher").len()), (1, 1), "seed {seed}");
         assert_eq!(listening(&trace, "app"), vec![vec![8080]], "seed {seed}");
         assert!(listening(&trace, "watcher").iter().all(Vec::is_empty), "seed {seed}");
-        let in_use = |c| facts(&trace, c).into_iter().filter(|(_, f)| matches!(f, ProcessFact::AddressInUse { .. })).count();
+        let in_use =
+            |c| facts(&trace, c).into_iter().filter(|(_, f)| matches!(f, ProcessFact::AddressInUse { .. })).count();
         assert_eq!((in_use("app"), in_use("watcher")), (0, 0), "seed {seed}");
         let runs = probe_runs(&trace, "two", "watcher", ProbeKind::Liveness);
         assert!(runs.len() >= 3, "seed {seed}");

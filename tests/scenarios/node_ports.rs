@@ -48,7 +48,10 @@ fn a_taken_host_port_keeps_the_pod_pending_until_it_is_free() {
         let pending = pod_versions(&trace, "agent-new").into_iter().find(|(at, _)| at == failed).map(|(_, p)| p);
         let c = pending.expect("stored at the failure").status.condition(&ConditionType::PodScheduled).cloned();
         let c = c.expect("PodScheduled is set");
-        assert_eq!((c.status, c.reason.as_deref(), c.message.as_deref()), (false, Some("Unschedulable"), Some(message)));
+        assert_eq!(
+            (c.status, c.reason.as_deref(), c.message.as_deref()),
+            (false, Some("Unschedulable"), Some(message))
+        );
         let freed = pod_versions(&trace, "agent-old")
             .into_iter()
             .find(|(_, p)| p.status.phase == PodPhase::Succeeded)
