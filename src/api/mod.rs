@@ -245,15 +245,18 @@ impl ApiServer {
         true
     }
 
-    /// The scheduler found no node: `PodScheduled=False` (`handleSchedulingFailure`).
+    /// The scheduler found no node: `PodScheduled=False` (`handleSchedulingFailure`);
+    /// `updatePod` writes nothing when the condition says so already
+    /// (`UpdatePodCondition` compares status, reason and message).
     pub fn unschedulable(&mut self, id: PodId, message: String, now: SimTime, trace: &mut Trace) {
-        if self.pods[id.0 as usize].removed {
+        let stored = &self.pods[id.0 as usize];
+        let mut c = Condition::new(ConditionType::PodScheduled, false).reason("Unschedulable").message(message);
+        if stored.removed || stored.status.condition(&ConditionType::PodScheduled).is_some_and(|s| s.same_as(&c)) {
             return;
         }
         let rv = self.bump();
         let p = &mut self.pods[id.0 as usize];
         p.resource_version = rv;
-        let mut c = Condition::new(ConditionType::PodScheduled, false).reason("Unschedulable").message(message);
         c.last_transition = now;
         p.status.set_condition(c);
         self.record(id, WatchKind::Modified, now, trace);

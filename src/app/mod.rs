@@ -59,10 +59,10 @@ impl Behaviours {
         self.containers.keys().map(String::as_str)
     }
 
-    /// True when the file describes `container` and some instance of it
-    /// names no `ports`: that instance listens on the declared containerPorts only.
-    pub fn ports_unset(&self, container: &str) -> bool {
-        self.containers.get(container).is_some_and(|list| list.iter().any(|b| b.ports.is_none()))
+    /// True when the file describes `container` and every instance of it
+    /// names its `ports`: podsim assumes nothing about where it listens.
+    pub fn names_ports(&self, container: &str) -> bool {
+        self.containers.get(container).is_some_and(|list| list.iter().all(|b| b.ports.is_some()))
     }
 
     /// A problem pointing at the entry for `container`.

@@ -7,7 +7,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 #[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a behaviour: a mapping of `listen`, `ports`, `http`, `exec`, `grpc`, `exit`, `sigterm`, `address_in_use`"
+)]
 pub struct ContainerBehaviour {
     /// Process start → its ports accept connections (default 0s).
     #[serde(default)]
@@ -38,7 +41,7 @@ pub struct ContainerBehaviour {
 
 /// One stretch of a response schedule: `{until: 10s, status: 503, latency: 5ms}`.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a stretch such as `{until: 10s, status: SERVING, latency: 5ms}`")]
 pub struct Phase<T> {
     /// End of this stretch, since process start; absent on the last one.
     #[serde(default)]
@@ -58,7 +61,7 @@ pub struct Phase<T> {
 
 /// An HTTP stretch: `{until: 10s, status: 302, location: /login, latency: 5ms}`.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a stretch such as `{until: 10s, status: 503, latency: 5ms}`")]
 pub struct HttpPhase {
     #[serde(default)]
     pub until: Option<Dist>,
@@ -79,7 +82,7 @@ pub const REDIRECT_STATUSES: [u16; 5] = [301, 302, 303, 307, 308];
 
 /// An exec stretch: `{until: 30s, exit: 0, latency: 10ms}`.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a stretch such as `{until: 30s, exit: 0, latency: 10ms}`")]
 pub struct ExecPhase {
     #[serde(default)]
     pub until: Option<Dist>,
@@ -120,7 +123,7 @@ impl GrpcStatus {
 }
 
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a mapping such as `{after: 1s, code: 1}`")]
 pub struct ExitSpec {
     pub after: Dist,
     #[serde(default)]
@@ -130,7 +133,10 @@ pub struct ExitSpec {
 /// `{exit_after: 3s, code: 0}`, `{ignore: true}`, with `stop_listening: true`
 /// when the process closes its listening sockets as soon as SIGTERM arrives.
 #[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a mapping such as `{exit_after: 3s, code: 0}` or `{ignore: true}` (with `stop_listening: true` to close its sockets at once)"
+)]
 pub struct SigtermSpec {
     #[serde(default)]
     pub exit_after: Option<Dist>,
@@ -147,7 +153,7 @@ pub struct SigtermSpec {
 /// its `bind()` fails with EADDRINUSE because another container of the pod
 /// (one network namespace) already listens on the port.
 #[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a mapping such as `{exit_after: 0s, code: 1}` or `{ignore: true}`")]
 pub struct AddressInUseSpec {
     #[serde(default)]
     pub exit_after: Option<Dist>,

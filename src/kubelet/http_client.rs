@@ -8,6 +8,11 @@
 //! `http.ErrUseLastResponse`: the 3xx itself is the response), and only
 //! while fewer than 10 requests were sent (then `stopped after 10
 //! redirects`). The client's timeout covers every request of the chain.
+//!
+//! A behaviour's `location` may write `{host}` where a real app would write
+//! the host it was asked for (the request's `Host`): podsim puts in the
+//! request URL's host name, the pod IP for the kubelet's requests, so one
+//! behaviour redirects to another port of whatever pod runs it.
 
 use crate::app::HttpResponse;
 use crate::time::SimDuration;
@@ -17,6 +22,9 @@ use std::sync::Arc;
 
 /// Go's limit in `RedirectChecker`: `len(via) >= 10` stops the chain.
 const MAX_REQUESTS: usize = 10;
+
+/// In a behaviour's `location`: the host the request was sent to.
+pub const HOST: &str = "{host}";
 
 /// Where a request goes, as Go's `url.URL` prints and dials it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,6 +68,23 @@ impl<'a> Url<'a> {
                 None if self.scheme == "https" => 443,
                 None => 80,
             },
+        }
+    }
+
+    /// The host as a URL writes it: an IPv6 address in brackets.
+    fn host_in_url(&self) -> Cow<'_, str> {
+        match self.host() {
+            h if h.contains(':') => Cow::Owned(format!("[{h}]")),
+            h => Cow::Borrowed(h),
+        }
+    }
+
+    /// The `Location` the app sends when answering this request: its
+    /// `{host}` is the host it was asked for.
+    pub fn location(&self, written: &Arc<str>) -> Arc<str> {
+        match written.contains(HOST) {
+            true => Arc::from(written.replace(HOST, &self.host_in_url())),
+            false => written.clone(),
         }
     }
 
@@ -173,22 +198,25 @@ fn remove_dot_segments(path: &str) -> String {
 }
 
 /// Checks a behaviour's `location` as `u.Parse` and the transport would take
-/// it: a path, or an `http`/`https` URL with a host.
-pub fn check_location(location: &str) -> Result<(), String> {
+/// it, with `{host}` standing for a host name: a path, or an `http`/`https`
+/// URL. An empty host (`//:9090/x`, `http:///x`) parses in Go and is
+/// another host than the pod IP's (`URL.Hostname()` is ""): not followed.
+pub fn check_location(written: &str) -> Result<(), String> {
+    let location = &written.replace(HOST, "pod-ip");
     if location.is_empty() {
         return Err("an empty `location` is no redirect: leave it out".into());
     }
     if location.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(format!("{location:?}: a `location` has no spaces or control characters"));
+        return Err(format!("{written:?}: a `location` has no spaces or control characters"));
     }
     if location.contains('#') {
-        return Err(format!("{location:?}: fragments are not sent in requests: leave out the `#…`"));
+        return Err(format!("{written:?}: fragments are not sent in requests: leave out the `#…`"));
     }
     let authority = if let Some((scheme, rest)) = split_scheme(location) {
         let scheme = scheme.to_ascii_lowercase();
         if scheme != "http" && scheme != "https" || !location[scheme.len() + 1..].starts_with("//") {
             return Err(format!(
-                "{location:?}: the kubelet's client follows http and https URLs only (`unsupported protocol scheme`)"
+                "{written:?}: the kubelet's client follows http and https URLs only (`unsupported protocol scheme`)"
             ));
         }
         split_path(rest).0
@@ -198,12 +226,9 @@ pub fn check_location(location: &str) -> Result<(), String> {
         return Ok(());
     };
     let (host, port) = split_authority(authority);
-    if host.is_empty() {
-        return Err(format!("{location:?}: the URL has no host"));
-    }
-    let written = authority.len() > host.len() + 2 * usize::from(authority.starts_with('['));
-    if written && port.is_none_or(|p| p == 0) {
-        return Err(format!("{location:?}: the port must be a number between 1 and 65535"));
+    let port_written = authority.len() > host.len() + 2 * usize::from(authority.starts_with('['));
+    if port_written && port.is_none_or(|p| p == 0) {
+        return Err(format!("{written:?}: the port must be a number between 1 and 65535"));
     }
     Ok(())
 }
@@ -297,6 +322,7 @@ pub fn get<'a, S>(
         hop(Hop { server, from: elapsed, to: elapsed + latency, url: &url });
         elapsed = elapsed + latency;
         // Behaviour files carry a `location` only on the statuses Go follows.
+        let location = location.map(|l| url.location(&l));
         let next = location.as_deref().map(|l| url.resolve(l)).filter(|n| n.host() == first.host());
         let (Some(next), Some(location)) = (next, location) else {
             return Fetched { got: Got::Response { status }, took: elapsed };
@@ -350,7 +376,12 @@ mod tests {
         assert!(check_location("/a#top").is_err());
         assert!(check_location("ftp://example.com/").unwrap_err().contains("unsupported protocol scheme"));
         assert!(check_location("mailto:a@example.com").is_err());
-        assert!(check_location("http:///x").unwrap_err().contains("no host"));
+        // Go parses an empty host: another host than the pod IP, not followed.
+        assert!(check_location("http:///x").is_ok());
+        assert!(check_location("//:9090/x").is_ok());
+        assert!(check_location("http://{host}:9090/x").is_ok());
+        assert!(check_location("//{host}/x").is_ok());
+        assert!(check_location("http://{host}:0/x").unwrap_err().contains("between 1 and 65535"));
         assert!(check_location("http://example.com:0/").unwrap_err().contains("between 1 and 65535"));
         assert!(check_location("http://example.com:http/").is_err());
     }
@@ -391,6 +422,31 @@ mod tests {
         let routes = [("/a/b?x=1", 301, 3, Some("http://localhost:8080/ready")), ("/ready", 200, 0, None)];
         let (f, hops) = fetch(base(), Some(MS(1000)), &routes);
         assert_eq!((f.got, f.took, hops.len()), (Got::Response { status: 301 }, MS(3), 1));
+    }
+
+    #[test]
+    fn host_stands_for_the_host_the_request_went_to() {
+        let b = base();
+        let written: Arc<str> = Arc::from("http://{host}:9090/health");
+        assert_eq!(&*b.location(&written), "http://10.244.0.2:9090/health");
+        let next = b.resolve(&b.location(&written));
+        assert_eq!((next.host(), next.port()), (IP, 9090));
+        let v6 = Url::new("http", "fd00::2", 8080, "/");
+        assert_eq!(&*v6.location(&written), "http://[fd00::2]:9090/health");
+        assert_eq!(v6.resolve(&v6.location(&written)).host(), "fd00::2");
+        // An empty host is not the pod IP: `RedirectChecker` stops there.
+        let empty = b.resolve("//:9090/x");
+        assert_eq!((empty.host(), empty.port()), ("", 9090));
+    }
+
+    #[test]
+    fn a_host_placeholder_redirect_is_followed_and_an_empty_host_is_not() {
+        let routes = [("/a/b?x=1", 302, 5, Some("http://{host}:8080/ready")), ("/ready", 200, 7, None)];
+        let (f, hops) = fetch(base(), Some(MS(1000)), &routes);
+        assert_eq!((f.got, f.took, hops.len()), (Got::Response { status: 200 }, MS(12), 2));
+        let routes = [("/a/b?x=1", 302, 5, Some("//:8080/ready")), ("/ready", 200, 7, None)];
+        let (f, hops) = fetch(base(), Some(MS(1000)), &routes);
+        assert_eq!((f.got, f.took, hops.len()), (Got::Response { status: 302 }, MS(5), 1));
     }
 
     #[test]

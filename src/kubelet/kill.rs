@@ -347,7 +347,7 @@ impl Kubelet {
         let now = ctx.q.now();
         let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
         let sandbox = self.runtime.sandbox(pod);
-        let ip = sandbox.map(|s| s.ip.clone()).unwrap_or_else(|| self.node.ip.clone());
+        let ip = sandbox.and_then(|s| s.reported_ip()).cloned();
         let netns = sandbox.map(|s| s.netns);
         if kind == HookKind::PreStop {
             self.runtime.inst_mut(inst).moments.prestop = true;
@@ -356,10 +356,12 @@ impl Kubelet {
         let spec = &p.spec.containers[container];
         let handler = spec.hook(kind).expect("the container has this hook").clone();
         let desc = format!("{}_{}({})", p.spec.name, p.spec.namespace, p.uid);
+        let status = super::lifecycle::RuntimeStatus { uid: &p.uid, name: &p.spec.name, namespace: &p.spec.namespace };
         let target = super::lifecycle::Target {
             container: spec,
             pod: &desc,
-            ip: &ip,
+            ip: ip.as_deref(),
+            status: &status,
             netns,
             inst,
             instance: self.runtime.inst(inst),

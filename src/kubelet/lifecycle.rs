@@ -50,8 +50,11 @@ pub struct Target<'a> {
     pub container: &'a ContainerSpec,
     /// `format.Pod`: `name_namespace(uid)`.
     pub pod: &'a str,
-    /// `status.IPs[0]`: the pod's IP (the node's for hostNetwork pods), and its network namespace.
-    pub ip: &'a str,
+    /// `GetPodStatus(…).IPs[0]`: the IP the runtime reports for the pod's
+    /// ready sandbox — none for a hostNetwork one (see `Sandbox::reported_ip`).
+    pub ip: Option<&'a str>,
+    /// The runtime's pod status as `%v` prints it when it has no IP.
+    pub status: &'a RuntimeStatus<'a>,
     pub netns: Option<NetnsId>,
     pub inst: InstId,
     pub instance: &'a Instance,
@@ -60,6 +63,24 @@ pub struct Target<'a> {
     pub now: SimTime,
     /// `ExecSync` setup before the command answers.
     pub exec_overhead: SimDuration,
+}
+
+/// The runtime's view of the pod (`kubecontainer.PodStatus`), for the
+/// error of an httpGet hook that finds no IP in it.
+pub struct RuntimeStatus<'a> {
+    pub uid: &'a str,
+    pub name: &'a str,
+    pub namespace: &'a str,
+}
+
+impl RuntimeStatus<'_> {
+    /// `failed to find networking container: %v` of `*PodStatus`: `&{ID Name
+    /// Namespace IPs …}`. The fields after the empty IPs (pointers to the
+    /// container statuses, the sandbox's CRI status, a timestamp) depend on
+    /// the kubelet's memory and clock: podsim writes them as `…`.
+    fn no_ip_error(&self) -> String {
+        format!("failed to find networking container: &{{{} {} {} [] …}}", self.uid, self.name, self.namespace)
+    }
 }
 
 /// Go's `%v` of a string slice: `[sh -c exit 3]`.
@@ -101,16 +122,22 @@ pub fn run(handler: &HookHandler, t: &Target<'_>, rng: &mut Stream) -> HookRun {
             HookRun { took, error, cuts: cuts(took) }
         }
         // `runHTTPHandler`: a GET to the pod IP, with the prober's redirect
-        // policy and no timeout; any status succeeds.
+        // policy and no timeout; any status succeeds. Without an IP in the
+        // runtime's status (a hostNetwork pod, kubernetes#134285) it fails
+        // before any request.
         HookHandler::HttpGet { port, path, scheme, .. } => {
             let message = |err: String| {
                 format!("HTTP lifecycle hook ({path}) for Container {name:?} in Pod {:?} failed - error: {err}", t.pod)
+            };
+            let Some(ip) = t.ip else {
+                let error = Some(message(t.status.no_ip_error()));
+                return HookRun { took: SimDuration::ZERO, error, cuts: Vec::new() };
             };
             let Some(port) = t.container.resolve_port(port) else {
                 let error = Some(message(probing::unresolved_port(port)));
                 return HookRun { took: SimDuration::ZERO, error, cuts: Vec::new() };
             };
-            let url = Url::new(scheme, t.ip, port, path);
+            let url = Url::new(scheme, ip, port, path);
             let mut cuts = Vec::new();
             let send = |u: &Url<'_>, elapsed| probing::send(t.runtime, t.netns, u, t.now + elapsed, rng);
             let eof = |h: Hop<'_, '_, InstId>| {

@@ -91,9 +91,19 @@ impl Instance {
 /// A ready pod sandbox (pause container + network namespace).
 #[derive(Clone, Debug)]
 pub struct Sandbox {
+    /// Where connections reach it: its own IP, or the node's.
     pub ip: Arc<str>,
     /// Its own network namespace, or the node's for a hostNetwork pod.
     pub netns: NetnsId,
+}
+
+impl Sandbox {
+    /// The IP `PodSandboxStatus` reports (`GetPodStatus`'s `IPs`): none in
+    /// the node's namespace, whose IP the runtime does not own (containerd's
+    /// `getIPs`); the kubelet writes the node's IP into the API status itself.
+    pub fn reported_ip(&self) -> Option<&Arc<str>> {
+        (self.netns != NetnsId::Node).then_some(&self.ip)
+    }
 }
 
 /// What SIGTERM leads to, decided when the stop begins.

@@ -16,7 +16,7 @@ use crate::cluster::Version;
 use crate::rng::fnv1a;
 use crate::sim::{Ctx, PodId};
 use crate::spec::{HookKind, Role};
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 use crate::trace::record::ProcessFact;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -105,9 +105,9 @@ impl Kubelet {
         let now = ctx.q.now();
         self.runtime.start(inst, now);
         self.process_fact(inst, ProcessFact::Started, ctx);
-        self.schedule_process(inst, ctx);
         let msg = self.lifecycle_message("Started", container, pod);
         self.emit(pod, Some(container), false, "Started", msg, ctx);
+        self.schedule_process(inst, ctx);
         if self.pod_spec(pod).containers[container].post_start.is_some() {
             let hook = self.start_hook(pod, inst, container, HookKind::PostStart, ctx);
             self.set_wait(pod, Wait::PostStart { hook });
@@ -190,7 +190,8 @@ impl Kubelet {
             fnv1a(b"b")
         );
         let behaviour = self.behaviours.for_instance(&spec.name, restart_count);
-        let plan = Plan::draw(behaviour, &p.spec.default_ports(c), &mut self.app_rng);
+        let ports = p.spec.default_ports(c, |name| self.behaviours.names_ports(name));
+        let plan = Plan::draw(behaviour, &ports, &mut self.app_rng);
         let inst = Instance {
             pod,
             container: c,
@@ -210,13 +211,17 @@ impl Kubelet {
         self.runtime.create(inst)
     }
 
-    /// Schedules what the process does by itself: listen, exit.
+    /// Schedules what the process does by itself: listen, exit. A process
+    /// that listens at once has bound its ports when `StartContainer`
+    /// returns, so the postStart hook that runs next reaches it.
     fn schedule_process(&mut self, inst: InstId, ctx: &mut Ctx<'_>) {
         let plan = &self.runtime.inst(inst).plan;
         let listens = !plan.has_behaviour() || !plan.ports().is_empty();
         let listen_after = plan.listen_after;
         let exit = plan.exit;
-        if listens {
+        if listens && listen_after == SimDuration::ZERO {
+            self.listening(inst, ctx);
+        } else if listens {
             self.send(ctx, listen_after, Ev::Listening { inst });
         }
         if let Some((after, code)) = exit {

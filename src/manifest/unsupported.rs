@@ -61,6 +61,12 @@ pub fn check(pod: &Pod) -> Vec<Finding> {
     if spec.topology_spread_constraints.as_ref().is_some_and(|v| !v.is_empty()) {
         out.push(warning("spec.topologySpreadConstraints".into(), placement));
     }
+    if spec.priority_class_name.as_ref().is_some_and(|n| !n.is_empty()) {
+        out.push(warning(
+            "spec.priorityClassName".into(),
+            "PriorityClasses are not modelled: the pod has priority 0, and the scheduler preempts no pod for it",
+        ));
+    }
     for (i, v) in spec.volumes.iter().flatten().enumerate() {
         if v.persistent_volume_claim.is_some() || v.csi.is_some() || v.ephemeral.is_some() {
             out.push(warning(

@@ -240,23 +240,32 @@ pub fn setup(
 
 /// A container that declares no containerPort, and whose behaviour names no
 /// `ports`, is assumed to listen on the ports its own probes and hooks
-/// target that no other container of the pod declares (`PodSpec::assumed_ports`):
-/// say so where the probe or hook names the port.
+/// target that no container of the pod declares — once per pod, by the
+/// first such container (`PodSpec::assumed_ports`): say so where the probe
+/// or hook names the port.
 fn assumed_port_warnings(manifests: &Manifests, behaviours: &Behaviours) -> Vec<Problem> {
     let mut out = Vec::new();
     for (k, pod) in manifests.all_pod_specs().enumerate() {
         for (c, container) in pod.containers.iter().enumerate() {
             let name = &container.name;
-            if behaviours.for_instance(name, 0).is_some() && !behaviours.ports_unset(name) {
-                continue;
-            }
-            for a in pod.assumed_ports(c) {
+            for a in pod.assumed_ports(c, |n| behaviours.names_ports(n)) {
                 let what = if a.field.contains("Probe.") { "probe" } else { "hook" };
-                let message = format!(
-                    "container {name:?} declares no containerPort, nor does any other container of the pod declare {}: \
-                     podsim assumes its process listens on {}, where this {what} connects (a behaviour's `ports` says otherwise)",
-                    a.port, a.port
+                let port = a.port;
+                let head = format!(
+                    "container {name:?} declares no containerPort, nor does any other container of the pod declare {port}"
                 );
+                let message = match a.bound_by == c {
+                    true => format!(
+                        "{head}: podsim assumes its process listens on {port}, where this {what} connects \
+                         (a behaviour's `ports` says otherwise)"
+                    ),
+                    false => format!(
+                        "{head}: podsim assumes the process of container {:?}, whose own probe or hook targets \
+                         it first, listens on {port}; this {what} reaches it through the pod's network namespace \
+                         (a behaviour's `ports` says otherwise)",
+                        pod.containers[a.bound_by].name
+                    ),
+                };
                 out.push(manifests.pod_spec_problem(k, &a.field, message).warn());
             }
         }

@@ -6,6 +6,7 @@ mod network;
 mod nodes;
 
 pub use nodes::NodeId;
+mod scheduling;
 mod services;
 mod watch;
 mod workloads;
@@ -20,7 +21,6 @@ use crate::control::deployment as deploy;
 use crate::control::endpointslice::{self as eps, Controller};
 use crate::control::readiness_gate::{Controllers, GatePatch};
 use crate::control::replicaset as rs;
-use crate::control::scheduler;
 use crate::engine::Queue;
 use crate::kubelet::{self, Kubelet};
 use crate::proxy::{self, KubeProxy};
@@ -32,7 +32,6 @@ use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::record::{ApiEvent, EventSource};
 use crate::trace::{Keep, Trace};
-use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
 /// A pod of the run (its index in the API server).
@@ -208,6 +207,8 @@ pub struct World {
     pending: std::collections::BTreeMap<u64, network::Pending>,
     next_request: u64,
     network: Stream,
+    /// kube-scheduler's `unschedulablePods`: waiting for an event that may make them fit.
+    unschedulable: Vec<PodId>,
 }
 
 impl World {
@@ -266,6 +267,7 @@ impl World {
             pending: Default::default(),
             next_request: 0,
             network: Stream::new(seed, "network"),
+            unschedulable: Vec::new(),
         };
         for k in &mut w.kubelets {
             let mut ctx = Ctx { q: &mut w.q, trace: &mut w.trace };
@@ -342,29 +344,13 @@ impl World {
                 }
             }
             Ev::DeploymentWrite(write) => self.deployment_write(*write),
-            Ev::Schedule(pod) => {
-                let spec = &self.api.pod(pod).spec;
-                let tolerations = spec.object.spec.as_ref().and_then(|s| s.tolerations.as_deref()).unwrap_or(&[]);
-                // The scheduler's cache holds only pods that still count: removed and
-                // terminal ones (Succeeded, Failed) free their place.
-                // Counted in one pass, not once per node: with many nodes and pods
-                // a per-node scan made scheduling quadratic.
-                let mut counts: HashMap<&str, usize> = HashMap::new();
-                let counted = self.api.pods().iter().filter(|p| !p.removed && !p.status.phase.is_terminal());
-                for node in counted.filter_map(|p| p.node.as_deref()) {
-                    *counts.entry(node).or_default() += 1;
-                }
-                let bound = |n: &str| counts.get(n).copied().unwrap_or(0);
-                match scheduler::pick(&self.cluster.nodes, tolerations, bound) {
-                    Ok(node) => self.bind(pod, node, now),
-                    Err(message) => {
-                        self.scheduler_event(pod, "FailedScheduling", message.clone(), true, now);
-                        self.api.unschedulable(pod, message, now, &mut self.trace);
-                    }
-                }
-            }
+            Ev::Schedule(pod) => self.schedule(pod, now),
             Ev::PatchStatus { pod, node, status } => {
+                let was_terminal = self.api.pod(pod).status.phase.is_terminal();
                 let stored = self.api.patch_status(pod, *status, now, &mut self.trace);
+                if !was_terminal && stored.phase.is_terminal() {
+                    self.ports_freed(pod);
+                }
                 self.send_to_kubelet(
                     node,
                     SimDuration::ZERO,
@@ -548,6 +534,11 @@ impl World {
     fn removed(&mut self, pod: PodId) {
         if let Some(node) = self.api.pod(pod).node.as_deref().and_then(|n| self.nodes.named(n)) {
             self.watch_to_kubelet(node, kubelet::Ev::PodRemoved { pod });
+        }
+        self.unschedulable.retain(|&p| p != pod);
+        // A terminal pod already left the scheduler's cache.
+        if !self.api.pod(pod).status.phase.is_terminal() {
+            self.ports_freed(pod);
         }
     }
 

@@ -45,7 +45,10 @@ pub fn changes(old: Option<&ApiPod>, new: &ApiPod) -> Vec<Change> {
     for c in &n.conditions {
         let before = o.condition(&c.kind);
         if before.is_none_or(|b| b.status != c.status || b.reason != c.reason) {
-            push(format!("{}={}", c.kind.as_str(), if c.status { "True" } else { "False" }), condition_why(c, n, new));
+            push(
+                format!("{}={}", c.kind.as_str(), if c.status { "True" } else { "False" }),
+                condition_why(c, before, n, new),
+            );
         }
     }
     for c in n.all_containers() {
@@ -92,8 +95,15 @@ pub fn owner_change(old: Option<&OwnerRef>, new: Option<&OwnerRef>) -> Option<(S
     }
 }
 
-fn condition_why(c: &Condition, s: &PodStatus, pod: &ApiPod) -> String {
+/// Why condition `c` (which was `before`) now reads as it does.
+fn condition_why(c: &Condition, before: Option<&Condition>, s: &PodStatus, pod: &ApiPod) -> String {
     use crate::api::status::ConditionType::*;
+    // A sandbox existed if the condition was True, or the pod has its own IP
+    // (a hostNetwork pod has the node's from its first status,
+    // `generateAPIPodStatus`), or a container was created in it.
+    let had_sandbox = before.is_some_and(|b| b.status)
+        || (pod.status.pod_ip.is_some() && !pod.spec.host_network)
+        || s.containers.iter().chain(&s.init_containers).any(|c| c.instance.is_some());
     match (&c.kind, c.status) {
         (PodScheduled, true) => match (&pod.node, &pod.spec.node_name) {
             // No scheduler ran: the kubelet reports the condition (`generateAPIPodStatus`).
@@ -102,7 +112,7 @@ fn condition_why(c: &Condition, s: &PodStatus, pod: &ApiPod) -> String {
             (None, _) => String::new(),
         },
         (PodReadyToStartContainers, true) => "the pod sandbox and its network are ready".into(),
-        (PodReadyToStartContainers, false) if pod.status.pod_ip.is_some() => "the pod sandbox was stopped".into(),
+        (PodReadyToStartContainers, false) if had_sandbox => "the pod sandbox was stopped".into(),
         (PodReadyToStartContainers, false) => "no pod sandbox yet".into(),
         (Initialized, true) if c.reason.is_some() => "the pod completed".into(),
         (Initialized, true) if !pod.spec.has_init_containers() => "no init containers to run".into(),

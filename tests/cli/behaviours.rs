@@ -139,6 +139,41 @@ fn behaviour_address_in_use_ignore_with_an_exit() {
     );
 }
 
+/// A scalar where the behaviour file wants a mapping: the error says what
+/// is expected in the file's own terms, never a Rust type name.
+#[test]
+fn behaviour_scalar_where_a_mapping_is_expected() {
+    let cases = [
+        (
+            "address_in_use: exit",
+            "containers.app.address_in_use: invalid type: string \"exit\", expected a mapping such as `{exit_after: 0s, code: 1}` or `{ignore: true}`",
+            21,
+        ),
+        (
+            "sigterm: exit",
+            "containers.app.sigterm: invalid type: string \"exit\", expected a mapping such as `{exit_after: 3s, code: 0}` or `{ignore: true}` (with `stop_listening: true` to close its sockets at once)",
+            14,
+        ),
+        (
+            "exit: 3",
+            "containers.app.exit: invalid type: integer `3`, expected a mapping such as `{after: 1s, code: 1}`",
+            11,
+        ),
+        (
+            "http: {/a: [503]}",
+            "containers.app.http[\"/a\"][0]: invalid type: integer `503`, expected a stretch such as `{until: 10s, status: 503, latency: 5ms}`",
+            17,
+        ),
+    ];
+    for (i, (line, expected, col)) in cases.into_iter().enumerate() {
+        let dir = TempDir::new(&format!("app-scalar-{i}"));
+        let text = format!("containers:\n  app:\n    {line}\n");
+        let (run, file) = run_with_app(&dir, &text);
+        assert_eq!(assert_error(&run, &file, 3, expected), col, "{line}");
+        assert!(!run.stderr.contains("struct"), "{run:?}");
+    }
+}
+
 /// Two containers declare port 80; the second's behaviour says what it does
 /// when its `bind()` finds 80 taken: keep running on the ports it could bind,
 /// or exit with its code after its delay.

@@ -114,3 +114,22 @@ fn stop_signals_are_unsupported_flow_style() {
         "spec.initContainers[0].lifecycle.stopSignal: stop signals (ContainerStopSignals, alpha) are not simulated: podsim sends SIGTERM",
     );
 }
+
+/// The scheduler's preemption verdict in a FailedScheduling message assumes
+/// every pod has priority 0; a PriorityClass would change it, so its use is
+/// named.
+#[test]
+fn a_priority_class_is_warned_about() {
+    let dir = TempDir::new("priority-class");
+    let text = crate::pod_with("  priorityClassName: high\n");
+    let file = dir.write("pod.yaml", &text);
+    let run = podsim(["run", "-f", &file, "--until", "1s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    crate::assert_problem(
+        &run,
+        "warning",
+        &file,
+        line_of(&text, "priorityClassName"),
+        "spec.priorityClassName: PriorityClasses are not modelled: the pod has priority 0, and the scheduler preempts no pod for it",
+    );
+}

@@ -17,6 +17,7 @@ mod hooks;
 mod initial_delay;
 mod liveness_exec;
 mod network_namespace;
+mod node_ports;
 mod ownership;
 mod pod_composition;
 mod pod_patch;

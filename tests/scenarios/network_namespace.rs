@@ -179,3 +179,41 @@ fn the_sidecar_answers_the_probes_the_mesh_rewrote() {
         assert!(!liveness.is_empty() && liveness.iter().all(|(_, v, _)| *v == Verdict::Success), "seed {seed}");
     }
 }
+
+/// Two containers declare no port and both probe 8080. podsim's assumption
+/// is made once per pod: app (first in spec order, the first started) is
+/// assumed to listen on 8080, and watcher's probe goes to the pod IP like
+/// every probe (`runProbe` dials status.PodIP), where app answers. Each gets
+/// a warning in those words. No process meets EADDRINUSE, watcher binds
+/// nothing, neither is restarted, and every liveness run of watcher succeeds
+/// (podsim's default app answers 200).
+#[test]
+fn an_undeclared_port_two_containers_probe_is_assumed_once_per_pod() {
+    let w = warnings("shared-probe-port");
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(
+        w[0].ends_with(
+            "shared-probe-port.yaml:16:37: spec.containers[0].readinessProbe.httpGet.port: container \"app\" declares no containerPort, nor does any other container of the pod declare 8080: podsim assumes its process listens on 8080, where this probe connects (a behaviour's `ports` says otherwise)"
+        ),
+        "{w:?}"
+    );
+    assert!(
+        w[1].ends_with(
+            "shared-probe-port.yaml:20:39: spec.containers[1].livenessProbe.httpGet.port: container \"watcher\" declares no containerPort, nor does any other container of the pod declare 8080: podsim assumes the process of container \"app\", whose own probe or hook targets it first, listens on 8080; this probe reaches it through the pod's network namespace (a behaviour's `ports` says otherwise)"
+        ),
+        "{w:?}"
+    );
+    for seed in SEEDS {
+        let trace = run("shared-probe-port", seed, None);
+        assert_eq!((lives(&trace, "app").len(), lives(&trace, "watcher").len()), (1, 1), "seed {seed}");
+        assert_eq!(listening(&trace, "app"), vec![vec![8080]], "seed {seed}");
+        assert!(listening(&trace, "watcher").iter().all(Vec::is_empty), "seed {seed}");
+        let in_use =
+            |c| facts(&trace, c).into_iter().filter(|(_, f)| matches!(f, ProcessFact::AddressInUse { .. })).count();
+        assert_eq!((in_use("app"), in_use("watcher")), (0, 0), "seed {seed}");
+        let runs = probe_runs(&trace, "two", "watcher", ProbeKind::Liveness);
+        assert!(runs.len() >= 3, "seed {seed}");
+        assert!(runs.iter().all(|(_, v, _)| *v == Verdict::Success), "seed {seed}");
+        assert!(first_condition(&trace, &ConditionType::Ready, true).is_some(), "seed {seed}");
+    }
+}

@@ -139,3 +139,52 @@ fn a_prestop_hook_follows_its_redirect() {
         assert_eq!(sigterm, hook + secs(3.0), "seed {seed}");
     }
 }
+
+/// web's /ready answers 302 to `http://{host}:9090/health`: the app writes
+/// the host it was asked for, the pod IP, so `RedirectChecker` sees the same
+/// host name (it compares `URL.Hostname()`, not the port) and follows it to
+/// 9090, where admin answers: 503 for admin's first 15 s, then 200. A run
+/// before admin listens is refused on 9090 (the error names that hop's URL).
+/// Ready at the first run from A+15 on: within [A+15, A+15+5.1] (period 5 s).
+#[test]
+fn a_redirect_to_another_port_of_the_pod_is_followed() {
+    for seed in SEEDS {
+        let trace = run("redirect-ports", seed, None);
+        let a = pod_lives(&trace, "split", "admin")[0].started;
+        let ip = pod_versions(&trace, "split").pop().unwrap().1.status.pod_ip.clone().expect("an IP");
+        let refused = format!("Get \"http://{ip}:9090/health\": dial tcp {ip}:9090: connect: connection refused");
+        let runs = probe_runs(&trace, "split", ProbeKind::Readiness);
+        assert!(runs.iter().any(|(t, _, _)| *t > a + secs(15.0)), "seed {seed}");
+        for (t, v, d) in runs {
+            match (t < a, t < a + secs(15.0)) {
+                (true, _) => assert_eq!((v, d.as_str()), (Verdict::Failure, refused.as_str()), "seed {seed}"),
+                (false, true) => {
+                    assert_eq!((v, d.as_str()), (Verdict::Failure, "HTTP probe failed with statuscode: 503"))
+                }
+                (false, false) => assert_eq!((v, d.as_str()), (Verdict::Success, ""), "seed {seed} at {t}"),
+            }
+        }
+        let ready = pod_condition(&trace, "split", &ConditionType::Ready, true).expect("split gets Ready");
+        within(&format!("Ready (seed {seed})"), ready, a + secs(15.0), a + secs(20.1));
+    }
+}
+
+/// web's / answers 302 to `//:9090/`: Go's `URL.Parse` accepts the empty
+/// host, whose `Hostname()` "" is not the pod IP, so the redirect is not
+/// followed and the 302 is the answer: every liveness run after web listens
+/// succeeds with the warning and its `ProbeWarning` event; no restart.
+#[test]
+fn a_location_with_an_empty_host_is_another_host() {
+    for seed in SEEDS {
+        let trace = run("redirect-ports", seed, None);
+        let w = pod_lives(&trace, "split", "web")[0].started;
+        let runs: Vec<_> =
+            probe_runs(&trace, "split", ProbeKind::Liveness).into_iter().filter(|(t, _, _)| *t > w).collect();
+        assert!(runs.len() >= 4, "seed {seed}");
+        assert!(
+            runs.iter().all(|(_, v, d)| *v == Verdict::Success && d == "Probe terminated redirects, Response body: ")
+        );
+        assert_eq!(pod_actions(&trace, "split", "ProbeWarning").len(), runs.len(), "seed {seed}");
+        assert!(pod_actions(&trace, "split", "Killing").is_empty(), "seed {seed}");
+    }
+}
