@@ -180,7 +180,7 @@ fn an_invalid_patch_is_the_api_servers_error_row() {
         ),
         (
             r#"{"spec":{"activeDeadlineSeconds":null}}"#,
-            "spec.activeDeadlineSeconds: Invalid value: null: must not update from a positive integer to nil value",
+            r#"spec.activeDeadlineSeconds: Invalid value: "null": must not update from a positive integer to nil value"#,
         ),
         (
             r#"{"spec":{"activeDeadlineSeconds":0}}"#,

@@ -126,7 +126,7 @@ fn a_patched_deadline_applies_and_may_only_shrink() {
                 (
                     t(26.0),
                     format!(
-                        "{}: The Pod \"web\" is invalid: spec.activeDeadlineSeconds: Invalid value: null: must not update from a positive integer to nil value",
+                        "{}: The Pod \"web\" is invalid: spec.activeDeadlineSeconds: Invalid value: \"null\": must not update from a positive integer to nil value",
                         patch("null")
                     )
                 ),
