@@ -421,9 +421,13 @@ impl World {
     fn act(&mut self, action: Action, now: SimTime) {
         match action {
             Action::Delete { pod, grace_period_seconds } => {
-                // kubectl sends 0 only with --force (plain --grace-period=0 sends 1).
+                // kubectl sends 0 only with --force (plain --grace-period=0 sends 1),
+                // and no gracePeriodSeconds for a negative one (DeleteOptions.DeleteResult).
                 let what = match grace_period_seconds {
                     Some(0) => "kubectl delete --grace-period=0 --force".to_string(),
+                    Some(g) if g < 0 => {
+                        format!("DELETE with gracePeriodSeconds={g} (an API request; kubectl ignores a negative --grace-period)")
+                    }
                     Some(g) => format!("kubectl delete --grace-period={g}"),
                     None => "kubectl delete".to_string(),
                 };

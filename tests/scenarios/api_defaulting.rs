@@ -31,6 +31,39 @@ fn a_negative_grace_deletes_gracefully_with_one_second() {
     }
 }
 
+/// A DELETE whose gracePeriodSeconds is −1 (a request kubectl never sends:
+/// `DeleteResult` sets it only when ≥ 0) is graceful with 1 s
+/// (`CheckGracefulDelete`: a negative period becomes 1), not the pod's 10 s:
+/// prestop-hang's hook gets 1 s, the runtime the 2 s minimum. The row says
+/// it is the API request, not a kubectl command.
+#[test]
+fn a_negative_grace_in_the_request_is_one_second() {
+    for seed in SEEDS {
+        let trace = run_with_flags("prestop-hang", seed, 40.0, &[("--delete", "pod/hang@20s,grace-period=-1")]);
+        assert_eq!(
+            scenario_rows(&trace),
+            [
+                (
+                    t(20.0),
+                    "DELETE with gracePeriodSeconds=-1 (an API request; kubectl ignores a negative --grace-period)"
+                        .to_string()
+                ),
+                // The scenario's own delete: the pod went after its SIGKILL (≤ 23.05 s).
+                (t(30.0), "kubectl delete: Error from server (NotFound): pods \"hang\" not found".to_string()),
+            ],
+            "seed {seed}"
+        );
+        let (_, deleting) = pods(&trace).into_iter().find(|(_, p)| p.deletion.is_some()).unwrap();
+        let d = deleting.deletion.unwrap();
+        assert_eq!((d.grace_seconds, d.timestamp), (1, t(21.0)), "seed {seed}");
+        let kill = actions(&trace, "Killing")[0].0;
+        within("Killing", kill, t(20.0), t(20.05));
+        let app = lives(&trace, "app")[0].clone();
+        assert_eq!(app.sigterm, Some(kill + secs(1.0)), "seed {seed}");
+        assert_eq!((app.finished, app.exit), (Some(kill + secs(3.0)), Some(137)), "seed {seed}");
+    }
+}
+
 /// GeneratePodReadyToStartContainersCondition: False before the sandbox
 /// exists and again once it is stopped with the deleted pod. 1.34 and 1.35
 /// write it bare; 1.36 and 1.37 (PR #135300) add reason PodSandboxNotReady
