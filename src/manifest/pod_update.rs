@@ -96,7 +96,9 @@ mod tests {
         );
         assert_eq!(
             errors(&pod(Some(10), "a"), &pod(None, "a")),
-            ["spec.activeDeadlineSeconds: Invalid value: \"null\": must not update from a positive integer to nil value"]
+            [
+                "spec.activeDeadlineSeconds: Invalid value: \"null\": must not update from a positive integer to nil value"
+            ]
         );
         // 0 passes the update rule but not the pod's own validation; a negative value fails both.
         assert_eq!(

@@ -209,7 +209,12 @@ pub fn setup(
     for (i, pod) in manifests.pods.iter().enumerate() {
         if let Some(n) = pod.node_name.as_ref().filter(|n| !cluster.nodes.iter().any(|x| &*x.name == n.as_str())) {
             let nodes: Vec<&str> = cluster.nodes.iter().map(|x| &*x.name).collect();
-            let message = format!("{n:?} is not a node of the cluster profile (nodes: {})", nodes.join(", "));
+            let message = format!(
+                "{n:?} is not a node of the cluster profile {:?} (nodes: {}): remove spec.nodeName to let the \
+                 scheduler place the pod, or run with a profile (--cluster) whose nodes include {n:?}",
+                cluster.name,
+                nodes.join(", ")
+            );
             problems.push(manifests.problem(i, "spec.nodeName", message));
         }
     }

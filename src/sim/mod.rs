@@ -426,7 +426,9 @@ impl World {
                 let what = match grace_period_seconds {
                     Some(0) => "kubectl delete --grace-period=0 --force".to_string(),
                     Some(g) if g < 0 => {
-                        format!("DELETE with gracePeriodSeconds={g} (an API request; kubectl ignores a negative --grace-period)")
+                        format!(
+                            "DELETE with gracePeriodSeconds={g} (an API request; kubectl ignores a negative --grace-period)"
+                        )
                     }
                     Some(g) => format!("kubectl delete --grace-period={g}"),
                     None => "kubectl delete".to_string(),
