@@ -169,6 +169,21 @@ pub fn setup(
                 actions.push(Scheduled { at: timed.at, action });
                 continue;
             }
+            Action::Patch { pod, patch } if pod.ends_with('*') => {
+                // The pod is found when the action runs; some pod or template
+                // must have the containers the patch names.
+                let mut specs = manifests.all_pod_specs().chain(applied.iter().flat_map(Manifests::all_pod_specs));
+                if specs.all(|s| patch.unknown_container(s).is_some()) {
+                    let message = "no pod or pod template of the manifests has every container the patch names: \
+                                   the API server would refuse it for any pod (\"pod updates may not add or remove containers\")";
+                    problems.push(origin.problem("patch", message.into()));
+                    continue;
+                }
+                let prefix: Arc<str> = Arc::from(pod.trim_end_matches('*'));
+                let action = SimAction::PatchMatching { prefix, patch: Arc::new(patch.clone()) };
+                actions.push(Scheduled { at: timed.at, action });
+                continue;
+            }
             _ => {}
         }
         match resolve_action(&manifests.pods, &timed.action, origin) {

@@ -14,6 +14,7 @@ use crate::common::*;
 use podsim::api::status::{ContainerState, PodPhase};
 use podsim::time::{SimDuration, SimTime};
 use podsim::trace::changes::changes;
+use podsim::trace::record::Record;
 
 /// The CrashLoopBackOff wait before restart `k` ≥ 2 of one backoff key: 10 s · 2^(k−2).
 fn backoff(k: usize) -> SimDuration {
@@ -291,5 +292,47 @@ fn a_sidecars_new_image_restarts_it() {
         assert_eq!((c.restart_count, &*c.image), (1, "docker.io/envoyproxy/envoy:v1.32.0"), "seed {seed}");
         let last = c.last_state.as_ref().unwrap();
         assert_eq!((last.exit_code, last.reason), (0, "Completed"), "seed {seed}");
+    }
+}
+
+/// replicaset's three pods have generated names (web-xxxxx). `patch:
+/// pod/web-*` picks, as `delete` does, the oldest live pod whose name
+/// starts with web- — the first one created — and only its container is
+/// restarted (computePodActions: "definition changed"); a prefix nothing
+/// matches is a row saying so, and changes nothing.
+#[test]
+fn a_prefix_patches_the_oldest_live_pod() {
+    let json = r#"{"spec":{"containers":[{"name":"web","image":"nginx:1.28"}]}}"#;
+    for seed in SEEDS.take(3) {
+        let (web, api) = (format!("pod/web-*:{json}@20s"), format!("pod/api-*:{json}@25s"));
+        let trace = run_with_flags("replicaset", seed, 40.0, &[("--patch", &web), ("--patch", &api)]);
+        let first = pods(&trace)[0].1.spec.name.clone();
+        assert_eq!(
+            scenario_rows(&trace),
+            [
+                (t(20.0), format!("kubectl patch pod {first} -p '{json}'")),
+                (t(25.0), format!("kubectl patch pod api-* -p '{json}': no live pod matches")),
+            ],
+            "seed {seed}"
+        );
+        let kills: Vec<(String, String)> = trace
+            .entries
+            .iter()
+            .filter_map(|e| match &e.record {
+                Record::Kubelet(a) if a.reason == "Killing" => Some((a.pod.to_string(), a.message.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kills, [(first.clone(), "Container web definition changed, will be restarted".to_string())]);
+        // Each pod's last stored image: the patched one only for the first.
+        let last: std::collections::BTreeMap<String, String> = pods(&trace)
+            .into_iter()
+            .map(|(_, p)| (p.spec.name.clone(), p.spec.containers[0].image.to_string()))
+            .collect();
+        assert_eq!(last.len(), 3, "seed {seed}");
+        for (name, image) in &last {
+            let expected = if *name == first { "nginx:1.28" } else { "nginx:1.27" };
+            assert_eq!(image, expected, "{name} (seed {seed})");
+        }
     }
 }
