@@ -55,7 +55,7 @@ fn an_unbound_pods_delete_removes_it_at_once() {
 }
 
 /// A negative terminationGracePeriodSeconds is stored as 1
-/// (`Convert_v1_Pod_To_core_Pod`), so the plain DELETE is graceful with 1 s
+/// (`Convert_v1_Pod_To_core_Pod`; `SetDefaults_Pod` from 1.37), so the plain DELETE is graceful with 1 s
 /// (deletionTimestamp 12 s + 1 s), where a stored 0 removes the pod at once.
 #[test]
 fn a_negative_grace_deletes_gracefully_with_one_second() {

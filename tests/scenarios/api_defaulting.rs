@@ -8,7 +8,7 @@ use podsim::api::status::ConditionType;
 use podsim::trace::record::ProcessFact;
 
 /// `terminationGracePeriodSeconds: -5` is stored as 1
-/// (`Convert_v1_Pod_To_core_Pod`); the plain DELETE at 30 s takes it
+/// (`Convert_v1_Pod_To_core_Pod`; from 1.37 `SetDefaults_Pod`); the plain DELETE at 30 s takes it
 /// (deletionTimestamp 31 s). The kubelet kills with that 1 s: the hung
 /// preStop hook gets the whole second, nothing is left, so the runtime gets
 /// the 2 s minimum (`killContainer`): SIGTERM 1 s after Killing, SIGKILL
