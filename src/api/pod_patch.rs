@@ -132,23 +132,34 @@ impl PodPatch {
         new
     }
 
+    /// The entries naming a container `spec` lacks.
+    fn missing<'a>(&'a self, spec: &'a PodSpec) -> impl Iterator<Item = &'a ImagePatch> {
+        self.images
+            .iter()
+            .filter(|p| !spec.containers.iter().any(|c| c.role.is_init() == p.init && *c.name == *p.container))
+    }
+
+    /// The list that lacks a container an entry names, in `ValidatePodUpdate`'s
+    /// order (`spec.containers`, then `spec.initContainers`).
+    fn lacking_list(&self, spec: &PodSpec) -> Option<&'static str> {
+        let init = self.missing(spec).map(|p| p.init).min()?;
+        Some(if init { "spec.initContainers" } else { "spec.containers" })
+    }
+
     /// The container a patch entry names is missing from `spec`: the message
     /// for the run's setup.
     pub fn unknown_container(&self, spec: &PodSpec) -> Option<String> {
-        self.images.iter().find_map(|p| {
-            let list: Vec<&str> =
-                spec.containers.iter().filter(|c| c.role.is_init() == p.init).map(|c| &*c.name).collect();
-            if list.contains(&p.container.as_str()) {
-                return None;
-            }
-            let (what, field) = if p.init { ("init container", "initContainers") } else { ("container", "containers") };
-            Some(format!(
-                "pod {:?} has no {what} {:?} (spec.{field}: {}): the merged list would gain a container, which the API server refuses (\"pod updates may not add or remove containers\")",
-                spec.name,
-                p.container,
-                list.join(", ")
-            ))
-        })
+        let p = self.missing(spec).next()?;
+        let list: Vec<&str> = spec.containers.iter().filter(|c| c.role.is_init() == p.init).map(|c| &*c.name).collect();
+        let (what, field) = if p.init { ("init container", "initContainers") } else { ("container", "containers") };
+        let known = match list.is_empty() {
+            true => format!("it has no spec.{field}"),
+            false => format!("spec.{field}: {}", list.join(", ")),
+        };
+        Some(format!(
+            "pod {:?} has no {what} {:?} ({known}): the merged list would gain a container, which the API server refuses (\"pod updates may not add or remove containers\")",
+            spec.name, p.container,
+        ))
     }
 }
 
@@ -190,6 +201,12 @@ impl ApiServer {
     /// nothing (kubectl: "patched (no change)"), or the validation errors.
     pub fn patched_spec(&self, id: PodId, patch: &PodPatch) -> Result<Option<PodSpec>, Invalid> {
         let old = &self.pods[id.0 as usize].spec;
+        // An entry for a container the pod lacks adds one to the merged list
+        // (`ValidateContainerUpdates` stops there).
+        if let Some(field) = patch.lacking_list(old) {
+            let errors = vec![FieldError::forbidden(field, "pod updates may not add or remove containers")];
+            return Err(Invalid { pod: old.name.clone(), errors });
+        }
         let new = patch.apply(old);
         if new.object == old.object {
             return Ok(None);

@@ -55,7 +55,7 @@ fn an_unbound_pods_delete_removes_it_at_once() {
 }
 
 /// A negative terminationGracePeriodSeconds is stored as 1
-/// (`Convert_v1_Pod_To_core_Pod`), so the plain DELETE is graceful with 1 s
+/// (`Convert_v1_Pod_To_core_Pod`; `SetDefaults_Pod` from 1.37), so the plain DELETE is graceful with 1 s
 /// (deletionTimestamp 12 s + 1 s), where a stored 0 removes the pod at once.
 #[test]
 fn a_negative_grace_deletes_gracefully_with_one_second() {
@@ -86,4 +86,29 @@ fn a_negative_grace_warns_only_for_templates() {
     let warning = warning.expect("a warning for the template's negative grace");
     assert!(warning.contains("spec.template.spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"), "{warning}");
     assert_eq!(m.deployments[0].template.pod.stored_grace_seconds(), 1);
+}
+
+/// A patch entry for a container the pod lacks adds one to the merged list,
+/// which `ValidateContainerUpdates` refuses before anything else (a pod of a
+/// prefix patch may lack it: it is found only when the action runs).
+#[test]
+fn a_patch_naming_a_container_the_pod_lacks_is_refused() {
+    let (mut api, mut trace) = (ApiServer::new(1), Trace::default());
+    let id = api.create(spec(""), SimTime::ZERO, &mut trace);
+    let cases = [
+        (r#"{"spec":{"containers":[{"name":"db","image":"x"}]}}"#, "spec.containers"),
+        (r#"{"spec":{"initContainers":[{"name":"app","image":"x"}]}}"#, "spec.initContainers"),
+        (
+            r#"{"spec":{"containers":[{"name":"db","image":"x"}],"initContainers":[{"name":"app","image":"x"}]}}"#,
+            "spec.containers",
+        ),
+    ];
+    for (json, field) in cases {
+        let patch = crate::api::pod_patch::PodPatch::from_json(json).unwrap();
+        let refused = api.patched_spec(id, &patch).unwrap_err().to_string();
+        assert_eq!(
+            refused,
+            format!("The Pod \"web\" is invalid: {field}: Forbidden: pod updates may not add or remove containers")
+        );
+    }
 }

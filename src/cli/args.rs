@@ -223,7 +223,9 @@ pub struct RunArgs {
     #[arg(long, value_parser = duration, value_name = "DURATION")]
     pub rollout_timeout: Option<SimDuration>,
     /// Delete a pod at a time, like `kubectl delete`: POD@TIME[,grace-period=N],
-    /// e.g. pod/web@60s. Repeatable; added to the scenario's actions.
+    /// e.g. pod/web@60s. N is the gracePeriodSeconds the API server receives
+    /// (kubectl sends 1 for --grace-period=0 without --force, none for a
+    /// negative one). Repeatable; added to the scenario's actions.
     #[arg(long = "delete", value_name = "POD@TIME")]
     pub delete: Vec<String>,
     /// Set a pod condition (a readiness gate) at a time, like `kubectl patch

@@ -233,17 +233,18 @@ pub struct Kubelet {
 }
 
 impl KPod {
-    /// The active-deadline handler's `pastActiveDeadline` for this pod at
-    /// `now`: the start time from the status manager's cache, else the API's.
-    fn past_active_deadline(&self, now: SimTime) -> bool {
-        if self.spec.active_deadline_seconds.is_none() {
+    /// The active-deadline handler's `pastActiveDeadline` for this pod, as
+    /// `spec` has it, at `now`: the start time from the status manager's
+    /// cache, else the API's.
+    fn past_active_deadline(&self, spec: &PodSpec, now: SimTime) -> bool {
+        if spec.active_deadline_seconds.is_none() {
             return false;
         }
         let start = match self.status.cached() {
             Some(cached) => cached.start_time,
             None => self.status.api().start_time,
         };
-        active_deadline::past(self.spec.active_deadline_seconds, start, now)
+        active_deadline::past(spec.active_deadline_seconds, start, now)
     }
 }
 
@@ -343,7 +344,7 @@ impl Kubelet {
                     }
                     // `getPodsToSync`: the work queue's due pods, and those a
                     // pod sync loop handler (the active deadline) asks for.
-                    if due || p.past_active_deadline(now) {
+                    if due || p.past_active_deadline(&p.spec, now) {
                         self.update_pod(pod, ctx);
                     }
                 }

@@ -14,7 +14,7 @@ use crate::api::status::{PodPhase, PodReason};
 use crate::cluster::{Gate, Version};
 use crate::rng::fnv1a;
 use crate::sim::{Ctx, PodId};
-use crate::spec::ProbeKind;
+use crate::spec::{PodSpec, ProbeKind};
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -78,6 +78,11 @@ pub(super) enum Wait {
 pub(super) struct SyncRun {
     id: u64,
     lifecycle: Lifecycle,
+    /// The pod the worker handed this sync (`podWorkerLoop` passes
+    /// `update.Options.Pod`): an update during the sync waits as the next
+    /// one's, so a long SyncTerminatingPod generates its last status from
+    /// the spec it began with.
+    spec: Arc<PodSpec>,
     pub(super) snapshot: Arc<PodSnapshot>,
     steps: VecDeque<Step>,
     pub(super) wait: Wait,
@@ -113,6 +118,7 @@ impl Kubelet {
         p.sync = Some(SyncRun {
             id,
             lifecycle,
+            spec: p.spec.clone(),
             snapshot,
             steps: VecDeque::new(),
             wait: Wait::Nothing,
@@ -144,9 +150,10 @@ impl Kubelet {
         let ip = self.node.ip.clone();
         let p = self.pod(pod).expect("synced pod exists");
         let deleting = p.deletion_grace.is_some();
-        let deadline_exceeded = p.past_active_deadline(now);
+        let spec = p.sync.as_ref().map(|r| r.spec.clone()).expect("sync exists");
+        let deadline_exceeded = p.past_active_deadline(&spec, now);
         let g = generate(&Inputs {
-            spec: &p.spec,
+            spec: &spec,
             snapshot,
             previous: p.status.previous(),
             others: &p.others,

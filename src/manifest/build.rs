@@ -33,8 +33,10 @@ pub fn pod_spec(pod: Pod) -> (PodSpec, Vec<(String, String)>) {
     let containers: Vec<ContainerSpec> = init.into_iter().chain(regular).collect();
     let qos = qos_class(spec.containers.iter().chain(inits));
     let mut pod = pod;
-    // A Pod's negative grace is stored as 1 (`Convert_v1_Pod_To_core_Pod`,
-    // PR #115606, 1.27+): only Pods, so templates keep theirs and warn.
+    // A Pod's negative grace is stored as 1 — on 1.34–1.36 by conversion
+    // (`Convert_v1_Pod_To_core_Pod`, PR #115606, 1.27+), from 1.37 by the
+    // Pod's defaulting (`SetDefaults_Pod`, PR #139857) — for Pods only, so
+    // templates keep theirs and warn.
     let grace = match spec.termination_grace_period_seconds.unwrap_or(30) {
         g if g < 0 => {
             pod.spec.get_or_insert_default().termination_grace_period_seconds = Some(1);

@@ -9,6 +9,7 @@ mod names;
 pub mod overlap;
 mod pod_update;
 mod pod_warnings;
+mod server_written;
 
 pub use names::qualified_name_errors;
 pub use pod_update::validate_pod_update;

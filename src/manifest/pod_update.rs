@@ -33,9 +33,9 @@ pub fn validate_pod_update(old: &Pod, new: &Pod) -> Vec<FieldError> {
         (Some(o), Some(d)) if o < d => {
             errs.push(FieldError::invalid(path, d, "must be less than or equal to previous value"))
         }
-        // A nil pointer prints as `null` (field.Error's ErrorBody).
+        // ErrorBody turns a nil pointer into the string "null", and prints strings with %q.
         (Some(_), None) => {
-            errs.push(FieldError::invalid(path, "null", "must not update from a positive integer to nil value"))
+            errs.push(FieldError::invalid(path, "\"null\"", "must not update from a positive integer to nil value"))
         }
         _ => {}
     }
@@ -96,7 +96,9 @@ mod tests {
         );
         assert_eq!(
             errors(&pod(Some(10), "a"), &pod(None, "a")),
-            ["spec.activeDeadlineSeconds: Invalid value: null: must not update from a positive integer to nil value"]
+            [
+                "spec.activeDeadlineSeconds: Invalid value: \"null\": must not update from a positive integer to nil value"
+            ]
         );
         // 0 passes the update rule but not the pod's own validation; a negative value fails both.
         assert_eq!(

@@ -8,8 +8,8 @@
 use k8s_openapi::api::core::v1::{Container, ContainerPort, PodSpec};
 
 /// A negative `terminationGracePeriodSeconds`. Only a template can still
-/// carry one when the warnings run: a Pod's is converted to 1 on decoding
-/// (`Convert_v1_Pod_To_core_Pod`, 1.27+).
+/// carry one when the warnings run: a Pod's is made 1 on decoding
+/// (`Convert_v1_Pod_To_core_Pod` 1.27–1.36, `SetDefaults_Pod` from 1.37).
 pub fn grace_warning(spec: &PodSpec, at: &str) -> Option<(String, String)> {
     let path = format!("{at}.terminationGracePeriodSeconds");
     let text = format!("{path}: must be >= 0; negative values are invalid and will be treated as 1");

@@ -6,6 +6,7 @@
 //! a warning. Fields with no effect on the lifecycle (env, resources, volume
 //! mounts, command, …) are inert and pass without comment.
 
+use super::server_written::{self, Generation};
 use crate::error::Severity;
 use k8s_openapi::api::core::v1::{Container, Pod, Probe};
 
@@ -29,6 +30,14 @@ pub fn check(pod: &Pod) -> Vec<Finding> {
         out.push(warning(
             "metadata.deletionTimestamp".into(),
             "ignored: the API server clears deletion fields on create",
+        ));
+    }
+    out.extend(server_written::findings(meta, Generation::SetToOne));
+    if meta.owner_references.as_ref().is_some_and(|o| !o.is_empty()) {
+        out.push(error(
+            "metadata.ownerReferences".into(),
+            "owner references are not simulated: the garbage collector deletes a pod whose owners do not exist \
+             (attemptToDeleteItem); remove them to run the pod on its own",
         ));
     }
     if meta.finalizers.as_ref().is_some_and(|f| !f.is_empty()) {

@@ -169,6 +169,21 @@ pub fn setup(
                 actions.push(Scheduled { at: timed.at, action });
                 continue;
             }
+            Action::Patch { pod, patch } if pod.ends_with('*') => {
+                // The pod is found when the action runs; some pod or template
+                // must have the containers the patch names.
+                let mut specs = manifests.all_pod_specs().chain(applied.iter().flat_map(Manifests::all_pod_specs));
+                if specs.all(|s| patch.unknown_container(s).is_some()) {
+                    let message = "no pod or pod template of the manifests has every container the patch names: \
+                                   the API server would refuse it for any pod (\"pod updates may not add or remove containers\")";
+                    problems.push(origin.problem("patch", message.into()));
+                    continue;
+                }
+                let prefix: Arc<str> = Arc::from(pod.trim_end_matches('*'));
+                let action = SimAction::PatchMatching { prefix, patch: Arc::new(patch.clone()) };
+                actions.push(Scheduled { at: timed.at, action });
+                continue;
+            }
             _ => {}
         }
         match resolve_action(&manifests.pods, &timed.action, origin) {
@@ -209,7 +224,12 @@ pub fn setup(
     for (i, pod) in manifests.pods.iter().enumerate() {
         if let Some(n) = pod.node_name.as_ref().filter(|n| !cluster.nodes.iter().any(|x| &*x.name == n.as_str())) {
             let nodes: Vec<&str> = cluster.nodes.iter().map(|x| &*x.name).collect();
-            let message = format!("{n:?} is not a node of the cluster profile (nodes: {})", nodes.join(", "));
+            let message = format!(
+                "{n:?} is not a node of the cluster profile {:?} (nodes: {}): remove spec.nodeName to let the \
+                 scheduler place the pod, or run with a profile (--cluster) whose nodes include {n:?}",
+                cluster.name,
+                nodes.join(", ")
+            );
             problems.push(manifests.problem(i, "spec.nodeName", message));
         }
     }

@@ -14,6 +14,7 @@
 //!   - {at: 40s, delete: pod/web-*}                  # the oldest pod whose name starts with web-
 //!   - {at: 20s, patch: pod/web, spec: {activeDeadlineSeconds: 30}}   # kubectl patch pod web -p '{"spec":…}'
 //!   - {at: 50s, patch: pod/web, spec: {containers: [{name: app, image: busybox:1.37}]}}
+//!   - {at: 55s, patch: pod/web-*, spec: {activeDeadlineSeconds: 30}}  # the oldest pod named web-…
 //! ```
 
 use crate::api::pod_patch::PodPatch;
@@ -190,6 +191,12 @@ pub fn parse_kill_flag(s: &str) -> Result<Timed, String> {
 /// `--patch 'pod/web:{"spec":{"activeDeadlineSeconds":30}}@20s'`: the JSON
 /// `kubectl patch pod web -p` takes.
 pub fn parse_patch_flag(s: &str) -> Result<Timed, String> {
+    // The JSON may hold '@' (an image digest): a time comes after the last one.
+    if s.rsplit_once('@').is_none_or(|(_, time)| time.contains(['}', '"'])) {
+        return Err(format!(
+            r#"{s:?}: expected POD:JSON@TIME, e.g. 'pod/web:{{"spec":{{"activeDeadlineSeconds":30}}}}@20s'"#
+        ));
+    }
     let (subject, at, options) = flag_parts(s)?;
     if let Some((k, _)) = options.first() {
         return Err(unknown_option(k, "none"));
@@ -353,5 +360,9 @@ mod tests {
         assert_eq!((pod.as_str(), patch.active_deadline_seconds), ("web", Some(Some(9))));
         assert_eq!(patch.images[0].image, "nginx@sha256:ab");
         assert!(parse_patch_flag("pod/web@20s").unwrap_err().contains("expected pod/NAME:"));
+        let form = r#"expected POD:JSON@TIME, e.g. 'pod/web:{"spec":{"activeDeadlineSeconds":30}}@20s'"#;
+        assert!(parse_patch_flag(r#"pod/web:{"spec":{"activeDeadlineSeconds":9}}"#).unwrap_err().ends_with(form));
+        let digest = r#"pod/web:{"spec":{"containers":[{"name":"app","image":"nginx@sha256:ab"}]}}"#;
+        assert!(parse_patch_flag(digest).unwrap_err().ends_with(form));
     }
 }

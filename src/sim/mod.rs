@@ -130,6 +130,11 @@ pub enum Action {
         prefix: Arc<str>,
         grace_period_seconds: Option<i64>,
     },
+    /// `kubectl patch pod` of the oldest live pod whose name starts with `prefix`.
+    PatchMatching {
+        prefix: Arc<str>,
+        patch: Arc<PodPatch>,
+    },
 }
 
 /// An object of an `apply` file.
@@ -407,9 +412,15 @@ impl World {
     fn act(&mut self, action: Action, now: SimTime) {
         match action {
             Action::Delete { pod, grace_period_seconds } => {
-                // kubectl sends 0 only with --force (plain --grace-period=0 sends 1).
+                // kubectl sends 0 only with --force (plain --grace-period=0 sends 1),
+                // and no gracePeriodSeconds for a negative one (DeleteOptions.DeleteResult).
                 let what = match grace_period_seconds {
                     Some(0) => "kubectl delete --grace-period=0 --force".to_string(),
+                    Some(g) if g < 0 => {
+                        format!(
+                            "DELETE with gracePeriodSeconds={g} (an API request; kubectl ignores a negative --grace-period)"
+                        )
+                    }
                     Some(g) => format!("kubectl delete --grace-period={g}"),
                     None => "kubectl delete".to_string(),
                 };
@@ -431,22 +442,20 @@ impl World {
             Action::Patch { pod, patch } => self.patch_pod(pod, &patch, now),
             Action::Scale { deployment, replicas } => self.scale_deployment(&deployment, replicas),
             Action::Undo { deployment, to_revision } => self.undo_deployment(&deployment, to_revision),
-            Action::DeleteMatching { prefix, grace_period_seconds } => {
-                let oldest = self
-                    .api
-                    .pods()
-                    .iter()
-                    .filter(|p| !p.removed && p.deletion.is_none() && p.spec.name.starts_with(&*prefix))
-                    .min_by_key(|p| (p.created, p.id))
-                    .map(|p| p.id);
-                match oldest {
-                    Some(pod) => self.act(Action::Delete { pod, grace_period_seconds }, now),
-                    None => {
-                        let what = format!("kubectl delete pod {prefix}*: no live pod matches");
-                        self.trace.push(now, Record::Scenario { object: format!("pod/{prefix}*"), what });
-                    }
+            Action::DeleteMatching { prefix, grace_period_seconds } => match self.oldest_live(&prefix) {
+                Some(pod) => self.act(Action::Delete { pod, grace_period_seconds }, now),
+                None => {
+                    let what = format!("kubectl delete pod {prefix}*: no live pod matches");
+                    self.trace.push(now, Record::Scenario { object: format!("pod/{prefix}*"), what });
                 }
-            }
+            },
+            Action::PatchMatching { prefix, patch } => match self.oldest_live(&prefix) {
+                Some(pod) => self.patch_pod(pod, &patch, now),
+                None => {
+                    let what = format!("kubectl patch pod {prefix}* -p '{}': no live pod matches", patch.to_json());
+                    self.trace.push(now, Record::Scenario { object: format!("pod/{prefix}*"), what });
+                }
+            },
             Action::Apply { file, object } => {
                 let what = format!("kubectl apply -f {file}");
                 match object {
@@ -481,6 +490,12 @@ impl World {
                 }
             }
         }
+    }
+
+    /// The oldest pod not yet deleted whose name starts with `prefix`.
+    fn oldest_live(&self, prefix: &str) -> Option<PodId> {
+        let live = self.api.pods().iter().filter(|p| !p.removed && p.deletion.is_none());
+        live.filter(|p| p.spec.name.starts_with(prefix)).min_by_key(|p| (p.created, p.id)).map(|p| p.id)
     }
 
     /// `kubectl patch`: the API server validates and stores the new spec, or

@@ -241,7 +241,7 @@ pub struct PodSpec {
     pub labels: BTreeMap<String, String>,
     pub restart_policy: RestartPolicy,
     /// `spec.terminationGracePeriodSeconds` as stored (a negative one is
-    /// stored as 1: `Convert_v1_Pod_To_core_Pod`).
+    /// stored as 1: `Convert_v1_Pod_To_core_Pod`, from 1.37 `SetDefaults_Pod`).
     pub termination_grace: SimDuration,
     /// `spec.activeDeadlineSeconds`: how long the pod may be active on its
     /// node, counted from `status.startTime`.

@@ -70,10 +70,16 @@ fn spec_changes(old: &PodSpec, new: &PodSpec, push: &mut impl FnMut(String, Stri
         };
         push(what, "patched: the kubelet fails the pod once it has been active that long".into());
     }
+    // What the kubelet does with the new spec hash depends on the container
+    // and the pod (running, waiting in back-off, completed, terminating):
+    // its own rows say it.
     for (o, n) in old.containers.iter().zip(&new.containers).filter(|(o, n)| o.image != n.image) {
         push(
             format!("container {} image={}", n.name, n.image),
-            format!("patched from {}: the kubelet restarts the container with the new image", o.image),
+            format!(
+                "patched from {}: the container's spec hash changes; the kubelet's rows show what follows",
+                o.image
+            ),
         );
     }
 }

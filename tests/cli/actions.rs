@@ -180,7 +180,7 @@ fn an_invalid_patch_is_the_api_servers_error_row() {
         ),
         (
             r#"{"spec":{"activeDeadlineSeconds":null}}"#,
-            "spec.activeDeadlineSeconds: Invalid value: null: must not update from a positive integer to nil value",
+            r#"spec.activeDeadlineSeconds: Invalid value: "null": must not update from a positive integer to nil value"#,
         ),
         (
             r#"{"spec":{"activeDeadlineSeconds":0}}"#,
@@ -209,7 +209,10 @@ fn patch_flags_name_what_is_wrong() {
     let (_dir, pod) = pod_dir("patch-errors");
     let cases = [
         ("pod/web@10s", r#""pod/web": expected pod/NAME:{"spec":{…}}, the JSON of kubectl patch -p"#),
-        (r#"pod/web:{"spec":{"activeDeadlineSeconds":5}}"#, "expected SUBJECT@TIME"),
+        (
+            r#"pod/web:{"spec":{"activeDeadlineSeconds":5}}"#,
+            r#"expected POD:JSON@TIME, e.g. 'pod/web:{"spec":{"activeDeadlineSeconds":30}}@20s'"#,
+        ),
         (r#"pod/web:{"spec":{"activeDeadlineSeconds":5}}@10s,force=true"#, r#"unknown option "force" (known: none)"#),
         ("pod/web:{spec}@10s", "not JSON"),
         (
@@ -237,9 +240,19 @@ fn patch_flags_name_what_is_wrong() {
         ),
         (
             r#"pod/web:{"spec":{"initContainers":[{"name":"app","image":"x"}]}}@10s"#,
-            r#"pod "web" has no init container "app" (spec.initContainers: )"#,
+            r#"pod "web" has no init container "app" (it has no spec.initContainers): the merged list would gain a container"#,
         ),
     ];
+    // A prefix is resolved when the action runs; some pod or template must have the container.
+    let value = r#"pod/web-*:{"spec":{"containers":[{"name":"db","image":"x"}]}}@10s"#;
+    let run = podsim(["run", "models/scenarios/replicaset.yaml", "--patch", value]);
+    assert_bad_input(&run);
+    assert!(
+        run.stderr.contains(&format!(
+            r#"error: --patch {value}: no pod or pod template of the manifests has every container the patch names: the API server would refuse it for any pod ("pod updates may not add or remove containers")"#
+        )),
+        "{run:?}"
+    );
     for (value, expected) in cases {
         let run = podsim(["run", "-f", &pod, "--patch", value]);
         assert_bad_input(&run);

@@ -1,6 +1,6 @@
 //! Manifests using kinds and fields that podsim does not simulate.
 
-use crate::{TempDir, assert_error, line_of, manifest_error, podsim};
+use crate::{TempDir, assert_error, assert_problem, line_of, manifest_error, podsim};
 
 const STATEFUL_SET: &str = "\
 apiVersion: apps/v1
@@ -132,4 +132,79 @@ fn a_priority_class_is_warned_about() {
         line_of(&text, "priorityClassName"),
         "spec.priorityClassName: PriorityClasses are not modelled: the pod has priority 0, and the scheduler preempts no pod for it",
     );
+}
+
+/// A `kubectl get pod -o yaml` dump (recording 006, a ReplicaSet's pod).
+const DUMP: &str = include_str!("../traces/006-happy-path-nginx-containerd-describe-and-yaml/pod.yaml");
+
+/// Each field the API server writes itself is named with what a create does
+/// with it: resourceVersion cleared by kubectl (Helper.Create), uid and
+/// creationTimestamp set anew (FillObjectMetaSystemFields), status reset
+/// (PrepareForCreate); the owner reference is an error, since the garbage
+/// collector deletes a pod whose owner does not exist. Without it, the node
+/// the profile lacks is an error that says the two ways forward; with a
+/// profile that has the node, the pod runs there, created bound.
+#[test]
+fn a_pod_dump_names_what_the_api_server_writes() {
+    let dir = TempDir::new("pod-dump");
+    let file = dir.write("dump.yaml", DUMP);
+    let run = podsim(["run", "-f", &file]);
+    assert_error(
+        &run,
+        &file,
+        line_of(DUMP, "ownerReferences:"),
+        "metadata.ownerReferences: owner references are not simulated: the garbage collector deletes a pod whose \
+         owners do not exist (attemptToDeleteItem); remove them to run the pod on its own",
+    );
+    let warned = |run: &crate::Run, file: &str, text: &str| {
+        for (anchor, expected) in [
+            (
+                "  resourceVersion:",
+                "metadata.resourceVersion: ignored: kubectl create and apply clear it before the create (Helper.Create); another client that sends it is refused (\"resourceVersion should not be set on objects to be created\")",
+            ),
+            (
+                "  uid: a6501da1",
+                "metadata.uid: ignored: the API server gives every created object a new uid (FillObjectMetaSystemFields)",
+            ),
+            (
+                "  creationTimestamp:",
+                "metadata.creationTimestamp: ignored: the API server sets it to the time of the create (FillObjectMetaSystemFields)",
+            ),
+            ("status:", "status: ignored: the API server resets status on create"),
+        ] {
+            // The line that begins so (indentation included: `status:` also ends condition lines).
+            let lines: Vec<usize> =
+                text.lines().enumerate().filter(|(_, l)| l.starts_with(anchor)).map(|(i, _)| i).collect();
+            assert_eq!(lines.len(), 1, "{anchor:?}");
+            assert_problem(run, "warning", file, lines[0] as u64 + 1, expected);
+        }
+    };
+    warned(&run, &file, DUMP);
+    assert_eq!(run.stderr.matches("error: ").count(), 1, "{run:?}");
+
+    // The dump without its owner reference: the node is the one error left.
+    let owner = DUMP.find("  ownerReferences:").unwrap();
+    let end = owner + DUMP[owner..].find("  resourceVersion:").unwrap();
+    let orphan = format!("{}{}", &DUMP[..owner], &DUMP[end..]);
+    let file = dir.write("orphan.yaml", &orphan);
+    let run = podsim(["run", "-f", &file, "--until", "10s"]);
+    assert_error(
+        &run,
+        &file,
+        line_of(&orphan, "nodeName:"),
+        r#"spec.nodeName: "kube-worker-1" is not a node of the cluster profile "default" (nodes: node-1): remove spec.nodeName to let the scheduler place the pod, or run with a profile (--cluster) whose nodes include "kube-worker-1""#,
+    );
+
+    // A profile with that node: the pod is created bound to it (no Scheduled event).
+    let cluster = dir.write("cluster.yaml", "nodes:\n- name: kube-worker-1\n");
+    let run = podsim(["run", "-f", &file, "--cluster", &cluster, "--until", "10s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    warned(&run, &file, &orphan);
+    assert!(
+        run.stdout.contains(
+            "PodScheduled=True                                 created bound to kube-worker-1 (spec.nodeName)"
+        ),
+        "{run:?}"
+    );
+    assert!(!run.stdout.contains("Successfully assigned"), "{run:?}");
 }

@@ -27,6 +27,27 @@ pub fn run(name: &str, seed: u64, kubernetes: Option<&str>) -> Trace {
     simulate(&p.setup, p.seed, SimTime::ZERO + p.until)
 }
 
+/// Runs a scenario with `seed` until `until` s, with actions written as the
+/// `run` flags write them: `("--patch", "pod/web:{…}@20s")`.
+pub fn run_with_flags(name: &str, seed: u64, until: f64, flags: &[(&str, &str)]) -> Trace {
+    use podsim::scenario::ActionOrigin;
+    use podsim::scenario::actions::{parse_delete_flag, parse_patch_flag};
+    let actions = flags
+        .iter()
+        .map(|(flag, value)| {
+            let action = match *flag {
+                "--delete" => parse_delete_flag(value),
+                "--patch" => parse_patch_flag(value),
+                _ => panic!("{flag}: not a flag these tests use"),
+            };
+            (action.unwrap_or_else(|e| panic!("{flag} {value}: {e}")), ActionOrigin::Flag(format!("{flag} {value}")))
+        })
+        .collect();
+    let inputs = Inputs { scenario: Some(scenario(name)), seed: Some(seed), actions, ..Inputs::default() };
+    let p = prepare(&inputs).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    simulate(&p.setup, p.seed, t(until))
+}
+
 pub fn secs(s: f64) -> SimDuration {
     SimDuration::from_millis((s * 1000.0).round() as u64)
 }

@@ -126,7 +126,7 @@ fn a_patched_deadline_applies_and_may_only_shrink() {
                 (
                     t(26.0),
                     format!(
-                        "{}: The Pod \"web\" is invalid: spec.activeDeadlineSeconds: Invalid value: null: must not update from a positive integer to nil value",
+                        "{}: The Pod \"web\" is invalid: spec.activeDeadlineSeconds: Invalid value: \"null\": must not update from a positive integer to nil value",
                         patch("null")
                     )
                 ),
@@ -138,5 +138,51 @@ fn a_patched_deadline_applies_and_may_only_shrink() {
         assert_eq!((after.spec.active_deadline_seconds, after.generation), (Some(30), 2), "seed {seed}");
         let observed = pods(&trace).into_iter().find(|(_, p)| p.status.observed_generation == 2).unwrap().0;
         within(&format!("observedGeneration 2 (seed {seed})"), observed, t(20.0), t(21.1));
+    }
+}
+
+/// negative-grace's pod deleted at 20 s with a 30 s grace (its preStop hook
+/// hangs: SIGTERM at Killing + 30 s, SIGKILL 2 s later), and given a 10 s
+/// deadline at 25 s, long past. `podWorkerLoop` hands SyncTerminatingPod the
+/// pod of the update that began it (`update.Options.Pod`, no deadline); the
+/// patch waits as the next update, so only SyncTerminatedPod's status sees
+/// the deadline. Hence one DeadlineExceeded Event, after the terminating
+/// sync's last status (Ready=False PodFailed, from podIsTerminal, the
+/// phase held back); the termination keeps its grace; the final phase is
+/// Failed with DeadlineExceeded.
+#[test]
+fn a_deadline_patched_during_termination_counts_only_once_it_has_stopped() {
+    for seed in SEEDS {
+        let trace = run_with_flags(
+            "negative-grace",
+            seed,
+            60.0,
+            &[
+                ("--delete", "pod/hang@20s,grace-period=30"),
+                ("--patch", r#"pod/hang:{"spec":{"activeDeadlineSeconds":10}}@25s"#),
+            ],
+        );
+        assert_eq!(pod_at(&trace, t(25.5)).spec.active_deadline_seconds, Some(10), "seed {seed}");
+        let kill = actions(&trace, "Killing");
+        assert_eq!(kill.len(), 1, "seed {seed}");
+        let app = lives(&trace, "app")[0].clone();
+        assert_eq!(app.sigterm, Some(kill[0].0 + secs(30.0)), "the grace is kept (seed {seed})");
+        let exit = kill[0].0 + secs(32.0);
+        assert_eq!((app.finished, app.exit), (Some(exit), Some(137)), "seed {seed}");
+        // SyncTerminatingPod's last status, from the stopped containers (the
+        // sandbox stop ≤ 0.4 s, its PATCH ≤ 25 ms after one in flight).
+        let pod_failed = |p: &ApiPod| {
+            p.status.condition(&ConditionType::Ready).is_some_and(|c| c.reason.as_deref() == Some("PodFailed"))
+        };
+        let (stopped, p) = first_with(&trace, pod_failed);
+        within(&format!("the terminating sync's last status (seed {seed})"), stopped, exit, exit + secs(0.45));
+        assert_eq!(p.status.reason, None, "seed {seed}");
+        // SyncTerminatedPod after a relist newer than that sync (≤ 1.015 s).
+        let events = deadline_events(&trace);
+        assert_eq!(events.len(), 1, "SyncTerminatedPod's status only (seed {seed}): {events:?}");
+        within(&format!("DeadlineExceeded (seed {seed})"), events[0].0, stopped, exit + secs(1.42));
+        let (failed, p) = first_with(&trace, |p| p.status.phase == PodPhase::Failed);
+        assert!(failed >= events[0].0, "seed {seed}");
+        assert_eq!(p.status.reason, Some(PodReason::DeadlineExceeded), "seed {seed}");
     }
 }

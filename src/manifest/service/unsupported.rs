@@ -9,6 +9,7 @@
 
 use super::defaults::externally_accessible;
 use super::validation::{TOPOLOGY_AWARE_HINTS, TOPOLOGY_MODE};
+use crate::manifest::server_written::{self, Generation};
 use crate::manifest::unsupported::{Finding, error, warning};
 use crate::source::key_path;
 use k8s_openapi::api::core::v1::Service;
@@ -33,6 +34,7 @@ pub fn check(service: &Service) -> Vec<Finding> {
             "ignored: the API server clears deletion fields on create",
         ));
     }
+    out.extend(server_written::findings(meta, Generation::Kept));
     for label in PROXY_SKIP_LABELS.into_iter().filter(|l| meta.labels.as_ref().is_some_and(|m| m.contains_key(*l))) {
         out.push(error(
             key_path("metadata.labels", label),

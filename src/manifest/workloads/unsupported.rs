@@ -9,13 +9,15 @@
 //! - `metadata.generateName` without a name (error), as for Pods;
 //! - `metadata.ownerReferences` (error): there is no garbage collector, which
 //!   would delete an object whose owners do not exist;
-//! - `metadata.finalizers`, `metadata.deletionTimestamp`, `status` (warnings);
+//! - `metadata.finalizers`, `metadata.deletionTimestamp`, `status` and what
+//!   the API server writes itself (manifest/server_written.rs) (warnings);
 //! - in the template, what the Pod check finds in the pod it makes (paths
 //!   under `spec.template.`), and an image with surrounding whitespace, which
 //!   the API server accepts in a template but refuses in every pod created from it.
 
 use super::validation::IMAGE_WHITESPACE;
 use crate::error::Severity;
+use crate::manifest::server_written::{self, Generation};
 use crate::manifest::unsupported::{self as pod_unsupported, Finding, error, warning};
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
@@ -37,6 +39,7 @@ pub fn check(meta: &ObjectMeta, selector: Option<&LabelSelector>, status: bool, 
             "ignored: the API server clears deletion fields on create",
         ));
     }
+    out.extend(server_written::findings(meta, Generation::SetToOne));
     if meta.owner_references.as_ref().is_some_and(|o| !o.is_empty()) {
         out.push(error(
             "metadata.ownerReferences".into(),
