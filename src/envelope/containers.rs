@@ -39,15 +39,18 @@ pub fn undescribed(spec: &PodSpec, behaviours: &Behaviours) -> (Option<Rename>, 
                  that the recorded spec lacks: `{one}` is simulated with `{other}`'s behaviour"
             )),
         ),
-        _ => (
-            None,
-            Some(format!(
-                "the app file {app} describes none of its containers {} (it describes {}): they run podsim's default \
-                 app, which runs until killed",
-                quote(&missing),
-                if described.is_empty() { "none".to_string() } else { quote(&described) }
-            )),
-        ),
+        _ => {
+            let (which, run) = match &missing[..] {
+                [one] => (format!("no container `{one}`"), "it runs"),
+                _ => (format!("none of its containers {}", quote(&missing)), "they run"),
+            };
+            let described = if described.is_empty() { "none".to_string() } else { quote(&described) };
+            let why = format!(
+                "the app file {app} describes {which} (it describes {described}): {run} podsim's default app, which \
+                 runs until killed"
+            );
+            (None, Some(why))
+        }
     }
 }
 
@@ -117,6 +120,12 @@ mod tests {
             warning.unwrap(),
             "the app file app.yaml describes none of its containers `web`, `proxy` (it describes `app`, `side`): they \
              run podsim's default app, which runs until killed"
+        );
+        let (_, one) = undescribed(&spec(&["app", "main"]), &behaviours(&["app"]));
+        assert_eq!(
+            one.unwrap(),
+            "the app file app.yaml describes no container `main` (it describes `app`): it runs podsim's default app, \
+             which runs until killed"
         );
         // Described by name: nothing to say.
         assert_eq!(undescribed(&spec(&["app"]), &behaviours(&["app", "side"])), (None, None));

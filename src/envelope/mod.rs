@@ -200,7 +200,9 @@ fn own_setup(
         )
     });
     match loaded {
-        Ok((setup, _)) => Ok(Simulated { setup, spec: format!("the recorded spec ({origin})"), own_spec: true, rename }),
+        Ok((setup, _)) => {
+            Ok(Simulated { setup, spec: format!("the recorded spec ({origin})"), own_spec: true, rename })
+        }
         Err(Error::Input(problems)) => {
             notes.push(Problem::warning(format!(
                 "pod {pod}: its recorded spec cannot be simulated; the scenario's manifests are used instead"
@@ -306,7 +308,8 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
             Action::DeleteMatching { prefix, .. } => pod.starts_with(&**prefix),
             _ => false,
         };
-        let patches_it = |a: &Scheduled| matches!(&a.action, Action::Patch { pod: id, .. } if Some(id.0 as usize) == index);
+        let patches_it =
+            |a: &Scheduled| matches!(&a.action, Action::Patch { pod: id, .. } if Some(id.0 as usize) == index);
         let replay = deletion.is_some() && index.is_some() && !setup_used.actions.iter().any(deletes);
         let patched = !patches.is_empty() && index.is_some() && !setup_used.actions.iter().any(patches_it);
         let mut actions = (*setup_used.actions).clone();
@@ -520,7 +523,10 @@ pub fn render(envelopes: &[Envelope]) -> String {
             let (recorded, range) = match l.unit {
                 Unit::Ms => {
                     let end = |hi: i64| if l.open_end { "end".to_string() } else { secs(hi) };
-                    (format!("{}–{}", secs(l.recorded.0), secs(l.recorded.1)), l.simulated.map(|(a, b)| format!("{}–{}", secs(a), end(b))))
+                    (
+                        format!("{}–{}", secs(l.recorded.0), secs(l.recorded.1)),
+                        l.simulated.map(|(a, b)| format!("{}–{}", secs(a), end(b))),
+                    )
                 }
                 Unit::Events => (
                     l.recorded.0.to_string(),

@@ -501,7 +501,10 @@ fn check_against_keeps_a_pod_created_bound_on_a_node() {
     let file = dir.write("pod.yaml", &pod);
     let run = podsim(["check", &file, "--against", "models/scenarios/bound-pod.yaml", "--runs", "10"]);
     assert_eq!(run.code, Some(0), "{run:?}");
-    assert!(run.stdout.contains("envelope of pod c28-bound on Kubernetes 1.35 (simulating the recorded spec"), "{run:?}");
+    assert!(
+        run.stdout.contains("envelope of pod c28-bound on Kubernetes 1.35 (simulating the recorded spec"),
+        "{run:?}"
+    );
     assert!(
         run.stderr.contains(
             r#"pod c28-bound: it was created bound to node "minikube", which the cluster profile lacks: simulated bound to "kind-control-plane""#
