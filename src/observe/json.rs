@@ -15,14 +15,21 @@ struct Stream {
     epoch_ms: Option<i64>,
 }
 
+/// What follows a JSON stream in a terminal paste: the line number of the
+/// command line it starts with, and the text from there on.
+pub type Rest = Option<(u64, String)>;
+
 /// Reads concatenated JSON values (one per line, or pretty-printed over many
 /// lines) one at a time. A value that does not parse is reported with its
-/// first line and skipped; a value cut off at the end is reported too.
+/// first line and skipped; a value cut off at the end is reported too. A
+/// line between values that `stop` takes for a command line ends the
+/// stream: it and what follows are returned unread.
 pub fn read_stream<R: BufRead>(
     name: &Arc<str>,
     mut reader: R,
     sink: &mut dyn FnMut(Record),
-) -> std::io::Result<Vec<Problem>> {
+    stop: &dyn Fn(&str) -> bool,
+) -> std::io::Result<(Vec<Problem>, Rest)> {
     let mut problems = Vec::new();
     let mut stream = Stream::default();
     let mut buf = String::new();
@@ -36,6 +43,11 @@ pub fn read_stream<R: BufRead>(
         }
         line_no += 1;
         if scan.depth == 0 && buf.trim().is_empty() {
+            if stop(&line) {
+                let mut rest = std::mem::take(&mut line);
+                reader.read_to_string(&mut rest)?;
+                return Ok((problems, Some((line_no, rest))));
+            }
             buf.clear();
             start = line_no;
         }
@@ -72,7 +84,7 @@ pub fn read_stream<R: BufRead>(
             None => problems.push(problem(&origin, "the file ends inside this JSON value (truncated)".into()).warn()),
         }
     }
-    Ok(problems)
+    Ok((problems, None))
 }
 
 /// Closes a truncated JSON value: drops the element being written when the
@@ -284,7 +296,8 @@ mod tests {
 
     fn read(text: &str) -> (Vec<Record>, Vec<Problem>) {
         let mut out = Vec::new();
-        let p = read_stream(&Arc::from("t.json"), text.as_bytes(), &mut |r| out.push(r)).unwrap();
+        let (p, rest) = read_stream(&Arc::from("t.json"), text.as_bytes(), &mut |r| out.push(r), &|_| false).unwrap();
+        assert!(rest.is_none());
         (out, p)
     }
 
