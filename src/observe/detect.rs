@@ -168,12 +168,15 @@ pub fn read(file: &Arc<SourceFile>, sink: &mut dyn FnMut(Record)) -> Vec<Problem
             sink(r)
         });
         if !read_any {
-            // Said once, for the part: what it is and where.
-            found.retain(|p| p.message != NOTHING_FOUND);
+            // Said once, for the part: what it is, where, and the first thing that failed.
             let command = lines[from..to].iter().find(|l| is_command(l)).map(|c| c.trim());
             let what = command.map_or(String::new(), |c| format!(" (`{c}`)"));
-            let message = format!("lines {}–{}{what}: nothing podsim reads", from + 1, to);
-            found.push(Problem::warning(message).at_line(&file.name, from as u64 + 1));
+            let why = found.iter().find(|p| p.message != NOTHING_FOUND).map_or(String::new(), |p| {
+                let at = p.position.as_ref().map_or(String::new(), |x| format!("line {}: ", x.line));
+                format!(" ({at}{})", p.message)
+            });
+            let message = format!("lines {}–{}{what}: nothing podsim reads{why}", from + 1, to);
+            found = vec![Problem::warning(message).at_line(&file.name, from as u64 + 1)];
         }
         problems.extend(found);
     }
