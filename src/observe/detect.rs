@@ -42,8 +42,11 @@ pub fn detect(first_line: &str, whole: Option<&str>) -> Format {
         |l: &str| l.starts_with("apiVersion:") || l.starts_with("kind:") || l == "---" || l.starts_with("items:");
     match whole {
         Some(text) if text.lines().any(|l| yamlish(l.trim_end())) && !looks_like_text(text) => Format::Yaml,
-        // A part of an object (`status:`, `containerStatuses:`): YAML keys are lowerCamelCase, describe's are not.
-        Some(text) if field_key(t) && !looks_like_text(text) => Format::Yaml,
+        // A part of an object (`status:`, `containerStatuses:`, a list `- name: app`): YAML keys are
+        // lowerCamelCase, describe's are not.
+        Some(text) if (field_key(t) || t.strip_prefix("- ").is_some_and(field_key)) && !looks_like_text(text) => {
+            Format::Yaml
+        }
         _ if yamlish(t.trim_end()) => Format::Yaml,
         _ => Format::Text,
     }
@@ -250,6 +253,8 @@ mod tests {
         // A part of an object: its lowerCamelCase key; describe's keys are capitalised.
         assert_eq!(detect("status:", Some("status:\n  phase: Running\n")), Format::Yaml);
         assert_eq!(detect("restartCount: 3", Some("restartCount: 3\n")), Format::Yaml);
+        // A list of container statuses cut out of `-o yaml`.
+        assert_eq!(detect("- name: app", Some("- name: app\n  restartCount: 3\n")), Format::Yaml);
         assert_eq!(detect("Name:   web", Some("Name:   web\nStatus:  Running\n")), Format::Text);
         // describe's Events rule under its column names is not a separator either.
         let events = "Type    Reason   Age   From     Message\n----    ------   ----  ----     -------\n";

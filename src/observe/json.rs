@@ -183,7 +183,8 @@ fn infer_kind(v: &Value) -> Option<&'static str> {
         Some("EndpointSlice")
     } else if v.get("involvedObject").is_some() {
         Some("Event")
-    } else if v.pointer("/spec/containers").is_some() {
+    } else if v.pointer("/spec/containers").is_some() && (v.get("metadata").is_some() || v.get("status").is_some()) {
+        // A spec alone is a fragment, not a Pod that lost its kind.
         Some("Pod")
     } else {
         None
@@ -204,9 +205,13 @@ fn dispatch(
     sink: &mut dyn FnMut(Record),
     problems: &mut Vec<Problem>,
 ) {
-    if let Some(Fragment::Pod(pod, message)) = v.is_array().then(|| fragment(&v)).flatten() {
-        problems.push(problem(origin, message).warn());
-        return dispatch(pod, origin, watch, seen, stream, sink, problems);
+    match v.is_array().then(|| fragment(&v)).flatten() {
+        Some(Fragment::Pod(pod, message)) => {
+            problems.push(problem(origin, message).warn());
+            return dispatch(pod, origin, watch, seen, stream, sink, problems);
+        }
+        Some(Fragment::Skip(message)) => return problems.push(problem(origin, message).warn()),
+        None => {}
     }
     if let Value::Array(items) = v {
         for item in items {
@@ -259,7 +264,8 @@ fn dispatch(
         }
         return;
     }
-    if is_list(&v) {
+    // `{"items": […]}` without `kind` (a jq or jsonpath cut): read its items.
+    if is_list(&v) || (kind.is_none() && v.get("items").is_some_and(|i| i.as_array().is_some_and(|a| !a.is_empty()))) {
         if let Some(Value::Array(items)) = v.get("items") {
             for item in items {
                 dispatch(item.clone(), origin, None, seen, stream, sink, problems);
@@ -268,7 +274,17 @@ fn dispatch(
         return;
     }
     let observed = match kind.as_deref() {
-        Some("Pod") => serde_json::from_value(v).map(|p| Observed::Pod(Box::new(p))),
+        Some("Pod") => {
+            if v.get("status").is_none_or(|s| s.as_object().is_none_or(|m| m.is_empty())) {
+                let name = v.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("(unnamed)");
+                let message = format!(
+                    "Pod {name} has no `status`: a manifest, not an observation; only its spec is read (what \
+                     --against simulates)"
+                );
+                problems.push(problem(origin, message).warn());
+            }
+            serde_json::from_value(v).map(|p| Observed::Pod(Box::new(p)))
+        }
         Some("Event") => serde_json::from_value(v).map(|e| Observed::Event(Box::new(e))),
         Some("EndpointSlice") => serde_json::from_value(v).map(|s| Observed::EndpointSlice(Box::new(s))),
         Some("Service") => serde_json::from_value(v).map(|s| Observed::Service(Box::new(s))),

@@ -457,6 +457,32 @@ mod formats {
         let jsonpath = dir.write("status.json", r#"{"phase":"Pending","qosClass":"BestEffort"}"#);
         let run = podsim(["check", &jsonpath]);
         assert!(run.stderr.contains("a Pod's `.status`, without the object around it, without metadata"), "{run:?}");
+        // A YAML list of container statuses, cut out of `-o yaml`: no longer "no kubectl table".
+        let statuses = dir.write(
+            "statuses.yaml",
+            "- name: app\n  ready: false\n  restartCount: 3\n  image: busybox\n  imageID: \"\"\n  state:\n    waiting:\n      reason: CrashLoopBackOff\n",
+        );
+        let run = podsim(["check", &statuses]);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        assert!(
+            run.stderr.contains(&format!("warning: {statuses}:1:1: a list of container statuses without metadata")),
+            "{run:?}"
+        );
+        // `-o jsonpath='{.status.conditions}'`: one warning for the list, read as the Pod's conditions.
+        let conditions = dir.write(
+            "conditions.json",
+            r#"[{"type":"Ready","status":"True"},{"type":"ContainersReady","status":"False"}]"#,
+        );
+        let run = podsim(["check", &conditions]);
+        assert_eq!(run.code, Some(1), "Ready without ContainersReady: {run:?}");
+        assert_eq!(run.stderr.matches("warning:").count(), 1, "{run:?}");
+        assert!(run.stderr.contains("a list of Pod conditions (`.status.conditions`) without metadata"), "{run:?}");
+        // `{"spec": …}`: a spec, not a Pod that lost its kind.
+        let spec = dir.write("spec.json", r#"{"spec":{"containers":[{"name":"app","image":"busybox"}]}}"#);
+        let run = podsim(["check", &spec]);
+        assert_eq!(run.code, Some(2), "{run:?}");
+        assert!(run.stderr.contains("a Pod's spec without kind, metadata or status: a spec, not an observation"), "{run:?}");
+        assert!(!run.stderr.contains("read as a Pod from its fields"), "{run:?}");
         // Trace 017's Job status and trace 031's probe: named, nothing to check.
         for (file, says) in [
             (
@@ -473,6 +499,27 @@ mod formats {
             assert!(run.stderr.contains(says), "{run:?}");
             assert!(!run.stderr.contains("no kubectl table or describe output found"), "{run:?}");
         }
+    }
+
+    /// A terminal paste of several commands: `-o json`, then rows, then
+    /// `kubectl get all`; each output is read in its own format, and the
+    /// describe-less pod's row and its object are one pod (same name).
+    #[test]
+    fn a_paste_of_several_commands() {
+        let dir = TempDir::new("fmt-paste");
+        let pod = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-0","namespace":"default","uid":"u1"},"spec":{"containers":[{"name":"app","image":"nginx"}]},"status":{"phase":"Running","containerStatuses":[{"name":"app","image":"nginx","imageID":"","ready":true,"restartCount":0,"state":{"running":{}}}]}}"#;
+        let file = dir.write(
+            "paste.txt",
+            &format!(
+                "$ kubectl get pod web-0 -o json\n{pod}\n$ kubectl get pods\nNAME    READY   STATUS    RESTARTS   AGE\nweb-0   1/1     Running   0          2m\n\
+                 $ kubectl get all\nNAME                  READY   AGE\nstatefulset.apps/web  1/1     5m\n"
+            ),
+        );
+        let run = podsim(["check", &file]);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        assert!(run.stderr.is_empty(), "{run:?}");
+        assert!(run.stdout.starts_with("pod web-0 (1 object(s), 1 row(s), 0 event(s))"), "{run:?}");
+        assert!(run.stdout.contains("(StatefulSet web) (1 row(s): READY 1/1 at AGE 5m)"), "{run:?}");
     }
 
     /// A script's `--- t=10s ---` markers are not YAML document separators.
