@@ -110,7 +110,8 @@ fn list_fragment(items: &[Value]) -> Option<Fragment> {
         )));
     }
     // A list of objects or watch events is read item by item.
-    let whole = |i: &Value| i.get("kind").is_some() || i.get("object").is_some() || i.pointer("/spec/containers").is_some();
+    let whole =
+        |i: &Value| i.get("kind").is_some() || i.get("object").is_some() || i.pointer("/spec/containers").is_some();
     (!items.iter().any(whole)).then(|| {
         Fragment::Skip(format!(
             "a list of {} values without `kind`: not Kubernetes objects, watch events or parts of a Pod; nothing read",

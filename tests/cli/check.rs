@@ -481,7 +481,10 @@ mod formats {
         let spec = dir.write("spec.json", r#"{"spec":{"containers":[{"name":"app","image":"busybox"}]}}"#);
         let run = podsim(["check", &spec]);
         assert_eq!(run.code, Some(2), "{run:?}");
-        assert!(run.stderr.contains("a Pod's spec without kind, metadata or status: a spec, not an observation"), "{run:?}");
+        assert!(
+            run.stderr.contains("a Pod's spec without kind, metadata or status: a spec, not an observation"),
+            "{run:?}"
+        );
         assert!(!run.stderr.contains("read as a Pod from its fields"), "{run:?}");
         // Trace 017's Job status and trace 031's probe: named, nothing to check.
         for (file, says) in [
@@ -558,4 +561,205 @@ fn check_against_keeps_a_pod_created_bound_on_a_node() {
         ),
         "{run:?}"
     );
+}
+
+/// The fit of the envelope line named `timing`.
+fn fit_of<'a>(lines: &'a [(String, (i64, i64), String)], timing: &str) -> &'a str {
+    lines.iter().find(|l| l.0 == timing).map(|l| l.2.as_str()).unwrap_or_else(|| panic!("{timing}: {lines:?}"))
+}
+
+/// `--kubernetes` overrides the scenario profile's version, as for `podsim
+/// run`. Trace 027's second CrashLoopBackOff row came 13 s before its
+/// restart (rows 12 and 13). From 1.35 the pod worker sleeps until the
+/// back-off expires and the status showing CrashLoopBackOff is written just
+/// before the restart, so no 1.37 run shows it that early; the 1.34 profile
+/// of the scenario (a retry every 10–15 s) does.
+#[test]
+fn kubernetes_overrides_the_scenarios_version() {
+    let args = |version: Option<&str>| {
+        let mut a = vec![
+            "check",
+            "tests/traces/027-crashloop-free-first-restart-kep4603-watch/watch.txt",
+            "--against",
+            "models/scenarios/recorded/027-thing.yaml",
+            "--runs",
+            "30",
+            "-o",
+            "json",
+        ];
+        a.extend(version.map(|v| ["--kubernetes", v]).into_iter().flatten());
+        podsim(a)
+    };
+    let (own, newer) = (args(None), args(Some("1.37")));
+    let v: serde_json::Value = serde_json::from_str(&newer.stdout).expect("JSON");
+    assert_eq!(v["envelopes"][0]["kubernetes"], "1.37", "{newer:?}");
+    assert_eq!(fit_of(&envelope_lines(&own), "CrashLoopBackOff after #2 (after the first start)"), "inside");
+    assert_eq!(fit_of(&envelope_lines(&newer), "CrashLoopBackOff after #2 (after the first start)"), "early");
+    // A profile of another release through --cluster, too.
+    let run = podsim([
+        "check",
+        "tests/traces/027-crashloop-free-first-restart-kep4603-watch/watch.txt",
+        "--against",
+        "models/scenarios/recorded/027-thing.yaml",
+        "--cluster",
+        "models/clusters/default.yaml",
+        "--runs",
+        "5",
+    ]);
+    assert!(run.stdout.contains("envelope of pod thing on Kubernetes 1.37"), "{run:?}");
+}
+
+/// `--against` that reads or compares nothing does not pass: nothing read
+/// exits 2 as without `--against`; a recording with no timing says why and
+/// exits 2.
+#[test]
+fn against_with_nothing_to_compare_exits_2() {
+    let run = podsim([
+        "check",
+        "tests/traces/001-crashloop-exit1-restartalways-snapshots/source.md",
+        "--against",
+        "models/scenarios/crashloop.yaml",
+    ]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.contains("podsim: nothing to check"), "{run:?}");
+    // A describe: its times are instants, with no creationTimestamp to measure them from.
+    let dir = TempDir::new("check-nothing-timed");
+    let describe = dir.write(
+        "describe.txt",
+        "Name:         crashloop\nNamespace:    default\nStatus:       Running\nContainers:\n  app:\n    Image:          busybox\n    State:          Waiting\n      Reason:       CrashLoopBackOff\n    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1\n      Started:      Thu, 01 Jan 2026 00:00:52 +0000\n      Finished:     Thu, 01 Jan 2026 00:00:53 +0000\n    Ready:          False\n    Restart Count:  3\n",
+    );
+    let run = podsim(["check", &describe, "--against", "models/scenarios/crashloop.yaml", "--runs", "2"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains(
+            "pod crashloop: nothing to compare: its times (app exited #3, app started #3) are instants, and the \
+             recording has neither the pod's creationTimestamp nor the start of its first instance"
+        ),
+        "{run:?}"
+    );
+    assert!(run.stderr.contains("podsim: nothing to compare with models/scenarios/crashloop.yaml"), "{run:?}");
+}
+
+/// Trace 023's `BackOff 26s (x3 over 75s)`: the Event object counted 3
+/// when printed, 75 s after its firstTimestamp. From 1.35 the pod worker
+/// syncs a crash-looping pod once per restart (at the back-off's expiry),
+/// and each such sync records one BackOff: three in the 75 s of 10 s, 20 s
+/// and 40 s back-offs. On 1.34 it also syncs every 10–15 s while backing
+/// off, recording a BackOff each time: more than three by then.
+#[test]
+fn aggregated_events_tell_the_versions_apart() {
+    let run = |version: &str| {
+        podsim([
+            "check",
+            "tests/traces/023-lifecycle-lab-crashloop-probes-startup-termination-v137/05b-crashloop-events.txt",
+            "--against",
+            "models/scenarios/recorded/023-crashloop.yaml",
+            "--kubernetes",
+            version,
+            "--runs",
+            "10",
+            "-o",
+            "json",
+        ])
+    };
+    let (v137, v134) = (run("1.37"), run("1.34"));
+    assert_eq!(v137.code, Some(0), "{v137:?}");
+    let lines = envelope_lines(&v137);
+    // Pulled, Created, Started ×4 and BackOff ×3: each its window and its count.
+    assert_eq!(lines.len(), 8, "{lines:?}");
+    assert!(lines.iter().all(|l| l.2 == "inside"), "{lines:?}");
+    // `26s (x3 over 75s)`: firstTimestamp and lastTimestamp are 49 s apart, the occurrences (48 s, 50 s).
+    let backoff = lines.iter().find(|l| l.0 == "`BackOff` #3 (after #1)").expect("the BackOff window");
+    assert_eq!(backoff.1, (48_000, 50_000));
+    assert_eq!(v134.code, Some(1), "{v134:?}");
+    assert_eq!(fit_of(&envelope_lines(&v134), "`BackOff` count [75s, 76s) after the first"), "fewer");
+}
+
+/// Trace 001's pod names its container `main`; crashloop.yaml's app file
+/// describes `app`. The one undescribed container takes the one unused
+/// behaviour, with a warning naming both and the file, so the runs crash
+/// loop as the recording does instead of running the default app forever.
+#[test]
+fn an_undescribed_container_is_mapped_and_named() {
+    let run = podsim([
+        "check",
+        "tests/traces/001-crashloop-exit1-restartalways-snapshots/pod-t1-restart2.yaml",
+        "tests/traces/001-crashloop-exit1-restartalways-snapshots/pod-t2-restart3.yaml",
+        "--against",
+        "models/scenarios/crashloop.yaml",
+        "--runs",
+        "10",
+        "-o",
+        "json",
+    ]);
+    assert!(
+        run.stderr.contains(
+            "warning: pod my-pod: the app file models/scenarios/../apps/exit-1-after-1s.yaml describes no container \
+             `main`, and `app` is the one container it describes that the recorded spec lacks: `main` is simulated \
+             with `app`'s behaviour"
+        ),
+        "{run:?}"
+    );
+    let lines = envelope_lines(&run);
+    // Instances 1 to 3 of `main`: each start and exit.
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    assert!(lines.iter().all(|l| l.0.starts_with("main ") && l.2 != "not-simulated"), "{lines:?}");
+}
+
+/// `1/1 Running 1 (5m ago) 5s`: an exit five minutes before a pod created
+/// five seconds ago. Reported with its row, not clamped to 0 and compared.
+#[test]
+fn a_recording_that_contradicts_itself_is_reported() {
+    let dir = TempDir::new("check-contradiction");
+    let file = dir.write(
+        "watch.txt",
+        "$ kubectl get pods -w\nNAME        READY   STATUS    RESTARTS      AGE\ncrashloop   0/1     ContainerCreating   0   0s\ncrashloop   1/1     Running   0   3s\ncrashloop   0/1     Error   0   4s\ncrashloop   1/1     Running   1 (5m ago)   5s\n",
+    );
+    let run = podsim(["check", &file, "--against", "models/scenarios/crashloop.yaml", "--runs", "5", "-o", "json"]);
+    assert!(
+        run.stderr.contains(&format!(
+            "warning: {file}:6:1: pod crashloop: `1/1 Running 1` names an exit [300s, 360s) ago in a pod whose AGE \
+             is [5s, 6s): before the pod was created; not compared"
+        )),
+        "{run:?}"
+    );
+    let lines = envelope_lines(&run);
+    assert!(!lines.iter().any(|l| l.0.starts_with("exited #0")), "{lines:?}");
+}
+
+/// A podsim trace of crashloop-image-patch (the image patched at 140 s)
+/// checked against crashloop.yaml, which runs the same pod unpatched: the
+/// recorded patch is replayed on the scenario's pod, as a recorded deletion
+/// is, so the fresh back-off of the new image starts instance 5 at once and
+/// the run's own seed (7) lies inside.
+#[test]
+fn a_recorded_patch_is_replayed_on_the_scenarios_pod() {
+    let dir = TempDir::new("check-patch");
+    let trace = podsim(["run", "models/scenarios/crashloop-image-patch.yaml", "-o", "jsonl", "--seed", "7"]);
+    let file = dir.write("t.jsonl", &trace.stdout);
+    let run = podsim(["check", &file, "--against", "models/scenarios/crashloop.yaml", "--runs", "10", "-o", "json"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let lines = envelope_lines(&run);
+    assert_eq!(fit_of(&lines, "app started #5 (after the first start)"), "inside");
+    assert!(lines.iter().all(|l| l.2 == "inside"), "{lines:?}");
+}
+
+/// Trace 006's dump: startedAt 21:51:05Z − creationTimestamp 21:51:01Z is
+/// a real in (3 s, 5 s); runs whose timestamps are at most 2 s apart give
+/// up to (…, 3 s). They touch, nothing separates them: inside.
+#[test]
+fn touching_intervals_are_inside() {
+    let run = podsim([
+        "check",
+        "tests/traces/006-happy-path-nginx-containerd-describe-and-yaml/pod.yaml",
+        "--against",
+        "models/scenarios/bound-pod.yaml",
+        "--runs",
+        "20",
+        "-o",
+        "json",
+    ]);
+    let lines = envelope_lines(&run);
+    let started = lines.iter().find(|l| l.0 == "nginx started #0").expect("the start");
+    assert_eq!((started.1, started.2.as_str()), ((3_000, 5_000), "inside"), "{run:?}");
 }
