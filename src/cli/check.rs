@@ -49,7 +49,7 @@ pub fn check(args: CheckArgs) -> ExitCode {
     for p in &problems {
         report::problem(stderr, &p.clone().warn());
     }
-    if result.pods.is_empty() {
+    if result.pods.is_empty() && result.controllers.is_empty() {
         let _ = writeln!(stderr, "podsim: nothing to check: no pod, event or EndpointSlice could be read");
         return ExitCode::from(2);
     }
@@ -104,7 +104,7 @@ fn against(
     for p in problems.iter().chain(&notes) {
         report::problem(stderr, &p.clone().warn());
     }
-    if result.pods.is_empty() {
+    if result.pods.is_empty() && result.controllers.is_empty() {
         let _ = writeln!(stderr, "podsim: nothing to check: no pod, event or EndpointSlice could be read");
         return ExitCode::from(2);
     }

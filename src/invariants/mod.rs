@@ -19,7 +19,7 @@ mod slices;
 mod workloads;
 
 pub use input::check_files;
-pub use report::{PodReport, Report, Verdict, Violation};
+pub use report::{ControllerReport, PodReport, Report, Verdict, Violation};
 pub use service_path::Horizon;
 pub use sim::{SIM_ONLY, check_run, check_trace};
 pub use workloads::WORKLOAD_RULES;
@@ -278,8 +278,7 @@ impl Checker {
         if let Some(r) = self.slices.report() {
             pods.push(r);
         }
-        pods.extend(self.workloads.report());
-        Report { pods }
+        Report { pods, controllers: self.workloads.report() }
     }
 }
 
