@@ -277,7 +277,8 @@ pub struct CheckArgs {
     pub kubernetes: Option<String>,
     /// Output format: table (a verdict per pod and invariant; with --against,
     /// then the envelope), or json (the report as one indented JSON document:
-    /// `{"pods": …}`, with --against `{"invariants": …, "envelopes": …}`;
+    /// `{"pods": …, "controllers": …}`, with --against `{"invariants": …,
+    /// "envelopes": …}`;
     /// `jsonl` is the same).
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Output::Table, hide_possible_values = true)]
     pub output: Output,
