@@ -60,9 +60,9 @@ fn holds(r: &Report, pod: &str, invariant: &str) {
 }
 
 /// Every recording with something to check (016, 018 and 019 are notes and
-/// logs: below), and the rules that hold on
-/// it (each judged at least once: a recording every rule calls "not
-/// applicable" checks nothing). An empty list says why nothing is judged.
+/// logs: below), and exactly the rules judged on it (each holds at least
+/// once; every other rule is "not applicable" throughout). An empty list
+/// says, and checks, that nothing is judged.
 const ALL: [(&str, &[&str]); 22] = [
     (
         "001",
@@ -98,6 +98,7 @@ const ALL: [(&str, &[&str]); 22] = [
         ],
     ),
     ("005", &["phase-consistent", "ready-implies-containers-ready", "ready-implies-started"]),
+    // The describe and the dump are one pod (same name, the dump's UID): two snapshots, one step.
     (
         "006",
         &[
@@ -105,6 +106,7 @@ const ALL: [(&str, &[&str]); 22] = [
             "phase-consistent",
             "ready-implies-containers-ready",
             "ready-implies-started",
+            "restart-count-steps",
         ],
     ),
     ("007", &["endpoint-conditions"]),
@@ -132,27 +134,44 @@ const ALL: [(&str, &[&str]); 22] = [
         ],
     ),
     ("017", &["restart-count-steps"]),
-    // One `kubectl get` row per pod: no sequence, no status object.
-    ("020", &[]),
-    ("021", &[]),
+    // One `kubectl get` row per pod; the Deployment's and the ReplicaSet's rows.
+    ("020", &["controller-counts"]),
+    // `kubectl get rs` rows; one `kubectl get` row per pod.
+    ("021", &["controller-counts"]),
     ("023", &["restart-count-steps"]),
     ("027", &["restart-count-steps"]),
+    // One `kubectl get` row per pod.
     ("028", &[]),
     ("029", &["exit-code-reason", "phase-consistent", "ready-implies-started", "restart-count-steps"]),
     // The Pod is a spec without status; the rest are events.
     ("030", &[]),
     ("031", &["restart-count-steps"]),
+    // One `kubectl get` row per pod.
     ("032", &[]),
     ("035", &["endpoint-conditions"]),
 ];
 
+/// The rules that hold somewhere in a report, and how many times they were checked.
+fn judged(report: &Report) -> std::collections::BTreeMap<&'static str, u32> {
+    let mut out = std::collections::BTreeMap::new();
+    let pods = report.pods.iter().map(|p| &p.verdicts);
+    for verdicts in pods.chain(report.controllers.iter().map(|c| &c.verdicts)) {
+        for (rule, v) in verdicts {
+            if let Verdict::Holds { checked } = v {
+                *out.entry(*rule).or_default() += checked;
+            }
+        }
+    }
+    out
+}
+
 /// Each recording reads without an error (warnings for what is not a
 /// kubectl output; 014's damaged YAML is the one syntax error, reported and
-/// skipped), yields pods, breaks no invariant, and the rules listed for it
-/// hold there (judged, not skipped).
+/// skipped), yields pods, breaks no invariant, and exactly the rules listed
+/// for it are judged there.
 #[test]
 fn every_recording_reads_and_breaks_no_invariant() {
-    for (id, judged) in ALL {
+    for (id, listed) in ALL {
         let (records, errors) = read(&folder(id));
         assert_eq!(errors, 0, "{id}");
         let mut c = Checker::new(Cluster::default());
@@ -160,13 +179,25 @@ fn every_recording_reads_and_breaks_no_invariant() {
             c.observe(r);
         }
         let report = c.report();
-        assert!(!report.pods.is_empty(), "{id}: nothing read");
+        assert!(!report.pods.is_empty() || !report.controllers.is_empty(), "{id}: nothing read");
         assert!(!report.violated(), "{id}:\n{}", report.render());
-        for rule in judged.iter() {
-            let held = report.pods.iter().any(|p| matches!(p.verdicts.get(rule), Some(Verdict::Holds { .. })));
-            assert!(held, "{id}: {rule} is never judged:\n{}", report.render());
-        }
+        let mut held: Vec<&str> = judged(&report).into_keys().collect();
+        let mut listed = listed.to_vec();
+        held.sort();
+        listed.sort();
+        assert_eq!(held, listed, "{id}:\n{}", report.render());
     }
+}
+
+/// Controllers' rows: each row prints one status write and is judged once.
+/// 020's `kubectl get pod,deploy,rs` has one Deployment row (AVAILABLE 0 ≤
+/// READY 0) and one ReplicaSet row (READY 0 ≤ CURRENT 0); 021's two `kubectl
+/// get rs` listings have 2 and 3 ReplicaSet rows, READY ≤ CURRENT in each.
+#[test]
+fn controllers_rows_are_each_judged() {
+    assert_eq!(judged(&check("020")).get("controller-counts"), Some(&2));
+    assert_eq!(judged(&check("021")).get("controller-counts"), Some(&5));
+    assert_eq!(check("021").controllers.len(), 3, "three ReplicaSets");
 }
 
 /// Recordings made only of logs, notes and Go source give no observations;
@@ -175,13 +206,15 @@ fn every_recording_reads_and_breaks_no_invariant() {
 #[test]
 fn notes_and_logs_give_nothing_to_check() {
     assert_eq!(read(&folder("016")).1, 0);
-    assert!(check("016").pods.is_empty());
+    let r = check("016");
+    assert!(r.pods.is_empty() && r.controllers.is_empty());
     for (id, jobs) in [("018", 4), ("019", 3)] {
         let r = check(id);
-        assert_eq!(r.pods.len(), jobs, "{id}: {}", r.render());
-        for p in &r.pods {
-            assert!(p.pod.starts_with("(Job "), "{id}: {}", p.pod);
-            holds(&r, &p.pod, "controller-counts");
+        assert!(r.pods.is_empty(), "{id}: {}", r.render());
+        assert_eq!(r.controllers.len(), jobs, "{id}: {}", r.render());
+        for p in &r.controllers {
+            assert_eq!(p.kind, "Job", "{id}: {}", p.entry());
+            assert!(matches!(p.verdicts.get("controller-counts"), Some(Verdict::Holds { .. })), "{id}");
         }
     }
 }
@@ -266,14 +299,17 @@ fn envelope(trace: &str, file: &str, scenario: &str) -> Vec<(String, Fit)> {
 }
 
 /// 023 (minikube 1.37): every restart and CrashLoopBackOff time of the lab's
-/// crash loop, and its readiness delay, fall inside podsim's envelope.
+/// crash loop, and its readiness delay, fall inside podsim's envelope. The
+/// crash loop's watch gives 11 timings (tests/cli/check.rs counts them row
+/// by row); the readiness watch 3: the listing's ContainerCreating, the
+/// first `Running` (the first start) and `1/1` five seconds later.
 #[test]
 fn a_1_37_crash_loop_and_readiness_fit_the_envelope() {
-    for (file, scenario) in
-        [("05a-crashloop-watch.txt", "023-crashloop.yaml"), ("07-readiness-watch.txt", "023-readiness.yaml")]
+    for (file, scenario, timings) in
+        [("05a-crashloop-watch.txt", "023-crashloop.yaml", 11), ("07-readiness-watch.txt", "023-readiness.yaml", 3)]
     {
         let lines = envelope("023", file, scenario);
-        assert!(lines.len() >= 2);
+        assert_eq!(lines.len(), timings, "{file}: {lines:?}");
         for (timing, fit) in lines {
             assert_eq!(fit, Fit::Inside, "{file}: {timing}");
         }
@@ -283,17 +319,28 @@ fn a_1_37_crash_loop_and_readiness_fit_the_envelope() {
 /// 027 (a 1.30-era cluster): after the first start every timing fits the
 /// ≤1.34 pod-worker requeue; the first start itself came after 97 s of
 /// Pending that the manifest cannot explain (scheduling and pull), and the
-/// watch's first row lists the pod still Pending at 29 s.
+/// watch's first row lists the pod still Pending at 29 s. The 13 rows, read
+/// as a watch (the first a listing, the rest changes), give: the listing's
+/// state; `Running` at restarts 0–3; CrashLoopBackOff after 1 and 2; all
+/// containers ready (first at row 4); and from the RESTARTS annotations the
+/// exits of instances 0 (rows 6, 7), 1 (rows 8–10) and 2 (rows 11–13).
 #[test]
 fn a_1_30_crash_loop_fits_the_1_34_envelope_after_its_first_start() {
-    for (timing, fit) in envelope("027", "watch.txt", "027-thing.yaml") {
-        // The listing's first row shows it still Pending at 29 s.
-        if timing == "Running #0" || timing == "shows `0/1 Pending 0`" {
-            assert!(matches!(fit, Fit::Late { .. }), "{fit:?}");
-        } else {
-            assert_eq!(fit, Fit::Inside, "{timing}");
-        }
+    let after = |t: &str| format!("{t} (after the first start)");
+    let mut expected: Vec<(String, Fit)> = ["Running #1", "Running #2", "Running #3", "CrashLoopBackOff after #1"]
+        .into_iter()
+        .chain(["CrashLoopBackOff after #2", "all containers ready", "exited #0", "exited #1", "exited #2"])
+        .map(|t| (after(t), Fit::Inside))
+        .collect();
+    let mut lines = envelope("027", "watch.txt", "027-thing.yaml");
+    // The first start and the listing before it: the environment's Pending, later than any run.
+    for late in ["Running #0", "shows `0/1 Pending 0`"] {
+        let i = lines.iter().position(|(t, _)| t == late).unwrap_or_else(|| panic!("{late}: {lines:?}"));
+        assert!(matches!(lines.remove(i).1, Fit::Late { .. }), "{late}");
     }
+    lines.sort_by(|a, b| a.0.cmp(&b.0));
+    expected.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(lines, expected);
 }
 
 /// A watch stream is checked as it is read: a long one goes through in

@@ -269,15 +269,18 @@ pub struct CheckArgs {
     /// checks) and exit.
     #[arg(long, conflicts_with_all = ["against", "cluster", "kubernetes"])]
     pub list: bool,
-    /// Cluster profile whose version and backoff settings the rules assume.
+    /// Cluster profile whose version and backoff settings the rules assume;
+    /// with --against, it replaces the scenario's profile.
     #[arg(long, value_name = "PROFILE.yaml")]
     pub cluster: Option<PathBuf>,
-    /// Kubernetes version the recording comes from (1.34–1.37).
+    /// Kubernetes version the recording comes from (1.34–1.37); with
+    /// --against, it overrides the scenario profile's version.
     #[arg(long, value_name = "VERSION")]
     pub kubernetes: Option<String>,
     /// Output format: table (a verdict per pod and invariant; with --against,
     /// then the envelope), or json (the report as one indented JSON document:
-    /// `{"pods": …}`, with --against `{"invariants": …, "envelopes": …}`;
+    /// `{"pods": …, "controllers": …}`, with --against `{"invariants": …,
+    /// "envelopes": …}`;
     /// `jsonl` is the same).
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Output::Table, hide_possible_values = true)]
     pub output: Output,

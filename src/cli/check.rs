@@ -30,7 +30,14 @@ pub fn check(args: CheckArgs) -> ExitCode {
     };
     let paths: Vec<&std::path::Path> = args.traces.iter().map(|p| p.as_path()).collect();
     if let Some(scenario) = &args.against {
-        return against(&paths, scenario, args.runs, args.output, stderr);
+        // As for `podsim run`: --cluster and --kubernetes override the scenario's profile and version.
+        let inputs = Inputs {
+            scenario: Some(scenario.clone()),
+            cluster: args.cluster.clone(),
+            kubernetes: args.kubernetes.clone(),
+            ..Inputs::default()
+        };
+        return against(&paths, &inputs, args.runs, args.output, stderr);
     }
     let (result, problems) = match check_files(&paths, Checker::new(cluster)) {
         Ok(r) => r,
@@ -42,7 +49,7 @@ pub fn check(args: CheckArgs) -> ExitCode {
     for p in &problems {
         report::problem(stderr, &p.clone().warn());
     }
-    if result.pods.is_empty() {
+    if result.pods.is_empty() && result.controllers.is_empty() {
         let _ = writeln!(stderr, "podsim: nothing to check: no pod, event or EndpointSlice could be read");
         return ExitCode::from(2);
     }
@@ -58,13 +65,13 @@ pub fn check(args: CheckArgs) -> ExitCode {
 /// `--against`: the invariants with the scenario's profile, then the envelope.
 fn against(
     paths: &[&std::path::Path],
-    scenario: &std::path::Path,
+    inputs: &Inputs,
     runs: u32,
     output: Output,
     stderr: &mut impl Write,
 ) -> ExitCode {
-    let inputs = Inputs { scenario: Some(scenario.to_path_buf()), ..Inputs::default() };
-    let prepared = match prepare(&inputs) {
+    let scenario = inputs.scenario.as_deref().unwrap_or(std::path::Path::new("the scenario"));
+    let prepared = match prepare(inputs) {
         Ok(p) => p,
         Err(e) => {
             report::error(stderr, &e);
@@ -97,6 +104,10 @@ fn against(
     for p in problems.iter().chain(&notes) {
         report::problem(stderr, &p.clone().warn());
     }
+    if result.pods.is_empty() && result.controllers.is_empty() {
+        let _ = writeln!(stderr, "podsim: nothing to check: no pod, event or EndpointSlice could be read");
+        return ExitCode::from(2);
+    }
     let stdout = &mut io::stdout().lock();
     let text = match output {
         Output::Table => result.render() + &render(&envelopes),
@@ -106,7 +117,19 @@ fn against(
         }
     };
     let _ = stdout.write_all(text.as_bytes());
-    if result.violated() || envelopes.iter().any(Envelope::misses) { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if result.violated() || envelopes.iter().any(Envelope::misses) {
+        return ExitCode::from(1);
+    }
+    // Asked for an envelope and got none: not a pass.
+    if envelopes.iter().all(|e| e.lines.is_empty()) {
+        let _ = writeln!(
+            stderr,
+            "podsim: nothing to compare with {}: the recording gives no timing (the warnings above say why)",
+            scenario.display()
+        );
+        return ExitCode::from(2);
+    }
+    ExitCode::SUCCESS
 }
 
 /// `--list`: one block per invariant.

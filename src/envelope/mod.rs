@@ -3,12 +3,14 @@
 //! scenario's app behaviour and cluster profile over many seeds; each timing
 //! the recording shows is compared with the simulated range.
 
+mod containers;
+mod events;
 mod measure;
 mod node;
 mod patches;
 mod timings;
 
-pub use measure::{AFTER_FIRST_START, Measured, first_start, measure};
+pub use measure::{AFTER_FIRST_START, Contradiction, Measured, first_start, measure};
 pub use timings::{AFTER_DELETION, At, DELETION_REQUESTED, PodTimings, Timing, row_state, simulated_timings, timings};
 
 use measure::{fit_moment, fit_shown, windows};
@@ -16,7 +18,7 @@ use measure::{fit_moment, fit_shown, windows};
 use crate::cluster::Node;
 use crate::error::{Error, Problem, SourceFile};
 use crate::manifest::Manifests;
-use crate::observe::{Observed, Origin, Record, simulated_records};
+use crate::observe::{Observed, Origin, Record, Span, simulated_records};
 use crate::run::{Prepared, ScenarioParts, setup, simulate};
 use crate::sim::{Action, PodId, Scheduled, Setup};
 use crate::time::{SimDuration, SimTime};
@@ -38,14 +40,35 @@ pub enum Fit {
     Late {
         by_ms: i64,
     },
+    /// Fewer occurrences than every simulated run had by then.
+    Fewer {
+        by: i64,
+    },
+    /// More occurrences than every simulated run had by then.
+    More {
+        by: i64,
+    },
     /// No simulated run reached this point.
     NotSimulated,
+}
+
+/// What a line's numbers count.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unit {
+    /// Milliseconds: `recorded` is an interval [lo, hi), `simulated` the
+    /// smallest and largest value.
+    Ms,
+    /// Occurrences of an event: `recorded` the count (twice), `simulated`
+    /// the fewest and most.
+    Events,
 }
 
 /// One recorded timing against the simulation.
 #[derive(Clone, Debug, Serialize)]
 pub struct Line {
     pub timing: String,
+    pub unit: Unit,
     /// Milliseconds since the timing's base (creation, the first start or the
     /// deletion request), as an interval, never below 0.
     pub recorded: (i64, i64),
@@ -68,6 +91,8 @@ pub struct Line {
 #[derive(Clone, Debug, Serialize)]
 pub struct Envelope {
     pub pod: String,
+    /// The Kubernetes version the runs model (the profile's, or `--kubernetes`).
+    pub kubernetes: String,
     /// Which spec was simulated: the recorded one, or the scenario's.
     pub spec: String,
     pub lines: Vec<Line>,
@@ -75,19 +100,20 @@ pub struct Envelope {
 
 impl Envelope {
     pub fn misses(&self) -> bool {
-        self.lines.iter().any(|l| matches!(l.fit, Fit::Early { .. } | Fit::Late { .. }))
+        self.lines.iter().any(|l| !matches!(l.fit, Fit::Inside | Fit::NotSimulated))
     }
 }
 
-/// The spec of the newest recorded Pod object with that name (the first one
-/// when its spec patches are replayed), as a manifest (status left out), for
-/// the simulator; a note when its node changes; and the spec itself.
+/// The newest recorded Pod object with that name (the first one when its
+/// spec patches are replayed): where it was read, its metadata for the
+/// manifest, a note when its node changes, and its spec (the node the
+/// simulation uses).
 fn recorded_spec(
     records: &[Record],
     pod: &str,
     first: bool,
     nodes: &[Node],
-) -> Option<(String, Origin, Option<String>, PodSpec)> {
+) -> Option<(Origin, serde_json::Value, Option<String>, PodSpec)> {
     let mut versions = records.iter().filter_map(|r| match &r.observed {
         Observed::Pod(p) if p.metadata.name.as_deref() == Some(pod) && p.spec.is_some() => Some((p, &r.origin)),
         _ => None,
@@ -96,13 +122,13 @@ fn recorded_spec(
     let mut spec = p.spec.clone()?;
     let (node, note) = node::simulated_node(node::created_bound(records, pod), nodes);
     spec.node_name = node;
-    let manifest = serde_json::json!({
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {"name": pod, "namespace": p.metadata.namespace, "labels": p.metadata.labels},
-        "spec": spec,
-    });
-    Some((manifest.to_string(), origin.clone(), note, spec))
+    let metadata = serde_json::json!({"name": pod, "namespace": p.metadata.namespace, "labels": p.metadata.labels});
+    Some((origin.clone(), metadata, note, spec))
+}
+
+/// A recorded spec as a manifest (status left out), for the simulator.
+fn manifest(metadata: &serde_json::Value, spec: &PodSpec) -> String {
+    serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}).to_string()
 }
 
 /// The pods the scenario runs (one run with its seed), by name, with their
@@ -135,6 +161,81 @@ fn scenario_runs(own: &[(String, PodSpec)], pod: &str, first: Option<PodSpec>) -
     })
 }
 
+/// What is simulated for one recorded pod.
+struct Simulated {
+    setup: Setup,
+    /// Which spec, for the header.
+    spec: String,
+    /// The recorded spec itself (not the scenario's manifests).
+    own_spec: bool,
+    /// A recorded container simulated under the app file's name for it.
+    rename: Option<containers::Rename>,
+}
+
+/// The recorded spec alone, with the app file's behaviours for its containers.
+fn own_setup(
+    scenario: &Prepared,
+    pod: &str,
+    (origin, metadata, spec): (Origin, serde_json::Value, PodSpec),
+    notes: &mut Vec<Problem>,
+) -> Result<Simulated, Error> {
+    let (rename, warning) = containers::undescribed(&spec, &scenario.setup.behaviours);
+    notes.extend(warning.map(|w| Problem::warning(format!("pod {pod}: {w}"))));
+    let spec = match &rename {
+        Some(r) => r.spec(spec),
+        None => spec,
+    };
+    let text = manifest(&metadata, &spec);
+    let file = Arc::new(SourceFile { name: format!("{origin} (the recorded spec of pod {pod})"), text });
+    let loaded = Manifests::load(&[file]).and_then(|m| {
+        // The app file may describe other pods' containers too (a rollout's).
+        let names: Vec<&str> = m.pods.iter().flat_map(|p| p.containers.iter().map(|c| &*c.name)).collect();
+        let behaviours = scenario.setup.behaviours.only(&names);
+        setup(
+            m,
+            behaviours,
+            (*scenario.setup.cluster).clone(),
+            scenario.clock.epoch,
+            ScenarioParts { actions: Vec::new(), gates: scenario.setup.gates.clone(), traffic: Vec::new() },
+        )
+    });
+    match loaded {
+        Ok((setup, _)) => {
+            Ok(Simulated { setup, spec: format!("the recorded spec ({origin})"), own_spec: true, rename })
+        }
+        Err(Error::Input(problems)) => {
+            notes.push(Problem::warning(format!(
+                "pod {pod}: its recorded spec cannot be simulated; the scenario's manifests are used instead"
+            )));
+            notes.extend(problems.into_iter().map(Problem::warn));
+            Ok(Simulated {
+                setup: scenario.setup.clone(),
+                spec: "the scenario's manifests".to_string(),
+                own_spec: false,
+                rename: None,
+            })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Why a recorded pod gives nothing to compare.
+fn nothing_timed(t: &PodTimings) -> String {
+    let names: Vec<&str> = t.moments.keys().map(String::as_str).take(4).collect();
+    let what = if !names.is_empty() {
+        format!(
+            "its times ({}) are instants, and the recording has neither the pod's creationTimestamp nor the start \
+             of its first instance to measure them from",
+            names.join(", ")
+        )
+    } else if t.created.is_some() {
+        "its objects show no container start or exit, Ready or deletion yet".to_string()
+    } else {
+        "the recording shows no time of it since its creation".to_string()
+    };
+    format!("nothing to compare: {what}, and no event counted more than once (`(xN over …)`)")
+}
+
 /// Simulates each recorded pod `runs` times and compares its timings.
 pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(Vec<Envelope>, Vec<Problem>), Error> {
     let mut out = Vec::new();
@@ -143,92 +244,104 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
     let own = if all.is_empty() { Vec::new() } else { scenario_pods(scenario) };
     let mut shared: BTreeMap<u64, BTreeMap<String, PodTimings>> = BTreeMap::new();
     let ranks = ranks(&all);
+    let end = scenario.clock.epoch.as_millisecond() + scenario.until.as_millis() as i64;
+    let kubernetes = scenario.setup.cluster.version.to_string();
     for (pod, recorded) in all {
         let rank = ranks.get(&pod).copied().unwrap_or(0);
         // The first start the recording shows is the base of both sides.
         let base = first_start(&recorded);
-        let wanted: Vec<Measured> =
-            measure(&recorded, base.as_deref()).into_iter().filter(|m| m.name != DELETION_REQUESTED).collect();
-        if wanted.is_empty() {
+        let (measured, contradictions) = measure(&recorded, base.as_deref());
+        for (origin, why) in &recorded.contradictions {
+            notes.push(contradiction(&pod, origin, why));
+        }
+        for c in contradictions {
+            let why = format!(
+                "`{}` would be {} ({}): the recording contradicts itself; not compared",
+                c.name,
+                before(c.at),
+                c.reading
+            );
+            notes.push(match &c.origin {
+                Some(o) => contradiction(&pod, o, &why),
+                None => Problem::warning(format!("pod {pod}: {why}")),
+            });
+        }
+        let wanted: Vec<Measured> = measured.into_iter().filter(|m| m.name != DELETION_REQUESTED).collect();
+        if wanted.is_empty() && recorded.event_counts.is_empty() {
+            if recorded.contradictions.is_empty() {
+                notes.push(Problem::warning(format!("pod {pod}: {}", nothing_timed(&recorded))));
+            }
             continue;
         }
         let patches = patches::recorded_patches(records, &pod);
         let nodes = &scenario.setup.cluster.nodes;
         let first = recorded_spec(records, &pod, true, nodes).map(|s| s.3);
-        let (mut setup_used, spec, own_spec) = match recorded_spec(records, &pod, !patches.is_empty(), nodes) {
-            Some((_, origin, _, _)) if scenario_runs(&own, &pod, first) => (
-                scenario.setup.clone(),
-                format!("the scenario's manifests, which run the recorded spec ({origin})"),
-                false,
-            ),
-            Some((text, origin, note, _)) => {
+        let sim = match recorded_spec(records, &pod, !patches.is_empty(), nodes) {
+            Some((origin, ..)) if scenario_runs(&own, &pod, first) => Simulated {
+                setup: scenario.setup.clone(),
+                spec: format!("the scenario's manifests, which run the recorded spec ({origin})"),
+                own_spec: false,
+                rename: None,
+            },
+            Some((origin, metadata, note, spec)) => {
                 notes.extend(note.map(|n| Problem::warning(format!("pod {pod}: {n}"))));
-                let file = Arc::new(SourceFile { name: format!("{origin} (the recorded spec of pod {pod})"), text });
-                let loaded = Manifests::load(&[file]).and_then(|m| {
-                    // The app file may describe other pods' containers too (a rollout's).
-                    let names: Vec<&str> = m.pods.iter().flat_map(|p| p.containers.iter().map(|c| &*c.name)).collect();
-                    let behaviours = scenario.setup.behaviours.only(&names);
-                    setup(
-                        m,
-                        behaviours,
-                        (*scenario.setup.cluster).clone(),
-                        scenario.clock.epoch,
-                        ScenarioParts { actions: Vec::new(), gates: scenario.setup.gates.clone(), traffic: Vec::new() },
-                    )
-                });
-                match loaded {
-                    Ok((s, _)) => (s, format!("the recorded spec ({origin})"), true),
-                    Err(Error::Input(problems)) => {
-                        notes.push(Problem::warning(format!("pod {pod}: its recorded spec cannot be simulated; the scenario's manifests are used instead")));
-                        notes.extend(problems.into_iter().map(Problem::warn));
-                        (scenario.setup.clone(), "the scenario's manifests".to_string(), false)
-                    }
-                    Err(e) => return Err(e),
-                }
+                own_setup(scenario, &pod, (origin, metadata, spec), &mut notes)?
             }
-            None => (scenario.setup.clone(), "the scenario's manifests".to_string(), false),
+            None => Simulated {
+                setup: scenario.setup.clone(),
+                spec: "the scenario's manifests".to_string(),
+                own_spec: false,
+                rename: None,
+            },
         };
+        let Simulated { setup: mut setup_used, spec, own_spec, rename } = sim;
         // A recorded deletion is replayed at its time (since creation) and grace.
         let deletion = recorded.moments.get(DELETION_REQUESTED).and_then(|d| recorded.since_creation(&d.at));
         if own_spec {
             let replayed = replayed_actions(&scenario.setup, &pod, &setup_used, deletion.is_none());
             setup_used.actions = Arc::new(replayed);
         }
-        // (Not when the scenario deletes it itself, or a controller made it.)
+        // (Not when the scenario deletes or patches it itself, or a controller made it.)
         let index = setup_used.pods.iter().position(|p| p.name == pod);
         let deletes = |a: &Scheduled| match &a.action {
             Action::Delete { pod: id, .. } => Some(id.0 as usize) == index,
             Action::DeleteMatching { prefix, .. } => pod.starts_with(&**prefix),
             _ => false,
         };
+        let patches_it =
+            |a: &Scheduled| matches!(&a.action, Action::Patch { pod: id, .. } if Some(id.0 as usize) == index);
         let replay = deletion.is_some() && index.is_some() && !setup_used.actions.iter().any(deletes);
+        let patched = !patches.is_empty() && index.is_some() && !setup_used.actions.iter().any(patches_it);
+        let mut actions = (*setup_used.actions).clone();
         if let (Some(d), Some(index), true) = (deletion, index, replay) {
             let at = SimTime::ZERO + SimDuration::from_millis(((d.lo + d.hi) / 2).max(0) as u64);
             let grace = recorded_grace(records, &pod);
-            let mut actions = (*setup_used.actions).clone();
             actions.push(Scheduled {
                 at,
                 action: Action::Delete { pod: PodId(index as u32), grace_period_seconds: grace },
             });
-            actions.sort_by_key(|a| a.at);
-            setup_used.actions = Arc::new(actions);
         }
-        // So is each recorded spec patch, on the recorded spec.
-        let patched = own_spec && !patches.is_empty();
-        if patched {
-            let index = setup_used.pods.iter().position(|p| p.name == pod).unwrap_or(0);
-            let mut actions = (*setup_used.actions).clone();
-            for (at, patch) in patches {
-                actions
-                    .push(Scheduled { at, action: Action::Patch { pod: PodId(index as u32), patch: Arc::new(patch) } });
+        // So is each recorded spec patch (an image by the simulated container's name).
+        if let (Some(index), true) = (index, patched) {
+            for (at, mut patch) in patches {
+                for image in &mut patch.images {
+                    if let Some(r) = rename.as_ref().filter(|r| r.recorded == image.container) {
+                        image.container = r.described.clone();
+                    }
+                }
+                let action = Action::Patch { pod: PodId(index as u32), patch: Arc::new(patch) };
+                actions.push(Scheduled { at, action });
             }
+        }
+        if replay || patched {
             actions.sort_by_key(|a| a.at);
             setup_used.actions = Arc::new(actions);
         }
         let mut moments: BTreeMap<String, (i64, i64, u32)> = BTreeMap::new();
         let mut shown: Shown = BTreeMap::new();
+        let mut counted: Vec<events::Tally> = recorded.event_counts.iter().map(|_| events::Tally::default()).collect();
         // The scenario as written is simulated once per seed for all the pods it answers.
-        let as_written = !own_spec && !replay;
+        let as_written = !own_spec && !replay && !patched;
         for seed in 1..=u64::from(runs) {
             let run = |setup: &Setup| {
                 let trace = simulate(setup, seed, SimTime::ZERO + scenario.until);
@@ -242,7 +355,15 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
                 &fresh
             };
             let Some(simulated) = counterpart(all, &pod, rank) else { continue };
-            for m in measure(simulated, base.as_deref()) {
+            let renamed;
+            let simulated = match &rename {
+                Some(r) => {
+                    renamed = r.timings(simulated);
+                    &renamed
+                }
+                None => simulated,
+            };
+            for m in measure(simulated, base.as_deref()).0 {
                 let e = moments.entry(m.name).or_insert((i64::MAX, i64::MIN, 0));
                 (e.0, e.1, e.2) = (e.0.min(m.at.lo), e.1.max(m.at.hi), e.2 + 1);
             }
@@ -254,11 +375,28 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
                     e.1 += 1;
                 }
             }
+            for (tally, e) in counted.iter_mut().zip(&recorded.event_counts) {
+                tally.add(e, &simulated.event_writes, end);
+            }
         }
-        let lines = wanted.into_iter().map(|w| line(w, &moments, &shown, runs)).collect();
-        out.push(Envelope { pod, spec, lines });
+        let mut lines: Vec<Line> = wanted.into_iter().map(|w| line(w, &moments, &shown, runs)).collect();
+        for (tally, e) in counted.into_iter().zip(&recorded.event_counts) {
+            lines.extend(tally.lines(e, runs));
+        }
+        out.push(Envelope { pod, kubernetes: kubernetes.clone(), spec, lines });
     }
     Ok((out, notes))
+}
+
+/// A warning at the record that contradicts the rest.
+fn contradiction(pod: &str, origin: &Origin, why: &str) -> Problem {
+    Problem::warning(format!("pod {pod}: {why}")).at_line(&origin.file, origin.line)
+}
+
+/// A negative interval as the time before the base it would put a timing.
+fn before(at: Span) -> String {
+    let secs = |ms: i64| format!("{:.1}", ms as f64 / 1000.0);
+    format!("{}–{} s before its base", secs(-at.hi), secs(-at.lo))
 }
 
 /// Per row state: the windows (ms, the end open when it lasted to the end of
@@ -283,6 +421,7 @@ fn line(w: Measured, moments: &BTreeMap<String, (i64, i64, u32)>, shown: &Shown,
     };
     Line {
         timing: w.name,
+        unit: Unit::Ms,
         recorded: (w.at.lo, w.at.hi),
         at: w.origin.map(|o| o.to_string()),
         reading: w.reading,
@@ -371,23 +510,36 @@ fn recorded_grace(records: &[Record], pod: &str) -> Option<i64> {
 pub fn render(envelopes: &[Envelope]) -> String {
     use std::fmt::Write;
     let secs = |ms: i64| format!("{:.1}s", ms as f64 / 1000.0);
+    // A gap under a tenth of a second is shown in milliseconds, never as `0.0s`.
+    let gap = |ms: i64| if ms < 100 { format!("{ms}ms") } else { secs(ms) };
     let mut s = String::new();
     for e in envelopes {
-        let _ = writeln!(s, "envelope of pod {} (simulating {})", e.pod, e.spec);
+        let _ = writeln!(s, "envelope of pod {} on Kubernetes {} (simulating {})", e.pod, e.kubernetes, e.spec);
         let _ = writeln!(
             s,
             "  recorded: the interval the recording allows; simulated: the earliest and latest of the runs that reached it"
         );
         for l in &e.lines {
-            let recorded = format!("{}–{}", secs(l.recorded.0), secs(l.recorded.1));
-            let end = |hi: i64| if l.open_end { "end".to_string() } else { secs(hi) };
-            let simulated = l
-                .simulated
-                .map_or("never".to_string(), |(a, b)| format!("{}–{} ({}/{} runs)", secs(a), end(b), l.runs, l.of));
+            let (recorded, range) = match l.unit {
+                Unit::Ms => {
+                    let end = |hi: i64| if l.open_end { "end".to_string() } else { secs(hi) };
+                    (
+                        format!("{}–{}", secs(l.recorded.0), secs(l.recorded.1)),
+                        l.simulated.map(|(a, b)| format!("{}–{}", secs(a), end(b))),
+                    )
+                }
+                Unit::Events => (
+                    l.recorded.0.to_string(),
+                    l.simulated.map(|(a, b)| if a == b { a.to_string() } else { format!("{a}–{b}") }),
+                ),
+            };
+            let simulated = range.map_or("never".to_string(), |r| format!("{r} ({}/{} runs)", l.runs, l.of));
             let fit = match &l.fit {
                 Fit::Inside => "inside".to_string(),
-                Fit::Early { by_ms } => format!("EARLY by {}", secs(*by_ms)),
-                Fit::Late { by_ms } => format!("LATE by {}", secs(*by_ms)),
+                Fit::Early { by_ms } => format!("EARLY by {}", gap(*by_ms)),
+                Fit::Late { by_ms } => format!("LATE by {}", gap(*by_ms)),
+                Fit::Fewer { by } => format!("FEWER by {by}"),
+                Fit::More { by } => format!("MORE by {by}"),
                 Fit::NotSimulated => "not simulated".to_string(),
             };
             let _ = writeln!(s, "  {:<52} recorded {:<16} simulated {:<30} {fit}", l.timing, recorded, simulated);

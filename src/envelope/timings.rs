@@ -4,6 +4,7 @@
 //! age. The same extraction serves recordings and simulated traces, so their
 //! numbers compare.
 
+use super::events::{self, EventCount, Versions};
 use crate::observe::{Observed, Origin, PodRow, Printed, Record, Span, When, last_state_instance};
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
@@ -48,6 +49,14 @@ pub struct PodTimings {
     /// In a simulated trace: the ages (ms since creation) at which each row
     /// state began and ended (None: it lasted to the end of the run).
     pub windows: BTreeMap<String, Vec<(i64, Option<i64>)>>,
+    /// Where the recording contradicts itself, and why: not compared.
+    pub contradictions: Vec<(Origin, String)>,
+    /// Aggregated events (`(x3 over 75s)`, an Event's count).
+    pub event_counts: Vec<EventCount>,
+    /// The listing each row of `event_counts` came from (Event objects: none).
+    event_listings: Vec<usize>,
+    /// In a simulated trace: every write of each Event object about the pod, by name.
+    pub event_writes: BTreeMap<String, Versions>,
 }
 
 impl PodTimings {
@@ -79,12 +88,23 @@ impl PodTimings {
             self.moments.insert(name, new);
             return;
         };
-        if let (At::SinceCreation(a), At::SinceCreation(b)) = (old.at, at)
-            && let Some(both) = a.intersect(&b)
-            && both != a
-        {
-            old.at = At::SinceCreation(both);
-            old.basis = format!("{} and {}", old.basis, new.basis);
+        let (At::SinceCreation(a), At::SinceCreation(b)) = (old.at, at) else { return };
+        if let Some(both) = a.intersect(&b) {
+            if both != a {
+                old.at = At::SinceCreation(both);
+                old.basis = format!("{} and {}", old.basis, new.basis);
+            }
+        } else if a.hi < b.lo || b.hi < a.lo {
+            // Not even touching: two readings of one moment that cannot both be true.
+            let first = old.origin.as_ref().map_or(String::new(), |o| format!(" at {o}"));
+            let why = format!(
+                "`{name}` is {} since creation here ({}) but {} as read{first} ({}): the first reading is kept",
+                show(b),
+                new.basis,
+                show(a),
+                old.basis
+            );
+            self.contradictions.push((origin.clone(), why));
         }
     }
 }
@@ -100,9 +120,47 @@ fn instant(t: &Time) -> At {
 /// Extracts the timings of every pod in `records`, keyed by pod name.
 pub fn timings(records: &[Record]) -> BTreeMap<String, PodTimings> {
     let mut out: BTreeMap<String, PodTimings> = BTreeMap::new();
+    // Event objects by name: the version with the highest count.
+    let mut event_objects: BTreeMap<String, (String, EventCount)> = BTreeMap::new();
+    // The rows of one listing (consecutive event rows of one file), by pod and reason.
+    let (mut listing, mut in_listing) = (0usize, false);
+    let mut listed: BTreeMap<(usize, String, String), usize> = BTreeMap::new();
     for (i, r) in records.iter().enumerate() {
         let first = || PodTimings { first_record: i, ..PodTimings::default() };
+        let row = matches!(r.observed, Observed::EventRow { .. });
+        if !row || !in_listing || records.get(i.wrapping_sub(1)).is_some_and(|p| p.origin.file != r.origin.file) {
+            listing += usize::from(row);
+        }
+        in_listing = row;
         match &r.observed {
+            Observed::EventRow { pod: Some(pod), row } => {
+                let t = out.entry(pod.clone()).or_insert_with(first);
+                let Some(e) = events::from_row(row, &r.origin) else { continue };
+                *listed.entry((listing, pod.clone(), e.reason.clone())).or_default() += 1;
+                t.event_counts.push(e);
+                t.event_listings.push(listing);
+            }
+            Observed::Event(e) if e.involved_object.kind.as_deref() == Some("Pod") => {
+                let (Some(pod), Some(name)) = (e.involved_object.name.clone(), e.metadata.name.clone()) else {
+                    continue;
+                };
+                let t = out.entry(pod.clone()).or_insert_with(first);
+                if let When::At(seen) = r.seen {
+                    let v = t.event_writes.entry(name.clone()).or_insert_with(|| Versions {
+                        reason: e.reason.clone().unwrap_or_default(),
+                        message: e.message.clone().unwrap_or_default(),
+                        field_path: e.involved_object.field_path.clone(),
+                        first: e.first_timestamp.as_ref().map_or(seen.lo, |f| f.0.as_second() * 1000),
+                        writes: Vec::new(),
+                    });
+                    v.writes.push((seen.lo, u32::try_from(e.count.unwrap_or(1)).unwrap_or(1)));
+                }
+                if let Some(c) = events::from_event(e, &r.origin)
+                    && event_objects.get(&name).is_none_or(|(_, old)| old.count < c.count)
+                {
+                    event_objects.insert(name, (pod, c));
+                }
+            }
             Observed::Pod(p) => {
                 let Some(name) = p.metadata.name.clone() else { continue };
                 let t = out.entry(name).or_insert_with(first);
@@ -113,13 +171,34 @@ pub fn timings(records: &[Record]) -> BTreeMap<String, PodTimings> {
             }
             Observed::Row(row) => {
                 // RESTARTS `3 (33s ago)` and AGE are printed at the same instant.
-                let exit = row.last_restart_ago.map(|ago| {
+                let t = out.entry(row.name.clone()).or_insert_with(first);
+                let exit = row.last_restart_ago.and_then(|ago| {
+                    let at = row.age.difference(&ago);
                     let basis = format!("AGE {} − RESTARTS' `ago` {}", show(row.age), show(ago));
-                    (At::SinceCreation(row.age.difference(&ago)), basis)
+                    if at.hi < 0 {
+                        let why = format!(
+                            "`{}` names an exit {} ago in a pod whose AGE is {}: before the pod was created; not compared",
+                            row_state(row),
+                            show(ago),
+                            show(row.age)
+                        );
+                        t.contradictions.push((r.origin.clone(), why));
+                        return None;
+                    }
+                    Some((At::SinceCreation(at), basis))
                 });
-                from_row(row, exit, &r.origin, out.entry(row.name.clone()).or_insert_with(first));
+                from_row(row, exit, &r.origin, t);
             }
             _ => {}
+        }
+    }
+    for (pod, c) in event_objects.into_values() {
+        out.entry(pod).or_default().event_counts.push(c);
+    }
+    // Two rows of one reason in one listing (different messages): each answered by its message.
+    for (pod, t) in &mut out {
+        for (e, l) in t.event_counts.iter_mut().zip(&t.event_listings) {
+            e.by_message = listed.get(&(*l, pod.clone(), e.reason.clone())).is_some_and(|n| *n > 1);
         }
     }
     out

@@ -19,13 +19,13 @@ mod slices;
 mod workloads;
 
 pub use input::check_files;
-pub use report::{PodReport, Report, Verdict, Violation};
+pub use report::{ControllerReport, PodReport, Report, Verdict, Violation};
 pub use service_path::Horizon;
 pub use sim::{SIM_ONLY, check_run, check_trace};
 pub use workloads::WORKLOAD_RULES;
 
 use crate::cluster::Cluster;
-use crate::observe::{Observed, Record};
+use crate::observe::{Observed, Record, pod_key};
 use std::collections::BTreeMap;
 
 /// Whether an invariant needs one snapshot or a sequence of observations.
@@ -172,6 +172,11 @@ pub fn catalogue() -> impl Iterator<Item = (&'static Invariant, JudgedOn)> {
 pub struct Checker {
     cluster: Cluster,
     pods: BTreeMap<String, pod::PodState>,
+    /// The UIDs seen for each pod name, with their namespaces.
+    uids: BTreeMap<String, Vec<(String, String)>>,
+    /// Pods known by name only from records that do not say their
+    /// namespace (kept as `default/NAME`).
+    vague: std::collections::BTreeSet<String>,
     slices: slices::SliceState,
     workloads: workloads::Workloads,
 }
@@ -181,8 +186,59 @@ impl Checker {
         Checker {
             cluster,
             pods: BTreeMap::new(),
+            uids: BTreeMap::new(),
+            vague: Default::default(),
             slices: slices::SliceState::default(),
             workloads: workloads::Workloads::default(),
+        }
+    }
+
+    /// The pod a record is about. A record without UID (a describe, a row,
+    /// an event row) is the pod of that name (and namespace, when it says)
+    /// whose UID another record showed, if exactly one did; a record with a
+    /// UID takes over what was read of its name before any UID was seen.
+    /// Two UIDs of one name (a pod deleted and created again) stay apart.
+    fn identify(&mut self, r: &Record, key: String) -> String {
+        let Some((uid, namespace, name)) = identity(r) else { return key };
+        match uid {
+            Some(uid) => {
+                let ns = namespace.unwrap_or("default").to_string();
+                let known = self.uids.entry(name.to_string()).or_default();
+                if !known.iter().any(|(_, u)| u == uid) {
+                    known.push((ns.clone(), uid.to_string()));
+                    // The first UID of this name: what was read of it by name is this pod's
+                    // (also what did not say its namespace, read as `default`).
+                    let first = known.iter().filter(|(n, _)| *n == ns).count() == 1;
+                    let own = pod_key(None, Some(&ns), name);
+                    for by_name in [own.clone(), pod_key(None, None, name)] {
+                        if first
+                            && (by_name == own || self.vague.contains(&by_name))
+                            && let Some(state) = self.pods.remove(&by_name)
+                        {
+                            self.vague.remove(&by_name);
+                            self.pods.entry(key.clone()).or_insert(state);
+                        }
+                    }
+                }
+                key
+            }
+            None => {
+                let known = self.uids.get(name).map(Vec::as_slice).unwrap_or_default();
+                let same: Vec<&(String, String)> =
+                    known.iter().filter(|(ns, _)| namespace.is_none_or(|n| n == ns)).collect();
+                match same[..] {
+                    [(_, uid)] => pod_key(Some(uid), None, name),
+                    _ => {
+                        // Known only as `default/NAME` while no record says its namespace.
+                        if namespace.is_some() {
+                            self.vague.remove(&key);
+                        } else if !self.pods.contains_key(&key) {
+                            self.vague.insert(key.clone());
+                        }
+                        key
+                    }
+                }
+            }
         }
     }
 
@@ -196,6 +252,7 @@ impl Checker {
             }
             return;
         };
+        let key = self.identify(r, key);
         let state = self.pods.entry(key).or_default();
         match &r.observed {
             Observed::Pod(p) => state.observe_pod(r, p, &self.cluster),
@@ -221,8 +278,24 @@ impl Checker {
         if let Some(r) = self.slices.report() {
             pods.push(r);
         }
-        pods.extend(self.workloads.report());
-        Report { pods }
+        Report { pods, controllers: self.workloads.report() }
+    }
+}
+
+/// A record's pod: its UID when it shows one, its namespace when it says, its name.
+fn identity(r: &Record) -> Option<(Option<&str>, Option<&str>, &str)> {
+    fn some(s: &Option<String>) -> Option<&str> {
+        s.as_deref().filter(|s| !s.is_empty())
+    }
+    match &r.observed {
+        Observed::Pod(p) => Some((some(&p.metadata.uid), some(&p.metadata.namespace), some(&p.metadata.name)?)),
+        Observed::Row(row) => Some((None, some(&row.namespace), &row.name)),
+        Observed::Event(e) => {
+            let o = &e.involved_object;
+            Some((some(&o.uid), some(&o.namespace), some(&o.name)?))
+        }
+        Observed::EventRow { pod, .. } => Some((None, None, some(pod)?)),
+        Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) => None,
     }
 }
 

@@ -50,32 +50,56 @@ pub struct PodReport {
     pub verdicts: BTreeMap<&'static str, Verdict>,
 }
 
+/// What was found about one controller object, from its `kubectl get` rows.
+#[derive(Clone, Debug, Serialize)]
+pub struct ControllerReport {
+    /// `ReplicaSet`, `Deployment`, `StatefulSet` or `Job`.
+    pub kind: &'static str,
+    pub name: String,
+    /// What the recording holds about it: its rows, the first and the last.
+    pub observed: String,
+    pub verdicts: BTreeMap<&'static str, Verdict>,
+}
+
+impl ControllerReport {
+    /// How the table names it: `(Job job4)`.
+    pub fn entry(&self) -> String {
+        format!("({} {})", self.kind, self.name)
+    }
+}
+
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Report {
     pub pods: Vec<PodReport>,
+    pub controllers: Vec<ControllerReport>,
 }
 
 impl Report {
     pub fn violated(&self) -> bool {
-        self.pods.iter().any(|p| p.verdicts.values().any(|v| matches!(v, Verdict::Violated { .. })))
+        self.entries().any(|(_, _, verdicts)| verdicts.values().any(|v| matches!(v, Verdict::Violated { .. })))
     }
 
-    /// The verdict of `invariant` for the pod whose name is `pod`.
+    /// Every entry as the table names it (`web`, `(EndpointSlices)`, `(Job job4)`), with what was read and the verdicts.
+    fn entries(&self) -> impl Iterator<Item = (String, &str, &BTreeMap<&'static str, Verdict>)> {
+        let pods = self.pods.iter().map(|p| (p.pod.clone(), p.observed.as_str(), &p.verdicts));
+        pods.chain(self.controllers.iter().map(|c| (c.entry(), c.observed.as_str(), &c.verdicts)))
+    }
+
+    /// The verdict of `invariant` for the entry named `pod` (a controller: `(Job job4)`).
     pub fn verdict(&self, pod: &str, invariant: &str) -> Option<&Verdict> {
-        self.pods.iter().find(|p| p.pod == pod)?.verdicts.get(invariant)
+        self.entries().find(|(name, ..)| name == pod)?.2.get(invariant)
     }
 
     /// Only the broken invariants, in detail.
     pub fn render_violations(&self) -> String {
         let mut s = String::new();
-        for p in &self.pods {
-            for (name, v) in &p.verdicts {
+        for (pod, _, verdicts) in self.entries() {
+            for (name, v) in verdicts {
                 if let Verdict::Violated { violations } = v {
                     for x in violations {
                         let _ = writeln!(
                             s,
-                            "  pod {} {name} at {}: expected {}, observed {}",
-                            p.pod,
+                            "  pod {pod} {name} at {}: expected {}, observed {}",
                             x.records.join(", "),
                             x.expected,
                             x.observed
@@ -90,12 +114,12 @@ impl Report {
     /// One block per pod, one line per invariant, violations in detail.
     pub fn render(&self) -> String {
         let mut s = String::new();
-        for p in &self.pods {
+        for (pod, observed, verdicts) in self.entries() {
             // Entries that are not one pod are named in parentheses: `(EndpointSlices)`, `(ReplicaSet web-1)`.
-            let what = if p.pod.starts_with('(') { "" } else { "pod " };
-            let _ = writeln!(s, "{what}{} ({})", p.pod, p.observed);
+            let what = if pod.starts_with('(') { "" } else { "pod " };
+            let _ = writeln!(s, "{what}{pod} ({observed})");
             for inv in CATALOGUE.iter().chain(SIM_ONLY).chain(WORKLOAD_RULES) {
-                let Some(v) = p.verdicts.get(inv.name) else { continue };
+                let Some(v) = verdicts.get(inv.name) else { continue };
                 let detail = match v {
                     Verdict::Holds { checked } => {
                         format!("checked {checked} time{}", if *checked == 1 { "" } else { "s" })

@@ -438,3 +438,86 @@ fn request_recorded_twice() -> Judged {
         t.entries.insert(i + 1, copy);
     })
 }
+
+// ---- One pod across formats --------------------------------------------
+
+/// Reads the files, in order, into one checker.
+fn read_all(files: &[(&str, String)]) -> Report {
+    let mut c = Checker::new(Cluster::default());
+    for (name, text) in files {
+        let file = Arc::new(SourceFile { name: name.to_string(), text: text.clone() });
+        let problems = crate::observe::read(&file, &mut |r| c.observe(&r));
+        assert!(problems.iter().all(|p| !p.is_error()), "{problems:?}");
+    }
+    c.report()
+}
+
+/// `kubectl describe pod loop` (no UID) waiting in CrashLoopBackOff at
+/// restartCount 3, instance 3 having exited at 00:01:00.
+const DESCRIBE_LOOP: &str = "\
+Name:             loop
+Namespace:        default
+Status:           Running
+Containers:
+  app:
+    Image:          busybox
+    State:          Waiting
+      Reason:       CrashLoopBackOff
+    Last State:     Terminated
+      Reason:       Error
+      Exit Code:    1
+      Started:      Thu, 01 Jan 2026 00:00:59 +0000
+      Finished:     Thu, 01 Jan 2026 00:01:00 +0000
+    Ready:          False
+    Restart Count:  3
+";
+
+/// `kubectl get pod loop -o yaml` (UID u1) running instance 4 from `started`.
+fn dump_loop(uid: &str, started: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: loop, namespace: default, uid: {uid}}}\nspec:\n  containers: [{{name: app, image: busybox}}]\nstatus:\n  phase: Running\n  containerStatuses:\n  - {{name: app, image: busybox, imageID: x, ready: true, restartCount: 4, state: {{running: {{startedAt: \"{started}\"}}}}}}\n"
+    )
+}
+
+/// A describe has no UID, a dump has one: the same namespace and name make
+/// them one pod, in either order, so restart-gap-backoff reads restart 4's
+/// gap across both: instance 3 exited at 00:01:00 (the describe), instance 4
+/// started at 00:01:30 (the dump), and restart 4 waits 10 s · 2^(4−2) = 40 s.
+#[test]
+fn a_describe_and_a_dump_of_one_pod_are_one_pod() {
+    for files in [
+        [("describe.txt", DESCRIBE_LOOP.to_string()), ("pod.yaml", dump_loop("u1", "2026-01-01T00:01:30Z"))],
+        [("pod.yaml", dump_loop("u1", "2026-01-01T00:01:30Z")), ("describe.txt", DESCRIBE_LOOP.to_string())],
+    ] {
+        let report = read_all(&files);
+        assert_eq!(report.pods.len(), 1, "{}", report.render());
+        assert!(report.render().starts_with("pod loop (2 object(s), 0 row(s), 0 event(s))"), "{}", report.render());
+    }
+    let report =
+        read_all(&[("describe.txt", DESCRIBE_LOOP.to_string()), ("pod.yaml", dump_loop("u1", "2026-01-01T00:01:30Z"))]);
+    assert!(matches!(report.verdict("loop", "restart-gap-backoff"), Some(Verdict::Violated { .. })));
+    let report =
+        read_all(&[("describe.txt", DESCRIBE_LOOP.to_string()), ("pod.yaml", dump_loop("u1", "2026-01-01T00:01:41Z"))]);
+    assert!(matches!(report.verdict("loop", "restart-gap-backoff"), Some(Verdict::Holds { .. })));
+}
+
+/// Two UIDs of one name are two pods (deleted and created again), and a
+/// record without UID then belongs to neither; events that do not say their
+/// namespace join the one pod of that name in any namespace.
+#[test]
+fn two_uids_of_one_name_stay_apart() {
+    let report = read_all(&[
+        ("a.yaml", dump_loop("u1", "2026-01-01T00:01:30Z")),
+        ("b.yaml", dump_loop("u2", "2026-01-01T00:09:30Z")),
+        ("describe.txt", DESCRIBE_LOOP.to_string()),
+    ]);
+    let entries: Vec<&str> = report.pods.iter().map(|p| p.observed.as_str()).collect();
+    assert_eq!(entries, ["1 object(s), 0 row(s), 0 event(s)"; 3], "{}", report.render());
+    let events =
+        "  Normal   Pulled   5s (x2 over 40s)  kubelet  Container image \"busybox\" already present on machine\n";
+    let shop = dump_loop("u1", "2026-01-01T00:01:30Z").replace("namespace: default", "namespace: shop");
+    let report =
+        read_all(&[("events.txt", format!("$ kubectl describe pod loop -n shop\n{events}")), ("pod.yaml", shop)]);
+    assert!(report.render().starts_with("pod loop (1 object(s), 0 row(s), 1 event(s))"), "{}", report.render());
+    assert_eq!(report.pods.len(), 1, "{}", report.render());
+}

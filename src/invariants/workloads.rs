@@ -5,7 +5,7 @@
 //! together: a ReplicaSet counts its ready pods among the same active pods
 //! it counts as current, and an available pod is one that is ready.
 
-use super::report::{PodReport, Tally};
+use super::report::{ControllerReport, Tally};
 use super::{Invariant, Scope, inv};
 use crate::observe::{Origin, Span, Workload, WorkloadRow};
 use std::collections::BTreeMap;
@@ -62,7 +62,7 @@ impl WorkloadState {
         }
     }
 
-    pub fn report(self) -> PodReport {
+    pub fn report(self) -> ControllerReport {
         let mut observed = format!("{} row(s)", self.rows);
         if let Some((shown, at)) = &self.first {
             let _ = write!(observed, ": {shown} at AGE {}", age(*at));
@@ -71,8 +71,9 @@ impl WorkloadState {
             let _ = write!(observed, " … {shown} at AGE {}", age(*at));
         }
         let verdict = self.tally.verdict("nothing to judge");
-        PodReport {
-            pod: format!("({} {})", self.kind, self.name),
+        ControllerReport {
+            kind: self.kind,
+            name: self.name,
             observed,
             verdicts: [("controller-counts", verdict)].into_iter().collect(),
         }
@@ -118,7 +119,7 @@ impl Workloads {
         self.states.entry(k).or_default().observe(row, o);
     }
 
-    pub fn report(mut self) -> Vec<PodReport> {
+    pub fn report(mut self) -> Vec<ControllerReport> {
         self.order.iter().filter_map(|k| self.states.remove(k)).map(WorkloadState::report).collect()
     }
 }

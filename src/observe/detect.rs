@@ -42,8 +42,11 @@ pub fn detect(first_line: &str, whole: Option<&str>) -> Format {
         |l: &str| l.starts_with("apiVersion:") || l.starts_with("kind:") || l == "---" || l.starts_with("items:");
     match whole {
         Some(text) if text.lines().any(|l| yamlish(l.trim_end())) && !looks_like_text(text) => Format::Yaml,
-        // A part of an object (`status:`, `containerStatuses:`): YAML keys are lowerCamelCase, describe's are not.
-        Some(text) if field_key(t) && !looks_like_text(text) => Format::Yaml,
+        // A part of an object (`status:`, `containerStatuses:`, a list `- name: app`): YAML keys are
+        // lowerCamelCase, describe's are not.
+        Some(text) if (field_key(t) || t.strip_prefix("- ").is_some_and(field_key)) && !looks_like_text(text) => {
+            Format::Yaml
+        }
         _ if yamlish(t.trim_end()) => Format::Yaml,
         _ => Format::Text,
     }
@@ -78,14 +81,24 @@ pub fn detect_file(path: &Path) -> Result<Format, Error> {
     })
 }
 
-/// Reads a recording from a file, streaming JSON.
+/// Reads a recording from a file, streaming JSON. A terminal paste that
+/// goes on after the JSON (a prompt, then another command's output) is read
+/// from that prompt on as text.
 pub fn read_file(path: &Path, sink: &mut dyn FnMut(Record)) -> Result<Vec<Problem>, Error> {
     let io = |source| Error::Io { path: path.display().to_string(), source };
     let name: Arc<str> = Arc::from(path.display().to_string());
     let mut reader = BufReader::new(std::fs::File::open(path).map_err(io)?);
     let first = peek_first_line(&mut reader).map_err(io)?;
     match detect(&first, None) {
-        Format::PodsimJsonl | Format::Json if !is_command(&first) => json::read_stream(&name, reader, sink).map_err(io),
+        Format::PodsimJsonl | Format::Json if !is_command(&first) => {
+            let (mut problems, rest) = json::read_stream(&name, reader, sink, &is_command).map_err(io)?;
+            if let Some((line, rest)) = rest {
+                // Blank lines before it keep every line's number.
+                let text = "\n".repeat(line as usize - 1) + &rest;
+                problems.extend(read(&Arc::new(SourceFile { name: name.to_string(), text }), sink));
+            }
+            Ok(problems)
+        }
         _ => {
             let mut text = String::new();
             reader.read_to_string(&mut text).map_err(io)?;
@@ -106,14 +119,86 @@ fn without_commands(text: &str) -> String {
     text.lines().map(|l| if is_command(l) { "" } else { l }).collect::<Vec<_>>().join("\n")
 }
 
-/// Reads a recording already in memory.
+/// The parts of a terminal paste: from each command line to the next, in
+/// the format of what it printed; consecutive text parts are one (the text
+/// reader follows its command lines itself). Each is (first line, end
+/// line, exclusive; 0-based) and its format.
+fn parts(text: &str) -> Vec<(usize, usize, Format)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let starts: Vec<usize> = (0..lines.len()).filter(|&i| i == 0 || is_command(lines[i])).collect();
+    let mut out: Vec<(usize, usize, Format)> = Vec::new();
+    // Blank lines and commands without output join the part before them, or the next one.
+    let mut pending = None;
+    for (k, &from) in starts.iter().enumerate() {
+        let to = starts.get(k + 1).copied().unwrap_or(lines.len());
+        let body = &lines[from..to];
+        let Some(first) = body.iter().find(|l| !l.trim().is_empty() && !is_command(l)) else {
+            match out.last_mut() {
+                Some(last) => last.1 = to,
+                None => pending = pending.or(Some(from)),
+            }
+            continue;
+        };
+        let format = match detect(first, Some(&body.join("\n"))) {
+            Format::PodsimJsonl => Format::Json,
+            f => f,
+        };
+        let from = pending.take().unwrap_or(from);
+        match out.last_mut() {
+            Some(last) if last.2 == Format::Text && format == Format::Text => last.1 = to,
+            _ => out.push((from, to, format)),
+        }
+    }
+    out
+}
+
+/// Reads a recording already in memory: each part of a terminal paste (the
+/// output of each command) in its own format.
 pub fn read(file: &Arc<SourceFile>, sink: &mut dyn FnMut(Record)) -> Vec<Problem> {
+    let parts = parts(&file.text);
+    if parts.len() < 2 {
+        return read_part(file, sink);
+    }
+    let lines: Vec<&str> = file.text.lines().collect();
+    let mut problems = Vec::new();
+    for (from, to, _) in parts {
+        // The part alone, every other line blank: its lines keep their numbers.
+        let text: Vec<&str> = (0..lines.len()).map(|i| if (from..to).contains(&i) { lines[i] } else { "" }).collect();
+        let part = Arc::new(SourceFile { name: file.name.clone(), text: text.join("\n") });
+        let mut read_any = false;
+        let mut found = read_part(&part, &mut |r| {
+            read_any = true;
+            sink(r)
+        });
+        if !read_any {
+            // Said once, for the part: what it is, where, and the first thing that failed.
+            let command = lines[from..to].iter().find(|l| is_command(l)).map(|c| c.trim());
+            let what = command.map_or(String::new(), |c| format!(" (`{c}`)"));
+            let why = found.iter().find(|p| p.message != NOTHING_FOUND).map_or(String::new(), |p| {
+                let at = p.position.as_ref().map_or(String::new(), |x| format!("line {}: ", x.line));
+                format!(" ({at}{})", p.message)
+            });
+            let message = format!("lines {}–{}{what}: nothing podsim reads{why}", from + 1, to);
+            found = vec![Problem::warning(message).at_line(&file.name, from as u64 + 1)];
+        }
+        problems.extend(found);
+    }
+    problems
+}
+
+/// The text reader's word for a text with nothing it reads.
+const NOTHING_FOUND: &str = "no kubectl table or describe output found";
+
+/// Reads one part of a recording, in one format.
+fn read_part(file: &Arc<SourceFile>, sink: &mut dyn FnMut(Record)) -> Vec<Problem> {
     let name: Arc<str> = Arc::from(file.name.as_str());
     let first = file.text.lines().find(|l| !l.trim().is_empty() && !is_command(l)).unwrap_or("");
     let mut problems = Vec::new();
     match detect(first, Some(&file.text)) {
         Format::PodsimJsonl | Format::Json => {
-            problems = json::read_stream(&name, without_commands(&file.text).as_bytes(), sink).unwrap_or_default();
+            let never = |_: &str| false;
+            let text = without_commands(&file.text);
+            problems = json::read_stream(&name, text.as_bytes(), sink, &never).map(|r| r.0).unwrap_or_default();
         }
         Format::Yaml => {
             match parse_documents(&Arc::new(SourceFile { name: file.name.clone(), text: without_commands(&file.text) }))
@@ -168,6 +253,8 @@ mod tests {
         // A part of an object: its lowerCamelCase key; describe's keys are capitalised.
         assert_eq!(detect("status:", Some("status:\n  phase: Running\n")), Format::Yaml);
         assert_eq!(detect("restartCount: 3", Some("restartCount: 3\n")), Format::Yaml);
+        // A list of container statuses cut out of `-o yaml`.
+        assert_eq!(detect("- name: app", Some("- name: app\n  restartCount: 3\n")), Format::Yaml);
         assert_eq!(detect("Name:   web", Some("Name:   web\nStatus:  Running\n")), Format::Text);
         // describe's Events rule under its column names is not a separator either.
         let events = "Type    Reason   Age   From     Message\n----    ------   ----  ----     -------\n";
@@ -186,6 +273,61 @@ mod tests {
         }
         assert!(!is_command("{\"kind\": \"Pod\"}"));
         assert!(!is_command("  command: [\"kubectl\", \"get\"]"));
+    }
+
+    const POD_JSON: &str =
+        "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"Pod\",\n  \"metadata\": {\"name\": \"web\", \"uid\": \"u1\"}\n}";
+    const ROWS: &str =
+        "$ kubectl get pods\nNAME   READY   STATUS    RESTARTS   AGE\nweb    1/1     Running   0          13s\n";
+
+    fn kinds(records: &[Record]) -> Vec<(&'static str, u64)> {
+        let kind = |r: &Record| match r.observed {
+            super::super::Observed::Pod(_) => "Pod",
+            super::super::Observed::Row(_) => "Row",
+            _ => "other",
+        };
+        records.iter().map(|r| (kind(r), r.origin.line)).collect()
+    }
+
+    fn read_text(text: &str) -> (Vec<Record>, Vec<Problem>) {
+        let file = Arc::new(SourceFile { name: "paste.txt".into(), text: text.into() });
+        let mut records = Vec::new();
+        let problems = read(&file, &mut |r| records.push(r));
+        (records, problems)
+    }
+
+    /// A terminal paste of several commands: each output in its own format,
+    /// at its own lines.
+    #[test]
+    fn each_part_of_a_paste_is_read_in_its_format() {
+        let yaml = "$ kubectl get pod web -o yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  uid: u1\n";
+        let (records, problems) = read_text(&format!("{ROWS}{yaml}"));
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(kinds(&records), [("Row", 3), ("Pod", 5)]);
+        let (records, problems) = read_text(&format!("$ kubectl get pod web -o json\n{POD_JSON}\n{ROWS}"));
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(kinds(&records), [("Pod", 2), ("Row", 9)]);
+        // The output of a command podsim does not read is named, once.
+        let logs = "$ kubectl logs web\nstarting\nlistening on :8080\n";
+        let (records, problems) = read_text(&format!("{POD_JSON}\n{logs}{yaml}"));
+        assert_eq!(kinds(&records), [("Pod", 1), ("Pod", 10)]);
+        let messages: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(messages, ["paste.txt:6:1: lines 6–8 (`$ kubectl logs web`): nothing podsim reads"]);
+        assert!(!problems[0].is_error());
+    }
+
+    /// A file that starts as a JSON stream and goes on after a prompt.
+    #[test]
+    fn a_stream_hands_the_rest_of_a_paste_to_the_text_reader() {
+        let dir = std::env::temp_dir().join(format!("podsim-detect-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("paste.json");
+        std::fs::write(&path, format!("{POD_JSON}\n{ROWS}")).unwrap();
+        let mut records = Vec::new();
+        let problems = read_file(&path, &mut |r| records.push(r)).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(kinds(&records), [("Pod", 1), ("Row", 8)]);
     }
 
     /// Text that looked like YAML but is not (a colon in a describe event

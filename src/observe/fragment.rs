@@ -79,14 +79,51 @@ fn pod_from(object: Map<String, Value>, what: &str) -> Fragment {
     Fragment::Pod(Value::Object(pod), format!("{what} without {}: read as {read_as}", missing.join(", ")))
 }
 
+/// One condition: `type` and `status`.
+fn is_condition(v: &Value) -> bool {
+    v.get("type").is_some_and(Value::is_string) && v.get("status").is_some_and(Value::is_string)
+}
+
+/// A list without objects: container statuses, conditions, or values of no kind.
+fn list_fragment(items: &[Value]) -> Option<Fragment> {
+    if items.is_empty() {
+        return None;
+    }
+    if items.iter().all(is_container_status) {
+        let object = Map::from_iter([("status".to_string(), json!({"containerStatuses": items}))]);
+        return Some(pod_from(object, "a list of container statuses"));
+    }
+    if items.iter().all(is_condition) {
+        // `-o jsonpath='{.status.conditions}'`: a Pod's, or a controller's.
+        let object = json!({"conditions": items});
+        if condition_types(&object).iter().all(|t| POD_CONDITIONS.contains(t)) {
+            let object = Map::from_iter([("status".to_string(), object)]);
+            return Some(pod_from(object, "a list of Pod conditions (`.status.conditions`)"));
+        }
+        let whose = if condition_types(&object).iter().all(|t| JOB_CONDITIONS.contains(t)) {
+            "a Job's"
+        } else {
+            "another object's (not a Pod's)"
+        };
+        return Some(Fragment::Skip(format!(
+            "a list of {whose} conditions without the object around them: nothing to check"
+        )));
+    }
+    // A list of objects or watch events is read item by item.
+    let whole =
+        |i: &Value| i.get("kind").is_some() || i.get("object").is_some() || i.pointer("/spec/containers").is_some();
+    (!items.iter().any(whole)).then(|| {
+        Fragment::Skip(format!(
+            "a list of {} values without `kind`: not Kubernetes objects, watch events or parts of a Pod; nothing read",
+            items.len()
+        ))
+    })
+}
+
 /// What a value without `kind` (and not a watch event) is, if recognised.
 pub(super) fn fragment(v: &Value) -> Option<Fragment> {
     if let Some(items) = v.as_array() {
-        if !items.is_empty() && items.iter().all(is_container_status) {
-            let object = Map::from_iter([("status".to_string(), json!({"containerStatuses": items}))]);
-            return Some(pod_from(object, "a list of container statuses"));
-        }
-        return None;
+        return list_fragment(items);
     }
     let m = v.as_object()?;
     if let Some(status) = m.get("status") {
@@ -112,6 +149,21 @@ pub(super) fn fragment(v: &Value) -> Option<Fragment> {
         return Some(Fragment::Skip(
             "a Pod's spec without kind, metadata or status: a spec, not an observation; nothing to check".into(),
         ));
+    }
+    if ["waiting", "running", "terminated"].iter().any(|k| m.contains_key(*k)) {
+        return Some(Fragment::Skip(
+            "a container's `state` (or `lastState`) without its container status (no name, restartCount or \
+             instance): nothing to check"
+                .into(),
+        ));
+    }
+    if m.contains_key("metadata") && m.len() == 1 {
+        return Some(Fragment::Skip(
+            "an object's `metadata` alone, without kind, spec or status: nothing to check".into(),
+        ));
+    }
+    if m.get("items").is_some_and(|i| i.as_array().is_some_and(Vec::is_empty)) {
+        return Some(Fragment::Skip("a list with no items: nothing to check".into()));
     }
     let probe =
         ["livenessProbe", "readinessProbe", "startupProbe", "lifecycle"].into_iter().find(|k| m.contains_key(*k));
@@ -175,7 +227,29 @@ mod tests {
             "a container's `livenessProbe`, not a whole object: a part of a spec, not an observation; nothing to check"
         );
         assert!(message(json!({"spec": {"containers": []}})).starts_with("a Pod's spec without kind"));
+        assert!(message(json!({"waiting": {"reason": "CrashLoopBackOff"}})).starts_with("a container's `state`"));
+        assert!(message(json!({"metadata": {"name": "web"}})).starts_with("an object's `metadata` alone"));
+        assert_eq!(message(json!({"items": []})), "a list with no items: nothing to check");
         assert_eq!(message(json!({"hello": 1})), "none");
-        assert_eq!(message(json!([1, 2])), "none");
+        assert_eq!(
+            message(json!([1, 2])),
+            "a list of 2 values without `kind`: not Kubernetes objects, watch events or parts of a Pod; nothing read"
+        );
+        // A list of objects is no fragment: its items are read.
+        assert_eq!(message(json!([{"kind": "Pod"}, {"kind": "Pod"}])), "none");
+    }
+
+    /// `kubectl get pod web -o jsonpath='{.status.conditions}'`: one Pod's
+    /// conditions, read as its status; a Job's are named.
+    #[test]
+    fn a_list_of_conditions_is_a_status() {
+        let conditions = json!([{"type": "Ready", "status": "True"}, {"type": "ContainersReady", "status": "False"}]);
+        let Some(Fragment::Pod(pod, m)) = fragment(&conditions) else { panic!() };
+        assert!(m.starts_with("a list of Pod conditions (`.status.conditions`) without metadata"), "{m}");
+        assert_eq!(pod["status"]["conditions"].as_array().map(Vec::len), Some(2));
+        assert_eq!(
+            message(json!([{"type": "Complete", "status": "True"}])),
+            "a list of a Job's conditions without the object around them: nothing to check"
+        );
     }
 }

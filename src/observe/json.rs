@@ -15,14 +15,21 @@ struct Stream {
     epoch_ms: Option<i64>,
 }
 
+/// What follows a JSON stream in a terminal paste: the line number of the
+/// command line it starts with, and the text from there on.
+pub type Rest = Option<(u64, String)>;
+
 /// Reads concatenated JSON values (one per line, or pretty-printed over many
 /// lines) one at a time. A value that does not parse is reported with its
-/// first line and skipped; a value cut off at the end is reported too.
+/// first line and skipped; a value cut off at the end is reported too. A
+/// line between values that `stop` takes for a command line ends the
+/// stream: it and what follows are returned unread.
 pub fn read_stream<R: BufRead>(
     name: &Arc<str>,
     mut reader: R,
     sink: &mut dyn FnMut(Record),
-) -> std::io::Result<Vec<Problem>> {
+    stop: &dyn Fn(&str) -> bool,
+) -> std::io::Result<(Vec<Problem>, Rest)> {
     let mut problems = Vec::new();
     let mut stream = Stream::default();
     let mut buf = String::new();
@@ -36,6 +43,11 @@ pub fn read_stream<R: BufRead>(
         }
         line_no += 1;
         if scan.depth == 0 && buf.trim().is_empty() {
+            if stop(&line) {
+                let mut rest = std::mem::take(&mut line);
+                reader.read_to_string(&mut rest)?;
+                return Ok((problems, Some((line_no, rest))));
+            }
             buf.clear();
             start = line_no;
         }
@@ -72,7 +84,7 @@ pub fn read_stream<R: BufRead>(
             None => problems.push(problem(&origin, "the file ends inside this JSON value (truncated)".into()).warn()),
         }
     }
-    Ok(problems)
+    Ok((problems, None))
 }
 
 /// Closes a truncated JSON value: drops the element being written when the
@@ -171,7 +183,8 @@ fn infer_kind(v: &Value) -> Option<&'static str> {
         Some("EndpointSlice")
     } else if v.get("involvedObject").is_some() {
         Some("Event")
-    } else if v.pointer("/spec/containers").is_some() {
+    } else if v.pointer("/spec/containers").is_some() && (v.get("metadata").is_some() || v.get("status").is_some()) {
+        // A spec alone is a fragment, not a Pod that lost its kind.
         Some("Pod")
     } else {
         None
@@ -192,9 +205,13 @@ fn dispatch(
     sink: &mut dyn FnMut(Record),
     problems: &mut Vec<Problem>,
 ) {
-    if let Some(Fragment::Pod(pod, message)) = v.is_array().then(|| fragment(&v)).flatten() {
-        problems.push(problem(origin, message).warn());
-        return dispatch(pod, origin, watch, seen, stream, sink, problems);
+    match v.is_array().then(|| fragment(&v)).flatten() {
+        Some(Fragment::Pod(pod, message)) => {
+            problems.push(problem(origin, message).warn());
+            return dispatch(pod, origin, watch, seen, stream, sink, problems);
+        }
+        Some(Fragment::Skip(message)) => return problems.push(problem(origin, message).warn()),
+        None => {}
     }
     if let Value::Array(items) = v {
         for item in items {
@@ -247,7 +264,8 @@ fn dispatch(
         }
         return;
     }
-    if is_list(&v) {
+    // `{"items": […]}` without `kind` (a jq or jsonpath cut): read its items.
+    if is_list(&v) || (kind.is_none() && v.get("items").is_some_and(|i| i.as_array().is_some_and(|a| !a.is_empty()))) {
         if let Some(Value::Array(items)) = v.get("items") {
             for item in items {
                 dispatch(item.clone(), origin, None, seen, stream, sink, problems);
@@ -256,7 +274,17 @@ fn dispatch(
         return;
     }
     let observed = match kind.as_deref() {
-        Some("Pod") => serde_json::from_value(v).map(|p| Observed::Pod(Box::new(p))),
+        Some("Pod") => {
+            if v.get("status").is_none_or(|s| s.as_object().is_none_or(|m| m.is_empty())) {
+                let name = v.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("(unnamed)");
+                let message = format!(
+                    "Pod {name} has no `status`: a manifest, not an observation; only its spec is read (what \
+                     --against simulates)"
+                );
+                problems.push(problem(origin, message).warn());
+            }
+            serde_json::from_value(v).map(|p| Observed::Pod(Box::new(p)))
+        }
         Some("Event") => serde_json::from_value(v).map(|e| Observed::Event(Box::new(e))),
         Some("EndpointSlice") => serde_json::from_value(v).map(|s| Observed::EndpointSlice(Box::new(s))),
         Some("Service") => serde_json::from_value(v).map(|s| Observed::Service(Box::new(s))),
@@ -284,7 +312,8 @@ mod tests {
 
     fn read(text: &str) -> (Vec<Record>, Vec<Problem>) {
         let mut out = Vec::new();
-        let p = read_stream(&Arc::from("t.json"), text.as_bytes(), &mut |r| out.push(r)).unwrap();
+        let (p, rest) = read_stream(&Arc::from("t.json"), text.as_bytes(), &mut |r| out.push(r), &|_| false).unwrap();
+        assert!(rest.is_none());
         (out, p)
     }
 

@@ -30,9 +30,12 @@ impl Span {
     pub fn shift(&self, by: &Span) -> Span {
         Span { lo: self.lo + by.lo, hi: self.hi + by.hi - 1 }
     }
-    /// Every possible `self − other`, as an interval.
+    /// Every possible `self − other`, as an interval: the instants are real
+    /// times in [lo, hi), so the difference lies strictly between
+    /// `self.lo − other.hi` and `self.hi − other.lo`, and comes as close to
+    /// either as one likes (`09:19:45Z − 09:19:41Z` is any real in (3 s, 5 s)).
     pub fn difference(&self, other: &Span) -> Span {
-        Span { lo: self.lo - (other.hi - 1), hi: self.hi - other.lo }
+        Span { lo: self.lo - other.hi, hi: self.hi - other.lo }
     }
     /// The instants both allow, if any.
     pub fn intersect(&self, other: &Span) -> Option<Span> {
@@ -105,7 +108,7 @@ mod tests {
         let a = Span::second(10);
         let b = Span::second(20);
         assert_eq!(b.minus(&a), (9_001, 10_999));
-        assert_eq!(b.difference(&a), Span { lo: 9_001, hi: 11_000 });
+        assert_eq!(b.difference(&a), Span { lo: 9_000, hi: 11_000 });
         assert!(b.surely_after(&a));
         assert_eq!(a.intersect(&Span { lo: 10_500, hi: 20_000 }), Some(Span { lo: 10_500, hi: 11_000 }));
         assert_eq!(a.intersect(&b), None);

@@ -518,6 +518,7 @@ fn json_output_has_the_shape_the_book_gives_for_each_command() {
     let check = podsim(["check", "tests/traces/003-restartnever-exit1-failed/pod.yaml", "-o", "json"]);
     assert!(check.stdout.lines().count() > 10, "{check:?}");
     assert!(json(&check.stdout)["pods"].is_array(), "{check:?}");
+    assert!(json(&check.stdout)["controllers"].is_array(), "{check:?}");
     // Each command's help says what it prints.
     for (command, says) in [
         ("run", "JSON Lines"),

@@ -105,7 +105,16 @@ fn a_redirect_loop_fails_after_ten_requests() {
         let lives = pod_lives(&trace, "loop", "app");
         let kills = pod_actions(&trace, "loop", "Killing");
         assert!(kills.len() >= 3, "seed {seed}");
+        // The k-th kill SIGTERMs the k-th instance; only the last may still run, unkilled, when the run ends.
+        let killed = lives.iter().take_while(|l| l.sigterm.is_some()).count();
+        assert_eq!(kills.len(), killed, "seed {seed}");
+        assert_eq!(lives.len() - killed, usize::from(lives.last().is_some_and(|l| l.sigterm.is_none())), "seed {seed}");
         for (l, (k, _)) in lives.iter().zip(&kills) {
+            assert!(
+                l.sigterm.is_some_and(|t| t >= *k),
+                "seed {seed}: the kill at {k} stops the instance started at {:?}",
+                l.started
+            );
             within(&format!("kill (seed {seed})"), *k, l.started + secs(14.0), l.started + secs(20.2));
         }
     }

@@ -29,8 +29,9 @@ pub(super) fn workload_table(names: &[&str], kinds: &[String]) -> Option<Workloa
         ["NAME", "COMPLETIONS", "DURATION", "AGE"] | ["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"] => {
             WorkloadTable::Job
         }
-        // Only StatefulSets print exactly these, unless the command names another kind.
-        ["NAME", "READY", "AGE"] if kinds.is_empty() || kinds.iter().any(|k| k == "statefulset") => {
+        // Only StatefulSets print exactly these, unless the command names another kind
+        // (`kubectl get all` lists StatefulSets among its kinds).
+        ["NAME", "READY", "AGE"] if kinds.is_empty() || kinds.iter().any(|k| k == "statefulset" || k == "all") => {
             WorkloadTable::StatefulSet
         }
         _ => return None,
@@ -198,6 +199,31 @@ pi               Running    1/1 of 3      9s         9s
         let Workload::Job { succeeded, completions, .. } = &rows[3].1.shows else { panic!() };
         assert_eq!((*succeeded, *completions), (1, None));
         assert!(rows.iter().all(|(_, r)| r.printed == Printed::Snapshot), "one-shot gets list snapshots");
+    }
+
+    /// `kubectl get all` prints a StatefulSet table (`NAME READY AGE`,
+    /// `statefulset.apps/db`) among the others: read after its prompt too.
+    #[test]
+    fn kubectl_get_all_lists_statefulsets() {
+        let text = "\
+$ kubectl get all
+NAME                         READY   STATUS    RESTARTS   AGE
+pod/web-5d8f7c9b4-abcde      1/1     Running   0          2m
+
+NAME                 TYPE        CLUSTER-IP      EXTERNAL-IP   PORT(S)   AGE
+service/web          ClusterIP   10.96.100.200   <none>        80/TCP    2m
+
+NAME                   READY   AGE
+statefulset.apps/db    1/1     5m
+";
+        let (records, problems) = read(text);
+        assert!(problems.is_empty(), "{:?}", messages(&problems));
+        let rows = workloads(&records);
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            (rows[0].1.name.as_str(), &rows[0].1.shows),
+            ("db", &Workload::StatefulSet { ready: 1, desired: 1 })
+        );
     }
 
     #[test]
