@@ -275,8 +275,7 @@ mod tests {
         assert!(!is_command("  command: [\"kubectl\", \"get\"]"));
     }
 
-    const POD_JSON: &str =
-        "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"Pod\",\n  \"metadata\": {\"name\": \"web\", \"uid\": \"u1\"}\n}";
+    const POD_JSON: &str = "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"Pod\",\n  \"metadata\": {\"name\": \"web\", \"uid\": \"u1\"},\n  \"status\": {\"phase\": \"Running\"}\n}";
     const ROWS: &str =
         "$ kubectl get pods\nNAME   READY   STATUS    RESTARTS   AGE\nweb    1/1     Running   0          13s\n";
 
@@ -300,19 +299,19 @@ mod tests {
     /// at its own lines.
     #[test]
     fn each_part_of_a_paste_is_read_in_its_format() {
-        let yaml = "$ kubectl get pod web -o yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  uid: u1\n";
+        let yaml = "$ kubectl get pod web -o yaml\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  uid: u1\nstatus:\n  phase: Running\n";
         let (records, problems) = read_text(&format!("{ROWS}{yaml}"));
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(kinds(&records), [("Row", 3), ("Pod", 5)]);
         let (records, problems) = read_text(&format!("$ kubectl get pod web -o json\n{POD_JSON}\n{ROWS}"));
         assert!(problems.is_empty(), "{problems:?}");
-        assert_eq!(kinds(&records), [("Pod", 2), ("Row", 9)]);
+        assert_eq!(kinds(&records), [("Pod", 2), ("Row", 10)]);
         // The output of a command podsim does not read is named, once.
         let logs = "$ kubectl logs web\nstarting\nlistening on :8080\n";
         let (records, problems) = read_text(&format!("{POD_JSON}\n{logs}{yaml}"));
-        assert_eq!(kinds(&records), [("Pod", 1), ("Pod", 10)]);
+        assert_eq!(kinds(&records), [("Pod", 1), ("Pod", 11)]);
         let messages: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
-        assert_eq!(messages, ["paste.txt:6:1: lines 6–8 (`$ kubectl logs web`): nothing podsim reads"]);
+        assert_eq!(messages, ["paste.txt:7:1: lines 7–9 (`$ kubectl logs web`): nothing podsim reads"]);
         assert!(!problems[0].is_error());
     }
 
@@ -327,7 +326,7 @@ mod tests {
         let problems = read_file(&path, &mut |r| records.push(r)).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
         assert!(problems.is_empty(), "{problems:?}");
-        assert_eq!(kinds(&records), [("Pod", 1), ("Row", 8)]);
+        assert_eq!(kinds(&records), [("Pod", 1), ("Row", 9)]);
     }
 
     /// Text that looked like YAML but is not (a colon in a describe event

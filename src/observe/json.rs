@@ -275,15 +275,17 @@ fn dispatch(
     }
     let observed = match kind.as_deref() {
         Some("Pod") => {
-            if v.get("status").is_none_or(|s| s.as_object().is_none_or(|m| m.is_empty())) {
-                let name = v.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("(unnamed)");
+            let no_status = v.get("status").is_none_or(|s| s.as_object().is_none_or(|m| m.is_empty()));
+            let name = v.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("(unnamed)").to_string();
+            let pod = serde_json::from_value(v).map(|p| Observed::Pod(Box::new(p)));
+            if no_status && pod.is_ok() {
                 let message = format!(
-                    "Pod {name} has no `status`: a manifest, not an observation; only its spec is read (what \
-                     --against simulates)"
+                    "Pod {name} has no `status` (a manifest, or a paste cut before it): only its spec is read \
+                     (what --against simulates)"
                 );
                 problems.push(problem(origin, message).warn());
             }
-            serde_json::from_value(v).map(|p| Observed::Pod(Box::new(p)))
+            pod
         }
         Some("Event") => serde_json::from_value(v).map(|e| Observed::Event(Box::new(e))),
         Some("EndpointSlice") => serde_json::from_value(v).map(|s| Observed::EndpointSlice(Box::new(s))),
@@ -317,7 +319,8 @@ mod tests {
         (out, p)
     }
 
-    const POD: &str = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","uid":"u1"}}"#;
+    const POD: &str =
+        r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","uid":"u1"},"status":{"phase":"Running"}}"#;
 
     #[test]
     fn reads_concatenated_pretty_objects_with_their_lines() {
@@ -336,9 +339,10 @@ mod tests {
         let text = format!("{POD}\n{{\"kind\": \"Pod\", \"metadata\": 7}}\n{POD}\n{{\"kind\": \"Pod\",\n");
         let (records, problems) = read(&text);
         assert_eq!(records.len(), 3, "the truncated Pod is closed and kept");
-        assert_eq!(problems.len(), 2);
-        assert_eq!(problems[0].position.as_ref().unwrap().line, 2);
-        assert_eq!(problems[1].position.as_ref().unwrap().line, 4);
+        // Line 2 is not a Pod; line 4 is cut off, and before its status.
+        let lines: Vec<u64> = problems.iter().map(|p| p.position.as_ref().unwrap().line).collect();
+        assert_eq!(lines, [2, 4, 4], "{problems:?}");
+        assert!(problems[2].message.contains("has no `status` (a manifest, or a paste cut before it)"));
     }
 
     #[test]
