@@ -38,6 +38,12 @@ const SUPPORTED: &str = "podsim's patch changes spec.activeDeadlineSeconds and t
      or spec.initContainers[*] (the API server allows few other changes to a pod: \
      \"pod updates may not change fields other than …\")";
 
+/// A pod's labels and annotations may change (ValidatePodUpdate checks only
+/// the spec), but what follows is not simulated.
+const METADATA: &str = "podsim's patch changes only the pod's spec: a cluster accepts new labels and annotations, \
+     and a ReplicaSet whose selector no longer matches releases the pod and creates a replacement (ClaimPods), \
+     which podsim does not simulate";
+
 impl PodPatch {
     /// Reads the value of the patch's `spec`; an error is (path under `spec`, message).
     pub fn from_spec(spec: &Value) -> Result<PodPatch, (String, String)> {
@@ -79,6 +85,9 @@ impl PodPatch {
     pub fn from_json(text: &str) -> Result<PodPatch, String> {
         let value: Value = serde_json::from_str(text).map_err(|e| format!("{text}: not JSON ({e})"))?;
         let Value::Object(top) = &value else { return Err(format!("{text}: a patch is a JSON object")) };
+        if top.contains_key("metadata") {
+            return Err(format!("\"metadata\": {METADATA}"));
+        }
         if let Some(key) = top.keys().find(|k| *k != "spec") {
             return Err(format!("{key:?}: {SUPPORTED}"));
         }
@@ -251,7 +260,8 @@ mod tests {
         let e = PodPatch::from_json(r#"{"spec":{"restartPolicy":"Never"}}"#).unwrap_err();
         assert!(e.starts_with("spec.restartPolicy: podsim's patch changes"), "{e}");
         let e = PodPatch::from_json(r#"{"metadata":{"labels":{"a":"b"}}}"#).unwrap_err();
-        assert!(e.starts_with("\"metadata\""), "{e}");
+        assert!(e.starts_with("\"metadata\": podsim's patch changes only the pod's spec"), "{e}");
+        assert!(e.contains("releases the pod and creates a replacement (ClaimPods)"), "{e}");
         let e = PodPatch::from_json(r#"{"spec":{"containers":[{"image":"x"}]}}"#).unwrap_err();
         assert!(e.contains("merge by name"), "{e}");
         let e = PodPatch::from_json(r#"{"spec":{"containers":[{"name":"app","ports":[]}]}}"#).unwrap_err();

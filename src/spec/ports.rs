@@ -32,7 +32,13 @@ impl PodSpec {
     /// binds itself. `names_ports(name)`: that container's behaviour names
     /// its `ports` for every instance, so nothing is assumed of it.
     pub fn default_ports(&self, c: usize, names_ports: impl Fn(&str) -> bool) -> Vec<u16> {
-        let declared: Vec<u16> = self.containers[c].declared_tcp_ports().collect();
+        // A port declared twice (a warning, not an error) is bound once.
+        let mut declared: Vec<u16> = Vec::new();
+        for p in self.containers[c].declared_tcp_ports() {
+            if !declared.contains(&p) {
+                declared.push(p);
+            }
+        }
         if !declared.is_empty() {
             return declared;
         }
@@ -153,6 +159,14 @@ mod tests {
             "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    ports: [{containerPort: 80}]\n    readinessProbe:\n      httpGet: {path: /, port: 8080}\n",
         );
         assert_eq!((p.default_ports(0, |_| false), p.assumed_ports(0, |_| false)), (vec![80], vec![]));
+    }
+
+    #[test]
+    fn a_port_declared_twice_is_bound_once() {
+        let p = pod(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: web\n    image: nginx\n    ports: [{containerPort: 80}, {containerPort: 443}, {containerPort: 80}]\n",
+        );
+        assert_eq!(p.default_ports(0, |_| false), vec![80, 443]);
     }
 
     #[test]

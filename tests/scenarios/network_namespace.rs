@@ -71,7 +71,8 @@ fn the_docs_liveness_http_pod_listens_where_its_probe_connects() {
 /// With agnhost's behaviour (200 for 10 s, then 500) and no `ports`, the
 /// assumed port carries the probes to it: the first failing run comes at the
 /// first tick at least 10 s into the instance, i.e. within [S+10, S+13); the
-/// third in a row 6 s later kills it (the sync follows within 0.2 s).
+/// third in a row 6 s later kills it (the sync follows within 0.2 s), and
+/// the killed instance exits 2 at its SIGTERM.
 #[test]
 fn agnhost_liveness_fails_from_ten_seconds_and_is_restarted() {
     assert_eq!(warnings("liveness-http-agnhost").len(), 1);
@@ -92,6 +93,8 @@ fn agnhost_liveness_fails_from_ten_seconds_and_is_restarted() {
                 l.started
             );
             within(&format!("kill (seed {seed})"), *k, l.started + secs(16.0), l.started + secs(19.2));
+            // agnhost, PID 1, catches no SIGTERM: Go's dieFromSignal ends in exit(2), at once.
+            assert_eq!((l.finished, l.exit), (l.sigterm, Some(2)), "seed {seed}");
         }
         let failed = probe_runs(&trace, "liveness-http", "liveness", ProbeKind::Liveness)
             .into_iter()
