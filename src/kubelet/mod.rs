@@ -398,6 +398,11 @@ impl Kubelet {
         &self.pods[pod.0 as usize].as_ref().expect("instance of a known pod").spec
     }
 
+    /// The spec of the pod handed to the running sync.
+    fn synced_spec(&self, pod: PodId) -> &PodSpec {
+        self.pods[pod.0 as usize].as_ref().and_then(|p| p.sync.as_ref()).expect("sync exists").spec()
+    }
+
     fn live_pods(&self) -> impl Iterator<Item = PodId> + '_ {
         self.live.iter().copied()
     }

@@ -31,9 +31,11 @@ impl Kubelet {
             InstState::Exited { finished, .. } => Some(finished),
             _ => None,
         });
-        let container = p.spec.containers[c].clone();
-        let key = container_hash::stable_key(&p.spec.name, &p.spec.namespace, &p.uid, &container);
-        let pod_desc = format!("{}_{}({})", p.spec.name, p.spec.namespace, p.uid);
+        // The container as the pod handed to this sync has it (a patch since waits).
+        let spec = run.spec();
+        let container = spec.containers[c].clone();
+        let key = container_hash::stable_key(&spec.name, &spec.namespace, &p.uid, &container);
+        let pod_desc = format!("{}_{}({})", spec.name, spec.namespace, p.uid);
         if let Decision::Wait { backoff, expiry } = do_backoff(&mut self.backoff, &key, newest_exit, now) {
             let name = &container.name;
             self.emit(
@@ -178,9 +180,10 @@ impl Kubelet {
     /// `CreateContainer`: restartCount is the newest instance's + 1 (from the sync's snapshot).
     pub(super) fn create_instance(&mut self, pod: PodId, c: usize) -> InstId {
         let p = self.pods[pod.0 as usize].as_ref().expect("synced pod exists");
-        let snapshot = &p.sync.as_ref().expect("sync exists").snapshot;
-        let restart_count = snapshot.newest(c).map_or(0, |n| n.restart_count + 1);
-        let spec = &p.spec.containers[c];
+        let run = p.sync.as_ref().expect("sync exists");
+        let restart_count = run.snapshot.newest(c).map_or(0, |n| n.restart_count + 1);
+        let pod_spec = run.spec();
+        let spec = &pod_spec.containers[c];
         let normalized = images::normalize(&spec.image);
         let digest = format!(
             "{:016x}{:016x}{:016x}{:016x}",
@@ -190,7 +193,7 @@ impl Kubelet {
             fnv1a(b"b")
         );
         let behaviour = self.behaviours.for_instance(&spec.name, restart_count);
-        let ports = p.spec.default_ports(c, |name| self.behaviours.names_ports(name));
+        let ports = pod_spec.default_ports(c, |name| self.behaviours.names_ports(name));
         let plan = Plan::draw(behaviour, &ports, &mut self.app_rng);
         let inst = Instance {
             pod,

@@ -93,6 +93,11 @@ pub(super) struct SyncRun {
 }
 
 impl SyncRun {
+    /// The pod spec this sync works from (an update since waits for the next sync).
+    pub(super) fn spec(&self) -> &Arc<PodSpec> {
+        &self.spec
+    }
+
     /// A run-to-completion init container failed to start: no more starts.
     pub(super) fn abort_starts(&mut self) {
         self.steps.retain(|s| !matches!(s, Step::Start(_)));
@@ -403,7 +408,7 @@ impl Kubelet {
             }
             Wait::StopSandbox => self.runtime.stop_sandbox(pod),
             Wait::Pull { container, began } => {
-                let image = self.pod_spec(pod).containers[container].image.clone();
+                let image = self.synced_spec(pod).containers[container].image.clone();
                 self.runtime.images.push(image.clone());
                 let took = now.since(began);
                 let size = 20_000_000 + fnv1a(image.as_bytes()) % 180_000_000;

@@ -336,3 +336,38 @@ fn a_prefix_patches_the_oldest_live_pod() {
         }
     }
 }
+
+/// deadline-patch's nginx:1.27 is patched to nginx:1.28 at 2 s, while the
+/// first sync pulls 1.27 (it began by 1.3 s: scheduling, watch, podSync and
+/// the sandbox; a pull takes at least 2 s). `podWorkerLoop` hands SyncPod
+/// the pod of its update and the patch waits as the next one, so that sync
+/// pulls, creates and starts 1.27; the next sync's `computePodActions` sees
+/// the hash differ: "definition changed", a pull of 1.28, restartCount 1.
+#[test]
+fn a_new_image_during_a_pull_waits_for_the_next_sync() {
+    for seed in SEEDS {
+        let patch = r#"pod/web:{"spec":{"containers":[{"name":"web","image":"nginx:1.28"}]}}@2s"#;
+        let trace = run_with_flags("deadline-patch", seed, 19.0, &[("--patch", patch)]);
+        let pulls = actions(&trace, "Pulling");
+        let pulls: Vec<&str> = pulls.iter().map(|(_, m)| m.as_str()).collect();
+        assert_eq!(pulls, ["Pulling image \"nginx:1.27\"", "Pulling image \"nginx:1.28\""], "seed {seed}");
+        let pulled = actions(&trace, "Pulled");
+        assert!(pulled[0].1.starts_with("Successfully pulled image \"nginx:1.27\""), "seed {seed}");
+        assert!(pulled[0].0 > t(2.0), "the patch came during the pull (seed {seed})");
+        let kills = actions(&trace, "Killing");
+        assert_eq!(kills.len(), 1, "seed {seed}");
+        assert_eq!(kills[0].1, "Container web definition changed, will be restarted");
+        let web = lives(&trace, "web");
+        assert_eq!(web.len(), 2, "seed {seed}");
+        assert!(web[0].started < kills[0].0 && web[1].started > kills[0].0, "seed {seed}");
+        let first = pods(&trace)
+            .into_iter()
+            .find(|(_, p)| p.status.containers.first().is_some_and(|c| c.state.is_running()))
+            .expect("the first container shown running")
+            .1;
+        assert_eq!(&*first.status.containers[0].image, "docker.io/library/nginx:1.27", "seed {seed}");
+        let end = pod_at(&trace, t(19.0));
+        let c = &end.status.containers[0];
+        assert_eq!((c.restart_count, &*c.image), (1, "docker.io/library/nginx:1.28"), "seed {seed}");
+    }
+}
