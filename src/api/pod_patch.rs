@@ -75,9 +75,7 @@ impl PodPatch {
                 _ => return Err((key.clone(), SUPPORTED.into())),
             }
         }
-        if patch == PodPatch::default() {
-            return Err((String::new(), format!("the patch changes nothing: {SUPPORTED}")));
-        }
+        // An empty patch is sent and answered as any other: kubectl prints "(no change)".
         Ok(patch)
     }
 
@@ -197,11 +195,15 @@ pub struct Invalid {
 }
 
 impl std::fmt::Display for Invalid {
-    /// One cause on the line, as kubectl prints it; several (kubectl puts each
-    /// on its own line after `* `) joined with `; `.
+    /// The API server's Status message (`NewInvalid`: `%s %q is invalid: %v`
+    /// of the aggregate, which writes one cause as it is and several as
+    /// `[a, b]`); kubectl's MultilineError prints several one per line.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let causes: Vec<String> = self.errors.iter().map(ToString::to_string).collect();
-        write!(f, "The Pod {:?} is invalid: {}", self.pod, causes.join("; "))
+        match causes.as_slice() {
+            [one] => write!(f, "The Pod {:?} is invalid: {one}", self.pod),
+            _ => write!(f, "The Pod {:?} is invalid: [{}]", self.pod, causes.join(", ")),
+        }
     }
 }
 
@@ -268,7 +270,7 @@ mod tests {
         assert!(e.starts_with("spec.containers[0].ports"), "{e}");
         let e = PodPatch::from_json(r#"{"spec":{"activeDeadlineSeconds":"30s"}}"#).unwrap_err();
         assert!(e.contains("whole seconds"), "{e}");
-        assert!(PodPatch::from_json(r#"{"spec":{}}"#).unwrap_err().contains("changes nothing"));
+        assert_eq!(PodPatch::from_json(r#"{"spec":{}}"#), Ok(PodPatch::default()));
         assert!(PodPatch::from_json("{spec").unwrap_err().contains("not JSON"));
     }
 }
