@@ -118,6 +118,10 @@ fn condition_why(c: &Condition, before: Option<&Condition>, s: &PodStatus, pod: 
             (None, _) => String::new(),
         },
         (PodReadyToStartContainers, true) => "the pod sandbox and its network are ready".into(),
+        // 1.36+ writes a reason and message (GeneratePodReadyToStartContainersCondition): shown as written.
+        (PodReadyToStartContainers, false) if c.reason.is_some() => {
+            format!("{}: {}", c.reason.as_deref().unwrap_or(""), c.message.as_deref().unwrap_or(""))
+        }
         (PodReadyToStartContainers, false) if had_sandbox => "the pod sandbox was stopped".into(),
         (PodReadyToStartContainers, false) => "no pod sandbox yet".into(),
         (Initialized, true) if c.reason.is_some() => "the pod completed".into(),

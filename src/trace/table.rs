@@ -71,8 +71,12 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
             Record::Probe(p) if p.run == 1 || p.run == p.threshold || p.published => {
                 errors.remove(&(p.pod.clone(), p.container.clone(), p.probe));
                 let verdict = if p.verdict == Verdict::Success { "succeeded" } else { "failed" };
-                let what =
-                    format!("{} {} probe {verdict} ({} of {} in a row)", p.container, p.probe, p.run, p.threshold);
+                // The run counts on past the threshold (doProbe resets it only on a new result).
+                let run = match p.run > p.threshold {
+                    true => format!("{} in a row, threshold {}", p.run, p.threshold),
+                    false => format!("{} of {} in a row", p.run, p.threshold),
+                };
+                let what = format!("{} {} probe {verdict} ({run})", p.container, p.probe);
                 push(format!("pod/{}", p.pod), what, p.detail.clone());
             }
             Record::Process { pod, container, fact, .. } => {

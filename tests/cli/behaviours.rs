@@ -204,3 +204,26 @@ fn address_in_use_says_what_the_second_binder_does() {
     let after_ms = ((exited.0 - started.0) * 1000.0).round() as i64;
     assert_eq!((exited.2["code"].as_i64(), after_ms), (Some(3), 2000), "{exits:?}");
 }
+
+/// A probe worker's run of equal results is not reset by a new container
+/// (`doProbe` resets `resultRun` only on a different result): after a
+/// liveness restart the readiness success that publishes Ready for the new
+/// container is the 4th success in a row (0 s, 5 s, 10 s ticks before, with
+/// the 15 s tick the first liveness failure), shown against its threshold.
+#[test]
+fn a_probe_run_that_outlasts_its_threshold_says_so() {
+    let dir = TempDir::new("app-run-past-threshold");
+    let pod = dir.write(
+        "pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: web\n    image: web:1\n    ports: [{containerPort: 8080}]\n    readinessProbe:\n      httpGet: {path: /ready, port: 8080}\n      periodSeconds: 5\n    livenessProbe:\n      httpGet: {path: /live, port: 8080}\n      periodSeconds: 5\n      failureThreshold: 1\n",
+    );
+    let app = dir.write(
+        "app.yaml",
+        "containers:\n  web:\n    http:\n      /ready: [{status: 200}]\n      /live: [{until: 12s, status: 200}, {status: 500}]\n",
+    );
+    let run = podsim(["run", "-f", &pod, "--app", &app, "--until", "30s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let rows: Vec<&str> = run.stdout.lines().filter(|l| l.contains("web readiness probe")).collect();
+    assert!(rows[0].ends_with("web readiness probe succeeded (1 of 1 in a row)"), "{rows:?}");
+    assert!(rows[1].ends_with("web readiness probe succeeded (4 in a row, threshold 1)"), "{rows:?}");
+}

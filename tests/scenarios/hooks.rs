@@ -244,9 +244,10 @@ fn a_host_network_pods_timeline_says_why_it_has_no_sandbox() {
         assert_eq!(
             rows,
             vec![
-                row("PodReadyToStartContainers=False", "no pod sandbox yet"),
+                // 1.37: the condition's own reason and message (GeneratePodReadyToStartContainersCondition).
+                row("PodReadyToStartContainers=False", "PodSandboxNotReady: no pod sandbox exists"),
                 row("PodReadyToStartContainers=True", "the pod sandbox and its network are ready"),
-                row("PodReadyToStartContainers=False", "the pod sandbox was stopped"),
+                row("PodReadyToStartContainers=False", "PodSandboxNotReady: pod sandbox is not ready"),
             ],
             "seed {seed}"
         );
