@@ -50,7 +50,7 @@ pub fn check(args: CheckArgs) -> ExitCode {
         report::problem(stderr, &p.clone().warn());
     }
     if result.pods.is_empty() && result.controllers.is_empty() {
-        let _ = writeln!(stderr, "podsim: nothing to check: no pod, event or EndpointSlice could be read");
+        let _ = writeln!(stderr, "podsim: nothing to check: no pod, event, EndpointSlice or controller (ReplicaSet, Deployment, StatefulSet, Job) could be read");
         return ExitCode::from(2);
     }
     let stdout = &mut io::stdout().lock();
@@ -105,7 +105,7 @@ fn against(
         report::problem(stderr, &p.clone().warn());
     }
     if result.pods.is_empty() && result.controllers.is_empty() {
-        let _ = writeln!(stderr, "podsim: nothing to check: no pod, event or EndpointSlice could be read");
+        let _ = writeln!(stderr, "podsim: nothing to check: no pod, event, EndpointSlice or controller (ReplicaSet, Deployment, StatefulSet, Job) could be read");
         return ExitCode::from(2);
     }
     let stdout = &mut io::stdout().lock();
