@@ -199,7 +199,13 @@ pub(super) fn headerless_workload_row(text: &str) -> Option<(Vec<WorkloadRow>, b
     let rows: Vec<WorkloadRow> = shows
         .into_iter()
         .filter(|(w, _)| prefix.as_deref().is_none_or(|k| k.eq_ignore_ascii_case(w.kind())))
-        .map(|(shows, age)| WorkloadRow { namespace: None, name: name.to_string(), shows, age, printed: Printed::Snapshot })
+        .map(|(shows, age)| WorkloadRow {
+            namespace: None,
+            name: name.to_string(),
+            shows,
+            age,
+            printed: Printed::Snapshot,
+        })
         .collect();
     (!rows.is_empty()).then_some((rows, marked))
 }
@@ -433,11 +439,10 @@ pi   Complete   3/3   40s   2m
         assert_eq!(job(rows[2].1), (1, None, Some(secs(9)), Some("Running")));
         assert_eq!(job(rows[3].1), (3, Some(3), Some(secs(40)), Some("Complete")));
         // A script's marker: a one-shot get, a snapshot.
-        assert_eq!((rows[4].1.printed, &rows[4].1.shows), (Printed::Snapshot, &Workload::ReplicaSet {
-            desired: 3,
-            current: 3,
-            ready: 3
-        }));
+        assert_eq!(
+            (rows[4].1.printed, &rows[4].1.shows),
+            (Printed::Snapshot, &Workload::ReplicaSet { desired: 3, current: 3, ready: 3 })
+        );
     }
 
     /// `db 1/3 40s` is a StatefulSet's row or a Job's before it starts: the
@@ -461,9 +466,7 @@ pi   Complete   3/3   40s   2m
             let (records, problems) = read(text);
             assert!(problems.is_empty(), "{text}: {:?}", messages(&problems));
             let rows = workloads(&records);
-            assert_eq!(rows.iter().map(|(_, r)| (r.name.as_str(), r.shows.kind())).collect::<Vec<_>>(), [(
-                "db", kind
-            )]);
+            assert_eq!(rows.iter().map(|(_, r)| (r.name.as_str(), r.shows.kind())).collect::<Vec<_>>(), [("db", kind)]);
         }
         // The block's other rows are all a Job's: so is `web 1/1 9s`.
         let (records, problems) = read("pi   0/1   2s   2s\nweb   1/1   9s\n");
@@ -480,9 +483,9 @@ pi   Complete   3/3   40s   2m
     #[test]
     fn other_headerless_rows_are_not_read() {
         for text in [
-            "default   Active   5m\n",           // printNamespace
-            "kube-root-ca.crt   1   5m\n",       // printConfigMap
-            "web   1   N/A   0   5m\n",          // printPodDisruptionBudget
+            "default   Active   5m\n",          // printNamespace
+            "kube-root-ca.crt   1   5m\n",      // printConfigMap
+            "web   1   N/A   0   5m\n",         // printPodDisruptionBudget
             "web-0   1/1   Running   0   5m\n", // printPod: a pod row
             "step 1 of the lab took 3 minutes\n",
         ] {
