@@ -266,8 +266,8 @@ pub struct CheckArgs {
     #[arg(required_unless_present = "list", value_name = "TRACE")]
     pub traces: Vec<PathBuf>,
     /// Print the invariant catalogue (name, kind, Kubernetes source, what it
-    /// checks) and exit.
-    #[arg(long, conflicts_with_all = ["against", "cluster", "kubernetes"])]
+    /// checks) and exit; it takes no recording.
+    #[arg(long, conflicts_with_all = ["traces", "against", "cluster", "kubernetes"])]
     pub list: bool,
     /// Cluster profile whose version and backoff settings the rules assume;
     /// with --against, it replaces the scenario's profile.

@@ -11,6 +11,10 @@ use crate::run::{Inputs, prepare};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+/// What `check` says when no recording held anything it judges.
+const NOTHING_READ: &str = "podsim: nothing to check: no pod, event, EndpointSlice or controller (ReplicaSet, \
+                            Deployment, StatefulSet, Job) could be read";
+
 pub fn check(args: CheckArgs) -> ExitCode {
     if args.list {
         let text = match args.output {
@@ -50,7 +54,7 @@ pub fn check(args: CheckArgs) -> ExitCode {
         report::problem(stderr, &p.clone().warn());
     }
     if result.pods.is_empty() && result.controllers.is_empty() {
-        let _ = writeln!(stderr, "podsim: nothing to check: no pod, event or EndpointSlice could be read");
+        let _ = writeln!(stderr, "{NOTHING_READ}");
         return ExitCode::from(2);
     }
     let stdout = &mut io::stdout().lock();
@@ -105,7 +109,7 @@ fn against(
         report::problem(stderr, &p.clone().warn());
     }
     if result.pods.is_empty() && result.controllers.is_empty() {
-        let _ = writeln!(stderr, "podsim: nothing to check: no pod, event or EndpointSlice could be read");
+        let _ = writeln!(stderr, "{NOTHING_READ}");
         return ExitCode::from(2);
     }
     let stdout = &mut io::stdout().lock();

@@ -40,6 +40,45 @@ fn is_container_status(v: &Value) -> bool {
     v.get("name").is_some() && ["state", "lastState", "restartCount"].iter().any(|k| v.get(*k).is_some())
 }
 
+/// The fields of a `ContainerStatus` (`pkg/apis/core/types.go`).
+const CONTAINER_STATUS_FIELDS: &[&str] = &[
+    "name",
+    "state",
+    "lastState",
+    "ready",
+    "restartCount",
+    "image",
+    "imageID",
+    "containerID",
+    "started",
+    "allocatedResources",
+    "allocatedResourcesStatus",
+    "resources",
+    "volumeMounts",
+    "user",
+    "stopSignal",
+];
+
+/// Part of one entry of `containerStatuses` cut without its `name`
+/// (`lastState:` and the lines under it): the fields it has, in the order
+/// of [`CONTAINER_STATUS_FIELDS`].
+fn container_status_part(m: &Map<String, Value>) -> Option<Vec<&'static str>> {
+    let observed = ["state", "lastState", "restartCount", "ready", "started", "containerID"];
+    (!m.contains_key("name")
+        && m.keys().all(|k| CONTAINER_STATUS_FIELDS.contains(&k.as_str()))
+        && observed.iter().any(|k| m.contains_key(*k)))
+    .then(|| CONTAINER_STATUS_FIELDS.iter().copied().filter(|f| m.contains_key(*f)).collect())
+}
+
+/// One entry of a Pod's `spec.containers` (or `initContainers`): a name and
+/// what a container spec has, and nothing a container status has.
+fn is_container_spec(v: &Value) -> bool {
+    let spec_fields = ["image", "command", "args", "ports", "env", "livenessProbe", "readinessProbe", "startupProbe"];
+    v.get("name").is_some_and(Value::is_string)
+        && spec_fields.iter().any(|k| v.get(*k).is_some())
+        && !is_container_status(v)
+}
+
 /// A controller's `.status`: a Job's, or a Deployment's, ReplicaSet's or StatefulSet's.
 fn controller_status(v: &Value) -> Option<&'static str> {
     let m = v.as_object()?;
@@ -109,12 +148,20 @@ fn list_fragment(items: &[Value]) -> Option<Fragment> {
             "a list of {whose} conditions without the object around them: nothing to check"
         )));
     }
+    if items.iter().all(is_container_spec) {
+        return Some(Fragment::Skip(format!(
+            "part of a Pod: a list of {} container(s) of its spec (`-o jsonpath='{{.spec.containers}}'`), without \
+             the Pod's metadata and status: a spec, not an observation; nothing to check",
+            items.len()
+        )));
+    }
     // A list of objects or watch events is read item by item.
     let whole =
         |i: &Value| i.get("kind").is_some() || i.get("object").is_some() || i.pointer("/spec/containers").is_some();
     (!items.iter().any(whole)).then(|| {
         Fragment::Skip(format!(
-            "a list of {} values without `kind`: not Kubernetes objects, watch events or parts of a Pod; nothing read",
+            "a list of {} values without `kind` that are neither Kubernetes objects, watch events nor a part of a \
+             Pod podsim knows: nothing read",
             items.len()
         ))
     })
@@ -144,6 +191,21 @@ pub(super) fn fragment(v: &Value) -> Option<Fragment> {
     if is_container_status(v) {
         let object = Map::from_iter([("status".to_string(), json!({"containerStatuses": [v]}))]);
         return Some(pod_from(object, "one container status"));
+    }
+    if let Some(fields) = container_status_part(m) {
+        let fields: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
+        return Some(Fragment::Skip(format!(
+            "part of a Pod: {} of a container status (`status.containerStatuses[]`), without the container's \
+             `name` and the Pod around it, so it cannot be tied to a pod or container: nothing to check",
+            fields.join(", ")
+        )));
+    }
+    if is_container_spec(v) {
+        return Some(Fragment::Skip(
+            "part of a Pod: one container of its spec (`.spec.containers[]`), without the Pod's metadata and \
+             status: a spec, not an observation; nothing to check"
+                .into(),
+        ));
     }
     if m.contains_key("spec") || m.contains_key("containers") {
         return Some(Fragment::Skip(
@@ -233,7 +295,8 @@ mod tests {
         assert_eq!(message(json!({"hello": 1})), "none");
         assert_eq!(
             message(json!([1, 2])),
-            "a list of 2 values without `kind`: not Kubernetes objects, watch events or parts of a Pod; nothing read"
+            "a list of 2 values without `kind` that are neither Kubernetes objects, watch events nor a part of a Pod \
+             podsim knows: nothing read"
         );
         // A list of objects is no fragment: its items are read.
         assert_eq!(message(json!([{"kind": "Pod"}, {"kind": "Pod"}])), "none");
@@ -251,5 +314,38 @@ mod tests {
             message(json!([{"type": "Complete", "status": "True"}])),
             "a list of a Job's conditions without the object around them: nothing to check"
         );
+    }
+
+    /// A container's `lastState:` cut out of `kubectl get pod -o yaml`: part
+    /// of a Pod, named so, with what it lacks.
+    #[test]
+    fn a_container_status_without_its_name_is_part_of_a_pod() {
+        let last_state = json!({"lastState": {"terminated": {"exitCode": 1, "reason": "Error"}}});
+        assert_eq!(
+            message(last_state),
+            "part of a Pod: `lastState` of a container status (`status.containerStatuses[]`), without the \
+             container's `name` and the Pod around it, so it cannot be tied to a pod or container: nothing to check"
+        );
+        let m = message(json!({"restartCount": 3, "ready": false, "state": {"waiting": {}}}));
+        assert!(m.starts_with("part of a Pod: `state`, `ready`, `restartCount` of a container status"), "{m}");
+        // Another object's fields are no container status.
+        assert_eq!(message(json!({"lastState": {}, "replicas": 3})), "none");
+    }
+
+    /// `-o jsonpath='{.spec.containers}'` (as YAML or JSON) and one container:
+    /// part of a Pod's spec, named so.
+    #[test]
+    fn containers_of_a_spec_are_part_of_a_pod() {
+        let containers = json!([{"name": "main", "image": "alpine:latest", "command": ["sh", "-c", "exit 1"]}]);
+        assert_eq!(
+            message(containers),
+            "part of a Pod: a list of 1 container(s) of its spec (`-o jsonpath='{.spec.containers}'`), without the \
+             Pod's metadata and status: a spec, not an observation; nothing to check"
+        );
+        let one = json!({"name": "main", "image": "alpine:latest"});
+        assert!(message(one).starts_with("part of a Pod: one container of its spec (`.spec.containers[]`)"));
+        // Container statuses (which also have a name and an image) stay statuses.
+        let statuses = json!([{"name": "main", "image": "alpine", "restartCount": 1, "state": {}}]);
+        assert!(message(statuses).starts_with("a list of container statuses without metadata"));
     }
 }

@@ -257,7 +257,9 @@ fn dispatch(
             None => problems.push(
                 problem(
                     origin,
-                    "a value with no `kind`: not a Kubernetes object, a watch event or part of a Pod".into(),
+                    "a value with no `kind` that is neither a Kubernetes object, a watch event nor a part of a Pod \
+                     podsim knows: nothing read"
+                        .into(),
                 )
                 .warn(),
             ),

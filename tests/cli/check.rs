@@ -327,8 +327,13 @@ fn check_list_prints_the_catalogue() {
     assert!(all.iter().all(|i| matches!(i["kind"].as_str(), Some("snapshot" | "sequence"))
         && i["source"].as_str().is_some_and(|s| !s.is_empty())
         && i["checks"].as_str().is_some_and(|s| !s.is_empty())));
-    // Recordings are still required without --list.
+    // Recordings are still required without --list, and --list takes none.
     assert_eq!(podsim(["check"]).code, Some(2));
+    let run =
+        podsim(["check", "--list", "tests/traces/001-crashloop-exit1-restartalways-snapshots/pod-t1-restart2.yaml"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stdout.is_empty(), "{run:?}");
+    assert!(run.stderr.contains("error: the argument '--list' cannot be used with '[TRACE]...'"), "{run:?}");
 }
 
 /// The formats users paste, each read as such.
@@ -434,6 +439,46 @@ mod formats {
         );
     }
 
+    /// Controllers' rows pasted without their header are read by their
+    /// columns; a broken one is judged like one under its header (READY 3 >
+    /// CURRENT 2), and a row that a StatefulSet and a Job print alike is named.
+    #[test]
+    fn headerless_controllers_rows() {
+        // Trace 018: a `kubectl get job -w` continued without its command and header.
+        let run =
+            podsim(["check", "tests/traces/018-job-completions-sequential-and-cronjob-watch/watch-cronjob2-jobs.txt"]);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        assert!(run.stderr.is_empty(), "{run:?}");
+        assert!(
+            run.stdout.contains(
+                "(Job cronjob2-1578573480) (3 row(s): COMPLETIONS 0/1 at AGE 0s … COMPLETIONS 1/1 at AGE 95s)"
+            ),
+            "{run:?}"
+        );
+        let dir = TempDir::new("fmt-headerless-controllers");
+        let broken = dir.write("rs.txt", "web-5d8f7c9b4   3   2   3   10s\n");
+        let run = podsim(["check", &broken]);
+        assert_eq!(run.code, Some(1), "{run:?}");
+        assert!(run.stdout.contains("expected READY ≤ CURRENT (2)"), "{run:?}");
+        let alike = dir.write("sts.txt", "db   1/3   40s\n");
+        let run = podsim(["check", &alike]);
+        assert_eq!(run.code, Some(2), "{run:?}");
+        assert!(
+            run.stderr.contains(&format!(
+                "warning: {alike}:1:1: 1 row(s) without a header (line(s) 1) that a StatefulSet (NAME READY AGE) and \
+                 a Job not yet started (NAME COMPLETIONS AGE, DURATION empty) print alike: skipped"
+            )),
+            "{run:?}"
+        );
+        assert!(
+            run.stderr.contains(
+                "podsim: nothing to check: no pod, event, EndpointSlice or controller (ReplicaSet, Deployment, \
+                 StatefulSet, Job) could be read"
+            ),
+            "{run:?}"
+        );
+    }
+
     /// A part of an object is named for what it is and what it lacks; a
     /// Pod's status is still judged, as an unnamed pod.
     #[test]
@@ -486,6 +531,31 @@ mod formats {
             "{run:?}"
         );
         assert!(!run.stderr.contains("read as a Pod from its fields"), "{run:?}");
+        // A container's `lastState:` cut out of `-o yaml`, and `-o jsonpath='{.spec.containers}'`: parts of a Pod.
+        let last_state = dir.write(
+            "last-state.yaml",
+            "lastState:\n  terminated:\n    exitCode: 1\n    finishedAt: '2018-12-02T09:19:41Z'\n    reason: Error\n",
+        );
+        let containers = dir.write(
+            "containers.yaml",
+            "- command:\n  - sh\n  - -c\n  - exit 1\n  image: alpine:latest\n  name: main\n  resources: {}\n",
+        );
+        for (file, says) in [
+            (
+                &last_state,
+                "part of a Pod: `lastState` of a container status (`status.containerStatuses[]`), without the \
+                 container's `name` and the Pod around it",
+            ),
+            (
+                &containers,
+                "part of a Pod: a list of 1 container(s) of its spec (`-o jsonpath='{.spec.containers}'`), without \
+                 the Pod's metadata and status",
+            ),
+        ] {
+            let run = podsim(["check", file]);
+            assert_eq!(run.code, Some(2), "{run:?}");
+            assert!(run.stderr.contains(&format!("warning: {file}:1:1: {says}")), "{run:?}");
+        }
         // Trace 017's Job status and trace 031's probe: named, nothing to check.
         for (file, says) in [
             (

@@ -115,7 +115,7 @@ const VALUE_FLAGS: &[&str] = &[
     "--request-timeout",
 ];
 
-fn normalize_kind(k: &str) -> String {
+pub(super) fn normalize_kind(k: &str) -> String {
     let k = k.to_ascii_lowercase();
     let k = k.strip_suffix(".apps").or_else(|| k.strip_suffix(".batch")).unwrap_or(&k);
     match k {

@@ -3,7 +3,7 @@
 //! without their header.
 
 use super::age::parse_age;
-use super::lines::{starts_upper, strip_note};
+use super::lines::{starts_upper, strip_note, strip_time_marker};
 use crate::observe::{PodRow, Printed, Span, human_duration};
 
 pub(super) struct RowRead {
@@ -94,13 +94,7 @@ pub(super) fn is_pod_name(t: &str) -> bool {
 /// A row with exactly the default columns and no header above it, and
 /// whether it follows a `--- t=10s ---` marker (a script's one-shot get).
 pub(super) fn headerless_pod_row(text: &str) -> Option<(PodRow, bool)> {
-    let mut s = strip_note(text).trim();
-    // `--- t=10s --- name 0/1 Running 0 10s`: a marker written by a script.
-    let marked = s.starts_with("---");
-    if let Some(rest) = s.strip_prefix("---") {
-        let p = rest.find("---")?;
-        s = rest.get(p..)?.trim_start_matches('-').trim();
-    }
+    let (s, marked) = strip_time_marker(text)?;
     let toks: Vec<&str> = s.split_whitespace().collect();
     let (name, ready, status, restarts, ago, age) = match toks.as_slice() {
         [n, r, st, re, a] => (*n, *r, *st, *re, None, *a),

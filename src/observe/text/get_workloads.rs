@@ -4,10 +4,13 @@
 //! `printJob` print them (pkg/printers/internalversion/printers.go).
 
 use super::age::parse_age;
+use super::command::normalize_kind;
 use super::get_events::split_columns;
-use super::lines::strip_note;
+use super::get_pods::is_pod_name;
+use super::lines::{strip_note, strip_time_marker};
 use super::table::Col;
-use crate::observe::{Printed, Workload, WorkloadRow};
+use super::{Line, Reader};
+use crate::observe::{Observed, Printed, Span, Workload, WorkloadRow, human_duration};
 
 /// Which controller a table shows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -118,6 +121,152 @@ pub(super) fn read_workload_row(
     let watch = cell("EVENT").map(str::to_string);
     let namespace = cell("NAMESPACE").map(str::to_string);
     Ok((watch, WorkloadRow { namespace, name, shows, age, printed: Printed::Snapshot }))
+}
+
+/// The STATUS values `printJob` prints.
+const JOB_STATUSES: &[&str] = &["Complete", "Failed", "Terminating", "Suspended", "FailureTarget", "Running"];
+
+/// A row of `kubectl get rs|deploy|sts|job` pasted without its header: each
+/// controller it can be read as (one, or two for `name 0/1 0s`), and whether
+/// it follows a `--- t=10s ---` marker. None when no controller prints it.
+///
+/// The default columns, as the printers print them:
+/// - `printReplicaSet`: NAME DESIRED CURRENT READY AGE, `web-5d8f7c9b4 3 3 2 10s`
+///   (`printReplicationController` prints the same: read as a ReplicaSet, as
+///   under the header);
+/// - `printDeployment`: NAME READY UP-TO-DATE AVAILABLE AGE, `web 2/3 3 2 5m`;
+/// - `printStatefulSet`: NAME READY AGE, `db 1/3 40s`;
+/// - `printJob`: NAME [STATUS] COMPLETIONS DURATION AGE, `pi Running 1/1 9s 9s`,
+///   `pi 0/1 of 3 9s 9s`; DURATION is empty before the Job starts, so
+///   `pi 0/1 0s` is a Job's row as much as a StatefulSet's.
+pub(super) fn headerless_workload_row(text: &str) -> Option<(Vec<WorkloadRow>, bool)> {
+    let (s, marked) = strip_time_marker(text)?;
+    let toks: Vec<&str> = s.split_whitespace().collect();
+    let (&full, cells) = toks.split_first()?;
+    // `job.batch/pi` in a multi-kind get names its kind.
+    let (prefix, name) = match full.split_once('/') {
+        Some((k, n)) => (Some(normalize_kind(k)), n),
+        None => (None, full),
+    };
+    if !is_pod_name(name) {
+        return None;
+    }
+    let int = |t: &str| t.bytes().all(|b| b.is_ascii_digit()).then(|| t.parse::<u32>().ok()).flatten();
+    let frac = |t: &str| t.split_once('/').and_then(|(a, b)| Some((int(a)?, int(b)?)));
+    let age = human_duration;
+    let job_status = |t: &str| JOB_STATUSES.contains(&t).then(|| t.to_string());
+    // A Job's cells after STATUS: COMPLETIONS (`2/3`, `1/1 of 3`), DURATION (or none), AGE.
+    let job = |status: Option<String>, cells: &[&str]| -> Option<(Workload, Span)> {
+        let (succeeded, completions, rest) = match cells {
+            [c, "of", p, rest @ ..] if int(p).is_some() => (frac(c).filter(|(_, one)| *one == 1)?.0, None, rest),
+            [c, rest @ ..] => {
+                let (s, of) = frac(c)?;
+                (s, Some(of), rest)
+            }
+            [] => return None,
+        };
+        let (duration, a) = match rest {
+            [d, a] => (Some(age(d)?), age(a)?),
+            [a] => (None, age(a)?),
+            _ => return None,
+        };
+        Some((Workload::Job { succeeded, completions, duration, status }, a))
+    };
+    let mut shows: Vec<(Workload, Span)> = Vec::new();
+    match cells {
+        [d, c, r, a] if int(d).is_some() => {
+            if let (Some(desired), Some(current), Some(ready), Some(a)) = (int(d), int(c), int(r), age(a)) {
+                shows.push((Workload::ReplicaSet { desired, current, ready }, a));
+            }
+        }
+        [r, u, v, a] if frac(r).is_some() && int(u).is_some() => {
+            if let (Some((ready, desired)), Some(updated), Some(available), Some(a)) = (frac(r), int(u), int(v), age(a))
+            {
+                shows.push((Workload::Deployment { ready, desired, updated, available }, a));
+            }
+        }
+        [r, a] => {
+            if let (Some((ready, desired)), Some(a)) = (frac(r), age(a)) {
+                shows.push((Workload::StatefulSet { ready, desired }, a));
+            }
+        }
+        _ => {}
+    }
+    shows.extend(match cells.split_first() {
+        Some((st, rest)) if job_status(st).is_some() => job(job_status(st), rest),
+        _ => job(None, cells),
+    });
+    let rows: Vec<WorkloadRow> = shows
+        .into_iter()
+        .filter(|(w, _)| prefix.as_deref().is_none_or(|k| k.eq_ignore_ascii_case(w.kind())))
+        .map(|(shows, age)| WorkloadRow {
+            namespace: None,
+            name: name.to_string(),
+            shows,
+            age,
+            printed: Printed::Snapshot,
+        })
+        .collect();
+    (!rows.is_empty()).then_some((rows, marked))
+}
+
+impl Reader<'_> {
+    /// Headerless controller rows from line `i` on: one `kubectl get` of one
+    /// resource printed them all (several resources print `kind.group/name`),
+    /// so a row that two controllers print alike (`pi 0/1 0s`) is read as
+    /// the kind the command line names, else as the kind the other rows of
+    /// the block show by their columns; failing both it is reported, not
+    /// guessed. Returns the index of the line after the block.
+    pub(super) fn headerless_workloads(&mut self, lines: &[Line], i: usize) -> usize {
+        let mut block = Vec::new();
+        for l in lines.iter().skip(i) {
+            match headerless_workload_row(l.text) {
+                Some(row) => block.push((l.no, row)),
+                None => break,
+            }
+        }
+        let commanded: Vec<String> =
+            self.cmd.iter().filter(|c| c.verb == "get").flat_map(|c| c.kinds.iter().cloned()).collect();
+        let mut shown: Vec<&'static str> = block
+            .iter()
+            .filter_map(|(_, (rows, _))| match rows.as_slice() {
+                [one] => Some(one.shows.kind()),
+                _ => None,
+            })
+            .collect();
+        shown.dedup();
+        let next = i + block.len();
+        self.read_any = true;
+        let mut skipped = Vec::new();
+        for (no, (rows, marked)) in block {
+            let named = |kind: &str| commanded.iter().any(|k| k.eq_ignore_ascii_case(kind));
+            let by_command: Vec<WorkloadRow> = rows.iter().filter(|r| named(r.shows.kind())).cloned().collect();
+            let by_block: Vec<WorkloadRow> = rows.iter().filter(|r| shown == [r.shows.kind()]).cloned().collect();
+            let mut row = match (rows.as_slice(), by_command.as_slice(), by_block.as_slice()) {
+                ([one], _, _) | (_, [one], _) | (_, _, [one]) => one.clone(),
+                _ => {
+                    skipped.push(no);
+                    continue;
+                }
+            };
+            row.printed = self.printed((row.shows.kind(), None, row.name.clone()), None, marked);
+            self.emit(no, None, Observed::Workload(row));
+        }
+        if let Some(&first) = skipped.first() {
+            // Only `NAME n/m AGE` is printed alike by two controllers.
+            self.warn(
+                first,
+                format!(
+                    "{} row(s) without a header (line(s) {}) that a StatefulSet (NAME READY AGE) and a Job not yet \
+                     started (NAME COMPLETIONS AGE, DURATION empty) print alike: skipped; keep the header or the \
+                     `kubectl get` line above them",
+                    skipped.len(),
+                    skipped.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+                ),
+            );
+        }
+        next
+    }
 }
 
 #[cfg(test)]
@@ -234,5 +383,114 @@ statefulset.apps/db    1/1     5m
             messages(&problems),
             ["test.txt:2:1: cannot read this row of the ReplicaSet table: CURRENT `x` is not a count"]
         );
+    }
+
+    fn job(row: &WorkloadRow) -> (u32, Option<u32>, Option<Span>, Option<&str>) {
+        match &row.shows {
+            Workload::Job { succeeded, completions, duration, status } => {
+                (*succeeded, *completions, *duration, status.as_deref())
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Trace 018's second CronJob watch, pasted without `kubectl get job -w`
+    /// and its header. Rows 1 and 3 (`0/1`, no DURATION: the Job has no
+    /// startTime yet) are printed alike by printStatefulSet; rows 2, 4 and 5
+    /// have printJob's three columns, so the whole block is a Job watch.
+    #[test]
+    fn trace_018_headerless_job_watch() {
+        let (records, problems) =
+            read(trace!("018-job-completions-sequential-and-cronjob-watch/watch-cronjob2-jobs.txt"));
+        assert!(problems.is_empty(), "{:?}", messages(&problems));
+        let rows = workloads(&records);
+        assert_eq!(rows.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [1, 2, 3, 4, 5]);
+        assert_eq!(rows[0].1.name, "cronjob2-1578573480");
+        assert_eq!((job(rows[0].1), rows[0].1.age), ((0, Some(1), None, None), secs(0)));
+        assert_eq!(job(rows[1].1), (0, Some(1), Some(secs(0)), None));
+        // `1/1  95s  95s`: complete after 95 s.
+        assert_eq!((job(rows[4].1), rows[4].1.age), ((1, Some(1), Some(secs(95)), None), secs(95)));
+        // Unknown origin, read as a watch: each Job's first row lists it.
+        use Printed::*;
+        let printed: Vec<Printed> = rows.iter().map(|(_, r)| r.printed).collect();
+        assert_eq!(printed, [Snapshot, Change, Snapshot, Change, Change]);
+    }
+
+    /// Each controller's default columns, without the header.
+    #[test]
+    fn headerless_rows_by_their_columns() {
+        let text = "\
+web-5d8f7c9b4   3   3   2   10s
+
+web   2/3   3   2   5m
+
+pi   Running   1/1 of 3   9s   9s
+pi   Complete   3/3   40s   2m
+--- t=30s --- web-5d8f7c9b4   3   3   3   30s
+";
+        let (records, problems) = read(text);
+        assert!(problems.is_empty(), "{:?}", messages(&problems));
+        let rows = workloads(&records);
+        assert_eq!(rows.len(), 5);
+        assert_eq!(rows[0].1.shows, Workload::ReplicaSet { desired: 3, current: 3, ready: 2 });
+        assert_eq!(rows[0].1.age, secs(10));
+        assert_eq!(rows[1].1.shows, Workload::Deployment { ready: 2, desired: 3, updated: 3, available: 2 });
+        assert_eq!(rows[1].1.age, Span { lo: 300_000, hi: 360_000 });
+        assert_eq!(job(rows[2].1), (1, None, Some(secs(9)), Some("Running")));
+        assert_eq!(job(rows[3].1), (3, Some(3), Some(secs(40)), Some("Complete")));
+        // A script's marker: a one-shot get, a snapshot.
+        assert_eq!(
+            (rows[4].1.printed, &rows[4].1.shows),
+            (Printed::Snapshot, &Workload::ReplicaSet { desired: 3, current: 3, ready: 3 })
+        );
+    }
+
+    /// `db 1/3 40s` is a StatefulSet's row or a Job's before it starts: the
+    /// `kind.group/` prefix or the command line decides, else it is reported.
+    #[test]
+    fn a_row_two_controllers_print_alike() {
+        let (records, problems) = read("db   1/3   40s\ndb   2/3   45s\n");
+        assert!(records.is_empty());
+        assert_eq!(
+            messages(&problems),
+            ["test.txt:1:1: 2 row(s) without a header (line(s) 1, 2) that a StatefulSet (NAME READY AGE) and a Job \
+              not yet started (NAME COMPLETIONS AGE, DURATION empty) print alike: skipped; keep the header or the \
+              `kubectl get` line above them"]
+        );
+        for (text, kind) in [
+            ("$ kubectl get sts -w\ndb   1/3   40s\n", "StatefulSet"),
+            ("$ kubectl get jobs\ndb   1/3   40s\n", "Job"),
+            ("statefulset.apps/db   1/3   40s\n", "StatefulSet"),
+            ("job.batch/db   1/3   40s\n", "Job"),
+        ] {
+            let (records, problems) = read(text);
+            assert!(problems.is_empty(), "{text}: {:?}", messages(&problems));
+            let rows = workloads(&records);
+            assert_eq!(rows.iter().map(|(_, r)| (r.name.as_str(), r.shows.kind())).collect::<Vec<_>>(), [("db", kind)]);
+        }
+        // The block's other rows are all a Job's: so is `web 1/1 9s`.
+        let (records, problems) = read("pi   0/1   2s   2s\nweb   1/1   9s\n");
+        assert!(problems.is_empty(), "{:?}", messages(&problems));
+        assert_eq!(workloads(&records).iter().map(|(_, r)| r.shows.kind()).collect::<Vec<_>>(), ["Job", "Job"]);
+        // Rows of two kinds in one block: no single kind decides.
+        let (records, problems) = read("db   1/3   40s\nweb   2/3   3   2   5m\npi   0/1   2s   2s\n");
+        let kinds: Vec<&str> = workloads(&records).iter().map(|(_, r)| r.shows.kind()).collect();
+        assert_eq!(kinds, ["Deployment", "Job"]);
+        assert_eq!(messages(&problems).len(), 1, "{:?}", messages(&problems));
+    }
+
+    /// Other resources' rows are not controllers' rows.
+    #[test]
+    fn other_headerless_rows_are_not_read() {
+        for text in [
+            "default   Active   5m\n",          // printNamespace
+            "kube-root-ca.crt   1   5m\n",      // printConfigMap
+            "web   1   N/A   0   5m\n",         // printPodDisruptionBudget
+            "web-0   1/1   Running   0   5m\n", // printPod: a pod row
+            "step 1 of the lab took 3 minutes\n",
+        ] {
+            let (records, _) = read(text);
+            assert!(workloads(&records).is_empty(), "{text}");
+        }
     }
 }

@@ -51,6 +51,17 @@ pub(super) fn strip_note(s: &str) -> &str {
     s.get(..cut).unwrap_or(s)
 }
 
+/// A headerless row without its annotation, and whether it follows a
+/// `--- t=10s ---` marker written by a script (its one-shot gets); None for a
+/// marker without a closing `---`.
+pub(super) fn strip_time_marker(text: &str) -> Option<(&str, bool)> {
+    let s = strip_note(text).trim();
+    match s.strip_prefix("---") {
+        Some(rest) => Some((rest.get(rest.find("---")?..)?.trim_start_matches('-').trim(), true)),
+        None => Some((s, false)),
+    }
+}
+
 /// Whitespace-separated tokens with their byte ranges.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Tok<'t> {

@@ -18,7 +18,9 @@
 //!   (`kubectl describe pod X | grep Unhealthy`): named by the command line,
 //!   else by a `Scheduled` or kubelet event's message;
 //! - `kubectl get rs|deploy|sts|job [-w]` tables: one
-//!   [`WorkloadRow`](super::WorkloadRow) per row.
+//!   [`WorkloadRow`](super::WorkloadRow) per row; also their rows without
+//!   a header, when the columns (or the command line, or the other rows
+//!   printed with them) say which controller printed them.
 //!
 //! Each table row is a change or a snapshot ([`Printed`](super::Printed)): a
 //! watch lists each object once, then prints its changes.
@@ -51,6 +53,7 @@ use describe::events::parse_describe_event;
 use describe::{describe_start, is_events_header, is_fragment_key};
 use get_events::EventsLayout;
 use get_pods::headerless_pod_row;
+use get_workloads::headerless_workload_row;
 use lines::{indent, split_key, starts_upper};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -136,6 +139,9 @@ impl Reader<'_> {
             row.printed = self.printed(("pod", row.namespace.clone(), row.name.clone()), None, marked);
             self.emit(line.no, None, Observed::Row(row));
             return i + 1;
+        }
+        if headerless_workload_row(text).is_some() {
+            return self.headerless_workloads(lines, i);
         }
         if is_events_header(text) || self.headerless_event_row(line).is_some() {
             return self.events_block(lines, i);
