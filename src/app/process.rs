@@ -1,7 +1,7 @@
 //! One container instance's process: its behaviour with every random time drawn
 //! once at start, and the answers it gives to probes at any moment.
 
-use super::schema::{ContainerBehaviour, GrpcStatus, Moment, Stretch};
+use super::schema::{ContainerBehaviour, GrpcStatus, HttpAnswerSpec, Moment, Stretch};
 use crate::dist::Dist;
 use crate::rng::Stream;
 use crate::time::SimDuration;
@@ -14,6 +14,16 @@ pub struct HttpResponse {
     pub latency: SimDuration,
     /// The `Location` header of a redirect.
     pub location: Option<Arc<str>>,
+}
+
+/// What a process does with a GET: answer it, or relay it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HttpAnswer {
+    Response(HttpResponse),
+    /// It sends the request on to `port` and `path` of its own network
+    /// namespace, with a client `timeout` of its own, and answers with what
+    /// that got, `latency` later (`kubelet::relay`).
+    Relay { port: u16, path: Arc<str>, timeout: Option<SimDuration>, latency: SimDuration },
 }
 
 /// What a gRPC health `Check` gets from a server that accepted the connection.
@@ -173,16 +183,25 @@ impl Plan {
     // pod's network namespace (`kubelet::netns`): here it is accepted.
 
     /// A GET of `path` (with its query); a path the behaviour does not list answers 404.
-    pub fn http(&self, path: &str, age: SimDuration, moments: Moments, rng: &mut Stream) -> HttpResponse {
+    pub fn http(&self, path: &str, age: SimDuration, moments: Moments, rng: &mut Stream) -> HttpAnswer {
         let Some(b) = &self.behaviour else {
-            return HttpResponse { status: 200, latency: SimDuration::ZERO, location: None };
+            return HttpAnswer::Response(HttpResponse { status: 200, latency: SimDuration::ZERO, location: None });
         };
-        match b.http.keys().position(|k| k == path) {
-            Some(i) => {
-                let p = &b.http[path][self.http[i].pick(age, moments)];
-                HttpResponse { status: p.status, latency: latency(&p.latency, rng), location: p.location.clone() }
+        let Some(i) = b.http.keys().position(|k| k == path) else {
+            return HttpAnswer::Response(HttpResponse { status: 404, latency: SimDuration::ZERO, location: None });
+        };
+        let p = &b.http[path][self.http[i].pick(age, moments)];
+        let latency = latency(&p.latency, rng);
+        match &p.answer {
+            HttpAnswerSpec::Status { status, location } => {
+                HttpAnswer::Response(HttpResponse { status: *status, latency, location: location.clone() })
             }
-            None => HttpResponse { status: 404, latency: SimDuration::ZERO, location: None },
+            HttpAnswerSpec::Forward(f) => HttpAnswer::Relay {
+                port: f.port.0,
+                path: f.path.clone(),
+                timeout: f.timeout.as_ref().map(|t| t.sample(rng)),
+                latency,
+            },
         }
     }
 
