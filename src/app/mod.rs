@@ -206,4 +206,40 @@ mod tests {
         assert!(e.contains("last"), "{e}");
         assert!(e.contains("app.yaml:4:"), "{e}");
     }
+
+    #[test]
+    fn relays_are_checked_with_their_field() {
+        let at = |line: &str| first_error(&format!("containers:\n  mesh:\n    http:\n      /r: [{line}]\n"));
+        let e = at("{forward: {port: 0, path: /health}}");
+        assert!(e.contains("app.yaml:4:") && e.contains("http[\"/r\"][0].forward.port"), "{e}");
+        assert!(e.contains("0: must be between 1 and 65535, inclusive"), "{e}");
+        assert!(at("{forward: {port: 70000, path: /health}}").contains("70000: must be between 1 and 65535"));
+        let e = at("{forward: {port: 9080, path: health}}");
+        assert!(e.contains("forward.path") && e.contains("starts with `/`"), "{e}");
+        assert!(at("{status: 200, forward: {port: 9080, path: /h}}").contains("exclude each other"));
+        assert!(at("{forward: {port: 9080, path: /h}, location: /x}").contains("`location` goes with a `status`"));
+        assert!(at("{latency: 1ms}").contains("missing field `status` (or `forward`"));
+        assert!(at("{forward: {port: 9080, path: /h, retries: 3}}").contains("unknown field `retries`"));
+        let ok = load("containers:\n  mesh:\n    http:\n      /r: [{forward: {port: 9080, path: /h, timeout: 1s}, latency: 1ms}]\n");
+        assert!(ok.unwrap().warnings.is_empty());
+    }
+
+    #[test]
+    fn a_location_outside_the_followed_statuses() {
+        let text = |status: u16| format!("containers:\n  app:\n    http:\n      /r: [{{status: {status}, location: /x}}]\n");
+        // Not a redirect at all: an error.
+        assert!(first_error(&text(200)).contains("200: a `location` belongs to a redirect (a 3xx status)"));
+        // A 3xx Go does not follow: read, with a warning that names the field.
+        for status in [300, 304, 305] {
+            let b = load(&text(status)).unwrap();
+            let w: Vec<String> = b.warnings.iter().map(|w| w.to_string()).collect();
+            assert_eq!(w.len(), 1, "{w:?}");
+            assert!(!b.warnings[0].is_error());
+            assert!(w[0].contains("app.yaml:4:") && w[0].contains("http[\"/r\"][0].location: ignored"), "{}", w[0]);
+            assert!(w[0].contains(&format!("so a {status} is itself the response")), "{}", w[0]);
+        }
+        for status in [301, 302, 303, 307, 308] {
+            assert!(load(&text(status)).unwrap().warnings.is_empty());
+        }
+    }
 }

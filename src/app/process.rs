@@ -269,8 +269,8 @@ mod tests {
 
     const M: Moments = Moments { prestop: false, sigterm: false };
 
-    fn http(status: u16) -> HttpResponse {
-        HttpResponse { status, latency: SimDuration::ZERO, location: None }
+    fn http(status: u16) -> HttpAnswer {
+        HttpAnswer::Response(HttpResponse { status, latency: SimDuration::ZERO, location: None })
     }
 
     #[test]
@@ -284,12 +284,28 @@ mod tests {
         assert_eq!(p.http("/ready", at(2), M, &mut r), http(503));
         assert_eq!(
             p.http("/ready", at(10), M, &mut r),
-            HttpResponse { status: 302, latency: SimDuration::ZERO, location: Some("/r2".into()) }
+            HttpAnswer::Response(HttpResponse { status: 302, latency: SimDuration::ZERO, location: Some("/r2".into()) })
         );
         assert_eq!(p.http("/x", at(10), M, &mut r), http(404));
         assert_eq!(p.exec("true", at(0), M, &mut r), ExecAnswer { code: 0, latency: SimDuration::ZERO, output: None });
         assert_eq!(p.grpc("", at(10), M, &mut r), GrpcAnswer::Unimplemented);
         assert_eq!(p.on_address_in_use, OnAddressInUse::Exit { after: SimDuration::ZERO, code: 1 });
+    }
+
+    #[test]
+    fn a_forward_entry_is_a_relay_with_its_own_latency_and_timeout() {
+        let p = plan(
+            "containers:\n  app:\n    http:\n      /readyz: [{until: 5s, status: 503}, {forward: {port: 9080, path: /health, timeout: 1s}, latency: 2ms}]\n",
+        );
+        let mut r = Stream::new(1, "r");
+        assert_eq!(p.http("/readyz", SimDuration::from_secs(1), M, &mut r), http(503));
+        let relay = HttpAnswer::Relay {
+            port: 9080,
+            path: "/health".into(),
+            timeout: Some(SimDuration::from_secs(1)),
+            latency: SimDuration::from_millis(2),
+        };
+        assert_eq!(p.http("/readyz", SimDuration::from_secs(5), M, &mut r), relay);
     }
 
     #[test]
@@ -299,7 +315,10 @@ mod tests {
         );
         let mut r = Stream::new(1, "r");
         let at = |s: u64| SimDuration::from_secs(s);
-        let status = |m: Moments, s: u64, r: &mut Stream| p.http("/ready", at(s), m, r).status;
+        let status = |m: Moments, s: u64, r: &mut Stream| match p.http("/ready", at(s), m, r) {
+            HttpAnswer::Response(h) => h.status,
+            relay => panic!("{relay:?}"),
+        };
         assert_eq!(status(M, 5, &mut r), 503);
         assert_eq!(status(M, 50, &mut r), 200);
         assert_eq!(status(Moments { prestop: true, sigterm: false }, 5, &mut r), 429);

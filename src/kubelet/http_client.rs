@@ -418,6 +418,15 @@ mod tests {
     }
 
     #[test]
+    fn a_location_on_a_status_go_does_not_follow_is_ignored() {
+        for status in [300, 304, 305] {
+            let routes = [("/a/b?x=1", status, 3, Some("/ready")), ("/ready", 200, 0, None)];
+            let (f, hops) = fetch(base(), Some(MS(1000)), &routes);
+            assert_eq!((f.got, f.took, hops.len()), (Got::Response { status }, MS(3), 1));
+        }
+    }
+
+    #[test]
     fn a_redirect_to_another_host_is_the_response() {
         let routes = [("/a/b?x=1", 301, 3, Some("http://localhost:8080/ready")), ("/ready", 200, 0, None)];
         let (f, hops) = fetch(base(), Some(MS(1000)), &routes);

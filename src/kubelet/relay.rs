@@ -77,3 +77,21 @@ pub fn relayed_status(got: &Got<'_>) -> u16 {
         _ => 500,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_relay_answers_as_pilot_agent() {
+        let url = Url::new("http", "10.244.0.2", 9080, "/health");
+        assert_eq!(relayed_status(&Got::Response { status: 204 }), 204);
+        assert_eq!(relayed_status(&Got::Response { status: 503 }), 503);
+        // `isRedirect`: a 3xx the client did not follow is answered 200.
+        assert_eq!(relayed_status(&Got::Response { status: 302 }), 200);
+        assert_eq!(relayed_status(&Got::Response { status: 304 }), 200);
+        assert_eq!(relayed_status(&Got::Refused { url: url.clone() }), 500);
+        assert_eq!(relayed_status(&Got::Timeout { url }), 500);
+        assert_eq!(relayed_status(&Got::TooManyRedirects { location: "/r".into() }), 500);
+    }
+}
