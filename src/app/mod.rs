@@ -220,13 +220,16 @@ mod tests {
         assert!(at("{forward: {port: 9080, path: /h}, location: /x}").contains("`location` goes with a `status`"));
         assert!(at("{latency: 1ms}").contains("missing field `status` (or `forward`"));
         assert!(at("{forward: {port: 9080, path: /h, retries: 3}}").contains("unknown field `retries`"));
-        let ok = load("containers:\n  mesh:\n    http:\n      /r: [{forward: {port: 9080, path: /h, timeout: 1s}, latency: 1ms}]\n");
+        let ok = load(
+            "containers:\n  mesh:\n    http:\n      /r: [{forward: {port: 9080, path: /h, timeout: 1s}, latency: 1ms}]\n",
+        );
         assert!(ok.unwrap().warnings.is_empty());
     }
 
     #[test]
     fn a_location_outside_the_followed_statuses() {
-        let text = |status: u16| format!("containers:\n  app:\n    http:\n      /r: [{{status: {status}, location: /x}}]\n");
+        let text =
+            |status: u16| format!("containers:\n  app:\n    http:\n      /r: [{{status: {status}, location: /x}}]\n");
         // Not a redirect at all: an error.
         assert!(first_error(&text(200)).contains("200: a `location` belongs to a redirect (a 3xx status)"));
         // A 3xx Go does not follow: read, with a warning that names the field.

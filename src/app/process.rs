@@ -23,7 +23,12 @@ pub enum HttpAnswer {
     /// It sends the request on to `port` and `path` of its own network
     /// namespace, with a client `timeout` of its own, and answers with what
     /// that got, `latency` later (`kubelet::relay`).
-    Relay { port: u16, path: Arc<str>, timeout: Option<SimDuration>, latency: SimDuration },
+    Relay {
+        port: u16,
+        path: Arc<str>,
+        timeout: Option<SimDuration>,
+        latency: SimDuration,
+    },
 }
 
 /// What a gRPC health `Check` gets from a server that accepted the connection.
@@ -284,7 +289,11 @@ mod tests {
         assert_eq!(p.http("/ready", at(2), M, &mut r), http(503));
         assert_eq!(
             p.http("/ready", at(10), M, &mut r),
-            HttpAnswer::Response(HttpResponse { status: 302, latency: SimDuration::ZERO, location: Some("/r2".into()) })
+            HttpAnswer::Response(HttpResponse {
+                status: 302,
+                latency: SimDuration::ZERO,
+                location: Some("/r2".into())
+            })
         );
         assert_eq!(p.http("/x", at(10), M, &mut r), http(404));
         assert_eq!(p.exec("true", at(0), M, &mut r), ExecAnswer { code: 0, latency: SimDuration::ZERO, output: None });

@@ -141,7 +141,9 @@ impl TryFrom<RawHttpPhase> for HttpPhase {
                 return Err("`location` goes with a `status`: a relay answers with the status its request got");
             }
             (Some(_), Some(_), _) => {
-                return Err("`status` and `forward` exclude each other: a relay answers with the status its request got");
+                return Err(
+                    "`status` and `forward` exclude each other: a relay answers with the status its request got",
+                );
             }
             (None, None, _) => return Err("missing field `status` (or `forward`, to relay the request)"),
         };

@@ -65,7 +65,10 @@ fn answer(
     let send = |u: &Url<'_>, elapsed| answer(runtime, ns, host, u.port(), &u.path, at + elapsed, rng, relays);
     let fetched = http_client::get(url, timeout, send, |_| {});
     relays.pop();
-    Reply::Answered(server, HttpResponse { status: relayed_status(&fetched.got), latency: fetched.took + latency, location: None })
+    Reply::Answered(
+        server,
+        HttpResponse { status: relayed_status(&fetched.got), latency: fetched.took + latency, location: None },
+    )
 }
 
 /// The status a relay answers with (`handleAppProbeHTTPGet`): the relayed

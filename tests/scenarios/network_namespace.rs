@@ -189,7 +189,11 @@ fn the_sidecar_relays_the_probes_the_mesh_rewrote_to_the_app() {
         let (failed, succeeded): (Vec<_>, Vec<_>) = readiness.iter().partition(|(t, _, _)| *t < listens);
         assert!(!failed.is_empty() && !succeeded.is_empty(), "seed {seed}");
         for (t, v, d) in &failed {
-            assert_eq!((v, d.as_str()), (&Verdict::Failure, "HTTP probe failed with statuscode: 500"), "seed {seed} at {t}");
+            assert_eq!(
+                (v, d.as_str()),
+                (&Verdict::Failure, "HTTP probe failed with statuscode: 500"),
+                "seed {seed} at {t}"
+            );
         }
         assert!(succeeded.iter().all(|(_, v, _)| *v == Verdict::Success), "seed {seed}");
         let (last_failure, first_success) = (failed[failed.len() - 1].0, succeeded[0].0);
