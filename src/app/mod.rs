@@ -22,8 +22,11 @@
 mod process;
 mod schema;
 
-pub use process::{ExecAnswer, GrpcAnswer, HttpResponse, Moments, OnAddressInUse, OnSigterm, Plan};
-pub use schema::{AddressInUseSpec, ContainerBehaviour, ExitSpec, GrpcStatus, HttpPhase, Phase, SigtermSpec};
+pub use process::{ExecAnswer, GrpcAnswer, HttpAnswer, HttpResponse, Moments, OnAddressInUse, OnSigterm, Plan};
+pub use schema::{
+    AddressInUseSpec, ContainerBehaviour, ExitSpec, Forward, GrpcStatus, HttpAnswerSpec, HttpPhase, Phase, Port,
+    REDIRECT_STATUSES, SigtermSpec,
+};
 
 use crate::error::{Error, Problem, SourceFile};
 use crate::source::{Doc, decode_value, key_path, parse_single};
@@ -37,6 +40,8 @@ pub struct Behaviours {
     containers: BTreeMap<String, Vec<Arc<ContainerBehaviour>>>,
     /// Where each container's entry is, for errors found later (unknown names).
     pub(crate) origin: Option<Doc>,
+    /// What the file says that the kubelet would not act on.
+    pub warnings: Vec<Problem>,
 }
 
 impl Behaviours {
@@ -44,7 +49,7 @@ impl Behaviours {
     pub fn only(&self, names: &[&str]) -> Behaviours {
         let mut containers = self.containers.clone();
         containers.retain(|k, _| names.contains(&k.as_str()));
-        Behaviours { containers, origin: self.origin.clone() }
+        Behaviours { containers, origin: self.origin.clone(), warnings: self.warnings.clone() }
     }
 
     /// The behaviour of `container`'s instance number `restart_count`, or `None`
@@ -77,6 +82,7 @@ impl Behaviours {
     pub fn load(file: &Arc<SourceFile>) -> Result<Behaviours, Error> {
         let doc = parse_single(file)?;
         let mut problems = Vec::new();
+        let mut warnings = Vec::new();
         let mut containers = BTreeMap::new();
         let json = doc.to_json();
         let Some(top) = json.as_object() else {
@@ -89,7 +95,7 @@ impl Behaviours {
             Some(serde_json::Value::Object(map)) => {
                 for (name, value) in map {
                     let path = key_path("containers", name);
-                    match read_container(&doc, &path, value.clone()) {
+                    match read_container(&doc, &path, value.clone(), &mut warnings) {
                         Ok(list) => {
                             containers.insert(name.clone(), list);
                         }
@@ -100,7 +106,10 @@ impl Behaviours {
             Some(_) => problems.push(doc.problem("containers", "must be a mapping from container name to behaviour")),
             None => problems.push(doc.problem("", "missing field `containers`")),
         }
-        if problems.is_empty() { Ok(Behaviours { containers, origin: Some(doc) }) } else { Err(Error::Input(problems)) }
+        match problems.is_empty() {
+            true => Ok(Behaviours { containers, origin: Some(doc), warnings }),
+            false => Err(Error::Input(problems)),
+        }
     }
 }
 
@@ -108,6 +117,7 @@ fn read_container(
     doc: &Doc,
     path: &str,
     value: serde_json::Value,
+    warnings: &mut Vec<Problem>,
 ) -> Result<Vec<Arc<ContainerBehaviour>>, Vec<Problem>> {
     let items: Vec<(String, serde_json::Value)> = match value {
         serde_json::Value::Array(items) if items.is_empty() => {
@@ -124,7 +134,7 @@ fn read_container(
     for (p, v) in items {
         match decode_value::<ContainerBehaviour>(doc, v, &p) {
             Ok(b) => {
-                problems.extend(b.check().into_iter().map(|(field, msg)| {
+                let at = |(field, msg): (String, String)| {
                     let full = if field.is_empty() {
                         p.clone()
                     } else if field.starts_with('[') {
@@ -133,7 +143,9 @@ fn read_container(
                         format!("{p}.{field}")
                     };
                     doc.problem(&full, msg)
-                }));
+                };
+                problems.extend(b.check().into_iter().map(at));
+                warnings.extend(b.warnings().into_iter().map(|w| at(w).warn()));
                 out.push(Arc::new(b));
             }
             Err(e) => problems.push(e),
@@ -193,5 +205,44 @@ mod tests {
         let e = first_error("containers:\n  app:\n    http:\n      /r: [{until: 10s, status: 503}]\n");
         assert!(e.contains("last"), "{e}");
         assert!(e.contains("app.yaml:4:"), "{e}");
+    }
+
+    #[test]
+    fn relays_are_checked_with_their_field() {
+        let at = |line: &str| first_error(&format!("containers:\n  mesh:\n    http:\n      /r: [{line}]\n"));
+        let e = at("{forward: {port: 0, path: /health}}");
+        assert!(e.contains("app.yaml:4:") && e.contains("http[\"/r\"][0].forward.port"), "{e}");
+        assert!(e.contains("0: must be between 1 and 65535, inclusive"), "{e}");
+        assert!(at("{forward: {port: 70000, path: /health}}").contains("70000: must be between 1 and 65535"));
+        let e = at("{forward: {port: 9080, path: health}}");
+        assert!(e.contains("forward.path") && e.contains("starts with `/`"), "{e}");
+        assert!(at("{status: 200, forward: {port: 9080, path: /h}}").contains("exclude each other"));
+        assert!(at("{forward: {port: 9080, path: /h}, location: /x}").contains("`location` goes with a `status`"));
+        assert!(at("{latency: 1ms}").contains("missing field `status` (or `forward`"));
+        assert!(at("{forward: {port: 9080, path: /h, retries: 3}}").contains("unknown field `retries`"));
+        let ok = load(
+            "containers:\n  mesh:\n    http:\n      /r: [{forward: {port: 9080, path: /h, timeout: 1s}, latency: 1ms}]\n",
+        );
+        assert!(ok.unwrap().warnings.is_empty());
+    }
+
+    #[test]
+    fn a_location_outside_the_followed_statuses() {
+        let text =
+            |status: u16| format!("containers:\n  app:\n    http:\n      /r: [{{status: {status}, location: /x}}]\n");
+        // Not a redirect at all: an error.
+        assert!(first_error(&text(200)).contains("200: a `location` belongs to a redirect (a 3xx status)"));
+        // A 3xx Go does not follow: read, with a warning that names the field.
+        for status in [300, 304, 305] {
+            let b = load(&text(status)).unwrap();
+            let w: Vec<String> = b.warnings.iter().map(|w| w.to_string()).collect();
+            assert_eq!(w.len(), 1, "{w:?}");
+            assert!(!b.warnings[0].is_error());
+            assert!(w[0].contains("app.yaml:4:") && w[0].contains("http[\"/r\"][0].location: ignored"), "{}", w[0]);
+            assert!(w[0].contains(&format!("so a {status} is itself the response")), "{}", w[0]);
+        }
+        for status in [301, 302, 303, 307, 308] {
+            assert!(load(&text(status)).unwrap().warnings.is_empty());
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! One container instance's process: its behaviour with every random time drawn
 //! once at start, and the answers it gives to probes at any moment.
 
-use super::schema::{ContainerBehaviour, GrpcStatus, Moment, Stretch};
+use super::schema::{ContainerBehaviour, GrpcStatus, HttpAnswerSpec, Moment, Stretch};
 use crate::dist::Dist;
 use crate::rng::Stream;
 use crate::time::SimDuration;
@@ -14,6 +14,21 @@ pub struct HttpResponse {
     pub latency: SimDuration,
     /// The `Location` header of a redirect.
     pub location: Option<Arc<str>>,
+}
+
+/// What a process does with a GET: answer it, or relay it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HttpAnswer {
+    Response(HttpResponse),
+    /// It sends the request on to `port` and `path` of its own network
+    /// namespace, with a client `timeout` of its own, and answers with what
+    /// that got, `latency` later (`kubelet::relay`).
+    Relay {
+        port: u16,
+        path: Arc<str>,
+        timeout: Option<SimDuration>,
+        latency: SimDuration,
+    },
 }
 
 /// What a gRPC health `Check` gets from a server that accepted the connection.
@@ -173,16 +188,25 @@ impl Plan {
     // pod's network namespace (`kubelet::netns`): here it is accepted.
 
     /// A GET of `path` (with its query); a path the behaviour does not list answers 404.
-    pub fn http(&self, path: &str, age: SimDuration, moments: Moments, rng: &mut Stream) -> HttpResponse {
+    pub fn http(&self, path: &str, age: SimDuration, moments: Moments, rng: &mut Stream) -> HttpAnswer {
         let Some(b) = &self.behaviour else {
-            return HttpResponse { status: 200, latency: SimDuration::ZERO, location: None };
+            return HttpAnswer::Response(HttpResponse { status: 200, latency: SimDuration::ZERO, location: None });
         };
-        match b.http.keys().position(|k| k == path) {
-            Some(i) => {
-                let p = &b.http[path][self.http[i].pick(age, moments)];
-                HttpResponse { status: p.status, latency: latency(&p.latency, rng), location: p.location.clone() }
+        let Some(i) = b.http.keys().position(|k| k == path) else {
+            return HttpAnswer::Response(HttpResponse { status: 404, latency: SimDuration::ZERO, location: None });
+        };
+        let p = &b.http[path][self.http[i].pick(age, moments)];
+        let latency = latency(&p.latency, rng);
+        match &p.answer {
+            HttpAnswerSpec::Status { status, location } => {
+                HttpAnswer::Response(HttpResponse { status: *status, latency, location: location.clone() })
             }
-            None => HttpResponse { status: 404, latency: SimDuration::ZERO, location: None },
+            HttpAnswerSpec::Forward(f) => HttpAnswer::Relay {
+                port: f.port.0,
+                path: f.path.clone(),
+                timeout: f.timeout.as_ref().map(|t| t.sample(rng)),
+                latency,
+            },
         }
     }
 
@@ -250,8 +274,8 @@ mod tests {
 
     const M: Moments = Moments { prestop: false, sigterm: false };
 
-    fn http(status: u16) -> HttpResponse {
-        HttpResponse { status, latency: SimDuration::ZERO, location: None }
+    fn http(status: u16) -> HttpAnswer {
+        HttpAnswer::Response(HttpResponse { status, latency: SimDuration::ZERO, location: None })
     }
 
     #[test]
@@ -265,12 +289,32 @@ mod tests {
         assert_eq!(p.http("/ready", at(2), M, &mut r), http(503));
         assert_eq!(
             p.http("/ready", at(10), M, &mut r),
-            HttpResponse { status: 302, latency: SimDuration::ZERO, location: Some("/r2".into()) }
+            HttpAnswer::Response(HttpResponse {
+                status: 302,
+                latency: SimDuration::ZERO,
+                location: Some("/r2".into())
+            })
         );
         assert_eq!(p.http("/x", at(10), M, &mut r), http(404));
         assert_eq!(p.exec("true", at(0), M, &mut r), ExecAnswer { code: 0, latency: SimDuration::ZERO, output: None });
         assert_eq!(p.grpc("", at(10), M, &mut r), GrpcAnswer::Unimplemented);
         assert_eq!(p.on_address_in_use, OnAddressInUse::Exit { after: SimDuration::ZERO, code: 1 });
+    }
+
+    #[test]
+    fn a_forward_entry_is_a_relay_with_its_own_latency_and_timeout() {
+        let p = plan(
+            "containers:\n  app:\n    http:\n      /readyz: [{until: 5s, status: 503}, {forward: {port: 9080, path: /health, timeout: 1s}, latency: 2ms}]\n",
+        );
+        let mut r = Stream::new(1, "r");
+        assert_eq!(p.http("/readyz", SimDuration::from_secs(1), M, &mut r), http(503));
+        let relay = HttpAnswer::Relay {
+            port: 9080,
+            path: "/health".into(),
+            timeout: Some(SimDuration::from_secs(1)),
+            latency: SimDuration::from_millis(2),
+        };
+        assert_eq!(p.http("/readyz", SimDuration::from_secs(5), M, &mut r), relay);
     }
 
     #[test]
@@ -280,7 +324,10 @@ mod tests {
         );
         let mut r = Stream::new(1, "r");
         let at = |s: u64| SimDuration::from_secs(s);
-        let status = |m: Moments, s: u64, r: &mut Stream| p.http("/ready", at(s), m, r).status;
+        let status = |m: Moments, s: u64, r: &mut Stream| match p.http("/ready", at(s), m, r) {
+            HttpAnswer::Response(h) => h.status,
+            relay => panic!("{relay:?}"),
+        };
         assert_eq!(status(M, 5, &mut r), 503);
         assert_eq!(status(M, 50, &mut r), 200);
         assert_eq!(status(Moments { prestop: true, sigterm: false }, 5, &mut r), 429);

@@ -59,22 +59,97 @@ pub struct Phase<T> {
     pub after_prestop: bool,
 }
 
-/// An HTTP stretch: `{until: 10s, status: 302, location: /login, latency: 5ms}`.
+/// An HTTP stretch: `{until: 10s, status: 302, location: /login, latency: 5ms}`,
+/// or a relay: `{forward: {port: 9080, path: /health}, latency: 1ms}`.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a stretch such as `{until: 10s, status: 503, latency: 5ms}`")]
+#[serde(try_from = "RawHttpPhase")]
 pub struct HttpPhase {
-    #[serde(default)]
     pub until: Option<Dist>,
-    pub status: u16,
-    /// The `Location` header of a redirect: a path, or an absolute URL.
-    #[serde(default)]
-    pub location: Option<Arc<str>>,
-    #[serde(default)]
+    pub answer: HttpAnswerSpec,
+    /// Time to answer (default 0s); a relay's own time, added to the relayed request's.
     pub latency: Option<Dist>,
-    #[serde(default)]
     pub after_sigterm: bool,
-    #[serde(default)]
     pub after_prestop: bool,
+}
+
+/// What an HTTP stretch answers.
+#[derive(Clone, Debug)]
+pub enum HttpAnswerSpec {
+    /// A status, with the `Location` header of a redirect: a path, or an absolute URL.
+    Status { status: u16, location: Option<Arc<str>> },
+    /// The request is relayed to another port and path of the pod's network namespace.
+    Forward(Forward),
+}
+
+/// `{port: 9080, path: /health, timeout: 1s}`: where a relay sends the request,
+/// and the timeout of its own client (absent: none).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a relay such as `{port: 9080, path: /health, timeout: 1s}`")]
+pub struct Forward {
+    pub port: Port,
+    pub path: Arc<str>,
+    #[serde(default)]
+    pub timeout: Option<Dist>,
+}
+
+/// A TCP port: 1 to 65535, else the API server's message.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "i64")]
+pub struct Port(pub u16);
+
+impl TryFrom<i64> for Port {
+    type Error = String;
+    fn try_from(n: i64) -> Result<Port, String> {
+        u16::try_from(n)
+            .ok()
+            .filter(|p| *p != 0)
+            .map(Port)
+            .ok_or_else(|| format!("{n}: must be between 1 and 65535, inclusive"))
+    }
+}
+
+/// An HTTP stretch as written, before `status` and `forward` are told apart.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a stretch such as `{until: 10s, status: 503, latency: 5ms}` or `{forward: {port: 9080, path: /health}}`"
+)]
+struct RawHttpPhase {
+    #[serde(default)]
+    until: Option<Dist>,
+    #[serde(default)]
+    status: Option<u16>,
+    #[serde(default)]
+    location: Option<Arc<str>>,
+    #[serde(default)]
+    forward: Option<Forward>,
+    #[serde(default)]
+    latency: Option<Dist>,
+    #[serde(default)]
+    after_sigterm: bool,
+    #[serde(default)]
+    after_prestop: bool,
+}
+
+impl TryFrom<RawHttpPhase> for HttpPhase {
+    type Error = &'static str;
+    fn try_from(r: RawHttpPhase) -> Result<HttpPhase, &'static str> {
+        let answer = match (r.status, r.forward, r.location) {
+            (Some(status), None, location) => HttpAnswerSpec::Status { status, location },
+            (None, Some(forward), None) => HttpAnswerSpec::Forward(forward),
+            (None, Some(_), Some(_)) => {
+                return Err("`location` goes with a `status`: a relay answers with the status its request got");
+            }
+            (Some(_), Some(_), _) => {
+                return Err(
+                    "`status` and `forward` exclude each other: a relay answers with the status its request got",
+                );
+            }
+            (None, None, _) => return Err("missing field `status` (or `forward`, to relay the request)"),
+        };
+        let RawHttpPhase { until, latency, after_sigterm, after_prestop, .. } = r;
+        Ok(HttpPhase { until, answer, latency, after_sigterm, after_prestop })
+    }
 }
 
 /// The statuses Go's HTTP client follows a `Location` on (`redirectBehavior`).
@@ -221,25 +296,34 @@ impl ContainerBehaviour {
             let field = key_path("http", path);
             check_schedule(&field, phases, &mut out);
             for (i, p) in phases.iter().enumerate() {
-                if !(100..=599).contains(&p.status) {
-                    out.push((
-                        format!("{field}[{i}].status"),
-                        format!("{}: an HTTP status is between 100 and 599", p.status),
-                    ));
-                }
-                if let Some(location) = &p.location {
-                    let at = format!("{field}[{i}].location");
-                    if !REDIRECT_STATUSES.contains(&p.status) {
-                        out.push((
-                            at.clone(),
-                            format!(
-                                "Go's HTTP client follows a `location` only on 301, 302, 303, 307 and 308, not on {}",
-                                p.status
-                            ),
-                        ));
+                match &p.answer {
+                    HttpAnswerSpec::Status { status, location } => {
+                        if !(100..=599).contains(status) {
+                            out.push((
+                                format!("{field}[{i}].status"),
+                                format!("{status}: an HTTP status is between 100 and 599"),
+                            ));
+                        }
+                        if let Some(location) = location {
+                            let at = format!("{field}[{i}].location");
+                            if !(300..=399).contains(status) {
+                                out.push((
+                                    at.clone(),
+                                    format!("{status}: a `location` belongs to a redirect (a 3xx status)"),
+                                ));
+                            }
+                            if let Err(e) = crate::kubelet::http_client::check_location(location) {
+                                out.push((at, e));
+                            }
+                        }
                     }
-                    if let Err(e) = crate::kubelet::http_client::check_location(location) {
-                        out.push((at, e));
+                    HttpAnswerSpec::Forward(f) => {
+                        if !f.path.starts_with('/') {
+                            out.push((
+                                format!("{field}[{i}].forward.path"),
+                                format!("{:?}: a relayed path starts with `/`", f.path),
+                            ));
+                        }
                     }
                 }
             }
@@ -292,6 +376,33 @@ impl ContainerBehaviour {
                 && !(0..=255).contains(&code)
             {
                 out.push(("address_in_use.code".into(), format!("{code}: an exit code is between 0 and 255")));
+            }
+        }
+        out
+    }
+}
+
+impl ContainerBehaviour {
+    /// What the file says that the kubelet would not act on: a `location` on
+    /// a 3xx that Go's HTTP client does not follow (300, 304, 305, 306):
+    /// `redirectBehavior` returns that response itself, and the kubelet's
+    /// prober takes it as a success with a `ProbeWarning`.
+    /// Returns (field path relative to this behaviour, message).
+    pub fn warnings(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for (path, phases) in &self.http {
+            for (i, p) in phases.iter().enumerate() {
+                if let HttpAnswerSpec::Status { status, location: Some(_) } = p.answer
+                    && (300..=399).contains(&status)
+                    && !REDIRECT_STATUSES.contains(&status)
+                {
+                    out.push((
+                        format!("{}[{i}].location", key_path("http", path)),
+                        format!(
+                            "ignored: Go's HTTP client follows a `location` only on 301, 302, 303, 307 and 308 (`redirectBehavior`), so a {status} is itself the response: a success with a ProbeWarning for a probe"
+                        ),
+                    ));
+                }
             }
         }
         out

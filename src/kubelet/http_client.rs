@@ -14,7 +14,7 @@
 //! request URL's host name, the pod IP for the kubelet's requests, so one
 //! behaviour redirects to another port of whatever pod runs it.
 
-use crate::app::HttpResponse;
+use crate::app::{HttpResponse, REDIRECT_STATUSES};
 use crate::time::SimDuration;
 use std::borrow::Cow;
 use std::fmt;
@@ -321,8 +321,8 @@ pub fn get<'a, S>(
         }
         hop(Hop { server, from: elapsed, to: elapsed + latency, url: &url });
         elapsed = elapsed + latency;
-        // Behaviour files carry a `location` only on the statuses Go follows.
-        let location = location.map(|l| url.location(&l));
+        // `redirectBehavior`: Go follows a `Location` on these statuses only.
+        let location = location.filter(|_| REDIRECT_STATUSES.contains(&status)).map(|l| url.location(&l));
         let next = location.as_deref().map(|l| url.resolve(l)).filter(|n| n.host() == first.host());
         let (Some(next), Some(location)) = (next, location) else {
             return Fetched { got: Got::Response { status }, took: elapsed };
@@ -415,6 +415,15 @@ mod tests {
         let (f, hops) = fetch(base(), Some(MS(1000)), &routes);
         assert_eq!((f.got, f.took), (Got::Response { status: 200 }, MS(12)));
         assert_eq!(hops, vec![("/a/b?x=1", MS(0), MS(5)), ("/ready", MS(5), MS(12))]);
+    }
+
+    #[test]
+    fn a_location_on_a_status_go_does_not_follow_is_ignored() {
+        for status in [300, 304, 305] {
+            let routes = [("/a/b?x=1", status, 3, Some("/ready")), ("/ready", 200, 0, None)];
+            let (f, hops) = fetch(base(), Some(MS(1000)), &routes);
+            assert_eq!((f.got, f.took, hops.len()), (Got::Response { status }, MS(3), 1));
+        }
     }
 
     #[test]

@@ -21,6 +21,7 @@ mod pod_updates;
 pub mod pod_worker;
 pub mod prober;
 mod probing;
+pub mod relay;
 pub mod runtime;
 mod start;
 pub mod status;

@@ -5,7 +5,9 @@
 //! bound the port after its latency, and a process that dies with a
 //! request in flight resets the connection.
 
+use super::http_client;
 use super::netns::NetnsId;
+use super::relay;
 use super::runtime::InstId;
 use super::{Ev, Kubelet};
 use crate::app::OnAddressInUse;
@@ -77,9 +79,9 @@ impl Kubelet {
             true => Some(NetnsId::Node),
             false => pods.first().and_then(|&p| self.runtime.sandbox(p)).map(|s| s.netns),
         };
-        if let Some(inst) = netns.and_then(|ns| self.runtime.server(ns, port)) {
-            let i = self.runtime.inst(inst);
-            let response = i.plan.http(path, i.age(now), i.moments, &mut self.server_rng);
+        if let http_client::Reply::Answered(inst, response) =
+            relay::serve(&self.runtime, netns, ip, port, path, now, &mut self.server_rng)
+        {
             self.inflight.push(InFlight { req, inst, status: response.status, back });
             self.send(ctx, response.latency, Ev::Respond { req });
             return;

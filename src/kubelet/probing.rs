@@ -7,6 +7,7 @@ use super::netns::NetnsId;
 use super::prober::handler::{self, HandlerResult, Outcome, Target};
 use super::prober::results::ProbeResult;
 use super::prober::worker::{Served, Step, Update};
+use super::relay;
 use super::runtime::{InstId, Runtime};
 use super::{Ev, Kubelet};
 use crate::cluster::Gate;
@@ -19,7 +20,8 @@ use crate::trace::record::{ProbeRun, Verdict};
 
 /// The request to `url`, `at`, in the pod's network namespace `ns` (a
 /// redirect is followed only to the same host: the same namespace): the
-/// process that bound its port answers, else the kernel refuses it.
+/// process that bound its port answers (a relay with what its own request
+/// got), else the kernel refuses it.
 pub(super) fn send(
     runtime: &Runtime,
     ns: Option<NetnsId>,
@@ -27,9 +29,7 @@ pub(super) fn send(
     at: SimTime,
     rng: &mut Stream,
 ) -> Reply<InstId> {
-    let Some(server) = ns.and_then(|ns| runtime.server(ns, url.port())) else { return Reply::Refused };
-    let i = runtime.inst(server);
-    Reply::Answered(server, i.plan.http(&url.path, i.age(at), i.moments, rng))
+    relay::serve(runtime, ns, url.host(), url.port(), &url.path, at, rng)
 }
 
 impl Kubelet {

@@ -79,6 +79,7 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
     }
     let epoch = parse_epoch(scenario.epoch.as_deref().unwrap_or(DEFAULT_EPOCH)).map_err(Error::input)?;
     let mut warnings = manifests.warnings.clone();
+    warnings.extend(behaviours.warnings.iter().cloned());
     let mut actions = scenario.actions.clone();
     actions.extend(inputs.actions.iter().cloned());
     let mut traffic = scenario.traffic.clone();

@@ -1,6 +1,6 @@
 //! Errors in behaviour files given with `--app`.
 
-use crate::{POD, Run, TempDir, assert_bad_input, assert_error, line_of, podsim};
+use crate::{POD, Run, TempDir, assert_bad_input, assert_error, assert_problem, line_of, podsim};
 
 /// Runs the plain pod with the behaviour file `app`; returns the run and the behaviour's path.
 fn run_with_app(dir: &TempDir, app: &str) -> (Run, String) {
@@ -100,7 +100,7 @@ containers:
 }
 
 #[test]
-fn behaviour_location_only_on_a_status_go_follows() {
+fn behaviour_location_only_on_a_3xx() {
     let dir = TempDir::new("app-location-status");
     let text = "containers:\n  app:\n    http:\n      /ready:\n      - status: 200\n        location: /other\n";
     let (run, file) = run_with_app(&dir, text);
@@ -108,7 +108,66 @@ fn behaviour_location_only_on_a_status_go_follows() {
         &run,
         &file,
         line_of(text, "location"),
-        r#"containers.app.http["/ready"][0].location: Go's HTTP client follows a `location` only on 301, 302, 303, 307 and 308, not on 200"#,
+        r#"containers.app.http["/ready"][0].location: 200: a `location` belongs to a redirect (a 3xx status)"#,
+    );
+}
+
+/// Go's client follows a `Location` only on 301, 302, 303, 307 and 308
+/// (`redirectBehavior`): on a 304 it is read, ignored, and warned about; the
+/// run goes on.
+#[test]
+fn behaviour_location_on_a_3xx_go_does_not_follow_is_a_warning() {
+    let dir = TempDir::new("app-location-304");
+    let text = "containers:\n  app:\n    http:\n      /ready:\n      - status: 304\n        location: /other\n";
+    let (run, file) = run_with_app(&dir, text);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_problem(
+        &run,
+        "warning",
+        &file,
+        line_of(text, "location"),
+        r#"containers.app.http["/ready"][0].location: ignored: Go's HTTP client follows a `location` only on 301, 302, 303, 307 and 308 (`redirectBehavior`), so a 304 is itself the response"#,
+    );
+    assert!(run.stdout.contains("pod/web"), "{run:?}");
+}
+
+#[test]
+fn behaviour_relay_with_a_bad_port_or_path() {
+    let dir = TempDir::new("app-forward");
+    let text = "containers:\n  app:\n    http:\n      /readyz:\n      - forward: {port: 70000, path: /health}\n      /livez:\n      - forward: {port: 9080, path: health}\n";
+    let (run, file) = run_with_app(&dir, text);
+    assert_error(
+        &run,
+        &file,
+        line_of(text, "70000"),
+        r#"containers.app.http["/readyz"][0].forward.port: 70000: must be between 1 and 65535, inclusive"#,
+    );
+}
+
+#[test]
+fn behaviour_relay_path_without_a_slash() {
+    let dir = TempDir::new("app-forward-path");
+    let text = "containers:\n  app:\n    http:\n      /livez:\n      - forward: {port: 9080, path: health}\n";
+    let (run, file) = run_with_app(&dir, text);
+    assert_error(
+        &run,
+        &file,
+        line_of(text, "health"),
+        r#"containers.app.http["/livez"][0].forward.path: "health": a relayed path starts with `/`"#,
+    );
+}
+
+#[test]
+fn behaviour_relay_with_a_status() {
+    let dir = TempDir::new("app-forward-status");
+    let text =
+        "containers:\n  app:\n    http:\n      /livez:\n      - {status: 200, forward: {port: 9080, path: /health}}\n";
+    let (run, file) = run_with_app(&dir, text);
+    assert_error(
+        &run,
+        &file,
+        line_of(text, "forward"),
+        r#"containers.app.http["/livez"][0]: `status` and `forward` exclude each other"#,
     );
 }
 

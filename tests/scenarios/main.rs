@@ -25,6 +25,7 @@ mod probe_actions;
 mod probe_redirects;
 mod readiness_delay;
 mod readiness_gates;
+mod relays;
 mod replicaset;
 mod restart_policy;
 mod rollouts;

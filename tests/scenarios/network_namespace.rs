@@ -162,33 +162,52 @@ fn a_port_two_containers_declare_goes_to_the_first_to_bind_it() {
 }
 
 /// A mesh's rewritten probes: the app's readiness and liveness probes target
-/// 15020, which only the sidecar binds. The app's readiness failures are the
-/// sidecar's 503s, never a refusal; the app is Ready at the first readiness
-/// run once the sidecar's /app-health/…/readyz answers 200, 25 s after the
-/// sidecar started: within [P+25, P+25+5+0.1] (period 5 s); liveness never
-/// fails. Were only the app asked, every probe would be refused.
+/// 15020, which only the sidecar binds, and its agent relays each to the
+/// app's original probe, GET /health on 9080 (`handleAppProbeHTTPGet`),
+/// answering with the status that got: 500 while the app refuses it. So
+/// every readiness run before the app listens (at L) fails with statuscode
+/// 500 (never a refusal: the sidecar answers), taking the relay's 1 ms;
+/// every later run succeeds, taking 1 ms + the app's 2 ms. Runs are one
+/// period (5 s) apart: the first success comes 5 s + 2 ms after the last
+/// failure and at most a period after L, and Ready follows it within the
+/// status manager's 100 ms — never before the app listens. Liveness starts
+/// 30 s after the app's start (in whole seconds), once the app listens
+/// (20 s): it never fails.
 #[test]
-fn the_sidecar_answers_the_probes_the_mesh_rewrote() {
+fn the_sidecar_relays_the_probes_the_mesh_rewrote_to_the_app() {
     assert!(warnings("mesh-probes").is_empty());
     for seed in SEEDS {
         let trace = run("mesh-probes", seed, None);
         let proxy = lives(&trace, "istio-proxy");
         let app = lives(&trace, "reviews");
         assert_eq!((proxy.len(), app.len()), (1, 1), "seed {seed}");
-        let p = proxy[0].started;
         assert_eq!(listening(&trace, "istio-proxy"), vec![vec![15020, 15021, 15090]]);
         assert_eq!(listening(&trace, "reviews"), vec![vec![9080]]);
+        let listens = facts(&trace, "reviews")
+            .into_iter()
+            .find_map(|(t, f)| matches!(f, ProcessFact::Listening { .. }).then_some(t))
+            .expect("the app listens");
+        assert_eq!(listens, app[0].started + secs(20.0), "seed {seed}");
         let readiness = probe_runs(&trace, "reviews", "reviews", ProbeKind::Readiness);
-        for (t, v, d) in &readiness {
-            match *t < p + secs(25.0) {
-                true => assert_eq!((v, d.as_str()), (&Verdict::Failure, "HTTP probe failed with statuscode: 503")),
-                false => assert_eq!(*v, Verdict::Success, "seed {seed} at {t}"),
-            }
+        let (failed, succeeded): (Vec<_>, Vec<_>) = readiness.iter().partition(|(t, _, _)| *t < listens);
+        assert!(!failed.is_empty() && !succeeded.is_empty(), "seed {seed}");
+        for (t, v, d) in &failed {
+            assert_eq!(
+                (v, d.as_str()),
+                (&Verdict::Failure, "HTTP probe failed with statuscode: 500"),
+                "seed {seed} at {t}"
+            );
         }
+        assert!(succeeded.iter().all(|(_, v, _)| *v == Verdict::Success), "seed {seed}");
+        let (last_failure, first_success) = (failed[failed.len() - 1].0, succeeded[0].0);
+        assert_eq!(first_success, last_failure + secs(5.002), "seed {seed}");
+        within(&format!("first success (seed {seed})"), first_success, listens, listens + secs(5.003));
         let ready = pod_condition(&trace, "reviews", &ConditionType::Ready, true).expect("the pod gets Ready");
-        within(&format!("Ready (seed {seed})"), ready, p + secs(25.0), p + secs(30.1));
+        within(&format!("Ready (seed {seed})"), ready, first_success, first_success + secs(0.1));
         let liveness = probe_runs(&trace, "reviews", "reviews", ProbeKind::Liveness);
         assert!(!liveness.is_empty() && liveness.iter().all(|(_, v, _)| *v == Verdict::Success), "seed {seed}");
+        // `doProbe` reads startedAt from the status cache, whole seconds.
+        assert!(liveness[0].0 >= app[0].started.floor_second() + secs(30.0), "seed {seed}");
     }
 }
 
