@@ -384,7 +384,7 @@ fn from_row(row: &PodRow, before: Option<&Output>, exit: Option<(At, String)>, o
                 return;
             }
             let prev = &before.last;
-            let basis = || format!("a watch row's AGE {} (after `{}`)", show(row.age), row_state(prev));
+            let basis = || format!("a watch row's AGE {}, after `{}`", show(row.age), row_state(prev));
             let became =
                 |status: &str| row.status == status && (prev.status != status || prev.restarts != row.restarts);
             if became("CrashLoopBackOff") {

@@ -321,7 +321,7 @@ fn check_against_explains_each_interval() {
     let i = out.iter().position(|l| l.contains("exited #1 (after the first start)")).expect("the line");
     assert_eq!(
         out[i + 1].trim(),
-        "AGE [19s, 20s) − RESTARTS' `ago` [12s, 13s) − the first start (Running #0: a watch row's AGE [0s, 1s)) \
+        "AGE [19s, 20s) − RESTARTS' `ago` [12s, 13s) − the first start (Running #0: a watch row's AGE [0s, 1s), after `0/1 ContainerCreating 0`) \
          (tests/traces/023-lifecycle-lab-crashloop-probes-startup-termination-v137/05a-crashloop-watch.txt:8)"
     );
 }
