@@ -302,13 +302,13 @@ fn envelope(trace: &str, file: &str, scenario: &str) -> Vec<(String, Fit)> {
 
 /// 023 (minikube 1.37): every restart and CrashLoopBackOff time of the lab's
 /// crash loop, and its readiness delay, fall inside podsim's envelope. The
-/// crash loop's watch gives 11 timings (tests/cli/check.rs counts them row
+/// crash loop's watch gives 14 timings (tests/cli/check.rs counts them row
 /// by row); the readiness watch 3: the listing's ContainerCreating, the
 /// first `Running` (the first start) and `1/1` five seconds later.
 #[test]
 fn a_1_37_crash_loop_and_readiness_fit_the_envelope() {
     for (file, scenario, timings) in
-        [("05a-crashloop-watch.txt", "023-crashloop.yaml", 11), ("07-readiness-watch.txt", "023-readiness.yaml", 3)]
+        [("05a-crashloop-watch.txt", "023-crashloop.yaml", 14), ("07-readiness-watch.txt", "023-readiness.yaml", 3)]
     {
         let lines = envelope("023", file, scenario);
         assert_eq!(lines.len(), timings, "{file}: {lines:?}");
@@ -324,16 +324,19 @@ fn a_1_37_crash_loop_and_readiness_fit_the_envelope() {
 /// watch's first row lists the pod still Pending at 29 s. The 13 rows, read
 /// as a watch (the first a listing, the rest changes), give: the listing's
 /// state; `Running` at restarts 0–3; CrashLoopBackOff after 1 and 2; all
-/// containers ready (first at row 4); and from the RESTARTS annotations the
-/// exits of instances 0 (rows 6, 7), 1 (rows 8–10) and 2 (rows 11–13).
+/// containers ready at restarts 0–3 (rows 4, 6, 9, 12: READY becomes 1/1);
+/// and from the RESTARTS annotations the exits of instances 0 (rows 6, 7),
+/// 1 (rows 8–10) and 2 (rows 11–13).
 #[test]
 fn a_1_30_crash_loop_fits_the_1_34_envelope_after_its_first_start() {
     let after = |t: &str| format!("{t} (after the first start)");
-    let mut expected: Vec<(String, Fit)> = ["Running #1", "Running #2", "Running #3", "CrashLoopBackOff after #1"]
+    let mut names: Vec<String> = ["Running #1", "Running #2", "Running #3", "CrashLoopBackOff after #1"]
         .into_iter()
         .chain(["CrashLoopBackOff after #2", "all containers ready", "exited #0", "exited #1", "exited #2"])
-        .map(|t| (after(t), Fit::Inside))
+        .map(String::from)
         .collect();
+    names.extend((1..=3).map(|n| format!("all containers ready (RESTARTS {n})")));
+    let mut expected: Vec<(String, Fit)> = names.iter().map(|t| (after(t), Fit::Inside)).collect();
     let mut lines = envelope("027", "watch.txt", "027-thing.yaml");
     // The first start and the listing before it: the environment's Pending, later than any run.
     for late in ["Running #0", "shows `0/1 Pending 0`"] {

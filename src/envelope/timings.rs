@@ -9,6 +9,7 @@ use crate::observe::{Observed, Origin, PodRow, Printed, Record, Span, When, last
 use k8s_openapi::api::core::v1::Pod;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The suffix of timings measured from the deletion request.
 pub const AFTER_DELETION: &str = " (after the deletion request)";
@@ -125,6 +126,8 @@ pub fn timings(records: &[Record]) -> BTreeMap<String, PodTimings> {
     // The rows of one listing (consecutive event rows of one file), by pod and reason.
     let (mut listing, mut in_listing) = (0usize, false);
     let mut listed: BTreeMap<(usize, String, String), usize> = BTreeMap::new();
+    // What the current output of each file showed of each pod: a change reads against it.
+    let mut outputs: BTreeMap<(Arc<str>, String), Output> = BTreeMap::new();
     for (i, r) in records.iter().enumerate() {
         let first = || PodTimings { first_record: i, ..PodTimings::default() };
         let row = matches!(r.observed, Observed::EventRow { .. });
@@ -187,7 +190,21 @@ pub fn timings(records: &[Record]) -> BTreeMap<String, PodTimings> {
                     }
                     Some((At::SinceCreation(at), basis))
                 });
-                from_row(row, exit, &r.origin, t);
+                // A change is read against the rows before it in its output; a
+                // snapshot is the first row of its pod in an output (a listing).
+                let key = (r.origin.file.clone(), row.name.clone());
+                match (row.printed, outputs.get_mut(&key)) {
+                    (Printed::Change, Some(output)) => {
+                        from_row(row, Some(&*output), exit, &r.origin, t);
+                        output.after(row);
+                    }
+                    // (A reader prints no change without a row before it; if one did, it
+                    // is only a state at its AGE.)
+                    _ => {
+                        from_row(&PodRow { printed: Printed::Snapshot, ..row.clone() }, None, exit, &r.origin, t);
+                        outputs.insert(key, Output::starting(row));
+                    }
+                }
             }
             _ => {}
         }
@@ -310,28 +327,80 @@ fn annotated_exit(row: &PodRow) -> Option<u32> {
     }
 }
 
-/// A row. A watch's change row is a moment (AGE is when it changed); a
+/// What one output (a watch, or a simulated run's writes) showed of a pod
+/// before a row: its first row and its latest.
+#[derive(Clone, Debug)]
+struct Output {
+    first: PodRow,
+    last: PodRow,
+}
+
+impl Output {
+    fn starting(row: &PodRow) -> Output {
+        Output { first: row.clone(), last: row.clone() }
+    }
+
+    fn after(&mut self, row: &PodRow) {
+        self.last = row.clone();
+    }
+
+    /// A moment named by restart count `n` that this output shows is the
+    /// pod's first of that name: the output began before the n-th restart,
+    /// or before any regular container started (a listing of `Pending`,
+    /// `ContainerCreating`, `PodInitializing`, `Init:…`; while initializing,
+    /// printPod sums the init containers' restarts, which stop counting
+    /// once the pod is initialized).
+    fn saw_before(&self, n: u32) -> bool {
+        let first = &self.first;
+        let not_started = matches!(first.status.as_str(), "Pending" | "ContainerCreating" | "PodInitializing")
+            || first.status.starts_with("Init:");
+        not_started || first.restarts < n
+    }
+}
+
+/// `all containers ready`, named like Ready by the restarts it came after.
+fn all_ready(restarts: u32) -> String {
+    match restarts {
+        0 => "all containers ready".to_string(),
+        n => format!("all containers ready (RESTARTS {n})"),
+    }
+}
+
+/// A row. A change row is a moment (AGE is when it changed), read against
+/// the row before it in its output: `Running #n` when STATUS becomes
+/// Running or RESTARTS steps while Running, all containers ready when READY
+/// becomes n/n, `CrashLoopBackOff after #n` when STATUS becomes it; each
+/// only when the output began early enough to see the first of its name. A
 /// listing's row is a state held at its AGE. The RESTARTS annotation names
 /// an exit either way.
-fn from_row(row: &PodRow, exit: Option<(At, String)>, o: &Origin, out: &mut PodTimings) {
+fn from_row(row: &PodRow, before: Option<&Output>, exit: Option<(At, String)>, o: &Origin, out: &mut PodTimings) {
     if let (Some((at, basis)), Some(k)) = (exit, annotated_exit(row)) {
         out.narrow(format!("exited #{k}"), at, o, basis);
     }
     let age = At::SinceCreation(row.age);
-    match row.printed {
-        Printed::Change => {
-            let basis = || format!("a watch row's AGE {}", show(row.age));
-            if row.status == "CrashLoopBackOff" {
+    match (row.printed, before) {
+        (Printed::Change, Some(before)) => {
+            if !before.saw_before(row.restarts) {
+                return;
+            }
+            let prev = &before.last;
+            let basis = || format!("a watch row's AGE {}, after `{}`", show(row.age), row_state(prev));
+            let became =
+                |status: &str| row.status == status && (prev.status != status || prev.restarts != row.restarts);
+            if became("CrashLoopBackOff") {
                 out.insert(format!("CrashLoopBackOff after #{}", row.restarts), age, o, basis());
             }
-            if row.status == "Running" {
+            if became("Running") {
                 out.insert(format!("Running #{}", row.restarts), age, o, basis());
             }
-            if row.ready.1 > 0 && row.ready.0 == row.ready.1 {
-                out.insert("all containers ready".into(), age, o, basis());
+            let all = |r: &PodRow| r.ready.1 > 0 && r.ready.0 == r.ready.1;
+            if all(row) && (!all(prev) || prev.restarts != row.restarts) {
+                out.insert(all_ready(row.restarts), age, o, basis());
             }
         }
-        Printed::Snapshot => {
+        // A simulated pod's first write, its creation: nothing has happened yet.
+        (Printed::Change, None) => {}
+        (Printed::Snapshot, _) => {
             let basis = format!("a listing's AGE {}: the state then, entered earlier", show(row.age));
             out.shown.push((row_state(row), Timing { at: age, origin: Some(o.clone()), basis }));
         }
@@ -344,6 +413,8 @@ fn from_row(row: &PodRow, exit: Option<(At, String)>, o: &Origin, out: &mut PodT
 pub fn simulated_timings(records: &[Record]) -> BTreeMap<String, PodTimings> {
     let mut out = timings(records);
     let mut open: BTreeMap<String, (String, i64)> = BTreeMap::new();
+    // Every write of each pod, from its creation: the output a watch since then prints.
+    let mut outputs: BTreeMap<String, Output> = BTreeMap::new();
     for r in records {
         let (Observed::Pod(p), When::At(seen)) = (&r.observed, r.seen) else { continue };
         let (Some(name), Some(created)) = (p.metadata.name.clone(), p.metadata.creation_timestamp.as_ref().map(secs))
@@ -355,7 +426,8 @@ pub fn simulated_timings(records: &[Record]) -> BTreeMap<String, PodTimings> {
         let row = PodRow { age: Span::exact(age), ..row };
         let t = out.entry(name.clone()).or_default();
         let exit = last_exit.map(|f| (At::Instant(Span::second(f)), "the newest lastState's finishedAt".to_string()));
-        from_row(&row, exit, &r.origin, t);
+        from_row(&row, outputs.get(&name), exit, &r.origin, t);
+        outputs.entry(name.clone()).and_modify(|o| o.after(&row)).or_insert_with(|| Output::starting(&row));
         let state = row_state(&row);
         match open.get(&name) {
             Some((s, _)) if *s == state => {}
@@ -390,4 +462,79 @@ fn as_row(p: &Pod) -> Option<(PodRow, Option<i64>)> {
         printed: Printed::Change,
     };
     Some((row, line.last_restart.map(|t| t.as_second())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::SourceFile;
+
+    /// The moments and listed states read from a `kubectl get pods` text.
+    fn read(text: &str) -> PodTimings {
+        let file = Arc::new(SourceFile { name: "rows.txt".into(), text: text.into() });
+        let mut records = Vec::new();
+        let problems = crate::observe::read(&file, &mut |r| records.push(r));
+        assert!(problems.is_empty(), "{problems:?}");
+        let mut all = timings(&records);
+        assert_eq!(all.len(), 1);
+        all.pop_first().expect("one pod").1
+    }
+
+    fn moments(t: &PodTimings) -> Vec<(&str, Span)> {
+        let since = |v: &Timing| match v.at {
+            At::SinceCreation(s) => s,
+            At::Instant(_) => unreachable!("rows give ages"),
+        };
+        t.moments.iter().map(|(n, v)| (n.as_str(), since(v))).collect()
+    }
+
+    const WATCH: &str = "$ kubectl get pods -w\nNAME  READY  STATUS  RESTARTS  AGE\n";
+
+    /// A watch listing a running, ready pod, then its deletion: no moment
+    /// (the reviewer's reproduction A read `all containers ready` at 30 s).
+    #[test]
+    fn a_listing_is_the_state_before_the_first_change() {
+        let t = read(&format!("{WATCH}hang  1/1  Running  0  8s\nhang  1/1  Terminating  0  30s\n"));
+        assert_eq!(moments(&t), []);
+        assert_eq!(t.shown.len(), 1);
+        assert_eq!((t.shown[0].0.as_str(), t.shown[0].1.at), ("1/1 Running 0", At::SinceCreation(Span::second(8))));
+    }
+
+    /// A readiness flip after a listing of `0/1 Running 0`: neither the
+    /// first start nor, since the pod may have been ready and unready again
+    /// before the listing, the first time all containers were ready
+    /// (reproduction B read `Running #0` at 50 s).
+    #[test]
+    fn a_readiness_flip_is_not_a_start() {
+        let t = read(&format!("{WATCH}worker  0/1  Running  0  44s\nworker  1/1  Running  0  50s\n"));
+        assert_eq!(moments(&t), []);
+        // Watched from its creation, the flip is the first time it was ready.
+        let t = read(&format!(
+            "{WATCH}worker  0/1  Pending  0  0s\nworker  0/1  ContainerCreating  0  0s\nworker  0/1  Running  0  2s\n\
+             worker  1/1  Running  0  9s\nworker  0/1  Running  0  30s\nworker  1/1  Running  0  40s\n"
+        ));
+        assert_eq!(moments(&t), [("Running #0", Span::second(2)), ("all containers ready", Span::second(9))]);
+    }
+
+    /// A watch started while the container has exited after its 4th
+    /// restart: the next start is `Running #5`, and all containers ready
+    /// after 5 restarts. Whether CrashLoopBackOff showed after #4 before the
+    /// listing, the listing cannot say: not read.
+    #[test]
+    fn changes_after_a_late_listing_are_named_by_their_restarts() {
+        let t = read(&format!(
+            "{WATCH}crashloop  0/1  Error  4 (89s ago)  2m19s\ncrashloop  0/1  CrashLoopBackOff  4 (1s ago)  2m19s\n\
+             crashloop  1/1  Running  5 (78s ago)  3m37s\n"
+        ));
+        let at = |lo: i64, hi: i64| Span { lo: lo * 1000, hi: hi * 1000 };
+        // Error 4: `lastState` is instance 3, ended 89 s before AGE 2m19s: [139 − 90, 140 − 89).
+        // CrashLoopBackOff 4: instance 4, [139 − 2, 140 − 1); Running 5 says [217 − 79, 218 − 78) too.
+        let expected = [
+            ("Running #5", Span::second(217)),
+            ("all containers ready (RESTARTS 5)", Span::second(217)),
+            ("exited #3", at(49, 51)),
+            ("exited #4", at(138, 139)),
+        ];
+        assert_eq!(moments(&t), expected);
+    }
 }

@@ -30,8 +30,8 @@ pub struct PodState {
     deletion_counts: BTreeMap<String, (i32, Origin)>,
     /// The last Pod object came from a watch event (every version in order).
     watched_last: bool,
-    /// The last `kubectl get` row: restarts, age in ms, where.
-    pub last_row: Option<(u32, i64, Origin)>,
+    /// The last `kubectl get` row: restarts, whether it showed `Init:…`, age in ms, where.
+    pub last_row: Option<(u32, bool, i64, Origin)>,
     /// Every (Ready, terminating) the pod showed in a watch so far: an
     /// EndpointSlice, written late, must reflect one of them.
     pub watched_states: Vec<(bool, bool)>,

@@ -60,9 +60,12 @@ pub struct PodRow {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Printed {
     /// A watch printing a change as it happens: AGE is the time of the change.
+    /// It always follows a row of the object in the same output, the state
+    /// it changed from.
     Change,
     /// A listing (a one-shot `kubectl get`, the first row of each object in a
-    /// watch): the state the object was in at AGE, entered at some earlier time.
+    /// watch): the state the object was in at AGE, entered at some earlier
+    /// time, after anything that happened before the output began.
     Snapshot,
 }
 

@@ -65,24 +65,28 @@ fn check_against_a_scenario_reports_the_envelope() {
     ]);
     assert_eq!(run.code, Some(0), "{run:?}");
     assert!(run.stdout.contains("envelope of pod lifecycle-crashloop"), "{run:?}");
-    // Four Running rows, two CrashLoopBackOff rows, the first Ready, three
-    // exits read from `RESTARTS 1 (1s ago)`, `1 (12s ago)` and `2 (29s ago)`
-    // (row 12's `3 (33s ago)` gives exit #2 again), and the first row's listing.
+    // Four Running rows, two CrashLoopBackOff rows, four rows where READY
+    // becomes 1/1 (at RESTARTS 0–3), three exits read from `RESTARTS 1 (1s
+    // ago)`, `1 (12s ago)` and `2 (29s ago)` (row 12's `3 (33s ago)` gives
+    // exit #2 again), and the first row's listing.
     let timings: Vec<&str> = run.stdout.lines().filter(|l| l.contains(" recorded ")).collect();
-    assert_eq!(timings.len(), 11, "{run:?}");
+    assert_eq!(timings.len(), 14, "{run:?}");
     assert!(timings.iter().all(|l| l.ends_with("inside")), "{run:?}");
 }
 
 /// Every scenario of `models/scenarios/`, run with its own seed, read back
 /// the ways a user records a cluster, and checked `--against` the same
-/// scenario: the trace itself (`-o jsonl`), `kubectl get pods -w` text
-/// printed from it, and two `kubectl get pod -o json` snapshots of its
-/// first pod. The scenario's seed is one of the envelope's runs, so every
-/// timing read from the recording must fall inside: a miss is a comparison
-/// that reads the recording unlike the runs (a `lastState` taken for the
-/// wrong instance, a listing row read as a change), not chance. (A fresh
-/// seed would fall outside the min–max of N runs with probability 2/(N+1)
-/// per timing.)
+/// scenario: the trace itself (`-o jsonl`); `kubectl get pods -w` text
+/// printed from it, started before the first pod (every write) and started
+/// mid-life (a listing at the middle write, then every later write); a
+/// series of one-shot `kubectl get pods` listings; and two `kubectl get pod
+/// -o json` snapshots of its first pod. The scenario's seed is one of the
+/// envelope's runs, so every timing read from the recording must fall
+/// inside, and no invariant may be violated: a miss is a comparison that
+/// reads the recording unlike the runs (a `lastState` taken for the wrong
+/// instance, a listing row read as a change, a readiness flip after a
+/// listing read as the first start), not chance. (A fresh seed would fall
+/// outside the min–max of N runs with probability 2/(N+1) per timing.)
 #[test]
 fn every_scenario_trace_falls_inside_its_own_envelope() {
     let dir = TempDir::new("check-self");
@@ -104,6 +108,8 @@ fn every_scenario_trace_falls_inside_its_own_envelope() {
         let recording = recordings(&run.stdout);
         let trace = dir.write(&format!("{name}/trace.jsonl"), &run.stdout);
         let watch = dir.write(&format!("{name}/watch.txt"), &recording.watch);
+        let late = dir.write(&format!("{name}/late-watch.txt"), &recording.late_watch);
+        let listings = dir.write(&format!("{name}/listings.txt"), &recording.listings);
         let snaps: Vec<String> = recording
             .snapshots
             .iter()
@@ -111,7 +117,12 @@ fn every_scenario_trace_falls_inside_its_own_envelope() {
             .map(|(i, s)| dir.write(&format!("{name}/pod-{i}.json"), s))
             .collect();
         let runs = recording.seed.max(1).to_string();
-        for files in [vec![trace], vec![watch], snaps] {
+        // (Every listing may come after the last pod was deleted: no listing then.)
+        let listings = if recording.listings.is_empty() { Vec::new() } else { vec![listings] };
+        for files in [vec![trace], vec![watch], vec![late], listings, snaps] {
+            if files.is_empty() {
+                continue;
+            }
             let mut args = vec!["check".to_string()];
             args.extend(files.iter().cloned());
             args.extend(["--against", scenario, "--runs", &runs, "-o", "json"].map(String::from));
@@ -124,6 +135,14 @@ fn every_scenario_trace_falls_inside_its_own_envelope() {
                 misses.push(format!("{what}: {check:?}"));
                 continue;
             };
+            let invariants = &v["invariants"];
+            let entries = ["pods", "controllers"].map(|k| invariants[k].as_array().into_iter().flatten());
+            for e in entries.into_iter().flatten() {
+                let verdicts = e["verdicts"].as_object().into_iter().flatten();
+                for (rule, verdict) in verdicts.filter(|(_, v)| v["verdict"] == "violated") {
+                    misses.push(format!("{what} {}: VIOLATED {rule}: {verdict}", e["pod"]));
+                }
+            }
             let envelopes = v["envelopes"].as_array().into_iter().flatten();
             let before = checked;
             for e in envelopes {
@@ -151,48 +170,98 @@ fn every_scenario_trace_falls_inside_its_own_envelope() {
     assert!(misses.is_empty(), "{} misses:\n{}", misses.len(), misses.join("\n"));
 }
 
-/// What a user would have recorded of a run: `kubectl get pods -w` and two
-/// `kubectl get pod NAME -o json` snapshots of the first pod (at a third and
-/// two thirds of its versions).
+/// What a user would have recorded of a run: `kubectl get pods -w` from
+/// before the first pod and from mid-life, one-shot `kubectl get pods` at
+/// four times, and two `kubectl get pod NAME -o json` snapshots of the first
+/// pod (at a third and two thirds of its versions). Rows are printed as
+/// kubectl prints them (`printPod`, `HumanDuration`) at the time of each
+/// write (a watch's changes) or listing.
 struct Recording {
     /// The run's seed: the envelope's runs must include it.
     seed: u64,
     watch: String,
+    late_watch: String,
+    listings: String,
     snapshots: Vec<String>,
+}
+
+const TABLE_HEADER: &str = "NAME   READY   STATUS   RESTARTS   AGE\n";
+
+/// The `kubectl get pods` row of a Pod object printed at `now`.
+fn pod_row(object: &serde_json::Value, now: k8s_openapi::jiff::Timestamp) -> String {
+    let pod: k8s_openapi::api::core::v1::Pod = serde_json::from_value(object.clone()).expect("a Pod");
+    let line = podsim::kubectl::print_pod(&pod);
+    let ready = format!("{}/{}", line.ready.0, line.ready.1);
+    let (restarts, age) = (line.restarts_cell(now), line.age_cell(now));
+    format!("{}   {ready}   {}   {restarts}   {age}\n", line.name, line.status)
+}
+
+/// The pods that exist after the writes up to time `t` (s), in order of creation.
+fn existing(writes: &[(f64, bool, serde_json::Value)], t: f64) -> Vec<&serde_json::Value> {
+    let mut pods: Vec<&serde_json::Value> = Vec::new();
+    for (_, deleted, object) in writes.iter().take_while(|(at, ..)| *at <= t) {
+        let name = &object["metadata"]["name"];
+        let at = pods.iter().position(|p| &p["metadata"]["name"] == name);
+        match (at, deleted) {
+            (Some(i), true) => drop(pods.remove(i)),
+            (Some(i), false) => pods[i] = object,
+            (None, false) => pods.push(object),
+            (None, true) => {}
+        }
+    }
+    pods
 }
 
 fn recordings(jsonl: &str) -> Recording {
     let (mut epoch, mut seed) = (None, 0);
-    let mut versions: Vec<(f64, serde_json::Value)> = Vec::new();
+    // Every write of a Pod: its time, whether it deleted the pod, the object.
+    let mut writes: Vec<(f64, bool, serde_json::Value)> = Vec::new();
     for line in jsonl.lines() {
         let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
         if v["type"] == "HEADER" {
             epoch = v["run"]["epoch"].as_str().and_then(|e| e.parse::<k8s_openapi::jiff::Timestamp>().ok());
             seed = v["run"]["seed"].as_u64().unwrap_or(0);
         }
-        if matches!(v["type"].as_str(), Some("ADDED" | "MODIFIED")) && v["object"]["kind"] == "Pod" {
-            versions.push((v["t"].as_f64().unwrap_or(0.0), v["object"].clone()));
+        if matches!(v["type"].as_str(), Some("ADDED" | "MODIFIED" | "DELETED")) && v["object"]["kind"] == "Pod" {
+            writes.push((v["t"].as_f64().unwrap_or(0.0), v["type"] == "DELETED", v["object"].clone()));
         }
     }
     let epoch = epoch.expect("the HEADER's epoch");
-    let mut watch = String::from("$ kubectl get pods -w\nNAME   READY   STATUS   RESTARTS   AGE\n");
-    for (t, object) in &versions {
-        let pod: k8s_openapi::api::core::v1::Pod = serde_json::from_value(object.clone()).expect("a Pod");
-        let now = epoch + k8s_openapi::jiff::SignedDuration::from_millis((t * 1000.0).round() as i64);
-        let line = podsim::kubectl::print_pod(&pod);
-        let ready = format!("{}/{}", line.ready.0, line.ready.1);
-        let (restarts, age) = (line.restarts_cell(now), line.age_cell(now));
-        watch += &format!("{}   {ready}   {}   {restarts}   {age}\n", line.name, line.status);
+    let at = |t: f64| epoch + k8s_openapi::jiff::SignedDuration::from_millis((t * 1000.0).round() as i64);
+    let versions: Vec<&(f64, bool, serde_json::Value)> = writes.iter().filter(|(_, deleted, _)| !deleted).collect();
+    let mut watch = format!("$ kubectl get pods -w\n{TABLE_HEADER}");
+    for (t, _, object) in &versions {
+        watch += &pod_row(object, at(*t));
     }
-    let first = versions.first().map(|(_, o)| o["metadata"]["name"].clone());
+    // Started at the middle write: the pods as they are then, then each later write.
+    let middle = versions.get(versions.len() / 2).map_or(0.0, |(t, ..)| *t);
+    let mut late_watch = format!("$ kubectl get pods -w\n{TABLE_HEADER}");
+    for object in existing(&writes, middle) {
+        late_watch += &pod_row(object, at(middle));
+    }
+    for (t, _, object) in versions.iter().filter(|(t, ..)| *t > middle) {
+        late_watch += &pod_row(object, at(*t));
+    }
+    // One-shot listings at a quarter, half, three quarters and the end of the writes.
+    let (first, last) = (writes.first().map_or(0.0, |w| w.0), writes.last().map_or(0.0, |w| w.0));
+    let mut listings = String::new();
+    for k in 1..=4 {
+        let t = first + (last - first) * f64::from(k) / 4.0;
+        let pods = existing(&writes, t);
+        if !pods.is_empty() {
+            listings += &format!("$ kubectl get pods\n{TABLE_HEADER}");
+            pods.iter().for_each(|object| listings += &pod_row(object, at(t)));
+        }
+    }
+    let first = versions.first().map(|(_, _, o)| o["metadata"]["name"].clone());
     let own: Vec<&serde_json::Value> =
-        versions.iter().filter(|(_, o)| Some(&o["metadata"]["name"]) == first.as_ref()).map(|(_, o)| o).collect();
+        versions.iter().filter(|(_, _, o)| Some(&o["metadata"]["name"]) == first.as_ref()).map(|(_, _, o)| o).collect();
     let snapshots = [own.len() / 3, own.len() * 2 / 3]
         .iter()
         .filter_map(|&i| own.get(i))
         .map(|o| serde_json::to_string_pretty(o).unwrap_or_default())
         .collect();
-    Recording { seed, watch, snapshots }
+    Recording { seed, watch, late_watch, listings, snapshots }
 }
 
 /// The lines of one `--against` envelope as (timing, recorded interval, fit).
@@ -252,7 +321,7 @@ fn check_against_explains_each_interval() {
     let i = out.iter().position(|l| l.contains("exited #1 (after the first start)")).expect("the line");
     assert_eq!(
         out[i + 1].trim(),
-        "AGE [19s, 20s) − RESTARTS' `ago` [12s, 13s) − the first start (Running #0: a watch row's AGE [0s, 1s)) \
+        "AGE [19s, 20s) − RESTARTS' `ago` [12s, 13s) − the first start (Running #0: a watch row's AGE [0s, 1s), after `0/1 ContainerCreating 0`) \
          (tests/traces/023-lifecycle-lab-crashloop-probes-startup-termination-v137/05a-crashloop-watch.txt:8)"
     );
 }

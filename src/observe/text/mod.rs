@@ -164,9 +164,11 @@ impl Reader<'_> {
     /// Whether a table row of an object is a change or a snapshot. A one-shot
     /// `kubectl get` (or a script's `--- t=10s ---` marker) prints snapshots; a
     /// watch lists each object once, then prints each change as it happens
-    /// (`--watch-only`: only the changes; `--output-watch-events`: ADDED is
-    /// the listing). Rows of unknown origin are read as a watch: the first row
-    /// of each object a snapshot, the next ones changes.
+    /// (`--output-watch-events`: ADDED is the listing). Rows of unknown origin
+    /// are read as a watch: the first row of each object a snapshot, the next
+    /// ones changes. So a change always follows a row of its object in the
+    /// same output, the state it changed from; the first row of an object
+    /// under `--watch-only` has none, and is the state at its AGE.
     fn printed(
         &mut self,
         object: (&'static str, Option<String>, String),
@@ -176,9 +178,7 @@ impl Reader<'_> {
         let first = self.listed.insert(object);
         let watch = self.cmd.as_ref().filter(|c| c.verb == "get").map(|c| c.watch);
         match (watch, event) {
-            (Some(Watch::ChangesOnly), _) => Printed::Change,
             (_, Some("ADDED")) => Printed::Snapshot,
-            (_, Some(_)) => Printed::Change,
             (Some(Watch::No), None) => Printed::Snapshot,
             _ if marked || first => Printed::Snapshot,
             _ => Printed::Change,
