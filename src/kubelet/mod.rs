@@ -7,6 +7,7 @@
 
 pub mod actions;
 pub mod active_deadline;
+pub mod admission;
 pub mod backoff;
 pub mod container_hash;
 pub mod events;
@@ -352,6 +353,7 @@ impl Kubelet {
             }
             Ev::Housekeeping => {
                 self.backoff.gc(now);
+                self.clean_up_rejected(ctx);
                 self.send(ctx, HOUSEKEEPING, Ev::Housekeeping);
             }
             Ev::StatusResync => {
@@ -428,6 +430,7 @@ impl Kubelet {
         status: PodStatus,
         ctx: &mut Ctx<'_>,
     ) {
+        let admitted = self.admission(&spec);
         let i = pod.0 as usize;
         if self.pods.len() <= i {
             self.pods.resize_with(i + 1, || None);
@@ -449,7 +452,10 @@ impl Kubelet {
             generation,
             removed: false,
         }));
-        self.update_pod(pod, ctx);
+        match admitted {
+            Ok(()) => self.update_pod(pod, ctx),
+            Err(predicate) => self.reject_pod(pod, predicate, ctx),
+        }
     }
 
     /// Stores a relist of `pod` and reacts to what changed (`HandlePodSyncs`
