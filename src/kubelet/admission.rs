@@ -113,8 +113,8 @@ impl Kubelet {
         let mut used = Vec::new();
         if !wanted.is_empty() {
             for p in self.live.iter().filter_map(|&id| self.pods[id.0 as usize].as_deref()) {
-                let terminal = p.status.api().phase.is_terminal()
-                    || p.status.cached().is_some_and(|c| c.phase.is_terminal());
+                let terminal =
+                    p.status.api().phase.is_terminal() || p.status.cached().is_some_and(|c| c.phase.is_terminal());
                 if !p.removed && active(p.worker.lifecycle, terminal) {
                     used.extend(node_ports::host_ports(&p.spec.object));
                 }

@@ -267,8 +267,7 @@ pub fn setup(
 /// controller, which would also delete it, is not simulated.
 fn no_execute_warning(pod: &PodSpec, node: &crate::cluster::Node) -> Option<String> {
     let tolerations = pod.object.spec.as_ref().and_then(|s| s.tolerations.as_deref()).unwrap_or(&[]);
-    let taint =
-        crate::control::scheduler::untolerated_taint(&node.taints, tolerations, |t| t.effect == "NoExecute")?;
+    let taint = crate::control::scheduler::untolerated_taint(&node.taints, tolerations, |t| t.effect == "NoExecute")?;
     let value = taint.value.as_deref().map(|v| format!("={v}")).unwrap_or_default();
     Some(format!(
         "node {:?} has the taint {}{value}:NoExecute, which the pod does not tolerate: its kubelet rejects the pod \
