@@ -4,6 +4,7 @@
 //! Each container status also carries a short `why` for its ready/started
 //! values; it is never sent to the API, only used to explain the timeline.
 
+use crate::kubelet::admission::Predicate;
 use crate::spec::QosClass;
 use crate::time::SimTime;
 use std::borrow::Cow;
@@ -37,19 +38,25 @@ impl PodPhase {
 pub enum PodReason {
     /// The active-deadline handler (`activeDeadlineSeconds` passed).
     DeadlineExceeded,
+    /// The kubelet's admission rejected the pod (`rejectPod`): the reason is
+    /// the first failed predicate's name.
+    Rejected(Predicate),
 }
 
 impl PodReason {
-    /// Also the reason of the Event the kubelet records (active_deadline.go `reason`).
+    /// Also the reason of the Event the kubelet records (active_deadline.go
+    /// `reason`; `rejectPod`'s Event).
     pub fn as_str(self) -> &'static str {
         match self {
             PodReason::DeadlineExceeded => "DeadlineExceeded",
+            PodReason::Rejected(p) => p.name(),
         }
     }
-    /// Also the Event's message (active_deadline.go `message`).
+    /// The status message (for DeadlineExceeded also the Event's, active_deadline.go `message`).
     pub fn message(self) -> &'static str {
         match self {
             PodReason::DeadlineExceeded => "Pod was active on the node longer than the specified deadline",
+            PodReason::Rejected(p) => p.status_message(),
         }
     }
 }

@@ -30,12 +30,19 @@ pub fn tolerates(t: &Toleration, taint: &Taint) -> bool {
     }
 }
 
-/// `FindMatchingUntoleratedTaint` with the filter's NoSchedule/NoExecute predicate.
+/// `FindMatchingUntoleratedTaint`: the first taint `inclusion` keeps that no
+/// toleration tolerates.
+pub fn untolerated_taint<'a>(
+    taints: &'a [Taint],
+    tolerations: &[Toleration],
+    inclusion: impl Fn(&Taint) -> bool,
+) -> Option<&'a Taint> {
+    taints.iter().filter(|t| inclusion(t)).find(|t| !tolerations.iter().any(|tol| tolerates(tol, t)))
+}
+
+/// The filter's `FindMatchingUntoleratedTaint`, NoSchedule and NoExecute taints.
 fn untolerated<'a>(node: &'a Node, tolerations: &[Toleration]) -> Option<&'a Taint> {
-    node.taints
-        .iter()
-        .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
-        .find(|t| !tolerations.iter().any(|tol| tolerates(tol, t)))
+    untolerated_taint(&node.taints, tolerations, |t| t.effect == "NoSchedule" || t.effect == "NoExecute")
 }
 
 /// What the filters read of the pod being scheduled.

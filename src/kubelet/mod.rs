@@ -7,6 +7,7 @@
 
 pub mod actions;
 pub mod active_deadline;
+pub mod admission;
 pub mod backoff;
 pub mod container_hash;
 pub mod events;
@@ -353,6 +354,7 @@ impl Kubelet {
             }
             Ev::Housekeeping => {
                 self.backoff.gc(now);
+                self.clean_up_rejected(ctx);
                 self.send(ctx, HOUSEKEEPING, Ev::Housekeeping);
             }
             Ev::StatusResync => {
@@ -434,6 +436,7 @@ impl Kubelet {
         status: PodStatus,
         ctx: &mut Ctx<'_>,
     ) {
+        let admitted = self.admission(&spec);
         let i = pod.0 as usize;
         if self.pods.len() <= i {
             self.pods.resize_with(i + 1, || None);
@@ -455,7 +458,10 @@ impl Kubelet {
             generation,
             removed: false,
         }));
-        self.update_pod(pod, ctx);
+        match admitted {
+            Ok(()) => self.update_pod(pod, ctx),
+            Err(predicate) => self.reject_pod(pod, predicate, ctx),
+        }
     }
 
     /// Stores a relist of `pod` and reacts to what changed (`HandlePodSyncs`

@@ -44,7 +44,7 @@ impl Kubelet {
     /// effective grace of a zero-grace deletion is 1 s), then forgotten.
     pub(super) fn pod_removed(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
         let Some(p) = self.pod(pod) else { return };
-        if p.worker.lifecycle == Lifecycle::Finished {
+        if matches!(p.worker.lifecycle, Lifecycle::Finished | Lifecycle::Rejected) {
             self.forget(pod);
             return;
         }

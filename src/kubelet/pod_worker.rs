@@ -17,6 +17,9 @@ pub enum Lifecycle {
     Terminated,
     /// Nothing more to do.
     Finished,
+    /// Never handed to the pod worker: the kubelet's admission rejected it
+    /// (`rejectPod`), so no sandbox or container is ever made for it.
+    Rejected,
 }
 
 /// What the worker goroutine is doing.
@@ -61,7 +64,7 @@ impl Default for PodWorker {
 impl PodWorker {
     /// `UpdatePod`: returns true when the worker should now wait for the cache.
     pub fn update(&mut self) -> bool {
-        if self.lifecycle == Lifecycle::Finished {
+        if matches!(self.lifecycle, Lifecycle::Finished | Lifecycle::Rejected) {
             return false;
         }
         match self.work {

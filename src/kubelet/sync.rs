@@ -135,7 +135,7 @@ impl Kubelet {
             Lifecycle::Syncing => self.sync_pod(pod, ctx),
             Lifecycle::Terminating => self.sync_terminating_pod(pod, ctx),
             Lifecycle::Terminated => self.sync_terminated_pod(pod, ctx),
-            Lifecycle::Finished => {}
+            Lifecycle::Finished | Lifecycle::Rejected => {}
         }
     }
 

@@ -223,7 +223,11 @@ pub fn setup(
         }
     }
     for (i, pod) in manifests.pods.iter().enumerate() {
-        if let Some(n) = pod.node_name.as_ref().filter(|n| !cluster.nodes.iter().any(|x| &*x.name == n.as_str())) {
+        let node = pod.node_name.as_ref().and_then(|n| cluster.nodes.iter().find(|x| &*x.name == n.as_str()));
+        if let Some(w) = node.and_then(|node| no_execute_warning(pod, node)) {
+            warnings.push(manifests.problem(i, "spec.nodeName", w).warn());
+        }
+        if let Some(n) = pod.node_name.as_ref().filter(|_| node.is_none()) {
             let nodes: Vec<&str> = cluster.nodes.iter().map(|x| &*x.name).collect();
             let message = format!(
                 "{n:?} is not a node of the cluster profile {:?} (nodes: {}): remove spec.nodeName to let the \
@@ -257,6 +261,20 @@ pub fn setup(
         clients: Arc::new(clients),
     };
     Ok((setup, warnings))
+}
+
+/// A pod created on a node with a NoExecute taint it does not tolerate: its
+/// kubelet rejects it (the admission's TaintToleration); the taint-eviction
+/// controller, which would also delete it, is not simulated.
+fn no_execute_warning(pod: &PodSpec, node: &crate::cluster::Node) -> Option<String> {
+    let tolerations = pod.object.spec.as_ref().and_then(|s| s.tolerations.as_deref()).unwrap_or(&[]);
+    let taint = crate::control::scheduler::untolerated_taint(&node.taints, tolerations, |t| t.effect == "NoExecute")?;
+    let value = taint.value.as_deref().map(|v| format!("={v}")).unwrap_or_default();
+    Some(format!(
+        "node {:?} has the taint {}{value}:NoExecute, which the pod does not tolerate: its kubelet rejects the pod \
+         (TaintToleration); the taint-eviction controller, which also deletes such a pod, is not simulated",
+        node.name, taint.key
+    ))
 }
 
 /// A container that declares no containerPort, and whose behaviour names no

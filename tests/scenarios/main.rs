@@ -15,6 +15,7 @@ mod c28_service;
 mod crash_loop;
 mod hooks;
 mod initial_delay;
+mod kubelet_admission;
 mod liveness_exec;
 mod network_namespace;
 mod node_ports;

@@ -1,0 +1,222 @@
+//! The kubelet's admission of a pod it is handed (`HandlePodAdditions` →
+//! `canAdmitPod`, pkg/kubelet/kubelet.go and allocation/allocation_manager.go;
+//! `predicateAdmitHandler.Admit`, pkg/kubelet/lifecycle/predicate.go). A pod
+//! that arrives bound (`spec.nodeName`) never met the scheduler's filters, so
+//! its node is where it is turned away: `generalFilter` runs the scheduler's
+//! `AdmissionCheck` (resources, node affinity, node name, node ports) against
+//! the pods the kubelet admitted that are still active, then looks for a
+//! NoExecute taint the pod does not tolerate. The first failure is the
+//! reason; `rejectPod` records a Warning Event and caches a Failed status,
+//! and the pod worker never gets the pod: no sandbox, no container.
+//!
+//! podsim checks the predicates its scheduler models, NodePorts and the
+//! taints. Resources are not simulated, nor are node affinity and
+//! nodeSelector (the manifest check warns about them); the node name always
+//! matches, since the pod reached this kubelet by naming its node.
+
+use super::Kubelet;
+use super::pod_worker::Lifecycle;
+use crate::api::status::{PodPhase, PodReason, PodStatus};
+use crate::control::scheduler::node_ports::{self, HostPort};
+use crate::control::scheduler::untolerated_taint;
+use crate::sim::{Ctx, PodId};
+use crate::spec::PodSpec;
+use k8s_openapi::api::core::v1::{Taint, Toleration};
+
+/// The predicate that failed (`PredicateFailureError`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Predicate {
+    /// `nodeports.Name`: a host port the pod wants is taken on the node.
+    NodePorts,
+    /// `tainttoleration.Name`: the node has a NoExecute taint the pod does not tolerate.
+    TaintToleration,
+}
+
+impl Predicate {
+    /// `PredicateName`: the reason of the status and of the Event.
+    pub fn name(self) -> &'static str {
+        match self {
+            Predicate::NodePorts => "NodePorts",
+            Predicate::TaintToleration => "TaintToleration",
+        }
+    }
+
+    /// `PredicateFailureError.Error`, "Predicate %s failed: %s" with the
+    /// plugin's reason (`nodeports.ErrReason`,
+    /// `tainttoleration.ErrReasonNotMatch`): the Event's message.
+    pub fn error(self) -> &'static str {
+        match self {
+            Predicate::NodePorts => {
+                "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports"
+            }
+            Predicate::TaintToleration => {
+                "Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate"
+            }
+        }
+    }
+
+    /// `rejectPod`'s status message: "Pod was rejected: " and the error.
+    pub fn status_message(self) -> &'static str {
+        match self {
+            Predicate::NodePorts => {
+                "Pod was rejected: Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports"
+            }
+            Predicate::TaintToleration => {
+                "Pod was rejected: Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate"
+            }
+        }
+    }
+}
+
+/// `generalFilter`, first failure only (`Admit` reports `reasons[0]`):
+/// `AdmissionCheck`'s NodePorts against the host ports `used` by the other
+/// active pods, then the node's NoExecute taints ("Kubelet is only
+/// interested in the NoExecute taint"; NoSchedule is the scheduler's).
+pub fn admit(
+    wanted: &[HostPort],
+    tolerations: &[Toleration],
+    taints: &[Taint],
+    used: &[HostPort],
+) -> Result<(), Predicate> {
+    if !node_ports::fits(wanted, used) {
+        return Err(Predicate::NodePorts);
+    }
+    if untolerated_taint(taints, tolerations, |t| t.effect == "NoExecute").is_some() {
+        return Err(Predicate::TaintToleration);
+    }
+    Ok(())
+}
+
+/// `filterOutInactivePods` for a pod still in the pod manager: a pod the
+/// worker knows terminated is out; so is one whose phase is terminal, in the
+/// API or in the status manager's cache (`isAdmittedPodTerminal`: a
+/// rejected pod), unless it is still terminating.
+pub fn active(lifecycle: Lifecycle, terminal: bool) -> bool {
+    match lifecycle {
+        Lifecycle::Syncing => !terminal,
+        Lifecycle::Terminating => true,
+        Lifecycle::Terminated | Lifecycle::Finished | Lifecycle::Rejected => false,
+    }
+}
+
+/// The pod's `tolerations`.
+fn tolerations(spec: &PodSpec) -> &[Toleration] {
+    spec.object.spec.as_ref().and_then(|s| s.tolerations.as_deref()).unwrap_or(&[])
+}
+
+impl Kubelet {
+    /// `allocationManager.AddPod(kl.GetActivePods(), pod)`: the pod against
+    /// the active pods of the kubelet's pod manager (a pod removed from the
+    /// API server has left it, even while its containers stop).
+    pub(super) fn admission(&self, spec: &PodSpec) -> Result<(), Predicate> {
+        let wanted = node_ports::host_ports(&spec.object);
+        let mut used = Vec::new();
+        if !wanted.is_empty() {
+            for p in self.live.iter().filter_map(|&id| self.pods[id.0 as usize].as_deref()) {
+                let terminal =
+                    p.status.api().phase.is_terminal() || p.status.cached().is_some_and(|c| c.phase.is_terminal());
+                if !p.removed && active(p.worker.lifecycle, terminal) {
+                    used.extend(node_ports::host_ports(&p.spec.object));
+                }
+            }
+        }
+        admit(&wanted, tolerations(spec), &self.node.taints, &used)
+    }
+
+    /// `rejectPod`: a Warning Event with the predicate's reason and error,
+    /// then the status manager's Failed status (phase, reason, message and
+    /// the QoS class; `updateStatusInternal` adds startTime), which its next
+    /// PATCH carries. No condition: the kubelet owns them all, and writes none.
+    pub(super) fn reject_pod(&mut self, pod: PodId, predicate: Predicate, ctx: &mut Ctx<'_>) {
+        let now = ctx.q.now();
+        self.emit(pod, None, true, predicate.name(), predicate.error().to_string(), ctx);
+        let Some(p) = self.pod(pod) else { return };
+        p.worker.lifecycle = Lifecycle::Rejected;
+        let status = PodStatus {
+            phase: PodPhase::Failed,
+            reason: Some(PodReason::Rejected(predicate)),
+            ..PodStatus::new(p.spec.qos)
+        };
+        p.status.set(status, now, false);
+        self.flush_status(pod, ctx);
+    }
+
+    /// `HandlePodCleanups` → `filterTerminalPodsToDelete`: a deleted pod
+    /// the API shows terminal and the pod worker never had (a rejected one)
+    /// is handed to it (`SyncPodKill`); with nothing running it goes
+    /// straight to `SyncTerminatedPod`, whose `TerminatePod` lets the status
+    /// manager send the final DELETE.
+    pub(super) fn clean_up_rejected(&mut self, ctx: &mut Ctx<'_>) {
+        let mut at = None;
+        while let Some(pod) = self.next_live(at) {
+            at = Some(pod);
+            let Some(p) = self.pod(pod) else { continue };
+            let due = p.worker.lifecycle == Lifecycle::Rejected
+                && p.deletion_grace.is_some()
+                && p.status.api().phase.is_terminal();
+            if due {
+                p.worker.lifecycle = Lifecycle::Terminated;
+                self.update_pod(pod, ctx);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn port(p: i32) -> HostPort {
+        HostPort { ip: "0.0.0.0".into(), protocol: "TCP".into(), port: p }
+    }
+
+    fn taint(key: &str, effect: &str) -> Taint {
+        Taint { key: key.into(), value: None, effect: effect.into(), time_added: None }
+    }
+
+    fn toleration(key: &str) -> Toleration {
+        Toleration { key: Some(key.into()), operator: Some("Exists".into()), ..Toleration::default() }
+    }
+
+    #[test]
+    fn a_taken_host_port_fails_node_ports() {
+        assert_eq!(admit(&[port(9100)], &[], &[], &[port(9100)]), Err(Predicate::NodePorts));
+        assert_eq!(admit(&[port(9100)], &[], &[], &[port(9101)]), Ok(()));
+        assert_eq!(admit(&[], &[], &[], &[port(9100)]), Ok(()));
+    }
+
+    /// Only NoExecute taints count: a bound pod lands on a NoSchedule node.
+    #[test]
+    fn only_an_untolerated_no_execute_taint_fails_taint_toleration() {
+        let cp = [taint("node-role.kubernetes.io/control-plane", "NoSchedule")];
+        assert_eq!(admit(&[], &[], &cp, &[]), Ok(()));
+        let drain = [taint("example.com/maintenance", "NoExecute")];
+        assert_eq!(admit(&[], &[], &drain, &[]), Err(Predicate::TaintToleration));
+        assert_eq!(admit(&[], &[toleration("example.com/maintenance")], &drain, &[]), Ok(()));
+    }
+
+    /// NodePorts is one of `AdmissionCheck`'s, appended before the taint's.
+    #[test]
+    fn node_ports_is_reported_before_the_taint() {
+        let drain = [taint("example.com/maintenance", "NoExecute")];
+        assert_eq!(admit(&[port(80)], &[], &drain, &[port(80)]), Err(Predicate::NodePorts));
+    }
+
+    #[test]
+    fn messages_follow_predicate_failure_error_and_reject_pod() {
+        for p in [Predicate::NodePorts, Predicate::TaintToleration] {
+            assert!(p.error().starts_with(&format!("Predicate {} failed: ", p.name())));
+            assert_eq!(p.status_message(), format!("Pod was rejected: {}", p.error()));
+        }
+    }
+
+    #[test]
+    fn terminating_pods_stay_active_terminal_and_rejected_ones_do_not() {
+        assert!(active(Lifecycle::Syncing, false));
+        assert!(!active(Lifecycle::Syncing, true));
+        assert!(active(Lifecycle::Terminating, true));
+        assert!(!active(Lifecycle::Terminated, true));
+        assert!(!active(Lifecycle::Finished, false));
+        assert!(!active(Lifecycle::Rejected, true));
+    }
+}
