@@ -147,6 +147,25 @@ pub fn within(what: &str, x: SimTime, lo: SimTime, hi: SimTime) {
     assert!(lo <= x && x <= hi, "{what}: {x} not in [{lo}, {hi}]");
 }
 
+/// The runs of `pod`'s `container` probe of `kind`: (time, verdict, detail).
+pub fn probe_runs(
+    trace: &Trace,
+    pod: &str,
+    container: &str,
+    kind: podsim::spec::ProbeKind,
+) -> Vec<(SimTime, podsim::trace::record::Verdict, String)> {
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Probe(p) if &*p.pod == pod && &*p.container == container && p.probe == kind => {
+                Some((e.t, p.verdict, p.detail.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// Every process fact of `container`, with its time.
 pub fn facts(trace: &Trace, container: &str) -> Vec<(SimTime, ProcessFact)> {
     trace

@@ -8,23 +8,9 @@ use crate::common::*;
 use podsim::api::status::ConditionType;
 use podsim::run::{Inputs, prepare};
 use podsim::spec::ProbeKind;
-use podsim::time::{SimDuration, SimTime};
+use podsim::time::SimDuration;
 use podsim::trace::Trace;
-use podsim::trace::record::{ProcessFact, Record, Verdict};
-
-/// The runs of `pod`'s `container` probe of `kind`: (time, verdict, detail).
-fn probe_runs(trace: &Trace, pod: &str, container: &str, kind: ProbeKind) -> Vec<(SimTime, Verdict, String)> {
-    trace
-        .entries
-        .iter()
-        .filter_map(|e| match &e.record {
-            Record::Probe(p) if &*p.pod == pod && &*p.container == container && p.probe == kind => {
-                Some((e.t, p.verdict, p.detail.clone()))
-            }
-            _ => None,
-        })
-        .collect()
-}
+use podsim::trace::record::{ProcessFact, Verdict};
 
 /// The warnings `podsim run` prints for a scenario of `models/`.
 fn warnings(name: &str) -> Vec<String> {

@@ -12,20 +12,7 @@ use podsim::run::{Inputs, prepare};
 use podsim::spec::ProbeKind;
 use podsim::time::SimTime;
 use podsim::trace::Trace;
-use podsim::trace::record::{ProcessFact, Record, Verdict};
-
-fn probe_runs(trace: &Trace, pod: &str, container: &str, kind: ProbeKind) -> Vec<(SimTime, Verdict, String)> {
-    trace
-        .entries
-        .iter()
-        .filter_map(|e| match &e.record {
-            Record::Probe(p) if &*p.pod == pod && &*p.container == container && p.probe == kind => {
-                Some((e.t, p.verdict, p.detail.clone()))
-            }
-            _ => None,
-        })
-        .collect()
-}
+use podsim::trace::record::{ProcessFact, Verdict};
 
 fn listens(trace: &Trace, container: &str) -> SimTime {
     facts(trace, container)
