@@ -12,8 +12,14 @@
 //!
 //! Time never goes backwards: scheduling an event in the past is a logic error
 //! and is clamped to "now" in release builds (asserted in debug builds).
+//!
+//! A component acts through a [`Ctx`]: it sends messages of its own type
+//! into an [`Outbox`], and the world routes each into the one queue as it is
+//! sent, so the contract holds across components and no component knows
+//! the world's event type.
 
 use crate::time::{SimDuration, SimTime};
+use crate::trace::Trace;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -88,6 +94,43 @@ impl<E> Queue<E> {
 
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
+    }
+}
+
+/// Where a component's messages of type `M` go.
+pub trait Outbox<M> {
+    /// The time of the event being handled.
+    fn now(&self) -> SimTime;
+    /// Sends `message`, due at `at`.
+    fn at(&mut self, at: SimTime, message: M);
+    /// Sends `message`, due `delay` from now.
+    fn after(&mut self, delay: SimDuration, message: M) {
+        let at = self.now() + delay;
+        self.at(at, message);
+    }
+}
+
+/// What a component gets to act: its outbox (and through it, time) and the trace.
+pub struct Ctx<'a, M> {
+    pub q: &'a mut dyn Outbox<M>,
+    pub trace: &'a mut Trace,
+}
+
+/// A queue seen as the outbox of a component whose messages `route` turns
+/// into the queue's events.
+pub struct Routed<'a, E, F> {
+    pub q: &'a mut Queue<E>,
+    pub route: F,
+}
+
+impl<E, M, F: FnMut(M) -> E> Outbox<M> for Routed<'_, E, F> {
+    fn now(&self) -> SimTime {
+        self.q.now()
+    }
+
+    fn at(&mut self, at: SimTime, message: M) {
+        let event = (self.route)(message);
+        self.q.at(at, event);
     }
 }
 

@@ -6,8 +6,10 @@
 //!
 //! - inputs: [`manifest`] (API types, defaulting, validation) → [`spec`];
 //!   [`app`] behaviour files; [`cluster`] profiles; [`scenario`] files;
-//! - the engine: [`time`], [`dist`], [`rng`], [`engine`] (the event queue and
-//!   its same-instant ordering contract), [`sim`] (the world of one run);
+//! - the engine: [`time`], [`dist`], [`rng`], [`ids`] (pods and nodes by
+//!   index), [`engine`] (the event queue and its same-instant ordering
+//!   contract; the context through which a component sends its messages),
+//!   [`sim`] (the world of one run, which routes them);
 //! - the components: [`api`] (API server and the Pod status types),
 //!   [`kubelet`] (pod workers, PLEG, runtime and its network namespaces,
 //!   prober and its HTTP client, backoff, status),
@@ -34,9 +36,12 @@ pub mod dist;
 pub mod engine;
 pub mod envelope;
 pub mod error;
+pub mod ids;
 pub mod invariants;
 pub mod kubectl;
 pub mod kubelet;
+#[cfg(test)]
+mod layering;
 pub mod manifest;
 pub mod milestones;
 pub mod observe;

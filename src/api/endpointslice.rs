@@ -2,7 +2,7 @@
 //! EndpointSlice controller writes it.
 
 use super::service::ServiceId;
-use crate::sim::PodId;
+use crate::ids::PodId;
 use crate::time::SimTime;
 use std::sync::Arc;
 

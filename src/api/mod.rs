@@ -14,8 +14,8 @@ mod workloads;
 
 use crate::api::status::{Condition, ConditionType, PodStatus};
 use crate::cluster::Cidr;
+use crate::ids::PodId;
 use crate::rng::Stream;
-use crate::sim::PodId;
 use crate::spec::{PodSpec, ServiceSpec};
 use crate::time::SimDuration;
 use crate::time::SimTime;

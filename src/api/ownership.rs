@@ -5,7 +5,7 @@
 //! generation does not move (metadata only).
 
 use super::ApiServer;
-use crate::sim::PodId;
+use crate::ids::PodId;
 use crate::spec::OwnerRef;
 use crate::time::SimTime;
 use crate::trace::Trace;

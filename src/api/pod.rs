@@ -1,7 +1,7 @@
 //! A Pod object in the API server.
 
 use super::status::PodStatus;
-use crate::sim::PodId;
+use crate::ids::PodId;
 use crate::spec::PodSpec;
 use crate::time::{SimDuration, SimTime};
 use std::sync::Arc;

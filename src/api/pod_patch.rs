@@ -6,9 +6,9 @@
 //! the kubelet learns it through its watch.
 
 use super::ApiServer;
+use crate::ids::PodId;
 use crate::manifest::field::FieldError;
 use crate::manifest::validate_pod_update;
-use crate::sim::PodId;
 use crate::spec::PodSpec;
 use crate::time::SimTime;
 use crate::trace::Trace;

@@ -3,7 +3,7 @@
 
 use crate::api::service::ServiceId;
 use crate::dist::Dist;
-use crate::sim::PodId;
+use crate::ids::PodId;
 use crate::time::{SimDuration, SimTime};
 use std::sync::Arc;
 

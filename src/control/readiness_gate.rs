@@ -6,9 +6,9 @@
 use crate::api::pod::ApiPod;
 use crate::api::status::ConditionType;
 use crate::dist::Dist;
+use crate::ids::PodId;
 use crate::rng::Stream;
 use crate::scenario::GateController;
-use crate::sim::PodId;
 use crate::time::SimDuration;
 use foldhash::{HashSet, HashSetExt};
 use std::sync::Arc;

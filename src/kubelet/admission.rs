@@ -14,12 +14,13 @@
 //! nodeSelector (the manifest check warns about them); the node name always
 //! matches, since the pod reached this kubelet by naming its node.
 
+use super::Ctx;
 use super::Kubelet;
 use super::pod_worker::Lifecycle;
 use crate::api::status::{PodPhase, PodReason, PodStatus};
 use crate::control::scheduler::node_ports::{self, HostPort};
 use crate::control::scheduler::untolerated_taint;
-use crate::sim::{Ctx, PodId};
+use crate::ids::PodId;
 use crate::spec::PodSpec;
 use k8s_openapi::api::core::v1::{Taint, Toleration};
 

@@ -5,12 +5,13 @@
 //! every regular container and the next later sidecar), then stops it with
 //! whatever grace is left, at least 2 s. The kills of one pod run in parallel.
 
+use super::Ctx;
 use super::actions::KillReason;
 use super::lifecycle::HookRun;
 use super::runtime::{InstId, StopOutcome};
 use super::sync::Wait;
 use super::{Ev, Kubelet};
-use crate::sim::{Ctx, PodId};
+use crate::ids::PodId;
 use crate::spec::{HookKind, PodSpec, Role};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::record::ProcessFact;

@@ -30,10 +30,11 @@ mod sync;
 
 use crate::api::status::{Condition, PodStatus};
 use crate::app::Behaviours;
+use crate::client::{Answered, Silence};
 use crate::cluster::{Cluster, Gate, Node};
+use crate::ids::{NodeId, PodId};
 use crate::rng::Stream;
 use crate::scenario::actions::Signal;
-use crate::sim::{Ctx, Ev as WorldEv, NodeId, PodId};
 use crate::spec::PodSpec;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
@@ -59,6 +60,38 @@ const SYNC_TICK: SimDuration = SimDuration::from_secs(1);
 const HOUSEKEEPING: SimDuration = SimDuration::from_secs(2);
 /// The status manager's `syncPeriod`.
 const STATUS_RESYNC: SimDuration = SimDuration::from_secs(10);
+
+/// What a kubelet sends: messages to itself (its timers, the runtime's
+/// answers), its writes to the API server, and the answers a pod gives to a
+/// client's packets.
+#[derive(Debug)]
+pub enum Out {
+    Own(Ev),
+    /// A status PATCH (`syncPod` of the status manager).
+    PatchStatus {
+        pod: PodId,
+        node: NodeId,
+        status: Box<PodStatus>,
+    },
+    /// The final DELETE of a finished pod.
+    DeletePod {
+        pod: PodId,
+        uid: Arc<str>,
+    },
+    /// How far request `req` got, should its client time out.
+    Reached {
+        req: u64,
+        silence: Silence,
+    },
+    /// The answer to request `req`, on its way to its client.
+    Reply {
+        req: u64,
+        answer: Answered,
+    },
+}
+
+/// What the kubelet acts through.
+pub type Ctx<'a> = crate::engine::Ctx<'a, Out>;
 
 /// Messages to the kubelet.
 #[derive(Debug)]
@@ -285,10 +318,9 @@ impl Kubelet {
     /// Starts the kubelet's tickers, each at a random phase: the kubelet has
     /// been running long before the simulation starts.
     pub fn start(&mut self, ctx: &mut Ctx<'_>) {
-        let node = self.id;
         let mut at = |period: SimDuration, ev: Ev, rng: &mut Stream| {
             let offset = rng.phase(period);
-            ctx.q.after(offset, WorldEv::Kubelet(node, ev));
+            ctx.q.after(offset, Out::Own(ev));
         };
         at(RELIST_PERIOD, Ev::Relist, &mut self.rng);
         at(SYNC_TICK, Ev::SyncTick, &mut self.rng);
@@ -297,7 +329,7 @@ impl Kubelet {
     }
 
     fn send(&self, ctx: &mut Ctx<'_>, delay: SimDuration, ev: Ev) {
-        ctx.q.after(delay, WorldEv::Kubelet(self.id, ev));
+        ctx.q.after(delay, Out::Own(ev));
     }
 
     fn pod(&mut self, id: PodId) -> Option<&mut KPod> {
@@ -506,13 +538,13 @@ impl Kubelet {
         if p.status.take_delete(deleting) {
             let uid = p.uid.clone();
             let d = self.cluster.latencies.api_write.sample(&mut self.rng);
-            ctx.q.after(d, WorldEv::DeletePod { pod, uid });
+            ctx.q.after(d, Out::DeletePod { pod, uid });
         }
     }
 
     fn send_patch(&mut self, pod: PodId, status: PodStatus, ctx: &mut Ctx<'_>) {
         let d = self.cluster.latencies.api_write.sample(&mut self.rng);
-        ctx.q.after(d, WorldEv::PatchStatus { pod, node: self.id, status: Box::new(status) });
+        ctx.q.after(d, Out::PatchStatus { pod, node: self.id, status: Box::new(status) });
     }
 
     /// Records an event the kubelet emits about a pod or one of its containers.

@@ -8,7 +8,7 @@
 //! the pod IP).
 
 use super::runtime::InstId;
-use crate::sim::PodId;
+use crate::ids::PodId;
 use foldhash::HashMap;
 use std::collections::BTreeMap;
 

@@ -3,7 +3,7 @@
 //! with the relist time, and the events that wake the pod worker.
 
 use super::runtime::{InstId, InstState, Runtime};
-use crate::sim::PodId;
+use crate::ids::PodId;
 use crate::time::SimTime;
 use std::sync::Arc;
 

@@ -9,10 +9,11 @@ use super::http_client;
 use super::netns::NetnsId;
 use super::relay;
 use super::runtime::InstId;
+use super::{Ctx, Out};
 use super::{Ev, Kubelet};
 use crate::app::OnAddressInUse;
 use crate::client::{Answered, Reply, Silence};
-use crate::sim::{Ctx, Ev as WorldEv, PodId};
+use crate::ids::PodId;
 use crate::time::SimDuration;
 use crate::trace::record::ProcessFact;
 use std::sync::Arc;
@@ -70,8 +71,8 @@ impl Kubelet {
         if pods.is_empty() && !host {
             let d = self.cluster.latencies.no_route_to_host.sample(&mut self.server_rng);
             let answer = Answered { reply: Reply::NoRoute, pod: None };
-            ctx.q.after(SimDuration::ZERO, WorldEv::Reached { req, silence: Silence::NoRoute });
-            ctx.q.after(d + back, WorldEv::Reply { req, answer });
+            ctx.q.after(SimDuration::ZERO, Out::Reached { req, silence: Silence::NoRoute });
+            ctx.q.after(d + back, Out::Reply { req, answer });
             return;
         }
         // Whichever process of the namespace bound the port answers.
@@ -91,7 +92,7 @@ impl Kubelet {
             [one] => self.pod_identity(*one),
             _ => None,
         };
-        ctx.q.after(back, WorldEv::Reply { req, answer: Answered { reply: Reply::Refused, pod } });
+        ctx.q.after(back, Out::Reply { req, answer: Answered { reply: Reply::Refused, pod } });
     }
 
     /// The app wrote its response.
@@ -99,7 +100,7 @@ impl Kubelet {
         let Some(i) = self.inflight.iter().position(|f| f.req == req) else { return };
         let f = self.inflight.remove(i);
         let pod = self.pod_identity(self.runtime.inst(f.inst).pod);
-        ctx.q.after(f.back, WorldEv::Reply { req, answer: Answered { reply: Reply::Http { status: f.status }, pod } });
+        ctx.q.after(f.back, Out::Reply { req, answer: Answered { reply: Reply::Http { status: f.status }, pod } });
     }
 
     /// The process of `inst` is gone: its requests in flight are reset.
@@ -110,7 +111,7 @@ impl Kubelet {
         self.inflight = kept;
         for f in gone {
             let answer = Answered { reply: Reply::Reset, pod: pod.clone() };
-            ctx.q.after(f.back, WorldEv::Reply { req: f.req, answer });
+            ctx.q.after(f.back, Out::Reply { req: f.req, answer });
         }
     }
 

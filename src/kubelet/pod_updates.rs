@@ -2,13 +2,14 @@
 //! `checkAndUpdatePod`, then `HandlePodUpdates`, `HandlePodReconcile`,
 //! `HandlePodRemoves`), and signals sent to a container from outside.
 
+use super::Ctx;
 use super::pod_worker::Lifecycle;
 use super::runtime::SIGKILL_EXIT;
 use super::{Ev, Kubelet, PodUpdate};
 use crate::api::status::ConditionType;
 use crate::app::OnSigterm;
+use crate::ids::PodId;
 use crate::scenario::actions::Signal;
-use crate::sim::{Ctx, PodId};
 use crate::trace::Record;
 use crate::trace::record::ProcessFact;
 use std::sync::Arc;

@@ -2,6 +2,7 @@
 //! against the container's process, and the sync loop's reaction to changed
 //! results (`syncLoopIteration`, `handleProbeSync`).
 
+use super::Ctx;
 use super::http_client::{self, Hop, Reply, Url};
 use super::netns::NetnsId;
 use super::prober::handler::{self, HandlerResult, Outcome, Target};
@@ -11,8 +12,8 @@ use super::relay;
 use super::runtime::{InstId, Runtime};
 use super::{Ev, Kubelet};
 use crate::cluster::Gate;
+use crate::ids::PodId;
 use crate::rng::Stream;
-use crate::sim::{Ctx, PodId};
 use crate::spec::{Handler, PortRef, ProbeKind, RestartPolicy, Role};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;

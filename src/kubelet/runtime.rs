@@ -4,7 +4,7 @@
 
 use super::netns::{Namespaces, NetnsId};
 use crate::app::{Moments, OnSigterm, Plan};
-use crate::sim::PodId;
+use crate::ids::PodId;
 use crate::time::{SimDuration, SimTime};
 use foldhash::HashMap;
 use std::collections::BTreeSet;

@@ -2,6 +2,7 @@
 //! `start` closure of the runtime's `SyncPod`): backoff check, image, create,
 //! start, then the postStart hook, all blocking the sync.
 
+use super::Ctx;
 use super::actions::KillReason;
 use super::backoff::{Decision, do_backoff};
 use super::container_hash;
@@ -13,8 +14,8 @@ use super::{Ev, Kubelet};
 use crate::api::status::ConditionType;
 use crate::app::{Moments, Plan};
 use crate::cluster::Version;
+use crate::ids::PodId;
 use crate::rng::fnv1a;
-use crate::sim::{Ctx, PodId};
 use crate::spec::{HookKind, Role};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::record::ProcessFact;

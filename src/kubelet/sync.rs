@@ -2,6 +2,7 @@
 //! `SyncPod` (kill, sandbox, start), `SyncTerminatingPod` and
 //! `SyncTerminatedPod`. Steps that take time schedule their own end.
 
+use super::Ctx;
 use super::actions::{self, Kill, KillReason, ProbeView};
 use super::kill::Target;
 use super::netns::NetnsId;
@@ -12,8 +13,8 @@ use super::status::generate::{Inputs, generate};
 use super::{Ev, Kubelet};
 use crate::api::status::{PodPhase, PodReason};
 use crate::cluster::{Gate, Version};
+use crate::ids::PodId;
 use crate::rng::fnv1a;
-use crate::sim::{Ctx, PodId};
 use crate::spec::{PodSpec, ProbeKind};
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;

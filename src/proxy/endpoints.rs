@@ -189,7 +189,7 @@ mod tests {
                 hostname: None,
                 node: Some(node.into()),
                 target: TargetRef {
-                    pod: crate::sim::PodId(id * 100 + i as u32),
+                    pod: crate::ids::PodId(id * 100 + i as u32),
                     name: format!("web-{id}-{i}").into(),
                     namespace: "default".into(),
                     uid: format!("uid-{id}-{i}").into(),

@@ -19,13 +19,15 @@ use crate::api::endpointslice::{ApiSlice, SliceId};
 use crate::api::service::{ApiService, ServiceId};
 use crate::cluster::Cluster;
 use crate::rng::Stream;
-use crate::sim::{Ctx, NodeId};
 use crate::time::SimTime;
 use crate::trace::Record;
 use crate::trace::record::WatchKind;
 use runner::{MAX_INTERVAL, Next};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// What kube-proxy acts through: it sends only messages to itself.
+pub type Ctx<'a> = crate::engine::Ctx<'a, Ev>;
 
 /// What reaches one kube-proxy.
 #[derive(Debug)]
@@ -66,8 +68,6 @@ struct Running {
 const LARGE_CLUSTER: usize = 1000;
 
 pub struct KubeProxy {
-    /// Where the world's messages for this kube-proxy go.
-    id: NodeId,
     pub node: Arc<str>,
     cluster: Arc<Cluster>,
     services: BTreeMap<ServiceId, Arc<ApiService>>,
@@ -89,11 +89,10 @@ pub struct KubeProxy {
 }
 
 impl KubeProxy {
-    pub fn new(id: NodeId, node: Arc<str>, cluster: Arc<Cluster>, seed: u64) -> Self {
+    pub fn new(node: Arc<str>, cluster: Arc<Cluster>, seed: u64) -> Self {
         let mut rng = Stream::new(seed, &format!("kube-proxy/{node}"));
         let next_full = SimTime::ZERO + rng.phase(MAX_INTERVAL);
         KubeProxy {
-            id,
             node: node.clone(),
             cluster,
             services: BTreeMap::new(),
@@ -139,7 +138,7 @@ impl KubeProxy {
         match next {
             Next::Nothing => {}
             Next::StartNow => self.start(ctx, merges),
-            Next::WakeAt(t) => ctx.q.at(t, crate::sim::Ev::Proxy(self.id, Ev::Start)),
+            Next::WakeAt(t) => ctx.q.at(t, Ev::Start),
         }
     }
 
@@ -153,7 +152,7 @@ impl KubeProxy {
         let per = if full { cfg.full_sync_time_per_endpoint } else { cfg.sync_time_per_endpoint };
         let took = cfg.sync_time.sample(&mut self.rng) + per.times(endpoints);
         self.running = Some(Running { started: now, full, endpoints, rules });
-        ctx.q.after(took, crate::sim::Ev::Proxy(self.id, Ev::Done));
+        ctx.q.after(took, Ev::Done);
     }
 
     /// The rules for the current view: per Service port, its endpoints and
@@ -202,7 +201,7 @@ impl KubeProxy {
         ctx.trace.push(now, Record::ProxySync(Arc::new(sync)));
         let min = self.cluster.kube_proxy.min_sync_period.sample(&mut self.rng);
         let next = self.runner.finished(now, min);
-        ctx.q.at(now + MAX_INTERVAL, crate::sim::Ev::Proxy(self.id, Ev::Hourly(self.runner.generation)));
+        ctx.q.at(now + MAX_INTERVAL, Ev::Hourly(self.runner.generation));
         next
     }
 }

@@ -6,10 +6,10 @@ use crate::api::service::ServiceId;
 use crate::client::{Client, Schedule, Source, Target};
 use crate::cluster::Cluster;
 use crate::error::Problem;
+use crate::ids::PodId;
 use crate::manifest::Manifests;
 use crate::scenario::ActionOrigin;
 use crate::scenario::traffic::{From, To, Traffic, When};
-use crate::sim::PodId;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 

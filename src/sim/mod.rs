@@ -4,8 +4,9 @@
 
 mod network;
 mod nodes;
+mod routes;
 
-pub use nodes::NodeId;
+pub use crate::ids::{NodeId, PodId};
 mod scheduling;
 mod services;
 mod watch;
@@ -21,7 +22,7 @@ use crate::control::deployment as deploy;
 use crate::control::endpointslice::{self as eps, Controller};
 use crate::control::readiness_gate::{Controllers, GatePatch};
 use crate::control::replicaset as rs;
-use crate::engine::Queue;
+use crate::engine::{Ctx, Queue, Routed};
 use crate::kubelet::{self, Kubelet};
 use crate::proxy::{self, KubeProxy};
 use crate::rng::Stream;
@@ -33,10 +34,6 @@ use crate::trace::Record;
 use crate::trace::record::{ApiEvent, EventSource};
 use crate::trace::{Keep, Trace};
 use std::sync::Arc;
-
-/// A pod of the run (its index in the API server).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct PodId(pub u32);
 
 /// Messages between components.
 #[derive(Debug)]
@@ -151,12 +148,6 @@ pub struct Scheduled {
     pub action: Action,
 }
 
-/// What a component gets to act: the queue (time) and the trace.
-pub struct Ctx<'a> {
-    pub q: &'a mut Queue<Ev>,
-    pub trace: &'a mut Trace,
-}
-
 /// Everything a run needs besides the seed.
 #[derive(Clone)]
 pub struct Setup {
@@ -261,8 +252,7 @@ impl World {
                     .cluster
                     .nodes
                     .iter()
-                    .enumerate()
-                    .map(|(i, n)| KubeProxy::new(NodeId(i as u32), n.name.clone(), setup.cluster.clone(), seed))
+                    .map(|n| KubeProxy::new(n.name.clone(), setup.cluster.clone(), seed))
                     .collect(),
             },
             watches,
@@ -274,8 +264,9 @@ impl World {
             network: Stream::new(seed, "network"),
             unschedulable: Vec::new(),
         };
-        for k in &mut w.kubelets {
-            let mut ctx = Ctx { q: &mut w.q, trace: &mut w.trace };
+        for (i, k) in w.kubelets.iter_mut().enumerate() {
+            let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32)) };
+            let mut ctx = Ctx { q: &mut out, trace: &mut w.trace };
             k.start(&mut ctx);
         }
         for p in &setup.pods {
@@ -336,7 +327,8 @@ impl World {
             Ev::CreateReplicaSet(spec) => self.create_replica_set(&spec),
             Ev::RsController(ev) => {
                 if let Some(c) = self.replicasets.as_mut() {
-                    let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+                    let mut out = Routed { q: &mut self.q, route: routes::replicasets };
+                    let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
                     c.handle(ev, &mut ctx);
                 }
             }
@@ -344,7 +336,8 @@ impl World {
             Ev::ApplyDeployment(spec) => self.apply_deployment(spec),
             Ev::DeploymentController(ev) => {
                 if let Some(c) = self.deployments.as_mut() {
-                    let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+                    let mut out = Routed { q: &mut self.q, route: routes::deployments };
+                    let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
                     c.handle(ev, &mut ctx);
                 }
             }
@@ -384,14 +377,16 @@ impl World {
             }
             Ev::SliceController(cev) => {
                 if let Some(c) = self.controller.as_mut() {
-                    let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+                    let mut out = Routed { q: &mut self.q, route: routes::slices };
+                    let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
                     c.handle(cev, &mut ctx);
                 }
             }
             Ev::SliceWrite(request) => self.slice_write(*request),
             Ev::Proxy(node, pev) => {
                 if let Some(p) = self.proxies.get_mut(node.index()) {
-                    let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+                    let mut out = Routed { q: &mut self.q, route: routes::proxy(node) };
+                    let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
                     p.handle(pev, &mut ctx, &mut self.merges);
                 }
             }
@@ -401,7 +396,8 @@ impl World {
             Ev::ClientTimeout { req } => self.client_timeout(req),
             Ev::Kubelet(node, kev) => {
                 if let Some(k) = self.kubelets.get_mut(node.index()) {
-                    let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+                    let mut out = Routed { q: &mut self.q, route: routes::kubelet(node) };
+                    let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
                     k.handle(kev, &mut ctx);
                 }
             }

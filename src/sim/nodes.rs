@@ -2,19 +2,9 @@
 //! kube-proxy are found by index, not by comparing every node's name.
 
 use crate::cluster::Node;
+use crate::ids::NodeId;
 use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
-
-/// A node of the run (its index in the cluster's node list): messages to a
-/// kubelet or kube-proxy carry it, so delivering one looks nothing up.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId(pub u32);
-
-impl NodeId {
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
 
 /// Indexes into the cluster's node list, which the kubelets and the
 /// kube-proxies follow in order.

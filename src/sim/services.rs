@@ -2,8 +2,9 @@
 //! EndpointSlice controller's and every kube-proxy's informers, and the
 //! controller's writes applied by the API server.
 
-use super::{Ctx, Ev, NodeId, World};
+use super::{Ev, NodeId, World, routes};
 use crate::control::endpointslice::{self as eps, Request, Write};
+use crate::engine::{Ctx, Routed};
 use crate::proxy;
 use crate::trace::Record;
 
@@ -54,7 +55,8 @@ impl World {
             Write::Delete(id) => (self.api.delete_slice(id, now, &mut self.trace), true),
         };
         if let Some(c) = self.controller.as_mut() {
-            let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+            let mut out = Routed { q: &mut self.q, route: routes::slices };
+            let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
             c.written(service, Some(result), deleted, &mut ctx);
         }
     }

@@ -1,12 +1,13 @@
 //! Workloads inside the world: API changes fanned out to the ReplicaSet
 //! controller's informers, and its writes applied by the API server.
 
-use super::{Ctx, Ev, World};
+use super::{Ev, World, routes};
 use crate::api::DeleteOutcome;
 use crate::api::replicaset::{RsId, RsSpec};
 use crate::control::controller_ref::ClaimAnswer;
 use crate::control::deployment::{self as deploy, Answer, revisions};
 use crate::control::replicaset::{self as rs, Write};
+use crate::engine::{Ctx, Routed};
 use crate::spec::{DeploymentSpec, ReplicaSetSpec};
 use crate::trace::Record;
 use crate::trace::record::{ApiEvent, EventSource};
@@ -105,14 +106,16 @@ impl World {
             }
         };
         if let Some(c) = self.replicasets.as_mut() {
-            let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+            let mut out = Routed { q: &mut self.q, route: routes::replicasets };
+            let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
             c.written(rs, &mut ctx);
         }
     }
 
     fn rs_claim_answered(&mut self, rs: RsId, answer: ClaimAnswer) {
         if let Some(c) = self.replicasets.as_mut() {
-            let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+            let mut out = Routed { q: &mut self.q, route: routes::replicasets };
+            let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
             c.claim_answered(rs, answer, &mut ctx);
         }
     }
@@ -199,14 +202,16 @@ impl World {
             }
         };
         if let Some(c) = self.deployments.as_mut() {
-            let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+            let mut out = Routed { q: &mut self.q, route: routes::deployments };
+            let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
             c.written(d, answer, &mut ctx);
         }
     }
 
     fn deployment_claim_answered(&mut self, d: crate::api::deployment::DeploymentId, answer: ClaimAnswer) {
         if let Some(c) = self.deployments.as_mut() {
-            let mut ctx = Ctx { q: &mut self.q, trace: &mut self.trace };
+            let mut out = Routed { q: &mut self.q, route: routes::deployments };
+            let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
             c.claim_answered(d, answer, &mut ctx);
         }
     }

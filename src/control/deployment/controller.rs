@@ -23,13 +23,24 @@ use crate::api::replicaset::{ApiReplicaSet, OwnerRef, RsId, RsSpec};
 use crate::cluster::{Cluster, Version};
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
 use crate::control::workqueue::WorkQueue;
+use crate::ids::PodId;
 use crate::rng::Stream;
-use crate::sim::{Ctx, PodId};
 use crate::spec::{DeploymentSpec, PodTemplate, Strategy};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::record::WatchKind;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
+
+/// What the controller sends: messages to itself (its work queue's timers)
+/// and its calls to the API server.
+#[derive(Debug)]
+pub enum Out {
+    Own(Ev),
+    Write(Box<Write>),
+}
+
+/// What the controller acts through.
+pub type Ctx<'a> = crate::engine::Ctx<'a, Out>;
 
 /// What reaches the controller.
 #[derive(Debug)]
@@ -343,7 +354,7 @@ impl Controller {
         self.syncing.remove(&d);
         self.queue.done(d);
         if let Some(due) = self.queue.add_rate_limited(d, ctx.q.now()) {
-            ctx.q.at(due, crate::sim::Ev::DeploymentController(Ev::Wake(d)));
+            ctx.q.at(due, Out::Own(Ev::Wake(d)));
         }
     }
 
@@ -370,7 +381,7 @@ impl Controller {
                     Write::Event { .. } => SimDuration::ZERO,
                     _ => self.cluster.latencies.api_write.sample(&mut self.rng),
                 };
-                ctx.q.after(delay, crate::sim::Ev::DeploymentWrite(Box::new(write)));
+                ctx.q.after(delay, Out::Write(Box::new(write)));
             }
             None => {
                 self.syncing.remove(&id);
@@ -427,7 +438,7 @@ impl Controller {
         }
         if let Some(write) = c.next_call() {
             let delay = self.cluster.latencies.api_write.sample(&mut self.rng);
-            ctx.q.after(delay, crate::sim::Ev::DeploymentWrite(Box::new(write)));
+            ctx.q.after(delay, Out::Write(Box::new(write)));
             return;
         }
         let Some(Syncing::Claiming(c)) = self.syncing.remove(&id) else { return };
@@ -450,7 +461,7 @@ impl Controller {
 
     fn add_after(&mut self, id: DeploymentId, delay: SimDuration, ctx: &mut Ctx<'_>) {
         if let Some(due) = self.queue.add_after(id, delay, ctx.q.now()) {
-            ctx.q.at(due, crate::sim::Ev::DeploymentController(Ev::Wake(id)));
+            ctx.q.at(due, Out::Own(Ev::Wake(id)));
         }
     }
 }

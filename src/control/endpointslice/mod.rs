@@ -18,14 +18,25 @@ use crate::api::service::{ApiService, ServiceId};
 use crate::api::status::ConditionType;
 use crate::cluster::Cluster;
 use crate::control::workqueue::WorkQueue;
+use crate::ids::PodId;
 use crate::rng::Stream;
-use crate::sim::{Ctx, PodId};
 use crate::trace::record::WatchKind;
 use foldhash::{HashMap, HashMapExt};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use tracker::Tracker;
 use trigger::TriggerTimes;
+
+/// What the controller sends: messages to itself (its work queue's timers)
+/// and its calls to the API server.
+#[derive(Debug)]
+pub enum Out {
+    Own(Ev),
+    Write(Box<Request>),
+}
+
+/// What the controller acts through.
+pub type Ctx<'a> = crate::engine::Ctx<'a, Out>;
 
 /// What reaches the controller.
 #[derive(Debug)]
@@ -164,7 +175,7 @@ impl Controller {
 
     fn add_after(&mut self, id: ServiceId, delay: crate::time::SimDuration, ctx: &mut Ctx<'_>) {
         if let Some(due) = self.queue.add_after(id, delay, ctx.q.now()) {
-            ctx.q.at(due, crate::sim::Ev::SliceController(Ev::Wake(id)));
+            ctx.q.at(due, Out::Own(Ev::Wake(id)));
         }
     }
 
@@ -189,7 +200,7 @@ impl Controller {
             self.queue.done(id);
             if self.queue.requeues(id) < MAX_RETRIES {
                 if let Some(due) = self.queue.add_rate_limited(id, now) {
-                    ctx.q.at(due, crate::sim::Ev::SliceController(Ev::Wake(id)));
+                    ctx.q.at(due, Out::Own(Ev::Wake(id)));
                 }
             } else {
                 self.queue.forget(id);
@@ -221,7 +232,7 @@ impl Controller {
         match next {
             Some(write) => {
                 let d = self.cluster.latencies.api_write.sample(&mut self.rng);
-                ctx.q.after(d, crate::sim::Ev::SliceWrite(Box::new(Request { service: id, write })));
+                ctx.q.after(d, Out::Write(Box::new(Request { service: id, write })));
             }
             None => {
                 self.syncing.remove(&id);

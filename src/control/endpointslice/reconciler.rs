@@ -167,7 +167,7 @@ pub fn reconcile(
 mod tests {
     use super::*;
     use crate::api::endpointslice::TargetRef;
-    use crate::sim::PodId;
+    use crate::ids::PodId;
     use std::sync::Arc;
 
     fn ep(i: u32, ready: bool) -> Endpoint {

@@ -17,14 +17,25 @@ use crate::api::status::{ConditionType, PodPhase};
 use crate::cluster::Cluster;
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
 use crate::control::workqueue::WorkQueue;
+use crate::ids::PodId;
 use crate::rng::Stream;
-use crate::sim::{Ctx, PodId};
 use crate::spec::{PodSpec, PodTemplate};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::record::WatchKind;
 use foldhash::{HashMap, HashMapExt};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
+
+/// What the controller sends: messages to itself (its work queue's timers)
+/// and its calls to the API server.
+#[derive(Debug)]
+pub enum Out {
+    Own(Ev),
+    Write(Write),
+}
+
+/// What the controller acts through.
+pub type Ctx<'a> = crate::engine::Ctx<'a, Out>;
 
 /// What reaches the controller.
 #[derive(Debug)]
@@ -391,7 +402,7 @@ impl Controller {
                     // `handleErr`: the key comes back through the rate limiter.
                     self.queue.done(id);
                     if let Some(due) = self.queue.add_rate_limited(id, ctx.q.now()) {
-                        ctx.q.at(due, crate::sim::Ev::RsController(Ev::Wake(id)));
+                        ctx.q.at(due, Out::Own(Ev::Wake(id)));
                     }
                     return;
                 }
@@ -461,7 +472,7 @@ impl Controller {
             // Availability is strictly after the deadline: look again a millisecond later at least.
             let delay = after.max(SimDuration::from_millis(1));
             if let Some(due) = self.queue.add_after(id, delay, now) {
-                ctx.q.at(due, crate::sim::Ev::RsController(Ev::Wake(id)));
+                ctx.q.at(due, Out::Own(Ev::Wake(id)));
             }
         }
         self.syncing.insert(id, Syncing::Managing(managing));
@@ -483,7 +494,7 @@ impl Controller {
 
     fn send(&mut self, write: Write, ctx: &mut Ctx<'_>) {
         let d = self.cluster.latencies.api_write.sample(&mut self.rng);
-        ctx.q.after(d, crate::sim::Ev::RsWrite(write));
+        ctx.q.after(d, Out::Write(write));
     }
 
     /// `getPodsToDelete`: rank the active pods (`ActivePodsWithRanks`),

@@ -1,0 +1,18 @@
+//! The ids by which the components of a run name its pods and nodes. They
+//! live below every component, so a component names what it talks about
+//! without importing the world that routes its messages.
+
+/// A pod of the run (its index in the API server).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PodId(pub u32);
+
+/// A node of the run (its index in the cluster's node list): messages to a
+/// kubelet or kube-proxy carry it, so delivering one looks nothing up.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}

@@ -1,0 +1,50 @@
+//! Where each component's messages go: its own events back to it, its
+//! calls to the API server and its answers to clients, as the world's
+//! events. A component names only its own message type (`engine::Outbox`).
+
+use super::{Ev, NodeId};
+use crate::control::deployment as deploy;
+use crate::control::endpointslice as eps;
+use crate::control::replicaset as rs;
+use crate::kubelet;
+use crate::proxy;
+
+/// The kubelet of `node`.
+pub fn kubelet(node: NodeId) -> impl FnMut(kubelet::Out) -> Ev {
+    move |out| match out {
+        kubelet::Out::Own(ev) => Ev::Kubelet(node, ev),
+        kubelet::Out::PatchStatus { pod, node, status } => Ev::PatchStatus { pod, node, status },
+        kubelet::Out::DeletePod { pod, uid } => Ev::DeletePod { pod, uid },
+        kubelet::Out::Reached { req, silence } => Ev::Reached { req, silence },
+        kubelet::Out::Reply { req, answer } => Ev::Reply { req, answer },
+    }
+}
+
+/// The kube-proxy of `node`.
+pub fn proxy(node: NodeId) -> impl FnMut(proxy::Ev) -> Ev {
+    move |ev| Ev::Proxy(node, ev)
+}
+
+/// The EndpointSlice controller.
+pub fn slices(out: eps::Out) -> Ev {
+    match out {
+        eps::Out::Own(ev) => Ev::SliceController(ev),
+        eps::Out::Write(request) => Ev::SliceWrite(request),
+    }
+}
+
+/// The ReplicaSet controller.
+pub fn replicasets(out: rs::Out) -> Ev {
+    match out {
+        rs::Out::Own(ev) => Ev::RsController(ev),
+        rs::Out::Write(write) => Ev::RsWrite(write),
+    }
+}
+
+/// The Deployment controller.
+pub fn deployments(out: deploy::Out) -> Ev {
+    match out {
+        deploy::Out::Own(ev) => Ev::DeploymentController(ev),
+        deploy::Out::Write(write) => Ev::DeploymentWrite(write),
+    }
+}
