@@ -104,15 +104,19 @@ pub trait Outbox<M> {
     /// Sends `message`, due at `at`.
     fn at(&mut self, at: SimTime, message: M);
     /// Sends `message`, due `delay` from now.
+    #[inline]
     fn after(&mut self, delay: SimDuration, message: M) {
         let at = self.now() + delay;
         self.at(at, message);
     }
 }
 
-/// What a component gets to act: its outbox (and through it, time) and the trace.
-pub struct Ctx<'a, M> {
-    pub q: &'a mut dyn Outbox<M>,
+/// What a component gets to act: its outbox `O` (and through it, time) and
+/// the trace. A component takes any `O: Outbox<ItsMessage>`, so the world's
+/// routing is compiled into it: a message is built as the world's event in
+/// place, as if the component knew the world.
+pub struct Ctx<'a, O> {
+    pub q: &'a mut O,
     pub trace: &'a mut Trace,
 }
 
@@ -124,10 +128,12 @@ pub struct Routed<'a, E, F> {
 }
 
 impl<E, M, F: FnMut(M) -> E> Outbox<M> for Routed<'_, E, F> {
+    #[inline]
     fn now(&self) -> SimTime {
         self.q.now()
     }
 
+    #[inline]
     fn at(&mut self, at: SimTime, message: M) {
         let event = (self.route)(message);
         self.q.at(at, event);

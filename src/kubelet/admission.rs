@@ -14,12 +14,13 @@
 //! nodeSelector (the manifest check warns about them); the node name always
 //! matches, since the pod reached this kubelet by naming its node.
 
-use super::Ctx;
 use super::Kubelet;
+use super::Out;
 use super::pod_worker::Lifecycle;
 use crate::api::status::{PodPhase, PodReason, PodStatus};
 use crate::control::scheduler::node_ports::{self, HostPort};
 use crate::control::scheduler::untolerated_taint;
+use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::spec::PodSpec;
 use k8s_openapi::api::core::v1::{Taint, Toleration};
@@ -128,7 +129,7 @@ impl Kubelet {
     /// then the status manager's Failed status (phase, reason, message and
     /// the QoS class; `updateStatusInternal` adds startTime), which its next
     /// PATCH carries. No condition: the kubelet owns them all, and writes none.
-    pub(super) fn reject_pod(&mut self, pod: PodId, predicate: Predicate, ctx: &mut Ctx<'_>) {
+    pub(super) fn reject_pod(&mut self, pod: PodId, predicate: Predicate, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         self.emit(pod, None, true, predicate.name(), predicate.error().to_string(), ctx);
         let Some(p) = self.pod(pod) else { return };
@@ -147,7 +148,7 @@ impl Kubelet {
     /// is handed to it (`SyncPodKill`); with nothing running it goes
     /// straight to `SyncTerminatedPod`, whose `TerminatePod` lets the status
     /// manager send the final DELETE.
-    pub(super) fn clean_up_rejected(&mut self, ctx: &mut Ctx<'_>) {
+    pub(super) fn clean_up_rejected(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let mut at = None;
         while let Some(pod) = self.next_live(at) {
             at = Some(pod);

@@ -5,12 +5,13 @@
 //! every regular container and the next later sidecar), then stops it with
 //! whatever grace is left, at least 2 s. The kills of one pod run in parallel.
 
-use super::Ctx;
+use super::Out;
 use super::actions::KillReason;
 use super::lifecycle::HookRun;
 use super::runtime::{InstId, StopOutcome};
 use super::sync::Wait;
 use super::{Ev, Kubelet};
+use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::spec::{HookKind, PodSpec, Role};
 use crate::time::{SimDuration, SimTime};
@@ -164,7 +165,7 @@ impl Kubelet {
         grace: Option<i64>,
         why: Arc<str>,
         then_failed: Option<(usize, String)>,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
     ) {
         if targets.is_empty() {
             return;
@@ -204,7 +205,7 @@ impl Kubelet {
     }
 
     /// `killContainer` from the top: the preStop hook if there is grace.
-    fn begin_kill(&mut self, pod: PodId, id: u64, ctx: &mut Ctx<'_>) {
+    fn begin_kill(&mut self, pod: PodId, id: u64, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let p = self.pod(pod).expect("killed pod exists");
         let Some(task) = p.kills.task(id) else { return };
@@ -225,7 +226,7 @@ impl Kubelet {
 
     /// The preStop wait is over: take its whole seconds from the grace, then
     /// wait for this container's turn.
-    fn after_prestop(&mut self, pod: PodId, id: u64, now: SimTime, ctx: &mut Ctx<'_>) {
+    fn after_prestop(&mut self, pod: PodId, id: u64, now: SimTime, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let p = self.pod(pod).expect("killed pod exists");
         let group = p.kills.task(id).map(|t| t.group);
         let ordering = p.kills.groups.iter().find(|g| Some(g.id) == group).and_then(|g| g.ordering.clone());
@@ -245,7 +246,7 @@ impl Kubelet {
     }
 
     /// `StopContainer(max(grace, 2))`: SIGTERM now, SIGKILL at the deadline.
-    fn stop_container(&mut self, pod: PodId, id: u64, now: SimTime, ctx: &mut Ctx<'_>) {
+    fn stop_container(&mut self, pod: PodId, id: u64, now: SimTime, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let p = self.pod(pod).expect("killed pod exists");
         let task = p.kills.task(id).expect("task exists");
         if let Stage::Turn { started } = task.stage {
@@ -269,7 +270,7 @@ impl Kubelet {
     }
 
     /// A preStop or turn deadline passed, or a stop found nothing to stop.
-    pub(super) fn kill_timer(&mut self, pod: PodId, id: u64, timer: u32, ctx: &mut Ctx<'_>) {
+    pub(super) fn kill_timer(&mut self, pod: PodId, id: u64, timer: u32, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let Some(task) = self.pod(pod).and_then(|p| p.kills.task(id)) else { return };
         if task.timer != timer {
@@ -286,7 +287,7 @@ impl Kubelet {
 
     /// `containerTerminated`: the stop returned; sidecars waiting on this
     /// container may go; the group may be done.
-    fn task_done(&mut self, pod: PodId, id: u64, ctx: &mut Ctx<'_>) {
+    fn task_done(&mut self, pod: PodId, id: u64, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let p = self.pod(pod).expect("killed pod exists");
         let task = p.kills.task(id).expect("task exists");
@@ -315,7 +316,7 @@ impl Kubelet {
     }
 
     /// A process exited: hooks waiting on it end, a stop waiting for it returns.
-    pub(super) fn kills_on_exit(&mut self, pod: PodId, inst: InstId, ctx: &mut Ctx<'_>) {
+    pub(super) fn kills_on_exit(&mut self, pod: PodId, inst: InstId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let Some(p) = self.pod(pod) else { return };
         let cut: Vec<(u64, String)> = p
@@ -343,7 +344,7 @@ impl Kubelet {
         inst: InstId,
         container: usize,
         kind: HookKind,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
     ) -> u64 {
         let now = ctx.q.now();
         let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
@@ -381,7 +382,13 @@ impl Kubelet {
     }
 
     /// A hook returned (by itself, or cut short by its process dying).
-    pub(super) fn finish_hook(&mut self, pod: PodId, id: u64, cut: Option<String>, ctx: &mut Ctx<'_>) {
+    pub(super) fn finish_hook(
+        &mut self,
+        pod: PodId,
+        id: u64,
+        cut: Option<String>,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
+    ) {
         let now = ctx.q.now();
         let Some(p) = self.pod(pod) else { return };
         let Some(h) = p.kills.hooks.iter_mut().find(|h| h.id == id && !h.done) else { return };

@@ -32,6 +32,7 @@ use crate::api::status::{Condition, PodStatus};
 use crate::app::Behaviours;
 use crate::client::{Answered, Silence};
 use crate::cluster::{Cluster, Gate, Node};
+use crate::engine::{Ctx, Outbox};
 use crate::ids::{NodeId, PodId};
 use crate::rng::Stream;
 use crate::scenario::actions::Signal;
@@ -89,9 +90,6 @@ pub enum Out {
         answer: Answered,
     },
 }
-
-/// What the kubelet acts through.
-pub type Ctx<'a> = crate::engine::Ctx<'a, Out>;
 
 /// Messages to the kubelet.
 #[derive(Debug)]
@@ -317,7 +315,7 @@ impl Kubelet {
 
     /// Starts the kubelet's tickers, each at a random phase: the kubelet has
     /// been running long before the simulation starts.
-    pub fn start(&mut self, ctx: &mut Ctx<'_>) {
+    pub fn start(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let mut at = |period: SimDuration, ev: Ev, rng: &mut Stream| {
             let offset = rng.phase(period);
             ctx.q.after(offset, Out::Own(ev));
@@ -328,7 +326,7 @@ impl Kubelet {
         at(STATUS_RESYNC, Ev::StatusResync, &mut self.rng);
     }
 
-    fn send(&self, ctx: &mut Ctx<'_>, delay: SimDuration, ev: Ev) {
+    fn send(&self, ctx: &mut Ctx<'_, impl Outbox<Out>>, delay: SimDuration, ev: Ev) {
         ctx.q.after(delay, Out::Own(ev));
     }
 
@@ -336,7 +334,7 @@ impl Kubelet {
         self.pods.get_mut(id.0 as usize).and_then(Option::as_deref_mut)
     }
 
-    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_>) {
+    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         match ev {
             Ev::PodAdded { pod, spec, uid, generation, status } => {
@@ -466,7 +464,7 @@ impl Kubelet {
         uid: Arc<str>,
         generation: i64,
         status: PodStatus,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
     ) {
         let admitted = self.admission(&spec);
         let i = pod.0 as usize;
@@ -498,7 +496,7 @@ impl Kubelet {
 
     /// Stores a relist of `pod` and reacts to what changed (`HandlePodSyncs`
     /// for every event `Relist` sends; the container deletor after a death).
-    fn apply_relist(&mut self, pod: PodId, snap: Relisted, at: SimTime, ctx: &mut Ctx<'_>) {
+    fn apply_relist(&mut self, pod: PodId, snap: Relisted, at: SimTime, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let events = self.pleg.update(pod, snap, at);
         for e in &events {
             if let PlegEvent::ContainerDied(inst) = e {
@@ -512,7 +510,7 @@ impl Kubelet {
     }
 
     /// `podWorkers.UpdatePod`.
-    fn update_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+    fn update_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(p) = self.pod(pod) else { return };
         if p.worker.update() {
             self.try_start_sync(pod, ctx);
@@ -520,7 +518,7 @@ impl Kubelet {
     }
 
     /// Sends the status manager's next PATCH, if any.
-    fn flush_status(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+    fn flush_status(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let Some(p) = self.pod(pod) else { return };
         let could_run = p.worker.could_have_running_containers();
@@ -532,7 +530,7 @@ impl Kubelet {
 
     /// The status manager's final `DELETE` (grace 0, UID precondition) once
     /// a deleted pod is finished and the API shows its terminal phase.
-    fn maybe_delete(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+    fn maybe_delete(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(p) = self.pod(pod) else { return };
         let deleting = p.deletion_grace.is_some();
         if p.status.take_delete(deleting) {
@@ -542,7 +540,7 @@ impl Kubelet {
         }
     }
 
-    fn send_patch(&mut self, pod: PodId, status: PodStatus, ctx: &mut Ctx<'_>) {
+    fn send_patch(&mut self, pod: PodId, status: PodStatus, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let d = self.cluster.latencies.api_write.sample(&mut self.rng);
         ctx.q.after(d, Out::PatchStatus { pod, node: self.id, status: Box::new(status) });
     }
@@ -555,7 +553,7 @@ impl Kubelet {
         warning: bool,
         reason: &'static str,
         message: String,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
     ) {
         let now = ctx.q.now();
         // Neither record is kept by a sweep's trace, and the recorder's only
@@ -584,7 +582,7 @@ impl Kubelet {
         }
     }
 
-    fn process_fact(&mut self, inst: InstId, fact: ProcessFact, ctx: &mut Ctx<'_>) {
+    fn process_fact(&mut self, inst: InstId, fact: ProcessFact, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let i = self.runtime.inst(inst);
         let pod_name = self.pods[i.pod.0 as usize].as_ref().map(|p| p.name.clone()).unwrap_or_default();
         ctx.trace.push(
@@ -593,7 +591,7 @@ impl Kubelet {
         );
     }
 
-    fn process_exit(&mut self, inst: InstId, code: i32, ctx: &mut Ctx<'_>) {
+    fn process_exit(&mut self, inst: InstId, code: i32, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         if !self.runtime.exit(inst, ctx.q.now(), code) {
             return;
         }
@@ -604,7 +602,7 @@ impl Kubelet {
     }
 
     /// `relistPod`, dropped when a global relist started after the request.
-    fn relist_pod(&mut self, pod: PodId, requested: SimTime, ctx: &mut Ctx<'_>) {
+    fn relist_pod(&mut self, pod: PodId, requested: SimTime, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         if self.pleg.timestamp.is_some_and(|t| t > requested) {
             return;
         }

@@ -5,14 +5,15 @@
 //! bound the port after its latency, and a process that dies with a
 //! request in flight resets the connection.
 
+use super::Out;
 use super::http_client;
 use super::netns::NetnsId;
 use super::relay;
 use super::runtime::InstId;
-use super::{Ctx, Out};
 use super::{Ev, Kubelet};
 use crate::app::OnAddressInUse;
 use crate::client::{Answered, Reply, Silence};
+use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::time::SimDuration;
 use crate::trace::record::ProcessFact;
@@ -33,7 +34,7 @@ impl Kubelet {
     /// namespace. A port another process of the pod holds fails with
     /// EADDRINUSE, and the process does what its behaviour says (by default
     /// it exits 1 at once, as nginx or Go's `ListenAndServe` do).
-    pub(super) fn listening(&mut self, inst: InstId, ctx: &mut Ctx<'_>) {
+    pub(super) fn listening(&mut self, inst: InstId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         if !self.runtime.inst(inst).is_running() {
             return;
         }
@@ -55,7 +56,15 @@ impl Kubelet {
 
     /// A new connection to `ip:port` asking for `path`; the reply travels
     /// back for `back`.
-    pub(super) fn connect(&mut self, req: u64, ip: &str, port: u16, path: &str, back: SimDuration, ctx: &mut Ctx<'_>) {
+    pub(super) fn connect(
+        &mut self,
+        req: u64,
+        ip: &str,
+        port: u16,
+        path: &str,
+        back: SimDuration,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
+    ) {
         let now = ctx.q.now();
         let host = *ip == *self.node.ip;
         let pods: Vec<PodId> = match host {
@@ -96,7 +105,7 @@ impl Kubelet {
     }
 
     /// The app wrote its response.
-    pub(super) fn respond(&mut self, req: u64, ctx: &mut Ctx<'_>) {
+    pub(super) fn respond(&mut self, req: u64, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(i) = self.inflight.iter().position(|f| f.req == req) else { return };
         let f = self.inflight.remove(i);
         let pod = self.pod_identity(self.runtime.inst(f.inst).pod);
@@ -104,7 +113,7 @@ impl Kubelet {
     }
 
     /// The process of `inst` is gone: its requests in flight are reset.
-    pub(super) fn reset_requests(&mut self, inst: InstId, ctx: &mut Ctx<'_>) {
+    pub(super) fn reset_requests(&mut self, inst: InstId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let pod = self.pod_identity(self.runtime.inst(inst).pod);
         let (gone, kept): (Vec<InFlight>, Vec<InFlight>) =
             std::mem::take(&mut self.inflight).into_iter().partition(|f| f.inst == inst);

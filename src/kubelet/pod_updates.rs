@@ -2,12 +2,13 @@
 //! `checkAndUpdatePod`, then `HandlePodUpdates`, `HandlePodReconcile`,
 //! `HandlePodRemoves`), and signals sent to a container from outside.
 
-use super::Ctx;
+use super::Out;
 use super::pod_worker::Lifecycle;
 use super::runtime::SIGKILL_EXIT;
 use super::{Ev, Kubelet, PodUpdate};
 use crate::api::status::ConditionType;
 use crate::app::OnSigterm;
+use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::scenario::actions::Signal;
 use crate::trace::Record;
@@ -19,7 +20,7 @@ impl Kubelet {
     /// a new spec (an UPDATE, `HandlePodUpdates`: the sync sees a new image
     /// or deadline); a status-only change is a RECONCILE, which syncs the
     /// pod when its Ready condition no longer matches its readiness gates.
-    pub(super) fn pod_updated(&mut self, pod: PodId, update: PodUpdate, ctx: &mut Ctx<'_>) {
+    pub(super) fn pod_updated(&mut self, pod: PodId, update: PodUpdate, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(p) = self.pod(pod) else { return };
         let spec_changed = !Arc::ptr_eq(&p.spec, &update.spec);
         p.spec = update.spec.clone();
@@ -43,7 +44,7 @@ impl Kubelet {
     /// finished pod is forgotten; one removed with grace 0 while its
     /// containers may still run is still stopped (`SyncPodKill`: the
     /// effective grace of a zero-grace deletion is 1 s), then forgotten.
-    pub(super) fn pod_removed(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+    pub(super) fn pod_removed(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(p) = self.pod(pod) else { return };
         if matches!(p.worker.lifecycle, Lifecycle::Finished | Lifecycle::Rejected) {
             self.forget(pod);
@@ -65,7 +66,7 @@ impl Kubelet {
         container: usize,
         signal: Signal,
         (pod_name, name): &(String, Arc<str>),
-        ctx: &mut Ctx<'_>,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
     ) {
         let now = ctx.q.now();
         let running =

@@ -2,7 +2,7 @@
 //! against the container's process, and the sync loop's reaction to changed
 //! results (`syncLoopIteration`, `handleProbeSync`).
 
-use super::Ctx;
+use super::Out;
 use super::http_client::{self, Hop, Reply, Url};
 use super::netns::NetnsId;
 use super::prober::handler::{self, HandlerResult, Outcome, Target};
@@ -12,6 +12,7 @@ use super::relay;
 use super::runtime::{InstId, Runtime};
 use super::{Ev, Kubelet};
 use crate::cluster::Gate;
+use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::rng::Stream;
 use crate::spec::{Handler, PortRef, ProbeKind, RestartPolicy, Role};
@@ -35,7 +36,7 @@ pub(super) fn send(
 
 impl Kubelet {
     /// A ticker tick (`probeTicker.C`).
-    pub(super) fn probe_tick(&mut self, pod: PodId, w: usize, ticker: u32, ctx: &mut Ctx<'_>) {
+    pub(super) fn probe_tick(&mut self, pod: PodId, w: usize, ticker: u32, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(p) = self.pod(pod) else { return };
         let worker = &mut p.probes.workers[w];
         if worker.stopped || worker.ticker != ticker {
@@ -53,7 +54,7 @@ impl Kubelet {
     }
 
     /// A manual trigger (`manualTriggerCh`): probe now and restart the ticker.
-    pub(super) fn probe_manual(&mut self, pod: PodId, w: usize, ctx: &mut Ctx<'_>) {
+    pub(super) fn probe_manual(&mut self, pod: PodId, w: usize, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(p) = self.pod(pod) else { return };
         let worker = &mut p.probes.workers[w];
         if worker.stopped {
@@ -67,7 +68,7 @@ impl Kubelet {
         self.do_probe(pod, w, ctx);
     }
 
-    fn reset_ticker(&mut self, pod: PodId, w: usize, ctx: &mut Ctx<'_>) {
+    fn reset_ticker(&mut self, pod: PodId, w: usize, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(p) = self.pod(pod) else { return };
         let worker = &mut p.probes.workers[w];
         worker.ticker += 1;
@@ -77,7 +78,7 @@ impl Kubelet {
     }
 
     /// `doProbe`: checks against the cached status, then runs the probe.
-    fn do_probe(&mut self, pod: PodId, w: usize, ctx: &mut Ctx<'_>) {
+    fn do_probe(&mut self, pod: PodId, w: usize, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let Some(p) = self.pod(pod) else { return };
         // A sidecar is restarted whatever the pod's policy (its worker keeps
@@ -171,7 +172,7 @@ impl Kubelet {
         w: usize,
         inst: InstId,
         outcome: Result<Outcome, String>,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
     ) {
         let now = ctx.q.now();
         let Some(p) = self.pod(pod) else { return };
@@ -287,7 +288,7 @@ impl Kubelet {
     /// The sync loop's reaction to changed results: readiness and startup
     /// update the status cache first, then every change syncs the pod
     /// (liveness only on Failure).
-    fn handle_updates(&mut self, pod: PodId, updates: Vec<Update>, ctx: &mut Ctx<'_>) {
+    fn handle_updates(&mut self, pod: PodId, updates: Vec<Update>, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         for u in updates {
             let Some(p) = self.pod(pod) else { return };

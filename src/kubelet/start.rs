@@ -2,7 +2,7 @@
 //! `start` closure of the runtime's `SyncPod`): backoff check, image, create,
 //! start, then the postStart hook, all blocking the sync.
 
-use super::Ctx;
+use super::Out;
 use super::actions::KillReason;
 use super::backoff::{Decision, do_backoff};
 use super::container_hash;
@@ -14,6 +14,7 @@ use super::{Ev, Kubelet};
 use crate::api::status::ConditionType;
 use crate::app::{Moments, Plan};
 use crate::cluster::Version;
+use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::rng::fnv1a;
 use crate::spec::{HookKind, Role};
@@ -24,7 +25,7 @@ use std::sync::Arc;
 
 impl Kubelet {
     /// The `start` closure of the runtime's SyncPod: backoff, image, create, start.
-    pub(super) fn start_container(&mut self, pod: PodId, c: usize, ctx: &mut Ctx<'_>) {
+    pub(super) fn start_container(&mut self, pod: PodId, c: usize, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let p = self.pod(pod).expect("synced pod exists");
         let run = p.sync.as_ref().expect("sync exists");
@@ -97,14 +98,20 @@ impl Kubelet {
         }
     }
 
-    pub(super) fn begin_create(&mut self, pod: PodId, c: usize, ctx: &mut Ctx<'_>) {
+    pub(super) fn begin_create(&mut self, pod: PodId, c: usize, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let d = self.cluster.latencies.container_create.sample(&mut self.rng);
         self.schedule_step(pod, d, Wait::Create { container: c }, ctx);
     }
 
     /// `StartContainer` returned: the process runs; the postStart hook, if
     /// any, runs next and holds the sync until it returns.
-    pub(super) fn container_started(&mut self, pod: PodId, container: usize, inst: InstId, ctx: &mut Ctx<'_>) {
+    pub(super) fn container_started(
+        &mut self,
+        pod: PodId,
+        container: usize,
+        inst: InstId,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
+    ) {
         let now = ctx.q.now();
         self.runtime.start(inst, now);
         self.process_fact(inst, ProcessFact::Started, ctx);
@@ -129,7 +136,7 @@ impl Kubelet {
         container: usize,
         inst: InstId,
         error: Option<String>,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
     ) {
         let Some(run) = self.pod(pod).and_then(|p| p.sync.as_mut()) else { return };
         if !matches!(run.wait, Wait::PostStart { hook: h } if h == hook) {
@@ -148,7 +155,7 @@ impl Kubelet {
     }
 
     /// 1.36+: `OnPodSandboxReady` marks PodReadyToStartContainers True at once.
-    pub(super) fn sandbox_ready_condition(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+    pub(super) fn sandbox_ready_condition(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let p = self.pod(pod).expect("synced pod exists");
         let mut s = p.status.previous().clone();
@@ -218,7 +225,7 @@ impl Kubelet {
     /// Schedules what the process does by itself: listen, exit. A process
     /// that listens at once has bound its ports when `StartContainer`
     /// returns, so the postStart hook that runs next reaches it.
-    fn schedule_process(&mut self, inst: InstId, ctx: &mut Ctx<'_>) {
+    fn schedule_process(&mut self, inst: InstId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let plan = &self.runtime.inst(inst).plan;
         let listens = !plan.has_behaviour() || !plan.ports().is_empty();
         let listen_after = plan.listen_after;

@@ -2,7 +2,7 @@
 //! `SyncPod` (kill, sandbox, start), `SyncTerminatingPod` and
 //! `SyncTerminatedPod`. Steps that take time schedule their own end.
 
-use super::Ctx;
+use super::Out;
 use super::actions::{self, Kill, KillReason, ProbeView};
 use super::kill::Target;
 use super::netns::NetnsId;
@@ -13,6 +13,7 @@ use super::status::generate::{Inputs, generate};
 use super::{Ev, Kubelet};
 use crate::api::status::{PodPhase, PodReason};
 use crate::cluster::{Gate, Version};
+use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::rng::fnv1a;
 use crate::spec::{PodSpec, ProbeKind};
@@ -108,7 +109,7 @@ impl SyncRun {
 impl Kubelet {
     /// Starts the sync if the worker waits and the PLEG cache is newer than
     /// the previous sync's end (`podCache.GetNewerThan`).
-    pub(super) fn try_start_sync(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+    pub(super) fn try_start_sync(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(p) = self.pod(pod) else { return };
         if p.worker.work != super::pod_worker::Work::WaitingForCache {
             return;
@@ -148,7 +149,7 @@ impl Kubelet {
         pod: PodId,
         snapshot: &PodSnapshot,
         terminal: bool,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
     ) -> (PodPhase, Vec<usize>) {
         let now = ctx.q.now();
         let version = self.cluster.version;
@@ -189,7 +190,7 @@ impl Kubelet {
     }
 
     /// `Kubelet.SyncPod`.
-    fn sync_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+    fn sync_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let snapshot = self.snapshot_of_sync(pod);
         let (phase, readiness_triggers) = self.generate_and_set(pod, &snapshot, false, ctx);
         if phase.is_terminal() {
@@ -240,7 +241,7 @@ impl Kubelet {
     /// regular containers stop, every running container is killed with the
     /// effective grace, then the sandbox; the final status comes from the
     /// stopped containers.
-    fn sync_terminating_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+    fn sync_terminating_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let snapshot = self.snapshot_of_sync(pod);
         self.generate_and_set(pod, &snapshot, false, ctx);
         let p = self.pod(pod).expect("synced pod exists");
@@ -266,7 +267,7 @@ impl Kubelet {
 
     /// `SyncTerminatedPod`: the final status, volumes and cgroup cleaned up,
     /// then `TerminatePod`.
-    fn sync_terminated_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+    fn sync_terminated_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let snapshot = self.snapshot_of_sync(pod);
         self.generate_and_set(pod, &snapshot, true, ctx);
         let run = self.pod(pod).and_then(|p| p.sync.as_mut()).expect("sync exists");
@@ -275,7 +276,7 @@ impl Kubelet {
     }
 
     /// Runs steps until one has to wait, or the sync is done.
-    pub(super) fn advance(&mut self, pod: PodId, ctx: &mut Ctx<'_>) {
+    pub(super) fn advance(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         loop {
             let Some(run) = self.pod(pod).and_then(|p| p.sync.as_mut()) else {
                 return;
@@ -308,13 +309,19 @@ impl Kubelet {
         }
     }
 
-    pub(super) fn schedule_step(&mut self, pod: PodId, delay: SimDuration, wait: Wait, ctx: &mut Ctx<'_>) {
+    pub(super) fn schedule_step(
+        &mut self,
+        pod: PodId,
+        delay: SimDuration,
+        wait: Wait,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
+    ) {
         let id = self.pod(pod).and_then(|p| p.sync.as_ref()).map(|s| s.id).expect("sync exists");
         self.set_wait(pod, wait);
         self.send(ctx, delay, Ev::SyncStep { pod, sync: id });
     }
 
-    fn run_step(&mut self, pod: PodId, step: Step, ctx: &mut Ctx<'_>) {
+    fn run_step(&mut self, pod: PodId, step: Step, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         match step {
             Step::Overhead => {
                 let d = self.cluster.latencies.pod_sync.sample(&mut self.rng);
@@ -386,7 +393,7 @@ impl Kubelet {
     }
 
     /// A timed step ended.
-    pub(super) fn sync_step_done(&mut self, pod: PodId, sync: u64, ctx: &mut Ctx<'_>) {
+    pub(super) fn sync_step_done(&mut self, pod: PodId, sync: u64, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let Some(run) = self.pod(pod).and_then(|p| p.sync.as_mut()) else {
             return;
@@ -433,7 +440,7 @@ impl Kubelet {
     }
 
     /// A group of kills is over: the sync goes on.
-    pub(super) fn kills_done(&mut self, pod: PodId, group: u64, ctx: &mut Ctx<'_>) {
+    pub(super) fn kills_done(&mut self, pod: PodId, group: u64, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(run) = self.pod(pod).and_then(|p| p.sync.as_mut()) else { return };
         let Wait::Kills { group: g, then_failed } = &run.wait else { return };
         if *g != group {
@@ -449,7 +456,7 @@ impl Kubelet {
     }
 
     /// The sync returned: `completeWork`, and in 1.37 the on-demand relist.
-    pub(super) fn complete_sync(&mut self, pod: PodId, outcome: SyncOutcome, ctx: &mut Ctx<'_>) {
+    pub(super) fn complete_sync(&mut self, pod: PodId, outcome: SyncOutcome, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let unit = self.rng.jitter();
         let version = self.cluster.version;

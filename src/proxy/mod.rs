@@ -18,6 +18,7 @@ pub use topology::{Action, categorize};
 use crate::api::endpointslice::{ApiSlice, SliceId};
 use crate::api::service::{ApiService, ServiceId};
 use crate::cluster::Cluster;
+use crate::engine::{Ctx, Outbox};
 use crate::rng::Stream;
 use crate::time::SimTime;
 use crate::trace::Record;
@@ -25,9 +26,6 @@ use crate::trace::record::WatchKind;
 use runner::{MAX_INTERVAL, Next};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// What kube-proxy acts through: it sends only messages to itself.
-pub type Ctx<'a> = crate::engine::Ctx<'a, Ev>;
 
 /// What reaches one kube-proxy.
 #[derive(Debug)]
@@ -110,7 +108,7 @@ impl KubeProxy {
     }
 
     /// `merges`: the merge orders all kube-proxies of the run share.
-    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_>, merges: &mut MergeOrders) {
+    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Ev>>, merges: &mut MergeOrders) {
         let now = ctx.q.now();
         let next = match ev {
             // `OnServiceAdd/Update/Delete`, `OnEndpointSliceAdd/Update/Delete`: a change asks for a sync.
@@ -143,7 +141,7 @@ impl KubeProxy {
     }
 
     /// `syncProxyRules`: read the view now, commit after the sync time.
-    fn start(&mut self, ctx: &mut Ctx<'_>, merges: &mut MergeOrders) {
+    fn start(&mut self, ctx: &mut Ctx<'_, impl Outbox<Ev>>, merges: &mut MergeOrders) {
         let now = ctx.q.now();
         let (rules, endpoints) = self.compute(merges);
         let skip_full = self.large_cluster && self.cluster.version >= crate::cluster::Version::V1_37;
@@ -182,7 +180,7 @@ impl KubeProxy {
     }
 
     /// `iptables-restore` committed: the kernel holds the new rules.
-    fn commit(&mut self, ctx: &mut Ctx<'_>) -> Next {
+    fn commit(&mut self, ctx: &mut Ctx<'_, impl Outbox<Ev>>) -> Next {
         let now = ctx.q.now();
         let Some(run) = self.running.take() else { return Next::Nothing };
         self.rules = Arc::new(run.rules);

@@ -23,6 +23,7 @@ use crate::api::replicaset::{ApiReplicaSet, OwnerRef, RsId, RsSpec};
 use crate::cluster::{Cluster, Version};
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
 use crate::control::workqueue::WorkQueue;
+use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::rng::Stream;
 use crate::spec::{DeploymentSpec, PodTemplate, Strategy};
@@ -38,9 +39,6 @@ pub enum Out {
     Own(Ev),
     Write(Box<Write>),
 }
-
-/// What the controller acts through.
-pub type Ctx<'a> = crate::engine::Ctx<'a, Out>;
 
 /// What reaches the controller.
 #[derive(Debug)]
@@ -219,7 +217,7 @@ impl Controller {
         }
     }
 
-    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_>) {
+    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         match ev {
             Ev::Deployment(kind, d) => {
@@ -307,7 +305,7 @@ impl Controller {
     /// conflict the sync fails and the Deployment is retried later
     /// (`handleErr`: `AddRateLimited`), unless `reconcileOldReplicaSets`
     /// swallows the error.
-    pub fn written(&mut self, d: DeploymentId, answer: Answer, ctx: &mut Ctx<'_>) {
+    pub fn written(&mut self, d: DeploymentId, answer: Answer, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(Syncing::Writing(w)) = self.syncing.get_mut(&d) else { return };
         match answer {
             Answer::Done => {}
@@ -334,7 +332,7 @@ impl Controller {
     /// The API server answered the sync's claim call (`ClaimObject`): an
     /// adopted ReplicaSet is claimed; one gone (404) is not, and is no
     /// error; a refused adoption is; a release's failures are ignored.
-    pub fn claim_answered(&mut self, d: DeploymentId, answer: ClaimAnswer, ctx: &mut Ctx<'_>) {
+    pub fn claim_answered(&mut self, d: DeploymentId, answer: ClaimAnswer, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         if let Some(Syncing::Claiming(c)) = self.syncing.get_mut(&d) {
             match (c.waiting.take(), answer) {
                 (Some(ClaimCall::Recheck), ClaimAnswer::Gone) => c.cannot_adopt = true,
@@ -350,7 +348,7 @@ impl Controller {
     }
 
     /// The sync failed: the key comes back through the rate limiter.
-    fn fail(&mut self, d: DeploymentId, ctx: &mut Ctx<'_>) {
+    fn fail(&mut self, d: DeploymentId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         self.syncing.remove(&d);
         self.queue.done(d);
         if let Some(due) = self.queue.add_rate_limited(d, ctx.q.now()) {
@@ -358,7 +356,7 @@ impl Controller {
         }
     }
 
-    fn work(&mut self, ctx: &mut Ctx<'_>) {
+    fn work(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         while self.syncing.len() < WORKERS {
             let Some(id) = self.queue.get() else { return };
             self.sync(id, ctx);
@@ -367,7 +365,7 @@ impl Controller {
 
     /// The plan's next call; a ReplicaSet written before in the same sync
     /// is written based on the answer.
-    fn next_write(&mut self, id: DeploymentId, ctx: &mut Ctx<'_>) {
+    fn next_write(&mut self, id: DeploymentId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(Syncing::Writing(w)) = self.syncing.get_mut(&id) else { return };
         match w.steps.pop_front() {
             Some(Step { mut write, on_refusal }) => {
@@ -393,7 +391,7 @@ impl Controller {
 
     /// `syncDeployment`: claim the ReplicaSets (`getReplicaSetsForDeployment`:
     /// `ClaimReplicaSets` over every ReplicaSet of the namespace), then plan.
-    fn sync(&mut self, id: DeploymentId, ctx: &mut Ctx<'_>) {
+    fn sync(&mut self, id: DeploymentId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(d) = self.deployments.get(&id).cloned() else {
             self.queue.done(id);
             return;
@@ -431,7 +429,7 @@ impl Controller {
 
     /// The next claim call once the previous one is answered; after the
     /// last, the plan.
-    fn claim(&mut self, id: DeploymentId, ctx: &mut Ctx<'_>) {
+    fn claim(&mut self, id: DeploymentId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(Syncing::Claiming(c)) = self.syncing.get_mut(&id) else { return };
         if c.waiting.is_some() {
             return;
@@ -459,7 +457,7 @@ impl Controller {
         self.next_write(id, ctx);
     }
 
-    fn add_after(&mut self, id: DeploymentId, delay: SimDuration, ctx: &mut Ctx<'_>) {
+    fn add_after(&mut self, id: DeploymentId, delay: SimDuration, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         if let Some(due) = self.queue.add_after(id, delay, ctx.q.now()) {
             ctx.q.at(due, Out::Own(Ev::Wake(id)));
         }

@@ -18,6 +18,7 @@ use crate::api::service::{ApiService, ServiceId};
 use crate::api::status::ConditionType;
 use crate::cluster::Cluster;
 use crate::control::workqueue::WorkQueue;
+use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::rng::Stream;
 use crate::trace::record::WatchKind;
@@ -34,9 +35,6 @@ pub enum Out {
     Own(Ev),
     Write(Box<Request>),
 }
-
-/// What the controller acts through.
-pub type Ctx<'a> = crate::engine::Ctx<'a, Out>;
 
 /// What reaches the controller.
 #[derive(Debug)]
@@ -93,7 +91,7 @@ impl Controller {
         }
     }
 
-    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_>) {
+    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         match ev {
             // `onServiceUpdate` / `onServiceDelete`: at once.
@@ -147,7 +145,13 @@ impl Controller {
     }
 
     /// The API server answered a write: the next one, or the sync is done.
-    pub fn written(&mut self, service: ServiceId, result: Option<Arc<ApiSlice>>, deleted: bool, ctx: &mut Ctx<'_>) {
+    pub fn written(
+        &mut self,
+        service: ServiceId,
+        result: Option<Arc<ApiSlice>>,
+        deleted: bool,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
+    ) {
         if let Some(s) = &result {
             match deleted {
                 true => self.tracker.deleting(s),
@@ -160,7 +164,7 @@ impl Controller {
 
     /// `addPod` / `updatePod` / `deletePod`: every Service selecting the pod,
     /// after the batch period.
-    fn queue_pod_services(&mut self, pod: &ApiPod, ctx: &mut Ctx<'_>) {
+    fn queue_pod_services(&mut self, pod: &ApiPod, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let matching: Vec<ServiceId> = self
             .services
             .values()
@@ -173,14 +177,14 @@ impl Controller {
         }
     }
 
-    fn add_after(&mut self, id: ServiceId, delay: crate::time::SimDuration, ctx: &mut Ctx<'_>) {
+    fn add_after(&mut self, id: ServiceId, delay: crate::time::SimDuration, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         if let Some(due) = self.queue.add_after(id, delay, ctx.q.now()) {
             ctx.q.at(due, Out::Own(Ev::Wake(id)));
         }
     }
 
     /// Free workers take queued Services.
-    fn work(&mut self, ctx: &mut Ctx<'_>) {
+    fn work(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         while self.syncing.len() < self.cluster.endpoint_slice.concurrent_service_endpoint_syncs {
             let Some(id) = self.queue.get() else { return };
             self.sync(id, ctx);
@@ -188,7 +192,7 @@ impl Controller {
     }
 
     /// `syncService`.
-    fn sync(&mut self, id: ServiceId, ctx: &mut Ctx<'_>) {
+    fn sync(&mut self, id: ServiceId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let Some(svc) = self.services.get(&id).cloned() else {
             self.queue.forget(id);
@@ -227,7 +231,7 @@ impl Controller {
     }
 
     /// Sends the sync's next write, or ends the sync (`Forget`, `Done`).
-    fn next_write(&mut self, id: ServiceId, ctx: &mut Ctx<'_>) {
+    fn next_write(&mut self, id: ServiceId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let next = self.syncing.get_mut(&id).and_then(VecDeque::pop_front);
         match next {
             Some(write) => {

@@ -17,6 +17,7 @@ use crate::api::status::{ConditionType, PodPhase};
 use crate::cluster::Cluster;
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
 use crate::control::workqueue::WorkQueue;
+use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::rng::Stream;
 use crate::spec::{PodSpec, PodTemplate};
@@ -33,9 +34,6 @@ pub enum Out {
     Own(Ev),
     Write(Write),
 }
-
-/// What the controller acts through.
-pub type Ctx<'a> = crate::engine::Ctx<'a, Out>;
 
 /// What reaches the controller.
 #[derive(Debug)]
@@ -188,7 +186,7 @@ impl Controller {
         }
     }
 
-    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_>) {
+    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         match ev {
             // `addRS` / `updateRS` / `deleteRS`.
@@ -295,7 +293,7 @@ impl Controller {
     }
 
     /// The API server answered one of the sync's pod creations, deletions or its status write.
-    pub fn written(&mut self, rs: RsId, ctx: &mut Ctx<'_>) {
+    pub fn written(&mut self, rs: RsId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         if let Some(Syncing::Managing(m)) = self.syncing.get_mut(&rs) {
             m.in_flight = m.in_flight.saturating_sub(1);
         }
@@ -306,7 +304,7 @@ impl Controller {
     /// The API server answered the sync's claim call (`ClaimObject`): an
     /// adopted pod is claimed; a pod gone (404) is not, and is no error; a
     /// refused adoption is; a release's failures are ignored (`ReleasePod`).
-    pub fn claim_answered(&mut self, rs: RsId, answer: ClaimAnswer, ctx: &mut Ctx<'_>) {
+    pub fn claim_answered(&mut self, rs: RsId, answer: ClaimAnswer, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         if let Some(Syncing::Claiming(c)) = self.syncing.get_mut(&rs) {
             match (c.waiting.take(), answer) {
                 (Some(ClaimCall::Recheck), ClaimAnswer::Gone) => c.cannot_adopt = true,
@@ -322,7 +320,7 @@ impl Controller {
     }
 
     /// Free workers take queued ReplicaSets.
-    fn work(&mut self, ctx: &mut Ctx<'_>) {
+    fn work(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         while self.syncing.len() < WORKERS {
             let Some(id) = self.queue.get() else { return };
             self.sync(id, ctx);
@@ -331,7 +329,7 @@ impl Controller {
 
     /// `syncReplicaSet`: its pods (`FilterPodsByOwner` with the orphans,
     /// `FilterActivePods`) claimed (`claimPods`), then managed.
-    fn sync(&mut self, id: RsId, ctx: &mut Ctx<'_>) {
+    fn sync(&mut self, id: RsId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let Some(rs) = self.sets.get(&id).cloned() else {
             self.expectations.remove(&id);
@@ -388,7 +386,7 @@ impl Controller {
     /// The next claim call once the previous one is answered; then the
     /// replicas; then the next slow-start batch once the previous one has
     /// returned; after the last write, the status; then the sync is done.
-    fn advance(&mut self, id: RsId, ctx: &mut Ctx<'_>) {
+    fn advance(&mut self, id: RsId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         if let Some(Syncing::Claiming(c)) = self.syncing.get_mut(&id) {
             if c.waiting.is_some() {
                 return;
@@ -437,7 +435,7 @@ impl Controller {
 
     /// `manageReplicas` over the claimed pods (when the expectations are
     /// satisfied), then `calculateStatus`.
-    fn manage(&mut self, id: RsId, c: Claiming, ctx: &mut Ctx<'_>) {
+    fn manage(&mut self, id: RsId, c: Claiming, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let rs = c.rs;
         let mut active = c.claimed;
@@ -492,7 +490,7 @@ impl Controller {
         RsPodView { labels_match_template, ready_since: ready_since(p) }
     }
 
-    fn send(&mut self, write: Write, ctx: &mut Ctx<'_>) {
+    fn send(&mut self, write: Write, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let d = self.cluster.latencies.api_write.sample(&mut self.rng);
         ctx.q.after(d, Out::Write(write));
     }
