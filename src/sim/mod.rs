@@ -214,10 +214,7 @@ impl World {
 
     /// A world whose trace keeps only `keep`.
     pub fn keeping(setup: &Setup, seed: u64, keep: Keep) -> World {
-        let mut watches = watch::Watches::new(seed);
-        // kube-proxy runs on every node when the manifests declare a Service.
-        let proxy_nodes = if setup.services.is_empty() { 0 } else { setup.cluster.nodes.len() };
-        let informers = watch::Informers::new(&mut watches, setup.cluster.nodes[..proxy_nodes].iter().map(|n| &n.name));
+        let watches = watch::Watches::new(seed);
         let mut w = World {
             q: Queue::default(),
             trace: Trace::keeping(keep),
@@ -256,7 +253,7 @@ impl World {
                     .collect(),
             },
             watches,
-            informers,
+            informers: watch::Informers { groups: Vec::new() },
             clients: setup.clients.clone(),
             client_rngs: setup.clients.iter().map(|c| Stream::new(seed, &format!("client/{}", c.name))).collect(),
             pending: Default::default(),
@@ -264,6 +261,13 @@ impl World {
             network: Stream::new(seed, "network"),
             unschedulable: Vec::new(),
         };
+        w.informers = watch::Informers::new(
+            &mut w.watches,
+            w.controller.is_some(),
+            w.replicasets.is_some(),
+            w.deployments.is_some(),
+            &setup.cluster.nodes,
+        );
         for (i, k) in w.kubelets.iter_mut().enumerate() {
             let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32)) };
             let mut ctx = Ctx { q: &mut out, trace: &mut w.trace };
@@ -314,6 +318,23 @@ impl World {
         // Most events write nothing the informers watch.
         if self.trace.entries.len() > written {
             self.fan_out(written);
+        }
+    }
+
+    /// The API records written since entry `from` reach the informers that
+    /// watch their kind: group by group, record by record, informer by
+    /// informer, each at its own watch's delivery time.
+    fn fan_out(&mut self, from: usize) {
+        let now = self.q.now();
+        let watch = &self.cluster.latencies.watch;
+        for group in &self.informers.groups {
+            for entry in &self.trace.entries[from..] {
+                let Some(kind) = watch::Kind::of(&entry.record) else { continue };
+                for s in group.iter().filter(|s| s.kind == kind) {
+                    let at = self.watches.due(s.watcher, now, watch);
+                    self.q.at(at, s.to.event(&entry.record));
+                }
+            }
         }
     }
 

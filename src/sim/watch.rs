@@ -1,10 +1,18 @@
 //! Watch delivery: each informer is its own stream from the API server,
 //! with the profile's watch latency and in order (a later change never
-//! arrives before an earlier one).
+//! arrives before an earlier one). An informer subscribes to one kind for
+//! one component; the world's fan-out delivers every watch record to every
+//! informer of its kind.
 
+use super::{Ev, NodeId};
+use crate::control::deployment as deploy;
+use crate::control::endpointslice as eps;
+use crate::control::replicaset as rs;
 use crate::dist::Dist;
+use crate::proxy;
 use crate::rng::Stream;
 use crate::time::SimTime;
+use crate::trace::Record;
 use std::borrow::Cow;
 
 /// One informer's watch, registered once: a change is delivered by id, not
@@ -47,40 +55,185 @@ impl Watches {
     }
 }
 
-/// The informers of the controllers and kube-proxies.
+/// The kinds of the API's watch records.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Pod,
+    Service,
+    EndpointSlice,
+    ReplicaSet,
+    Deployment,
+}
+
+impl Kind {
+    /// The kind of a watch record; `None` for records no informer watches.
+    pub fn of(record: &Record) -> Option<Kind> {
+        match record {
+            Record::Pod { .. } => Some(Kind::Pod),
+            Record::Service { .. } => Some(Kind::Service),
+            Record::Slice { .. } => Some(Kind::EndpointSlice),
+            Record::ReplicaSet { .. } => Some(Kind::ReplicaSet),
+            Record::Deployment { .. } => Some(Kind::Deployment),
+            _ => None,
+        }
+    }
+}
+
+/// The component an informer feeds.
+#[derive(Copy, Clone, Debug)]
+pub enum Subscriber {
+    SliceController,
+    Proxy(NodeId),
+    ReplicaSets,
+    Deployments,
+}
+
+impl Subscriber {
+    /// The watch record as this component's event (its kind was checked).
+    pub fn event(self, record: &Record) -> Ev {
+        match (self, record) {
+            (Subscriber::SliceController, Record::Pod { kind, pod }) => {
+                Ev::SliceController(eps::Ev::Pod(*kind, pod.clone()))
+            }
+            (Subscriber::SliceController, Record::Service { kind, svc }) => {
+                Ev::SliceController(eps::Ev::Service(*kind, svc.clone()))
+            }
+            (Subscriber::SliceController, Record::Slice { kind, slice }) => {
+                Ev::SliceController(eps::Ev::Slice(*kind, slice.clone()))
+            }
+            (Subscriber::Proxy(node), Record::Service { kind, svc }) => {
+                Ev::Proxy(node, proxy::Ev::Service(*kind, svc.clone()))
+            }
+            (Subscriber::Proxy(node), Record::Slice { kind, slice }) => {
+                Ev::Proxy(node, proxy::Ev::Slice(*kind, slice.clone()))
+            }
+            (Subscriber::ReplicaSets, Record::Pod { kind, pod }) => Ev::RsController(rs::Ev::Pod(*kind, pod.clone())),
+            (Subscriber::ReplicaSets, Record::ReplicaSet { kind, rs }) => {
+                Ev::RsController(rs::Ev::ReplicaSet(*kind, rs.clone()))
+            }
+            (Subscriber::Deployments, Record::Pod { kind, pod }) => {
+                Ev::DeploymentController(deploy::Ev::Pod(*kind, pod.clone()))
+            }
+            (Subscriber::Deployments, Record::ReplicaSet { kind, rs }) => {
+                Ev::DeploymentController(deploy::Ev::ReplicaSet(*kind, rs.clone()))
+            }
+            (Subscriber::Deployments, Record::Deployment { kind, deployment }) => {
+                Ev::DeploymentController(deploy::Ev::Deployment(*kind, deployment.clone()))
+            }
+            (s, r) => unreachable!("{s:?} subscribed to {:?}", Kind::of(r)),
+        }
+    }
+}
+
+/// One informer: the kind it watches, its watch, and the component it feeds.
+pub struct Subscription {
+    pub kind: Kind,
+    pub watcher: Watcher,
+    pub to: Subscriber,
+}
+
+/// The informers of the controllers and kube-proxies, in groups: a change
+/// is delivered group by group, record by record, informer by informer
+/// (the order their deliveries enter the queue).
 pub struct Informers {
-    pub slice_pods: Watcher,
-    pub slice_services: Watcher,
-    pub slice_slices: Watcher,
-    pub rs_pods: Watcher,
-    pub rs_replicasets: Watcher,
-    pub deployment_pods: Watcher,
-    pub deployment_replicasets: Watcher,
-    pub deployment_deployments: Watcher,
-    /// Each kube-proxy's (Services, EndpointSlices), in node order.
-    pub proxies: Vec<(Watcher, Watcher)>,
+    pub groups: Vec<Vec<Subscription>>,
 }
 
 impl Informers {
-    pub fn new(watches: &mut Watches, proxy_nodes: impl Iterator<Item = impl std::fmt::Display>) -> Self {
-        let mut kcm = |what: &'static str| watches.register(what);
-        let informers = Informers {
-            slice_pods: kcm("kube-controller-manager/pods"),
-            slice_services: kcm("kube-controller-manager/services"),
-            slice_slices: kcm("kube-controller-manager/endpointslices"),
-            rs_pods: kcm("kube-controller-manager/replicaset/pods"),
-            rs_replicasets: kcm("kube-controller-manager/replicaset/replicasets"),
-            deployment_pods: kcm("kube-controller-manager/deployment/pods"),
-            deployment_replicasets: kcm("kube-controller-manager/deployment/replicasets"),
-            deployment_deployments: kcm("kube-controller-manager/deployment/deployments"),
-            proxies: Vec::new(),
+    /// The informers of the components a run has: the Service path (the
+    /// EndpointSlice controller and each node's kube-proxy) when it has a
+    /// Service, the ReplicaSet controller and the Deployment controller when
+    /// it has them.
+    pub fn new(
+        watches: &mut Watches,
+        service_path: bool,
+        replica_sets: bool,
+        deployments: bool,
+        nodes: &[crate::cluster::Node],
+    ) -> Self {
+        let mut on = |kind: Kind, informer: String, to: Subscriber| Subscription {
+            kind,
+            watcher: watches.register(informer),
+            to,
         };
-        let proxies = proxy_nodes
-            .map(|node| {
-                let services = watches.register(format!("kube-proxy/{node}/services"));
-                (services, watches.register(format!("kube-proxy/{node}/endpointslices")))
-            })
-            .collect();
-        Informers { proxies, ..informers }
+        let kcm = |what: &str| format!("kube-controller-manager/{what}");
+        let mut groups = Vec::new();
+        if service_path {
+            let mut group = vec![
+                on(Kind::Pod, kcm("pods"), Subscriber::SliceController),
+                on(Kind::Service, kcm("services"), Subscriber::SliceController),
+                on(Kind::EndpointSlice, kcm("endpointslices"), Subscriber::SliceController),
+            ];
+            for (i, n) in nodes.iter().enumerate() {
+                let proxy = Subscriber::Proxy(NodeId(i as u32));
+                group.push(on(Kind::Service, format!("kube-proxy/{}/services", n.name), proxy));
+                group.push(on(Kind::EndpointSlice, format!("kube-proxy/{}/endpointslices", n.name), proxy));
+            }
+            groups.push(group);
+        }
+        if replica_sets {
+            groups.push(vec![
+                on(Kind::Pod, kcm("replicaset/pods"), Subscriber::ReplicaSets),
+                on(Kind::ReplicaSet, kcm("replicaset/replicasets"), Subscriber::ReplicaSets),
+            ]);
+        }
+        if deployments {
+            groups.push(vec![
+                on(Kind::Pod, kcm("deployment/pods"), Subscriber::Deployments),
+                on(Kind::ReplicaSet, kcm("deployment/replicasets"), Subscriber::Deployments),
+                on(Kind::Deployment, kcm("deployment/deployments"), Subscriber::Deployments),
+            ]);
+        }
+        Informers { groups }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::Node;
+    use std::sync::Arc;
+
+    fn node(name: &str) -> Node {
+        Node { name: Arc::from(name), ip: Arc::from("10.0.0.1"), images: Vec::new(), taints: Vec::new() }
+    }
+
+    /// The order deliveries enter the queue: the Service path (the
+    /// EndpointSlice controller, then each node's kube-proxy), the
+    /// ReplicaSet controller, the Deployment controller; a component the run
+    /// lacks has no informers.
+    #[test]
+    fn informers_come_in_the_order_their_deliveries_are_queued() {
+        let nodes = [node("a"), node("b")];
+        let shape = |i: &Informers| -> Vec<Vec<(Kind, String)>> {
+            let groups = i.groups.iter();
+            groups.map(|g| g.iter().map(|s| (s.kind, format!("{:?}", s.to))).collect()).collect()
+        };
+        let all = Informers::new(&mut Watches::new(1), true, true, true, &nodes);
+        let (slices, a, b) =
+            ("SliceController".to_string(), "Proxy(NodeId(0))".to_string(), "Proxy(NodeId(1))".to_string());
+        assert_eq!(
+            shape(&all),
+            vec![
+                vec![
+                    (Kind::Pod, slices.clone()),
+                    (Kind::Service, slices.clone()),
+                    (Kind::EndpointSlice, slices),
+                    (Kind::Service, a.clone()),
+                    (Kind::EndpointSlice, a),
+                    (Kind::Service, b.clone()),
+                    (Kind::EndpointSlice, b),
+                ],
+                vec![(Kind::Pod, "ReplicaSets".into()), (Kind::ReplicaSet, "ReplicaSets".into())],
+                vec![
+                    (Kind::Pod, "Deployments".into()),
+                    (Kind::ReplicaSet, "Deployments".into()),
+                    (Kind::Deployment, "Deployments".into()),
+                ],
+            ]
+        );
+        let replica_sets_only = Informers::new(&mut Watches::new(1), false, true, false, &nodes);
+        assert_eq!(shape(&replica_sets_only).len(), 1);
+        assert!(Informers::new(&mut Watches::new(1), false, false, false, &nodes).groups.is_empty());
     }
 }

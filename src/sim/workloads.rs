@@ -1,12 +1,12 @@
-//! Workloads inside the world: API changes fanned out to the ReplicaSet
-//! controller's informers, and its writes applied by the API server.
+//! Workloads inside the world: the ReplicaSet and Deployment controllers'
+//! writes applied by the API server.
 
-use super::{Ev, World, routes};
+use super::{World, routes};
 use crate::api::DeleteOutcome;
 use crate::api::replicaset::{RsId, RsSpec};
 use crate::control::controller_ref::ClaimAnswer;
 use crate::control::deployment::{self as deploy, Answer, revisions};
-use crate::control::replicaset::{self as rs, Write};
+use crate::control::replicaset::Write;
 use crate::engine::{Ctx, Routed};
 use crate::spec::{DeploymentSpec, ReplicaSetSpec};
 use crate::trace::Record;
@@ -14,44 +14,6 @@ use crate::trace::record::{ApiEvent, EventSource};
 use std::sync::Arc;
 
 impl World {
-    /// The API records written since entry `from` reach the informers that watch them.
-    pub(super) fn fan_out(&mut self, from: usize) {
-        self.fan_out_services(from);
-        if self.replicasets.is_none() {
-            return;
-        }
-        let now = self.q.now();
-        let watch = self.cluster.latencies.watch.clone();
-        for i in from..self.trace.entries.len() {
-            let ev = match &self.trace.entries[i].record {
-                Record::Pod { kind, pod } => (self.informers.rs_pods, rs::Ev::Pod(*kind, pod.clone())),
-                Record::ReplicaSet { kind, rs } => {
-                    (self.informers.rs_replicasets, rs::Ev::ReplicaSet(*kind, rs.clone()))
-                }
-                _ => continue,
-            };
-            let at = self.watches.due(ev.0, now, &watch);
-            self.q.at(at, Ev::RsController(ev.1));
-        }
-        if self.deployments.is_none() {
-            return;
-        }
-        for i in from..self.trace.entries.len() {
-            let ev = match &self.trace.entries[i].record {
-                Record::Pod { kind, pod } => (self.informers.deployment_pods, deploy::Ev::Pod(*kind, pod.clone())),
-                Record::ReplicaSet { kind, rs } => {
-                    (self.informers.deployment_replicasets, deploy::Ev::ReplicaSet(*kind, rs.clone()))
-                }
-                Record::Deployment { kind, deployment } => {
-                    (self.informers.deployment_deployments, deploy::Ev::Deployment(*kind, deployment.clone()))
-                }
-                _ => continue,
-            };
-            let at = self.watches.due(ev.0, now, &watch);
-            self.q.at(at, Ev::DeploymentController(ev.1));
-        }
-    }
-
     /// A ReplicaSet of the manifests is created.
     pub(super) fn create_replica_set(&mut self, spec: &ReplicaSetSpec) {
         let now = self.q.now();
