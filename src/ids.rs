@@ -1,6 +1,6 @@
-//! The ids by which the components of a run name its pods and nodes. They
-//! live below every component, so a component names what it talks about
-//! without importing the world that routes its messages.
+//! The ids by which the components of a run name its objects and nodes.
+//! They live below every component, so a component names what it talks
+//! about without importing the world that routes its messages.
 
 /// A pod of the run (its index in the API server).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -16,3 +16,19 @@ impl NodeId {
         self.0 as usize
     }
 }
+
+/// A Service of the run (its index in the API server).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ServiceId(pub u32);
+
+/// An EndpointSlice of the run (its index in the API server).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SliceId(pub u32);
+
+/// A ReplicaSet of the run (its index in the API server).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RsId(pub u32);
+
+/// A Deployment of the run (its index in the API server).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DeploymentId(pub u32);

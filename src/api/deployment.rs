@@ -1,14 +1,11 @@
 //! A Deployment in the API server (apps/v1): the spec the user (or a
 //! scenario rollout) wrote, and the status the Deployment controller wrote.
 
+use crate::ids::DeploymentId;
 use crate::spec::DeploymentSpec;
 use crate::time::SimTime;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// A Deployment of the run (its index in the API server).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct DeploymentId(pub u32);
 
 // The status and its conditions are the Deployment controller's types:
 // it computes them (`calculateStatus`, `syncRolloutStatus`), the API stores them.

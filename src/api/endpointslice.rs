@@ -1,14 +1,11 @@
 //! An EndpointSlice object in the API server (discovery.k8s.io/v1), as the
 //! EndpointSlice controller writes it.
 
-use super::service::ServiceId;
 use crate::ids::PodId;
+use crate::ids::ServiceId;
+use crate::ids::SliceId;
 use crate::time::SimTime;
 use std::sync::Arc;
-
-/// An EndpointSlice of the run (its index in the API server).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SliceId(pub u32);
 
 /// The pod an endpoint stands for (`targetRef`).
 #[derive(Clone, Debug, PartialEq, Eq)]

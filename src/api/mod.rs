@@ -14,16 +14,16 @@ mod workloads;
 
 use crate::api::status::{Condition, ConditionType, PodStatus};
 use crate::cluster::Cidr;
-use crate::ids::PodId;
+use crate::ids::{PodId, ServiceId, SliceId};
 use crate::rng::Stream;
 use crate::spec::{PodSpec, ServiceSpec};
 use crate::time::SimDuration;
 use crate::time::SimTime;
 use crate::trace::Trace;
 use crate::trace::record::{Record, WatchKind};
-use endpointslice::{ApiSlice, SliceContent, SliceId};
+use endpointslice::{ApiSlice, SliceContent};
 use pod::{ApiPod, Deletion};
-use service::{ApiService, ServiceId, allocate_cluster_ip};
+use service::{ApiService, allocate_cluster_ip};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 

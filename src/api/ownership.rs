@@ -74,7 +74,7 @@ impl ApiServer {
     /// PATCH a ReplicaSet's controller reference (`ReplicaSetControllerRefManager`).
     pub fn patch_replica_set_owner(
         &mut self,
-        id: super::replicaset::RsId,
+        id: crate::ids::RsId,
         patch: &OwnerPatch,
         now: SimTime,
         trace: &mut Trace,

@@ -3,15 +3,12 @@
 //! controller last wrote it.
 
 use crate::control::replicaset::status::RsStatusCounts;
+use crate::ids::RsId;
 pub use crate::spec::OwnerRef;
 use crate::spec::PodTemplate;
 use crate::time::SimTime;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// A ReplicaSet of the run (its index in the API server).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct RsId(pub u32);
 
 /// What a ReplicaSet's writers set: everything but the server's metadata.
 #[derive(Clone, Debug, PartialEq)]

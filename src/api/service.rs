@@ -1,16 +1,13 @@
 //! A Service object in the API server, and how its cluster IP is chosen.
 
 use crate::cluster::Cidr;
+use crate::ids::ServiceId;
 use crate::rng::Stream;
 use crate::spec::ServiceSpec;
 use crate::time::SimTime;
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 use std::sync::Arc;
-
-/// A Service of the run (its index in the API server).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ServiceId(pub u32);
 
 #[derive(Clone, Debug)]
 pub struct ApiService {

@@ -1,9 +1,10 @@
 //! The API server's ReplicaSets and Deployments: create, the writers' updates
 //! and the status subresource, each stored change a watch record.
 
-use super::deployment::{ApiDeployment, DeploymentId, DeploymentStatus};
-use super::replicaset::{ApiReplicaSet, RsId, RsSpec, RsStatus};
+use super::deployment::{ApiDeployment, DeploymentStatus};
+use super::replicaset::{ApiReplicaSet, RsSpec, RsStatus};
 use super::{ApiServer, Conflict, uid};
+use crate::ids::{DeploymentId, RsId};
 use crate::spec::DeploymentSpec;
 use crate::time::SimTime;
 use crate::trace::Trace;

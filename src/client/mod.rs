@@ -1,9 +1,9 @@
 //! Clients: HTTP requests sent at scenario times from a node or a pod, to a
 //! Service's cluster IP or straight to a pod's IP, and what each one got.
 
-use crate::api::service::ServiceId;
 use crate::dist::Dist;
 use crate::ids::PodId;
+use crate::ids::ServiceId;
 use crate::time::{SimDuration, SimTime};
 use std::sync::Arc;
 

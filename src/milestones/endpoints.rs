@@ -4,8 +4,9 @@
 
 use super::found::Found;
 use super::names::Names;
-use crate::api::endpointslice::{ApiSlice, SliceId};
-use crate::api::service::ServiceId;
+use crate::api::endpointslice::ApiSlice;
+use crate::ids::{ServiceId, SliceId};
+
 use crate::time::SimTime;
 use crate::trace::record::WatchKind;
 use foldhash::HashMap;

@@ -14,7 +14,8 @@
 
 use crate::api::pod::ApiPod;
 use crate::api::replicaset::ApiReplicaSet;
-use crate::api::service::ServiceId;
+use crate::ids::ServiceId;
+
 use crate::control::deployment::revisions;
 use crate::trace::Trace;
 use crate::trace::record::Record;

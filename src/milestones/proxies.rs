@@ -4,7 +4,8 @@
 
 use super::found::Found;
 use super::names::Names;
-use crate::api::service::ServiceId;
+use crate::ids::ServiceId;
+
 use crate::proxy::{Action, ProxySync};
 use crate::time::SimTime;
 use foldhash::HashMap;

@@ -5,8 +5,9 @@
 //! a sync merges the kept lists in the order `proxy::merge` gives.
 
 use super::merge::{MergeKey, MergeOrders};
-use crate::api::endpointslice::{ApiSlice, SliceId, TargetRef};
-use crate::api::service::ServiceId;
+use crate::api::endpointslice::{ApiSlice, TargetRef};
+use crate::ids::{ServiceId, SliceId};
+
 use crate::cluster::Version;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;

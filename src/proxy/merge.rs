@@ -9,7 +9,8 @@
 //! kube-proxy that needs it and reused by the others.
 
 use super::ProxyEndpoint;
-use crate::api::endpointslice::SliceId;
+use crate::ids::SliceId;
+
 use foldhash::HashMap;
 use std::cmp::Ordering;
 use std::collections::VecDeque;

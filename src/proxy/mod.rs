@@ -15,10 +15,11 @@ pub use rules::{Affinity, Route, Rules, ServiceRule, route};
 pub use runner::Runner;
 pub use topology::{Action, categorize};
 
-use crate::api::endpointslice::{ApiSlice, SliceId};
-use crate::api::service::{ApiService, ServiceId};
+use crate::api::endpointslice::ApiSlice;
+use crate::api::service::ApiService;
 use crate::cluster::Cluster;
 use crate::engine::{Ctx, Outbox};
+use crate::ids::{ServiceId, SliceId};
 use crate::rng::Stream;
 use crate::time::SimTime;
 use crate::trace::Record;

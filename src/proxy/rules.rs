@@ -7,7 +7,8 @@
 
 use super::endpoints::ProxyEndpoint;
 use super::topology::Action;
-use crate::api::service::ServiceId;
+use crate::ids::ServiceId;
+
 use crate::rng::Stream;
 use crate::time::{SimDuration, SimTime};
 use foldhash::{HashMap, HashSet};

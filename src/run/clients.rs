@@ -2,11 +2,11 @@
 //! every name a client uses must exist, and a requested cluster IP must be
 //! free and inside the Service range.
 
-use crate::api::service::ServiceId;
 use crate::client::{Client, Schedule, Source, Target};
 use crate::cluster::Cluster;
 use crate::error::Problem;
 use crate::ids::PodId;
+use crate::ids::ServiceId;
 use crate::manifest::Manifests;
 use crate::scenario::ActionOrigin;
 use crate::scenario::traffic::{From, To, Traffic, When};

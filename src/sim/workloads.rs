@@ -3,11 +3,12 @@
 
 use super::{World, routes};
 use crate::api::DeleteOutcome;
-use crate::api::replicaset::{RsId, RsSpec};
+use crate::api::replicaset::RsSpec;
 use crate::control::controller_ref::ClaimAnswer;
 use crate::control::deployment::{self as deploy, Answer, revisions};
 use crate::control::replicaset::Write;
 use crate::engine::{Ctx, Routed};
+use crate::ids::RsId;
 use crate::spec::{DeploymentSpec, ReplicaSetSpec};
 use crate::trace::Record;
 use crate::trace::record::{ApiEvent, EventSource};
@@ -170,7 +171,7 @@ impl World {
         }
     }
 
-    fn deployment_claim_answered(&mut self, d: crate::api::deployment::DeploymentId, answer: ClaimAnswer) {
+    fn deployment_claim_answered(&mut self, d: crate::ids::DeploymentId, answer: ClaimAnswer) {
         if let Some(c) = self.deployments.as_mut() {
             let mut out = Routed { q: &mut self.q, route: routes::deployments };
             let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
@@ -179,7 +180,7 @@ impl World {
     }
 
     /// An event of the deployment-controller about `d`.
-    fn deployment_event(&mut self, d: crate::api::deployment::DeploymentId, reason: &'static str, message: String) {
+    fn deployment_event(&mut self, d: crate::ids::DeploymentId, reason: &'static str, message: String) {
         let now = self.q.now();
         // A sweep's trace keeps no Events.
         if !self.trace.keeps_all() {

@@ -319,9 +319,10 @@ fn condition_why(t: SimTime, c: &Condition, before: Option<&Condition>, d: &ApiD
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::deployment::{DeploymentId, DeploymentStatus};
-    use crate::api::replicaset::{OwnerRef, RsId, RsSpec, RsStatus};
+    use crate::api::deployment::DeploymentStatus;
+    use crate::api::replicaset::{OwnerRef, RsSpec, RsStatus};
     use crate::error::SourceFile;
+    use crate::ids::{DeploymentId, RsId};
     use crate::manifest::workloads::read_deployment;
     use crate::source::parse_documents;
     use std::collections::BTreeMap;

@@ -4,6 +4,7 @@
 
 use podsim::api::pod::ApiPod;
 use podsim::api::status::{ConditionType, ContainerState};
+use podsim::ids::ServiceId;
 use podsim::run::{Inputs, prepare, simulate};
 use podsim::time::{SimDuration, SimTime};
 use podsim::trace::Trace;
@@ -343,7 +344,6 @@ pub fn served_by(r: &RequestRecord) -> Option<&str> {
 
 // ---- The Service path per Service (scenarios with several Services) ----
 
-use podsim::api::service::ServiceId;
 use podsim::proxy::Action;
 
 /// The id of the Service named `name`.

@@ -16,15 +16,16 @@ use super::status::{
     sync_rollout_status,
 };
 use super::view::{DeploymentView, RsRef, RsView, ScaleWrite};
-use crate::api::deployment::{ApiDeployment, DeploymentId, DeploymentStatus};
+use crate::api::deployment::{ApiDeployment, DeploymentStatus};
 use crate::api::ownership::{OwnerPatch, Patched};
 use crate::api::pod::ApiPod;
-use crate::api::replicaset::{ApiReplicaSet, OwnerRef, RsId, RsSpec};
+use crate::api::replicaset::{ApiReplicaSet, OwnerRef, RsSpec};
 use crate::cluster::{Cluster, Version};
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
 use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
+use crate::ids::{DeploymentId, RsId};
 use crate::rng::Stream;
 use crate::spec::{DeploymentSpec, PodTemplate, Strategy};
 use crate::time::{SimDuration, SimTime};

@@ -12,14 +12,15 @@ mod trigger;
 pub use endpoint::{endpoint_ports, included, pod_to_endpoint, target_ref};
 pub use reconciler::{Desired, Write, reconcile};
 
-use crate::api::endpointslice::{ApiSlice, SliceId, TargetRef};
+use crate::api::endpointslice::{ApiSlice, TargetRef};
 use crate::api::pod::ApiPod;
-use crate::api::service::{ApiService, ServiceId};
+use crate::api::service::ApiService;
 use crate::api::status::ConditionType;
 use crate::cluster::Cluster;
 use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
+use crate::ids::{ServiceId, SliceId};
 use crate::rng::Stream;
 use crate::trace::record::WatchKind;
 use foldhash::{HashMap, HashMapExt};

@@ -3,7 +3,8 @@
 //! reconciler.go `reconcileByAddressType`, `reconcileByPortMapping`,
 //! `finalize`). Pure: the caller writes the result through the API.
 
-use crate::api::endpointslice::{Endpoint, SliceContent, SliceId, SlicePort};
+use crate::api::endpointslice::{Endpoint, SliceContent, SlicePort};
+use crate::ids::SliceId;
 use crate::time::SimTime;
 use foldhash::{HashMap, HashMapExt};
 use std::collections::VecDeque;

@@ -2,8 +2,9 @@
 //! again and a sync never runs on a cache older than its writes
 //! (staging/src/k8s.io/endpointslice/util/endpointslice_tracker.go).
 
-use crate::api::endpointslice::{ApiSlice, SliceId};
-use crate::api::service::ServiceId;
+use crate::api::endpointslice::ApiSlice;
+use crate::ids::{ServiceId, SliceId};
+
 use std::collections::BTreeMap;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

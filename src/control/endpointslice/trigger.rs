@@ -4,8 +4,9 @@
 //! sync, or the Service's creation on its first sync.
 
 use crate::api::pod::ApiPod;
-use crate::api::service::{ApiService, ServiceId};
+use crate::api::service::ApiService;
 use crate::api::status::ConditionType;
+use crate::ids::ServiceId;
 use crate::spec::PodSpec;
 use crate::time::SimTime;
 use foldhash::HashMap;

@@ -4,7 +4,8 @@
 //! controller wrote a slice of that Service holding it under that port.
 
 use super::origin;
-use crate::api::service::{ApiService, ServiceId};
+use crate::api::service::ApiService;
+use crate::ids::ServiceId;
 use crate::invariants::report::Tally;
 use crate::proxy::Action;
 use crate::time::SimTime;

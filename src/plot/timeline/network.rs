@@ -2,8 +2,9 @@
 //! each node's kube-proxy syncs, each client's requests.
 
 use super::model::{Group, Lane, Spans};
-use crate::api::endpointslice::{ApiSlice, Endpoint, SliceId};
-use crate::api::service::ServiceId;
+use crate::api::endpointslice::{ApiSlice, Endpoint};
+use crate::ids::{ServiceId, SliceId};
+
 use crate::client::{Outcome, RequestRecord};
 use crate::milestones::names::Names;
 use crate::plot::palette::Look;
