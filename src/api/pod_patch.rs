@@ -196,10 +196,17 @@ pub struct Invalid {
 
 impl std::fmt::Display for Invalid {
     /// The API server's Status message (`NewInvalid`: `%s %q is invalid: %v`
-    /// of the aggregate, which writes one cause as it is and several as
-    /// `[a, b]`); kubectl's MultilineError prints several one per line.
+    /// of the aggregate, whose `Error()` drops repeated messages and writes
+    /// one as it is and several as `[a, b]`); kubectl's MultilineError
+    /// prints several one per line.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let causes: Vec<String> = self.errors.iter().map(ToString::to_string).collect();
+        let mut causes: Vec<String> = Vec::new();
+        for e in &self.errors {
+            let message = e.to_string();
+            if !causes.contains(&message) {
+                causes.push(message);
+            }
+        }
         match causes.as_slice() {
             [one] => write!(f, "The Pod {:?} is invalid: {one}", self.pod),
             _ => write!(f, "The Pod {:?} is invalid: [{}]", self.pod, causes.join(", ")),
@@ -255,6 +262,19 @@ mod tests {
         assert_eq!(p.to_json(), r#"{"spec":{"containers":[{"name":"app","image":"busybox:1.37"}]}}"#);
         let text = r#"{"spec":{"activeDeadlineSeconds":null,"containers":[{"name":"a","image":"x"}],"initContainers":[{"name":"b","image":"y"}]}}"#;
         assert_eq!(PodPatch::from_json(text).unwrap().to_json(), text);
+    }
+
+    /// `aggregate.Error()`: repeated messages once; one left, no brackets.
+    #[test]
+    fn invalid_is_written_as_the_aggregate_writes_it() {
+        let e = |detail: &str| FieldError::invalid("spec.activeDeadlineSeconds", -5, detail);
+        let invalid = |errors| Invalid { pod: "web".into(), errors }.to_string();
+        let one = r#"The Pod "web" is invalid: spec.activeDeadlineSeconds: Invalid value: -5: a"#;
+        assert_eq!(invalid(vec![e("a"), e("a")]), one);
+        assert_eq!(
+            invalid(vec![e("a"), e("b"), e("a")]),
+            r#"The Pod "web" is invalid: [spec.activeDeadlineSeconds: Invalid value: -5: a, spec.activeDeadlineSeconds: Invalid value: -5: b]"#
+        );
     }
 
     #[test]

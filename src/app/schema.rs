@@ -332,9 +332,7 @@ impl ContainerBehaviour {
             let field = key_path("exec", cmd);
             check_schedule(&field, phases, &mut out);
             for (i, p) in phases.iter().enumerate() {
-                if !(0..=255).contains(&p.exit) {
-                    out.push((format!("{field}[{i}].exit"), format!("{}: an exit code is between 0 and 255", p.exit)));
-                }
+                check_exit_code(format!("{field}[{i}].exit"), p.exit, &mut out);
             }
         }
         for (svc, phases) in &self.grpc {
@@ -347,10 +345,8 @@ impl ContainerBehaviour {
                 }
             }
         }
-        if let Some(exit) = &self.exit
-            && !(0..=255).contains(&exit.code)
-        {
-            out.push(("exit.code".into(), format!("{}: an exit code is between 0 and 255", exit.code)));
+        if let Some(exit) = &self.exit {
+            check_exit_code("exit.code".into(), exit.code, &mut out);
         }
         if let Some(s) = &self.sigterm {
             if s.ignore && (s.exit_after.is_some() || s.code.is_some() || s.stop_listening) {
@@ -359,10 +355,8 @@ impl ContainerBehaviour {
                     "`ignore: true` cannot be combined with `exit_after`, `code` or `stop_listening`".into(),
                 ));
             }
-            if let Some(code) = s.code
-                && !(0..=255).contains(&code)
-            {
-                out.push(("sigterm.code".into(), format!("{code}: an exit code is between 0 and 255")));
+            if let Some(code) = s.code {
+                check_exit_code("sigterm.code".into(), code, &mut out);
             }
         }
         if let Some(a) = &self.address_in_use {
@@ -372,10 +366,8 @@ impl ContainerBehaviour {
                     "`ignore: true` cannot be combined with `exit_after` or `code`".into(),
                 ));
             }
-            if let Some(code) = a.code
-                && !(0..=255).contains(&code)
-            {
-                out.push(("address_in_use.code".into(), format!("{code}: an exit code is between 0 and 255")));
+            if let Some(code) = a.code {
+                check_exit_code("address_in_use.code".into(), code, &mut out);
             }
         }
         out
@@ -406,6 +398,13 @@ impl ContainerBehaviour {
             }
         }
         out
+    }
+}
+
+/// An exit code a process can have: 0–255.
+fn check_exit_code(field: String, code: i32, out: &mut Vec<(String, String)>) {
+    if !(0..=255).contains(&code) {
+        out.push((field, format!("{code}: an exit code is between 0 and 255")));
     }
 }
 

@@ -142,6 +142,34 @@ pub fn actions(trace: &Trace, reason: &str) -> Vec<(SimTime, String)> {
         .collect()
 }
 
+/// Kubelet actions about pod `pod` with `reason`: (time, message).
+pub fn pod_actions(trace: &Trace, pod: &str, reason: &str) -> Vec<(SimTime, String)> {
+    trace
+        .entries
+        .iter()
+        .filter_map(|e| match &e.record {
+            Record::Kubelet(a) if &*a.pod == pod && a.reason == reason => Some((e.t, a.message.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The k-th `Killing` SIGTERMs the k-th instance (at or after the event);
+/// only the last instance may still run, unkilled, when the run ends.
+#[track_caller]
+pub fn each_kill_stops_its_instance(lives: &[Life], kills: &[(SimTime, String)], seed: u64) {
+    let killed = lives.iter().take_while(|l| l.sigterm.is_some()).count();
+    assert_eq!(kills.len(), killed, "seed {seed}");
+    assert_eq!(lives.len() - killed, usize::from(lives.last().is_some_and(|l| l.sigterm.is_none())), "seed {seed}");
+    for (l, (k, _)) in lives.iter().zip(kills) {
+        assert!(
+            l.sigterm.is_some_and(|t| t >= *k),
+            "seed {seed}: the kill at {k} stops the instance started at {:?}",
+            l.started
+        );
+    }
+}
+
 /// Asserts `lo <= x <= hi` with a readable message.
 #[track_caller]
 pub fn within(what: &str, x: SimTime, lo: SimTime, hi: SimTime) {

@@ -64,18 +64,6 @@ fn pod_facts(trace: &Trace, pod: &str, container: &str) -> Vec<(SimTime, Process
         .collect()
 }
 
-/// The kubelet's events for pod `pod` with `reason`: (time, message).
-fn pod_actions(trace: &Trace, pod: &str, reason: &str) -> Vec<(SimTime, String)> {
-    trace
-        .entries
-        .iter()
-        .filter_map(|e| match &e.record {
-            Record::Kubelet(a) if &*a.pod == pod && a.reason == reason => Some((e.t, a.message.clone())),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Each hook of the container: (started, returned, error).
 fn hook_runs(trace: &Trace, pod: &str, container: &str) -> Vec<(SimTime, SimTime, Option<String>)> {
     let mut out = Vec::new();

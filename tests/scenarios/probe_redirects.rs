@@ -24,18 +24,6 @@ fn probe_runs(trace: &Trace, pod: &str, kind: ProbeKind) -> Vec<(SimTime, Verdic
         .collect()
 }
 
-/// Kubelet actions about `pod` with `reason`.
-fn pod_actions(trace: &Trace, pod: &str, reason: &str) -> Vec<(SimTime, String)> {
-    trace
-        .entries
-        .iter()
-        .filter_map(|e| match &e.record {
-            Record::Kubelet(a) if &*a.pod == pod && a.reason == reason => Some((e.t, a.message.clone())),
-            _ => None,
-        })
-        .collect()
-}
-
 const REFUSED: &str = "dial tcp 10.244.0.";
 
 /// /ready redirects to /status (same host): the probe follows it and
@@ -105,16 +93,8 @@ fn a_redirect_loop_fails_after_ten_requests() {
         let lives = pod_lives(&trace, "loop", "app");
         let kills = pod_actions(&trace, "loop", "Killing");
         assert!(kills.len() >= 3, "seed {seed}");
-        // The k-th kill SIGTERMs the k-th instance; only the last may still run, unkilled, when the run ends.
-        let killed = lives.iter().take_while(|l| l.sigterm.is_some()).count();
-        assert_eq!(kills.len(), killed, "seed {seed}");
-        assert_eq!(lives.len() - killed, usize::from(lives.last().is_some_and(|l| l.sigterm.is_none())), "seed {seed}");
+        each_kill_stops_its_instance(&lives, &kills, seed);
         for (l, (k, _)) in lives.iter().zip(&kills) {
-            assert!(
-                l.sigterm.is_some_and(|t| t >= *k),
-                "seed {seed}: the kill at {k} stops the instance started at {:?}",
-                l.started
-            );
             within(&format!("kill (seed {seed})"), *k, l.started + secs(14.0), l.started + secs(20.2));
         }
     }
