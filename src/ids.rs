@@ -32,3 +32,24 @@ pub struct RsId(pub u32);
 /// A Deployment of the run (its index in the API server).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DeploymentId(pub u32);
+
+/// An id that is an object's index in its store.
+pub trait Index: Copy {
+    fn from_index(index: usize) -> Self;
+    fn index(self) -> usize;
+}
+
+macro_rules! store_index {
+    ($($id:ident),*) => {$(
+        impl Index for $id {
+            fn from_index(index: usize) -> Self {
+                $id(index as u32)
+            }
+            fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    )*};
+}
+
+store_index!(PodId, ServiceId, SliceId, RsId, DeploymentId);

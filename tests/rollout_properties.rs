@@ -247,7 +247,7 @@ fn check(c: &Case, trace: &Trace) -> Result<Seen, String> {
     let mut healthy_at_rollout = false;
     let mut rolled = false;
     let mut min_old_spec = u32::MAX;
-    let is_new = |rs: &ApiReplicaSet| rs.created >= ROLLOUT_AT;
+    let is_new = |rs: &ApiReplicaSet| rs.meta.created >= ROLLOUT_AT;
     for e in &trace.entries {
         let t = e.t;
         if !rolled && t >= ROLLOUT_AT {
@@ -270,10 +270,10 @@ fn check(c: &Case, trace: &Trace) -> Result<Seen, String> {
                 if !owned {
                     return Err(format!("{}: ReplicaSet {} not owned by deployment/web", ms(t), rs.spec.name));
                 }
-                let previous = sets.get(&rs.uid).cloned();
+                let previous = sets.get(&rs.meta.uid).cloned();
                 match kind {
-                    WatchKind::Deleted => sets.remove(&rs.uid),
-                    _ => sets.insert(rs.uid.clone(), rs.clone()),
+                    WatchKind::Deleted => sets.remove(&rs.meta.uid),
+                    _ => sets.insert(rs.meta.uid.clone(), rs.clone()),
                 };
                 // Property 3: a scale-down write of an old ReplicaSet.
                 if let Some(prev) = previous.filter(|p| !is_new(p) && rs.spec.replicas < p.spec.replicas) {
@@ -297,7 +297,7 @@ fn check(c: &Case, trace: &Trace) -> Result<Seen, String> {
                     // is at least what the controller read.
                     let available: u32 = sets
                         .values()
-                        .filter(|r| is_new(r) || r.uid == rs.uid || r.spec.replicas > 0)
+                        .filter(|r| is_new(r) || r.meta.uid == rs.meta.uid || r.spec.replicas > 0)
                         .map(|r| r.status.counts.available_replicas)
                         .sum();
                     let allowed = available.saturating_sub(min_available);
@@ -348,8 +348,8 @@ fn check(c: &Case, trace: &Trace) -> Result<Seen, String> {
                     .iter()
                     .any(|c| c.kind == podsim::api::status::ConditionType::Ready && c.status);
                 match kind {
-                    WatchKind::Deleted => pods.remove(&pod.uid),
-                    _ => pods.insert(pod.uid.clone(), (ready, pod.deletion.is_some())),
+                    WatchKind::Deleted => pods.remove(&pod.meta.uid),
+                    _ => pods.insert(pod.meta.uid.clone(), (ready, pod.meta.deletion.is_some())),
                 };
                 // Property 1, as the pods show it: Ready ⊇ available, so at least
                 // minAvailable pods not being deleted are Ready.
@@ -369,8 +369,8 @@ fn check(c: &Case, trace: &Trace) -> Result<Seen, String> {
                 let progressing = s.conditions.iter().find(|c| c.kind == ConditionType::Progressing);
                 let complete = progressing
                     .is_some_and(|p| p.status == ConditionStatus::True && p.reason == Reason::NewReplicaSetAvailable)
-                    && d.generation >= 2
-                    && s.observed_generation >= d.generation as u64
+                    && d.meta.generation >= 2
+                    && s.observed_generation >= d.meta.generation as u64
                     && s.updated_replicas == c.replicas
                     && s.available_replicas == c.replicas
                     && s.replicas == c.replicas;

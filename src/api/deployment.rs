@@ -1,9 +1,11 @@
 //! A Deployment in the API server (apps/v1): the spec the user (or a
 //! scenario rollout) wrote, and the status the Deployment controller wrote.
 
+use super::meta::Meta;
+use super::store::Object;
 use crate::ids::DeploymentId;
 use crate::spec::DeploymentSpec;
-use crate::time::SimTime;
+use crate::trace::record::{Record, WatchKind};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -15,15 +17,30 @@ pub use crate::control::deployment::status::DeploymentStatus;
 #[derive(Clone, Debug)]
 pub struct ApiDeployment {
     pub id: DeploymentId,
-    pub uid: Arc<str>,
-    pub created: SimTime,
-    /// 1 on create, +1 on each change of the spec or the annotations.
-    pub generation: i64,
-    pub resource_version: u64,
+    /// `generation` is 1 on create, +1 on each change of the spec or the annotations.
+    pub meta: Meta,
     pub spec: Arc<DeploymentSpec>,
     /// `metadata.annotations`: the manifest's, plus
     /// `deployment.kubernetes.io/revision` once the controller set it.
     pub annotations: BTreeMap<String, String>,
     pub status: DeploymentStatus,
-    pub removed: bool,
+}
+
+impl Object for ApiDeployment {
+    type Id = DeploymentId;
+    fn meta(&self) -> &Meta {
+        &self.meta
+    }
+    fn meta_mut(&mut self) -> &mut Meta {
+        &mut self.meta
+    }
+    fn name(&self) -> &str {
+        &self.spec.name
+    }
+    fn namespace(&self) -> &str {
+        &self.spec.namespace
+    }
+    fn watch_record(kind: WatchKind, deployment: Arc<Self>) -> Record {
+        Record::Deployment { kind, deployment }
+    }
 }

@@ -1,10 +1,13 @@
 //! An EndpointSlice object in the API server (discovery.k8s.io/v1), as the
 //! EndpointSlice controller writes it.
 
+use super::meta::Meta;
+use super::store::Object;
 use crate::ids::PodId;
 use crate::ids::ServiceId;
 use crate::ids::SliceId;
 use crate::time::SimTime;
+use crate::trace::record::{Record, WatchKind};
 use std::sync::Arc;
 
 /// The pod an endpoint stands for (`targetRef`).
@@ -48,14 +51,30 @@ pub struct SliceContent {
 #[derive(Clone, Debug)]
 pub struct ApiSlice {
     pub id: SliceId,
+    /// `generation` is 1 on create, +1 on each write that changes ports or endpoints.
+    pub meta: Meta,
     pub name: Arc<str>,
+    /// The Service's namespace.
+    pub namespace: Arc<str>,
     pub service: ServiceId,
-    pub uid: Arc<str>,
-    pub created: SimTime,
-    /// 1 on create, +1 on each write that changes ports or endpoints.
-    pub generation: i64,
-    pub resource_version: u64,
     pub content: SliceContent,
-    /// Gone from storage (the DELETED event was sent).
-    pub removed: bool,
+}
+
+impl Object for ApiSlice {
+    type Id = SliceId;
+    fn meta(&self) -> &Meta {
+        &self.meta
+    }
+    fn meta_mut(&mut self) -> &mut Meta {
+        &mut self.meta
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn namespace(&self) -> &str {
+        &self.namespace
+    }
+    fn watch_record(kind: WatchKind, slice: Arc<Self>) -> Record {
+        Record::Slice { kind, slice }
+    }
 }

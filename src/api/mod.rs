@@ -4,12 +4,14 @@
 
 pub mod deployment;
 pub mod endpointslice;
+pub mod meta;
 pub mod ownership;
 pub mod pod;
 pub mod pod_patch;
 pub mod replicaset;
 pub mod service;
 pub mod status;
+pub mod store;
 mod workloads;
 
 use crate::api::status::{Condition, ConditionType, PodStatus};
@@ -20,19 +22,21 @@ use crate::spec::{PodSpec, ServiceSpec};
 use crate::time::SimDuration;
 use crate::time::SimTime;
 use crate::trace::Trace;
-use crate::trace::record::{Record, WatchKind};
 use endpointslice::{ApiSlice, SliceContent};
-use pod::{ApiPod, Deletion};
+use meta::Deletion;
+use pod::ApiPod;
 use service::{ApiService, allocate_cluster_ip};
 use std::collections::BTreeSet;
 use std::sync::Arc;
+use store::{Change, Commit, Precondition, Store};
 
 pub struct ApiServer {
-    pods: Vec<ApiPod>,
-    services: Vec<ApiService>,
-    slices: Vec<ApiSlice>,
-    replica_sets: Vec<replicaset::ApiReplicaSet>,
-    deployments: Vec<deployment::ApiDeployment>,
+    pods: Store<ApiPod>,
+    services: Store<ApiService>,
+    slices: Store<ApiSlice>,
+    replica_sets: Store<replicaset::ApiReplicaSet>,
+    deployments: Store<deployment::ApiDeployment>,
+    /// The last resourceVersion given: one counter for every kind (etcd's revision).
     resource_version: u64,
     /// One stream per kind, so adding a Service leaves every pod's UID as it was.
     uids: Stream,
@@ -46,11 +50,11 @@ pub struct ApiServer {
 impl ApiServer {
     pub fn new(seed: u64) -> Self {
         ApiServer {
-            pods: Vec::new(),
-            services: Vec::new(),
-            slices: Vec::new(),
-            replica_sets: Vec::new(),
-            deployments: Vec::new(),
+            pods: Store::default(),
+            services: Store::default(),
+            slices: Store::default(),
+            replica_sets: Store::default(),
+            deployments: Store::default(),
             resource_version: 0,
             uids: Stream::new(seed, "apiserver/uid"),
             service_uids: Stream::new(seed, "apiserver/uid/service"),
@@ -62,32 +66,28 @@ impl ApiServer {
     }
 
     pub fn services(&self) -> &[ApiService] {
-        &self.services
+        self.services.all()
     }
 
     pub fn service(&self, id: ServiceId) -> &ApiService {
-        &self.services[id.0 as usize]
+        self.services.get(id)
     }
 
     pub fn slice(&self, id: SliceId) -> &ApiSlice {
-        &self.slices[id.0 as usize]
+        self.slices.get(id)
     }
 
     pub fn pods(&self) -> &[ApiPod] {
-        &self.pods
+        self.pods.all()
     }
 
     pub fn pod(&self, id: PodId) -> &ApiPod {
-        &self.pods[id.0 as usize]
+        self.pods.get(id)
     }
 
-    fn bump(&mut self) -> u64 {
-        self.resource_version += 1;
-        self.resource_version
-    }
-
-    fn record(&self, id: PodId, kind: WatchKind, now: SimTime, trace: &mut Trace) {
-        trace.push(now, Record::Pod { kind, pod: Arc::new(self.pods[id.0 as usize].clone()) });
+    /// Where this request's stored changes go.
+    fn commit<'a>(revision: &'a mut u64, now: SimTime, trace: &'a mut Trace) -> Commit<'a> {
+        Commit { revision, now, trace }
     }
 
     /// POST: the pod is stored with a new UID, phase Pending. A
@@ -96,25 +96,13 @@ impl ApiServer {
     /// one (only a binding writes it: `BindingREST.setPodNodeAndMetadata`,
     /// pkg/registry/core/pod/storage/storage.go).
     pub fn create(&mut self, spec: Arc<PodSpec>, now: SimTime, trace: &mut Trace) -> PodId {
-        let uid = uid(&mut self.uids);
-        let id = PodId(self.pods.len() as u32);
-        let rv = self.bump();
-        let status = PodStatus::new(spec.qos);
-        let node = spec.node_name.as_deref().map(Arc::from);
-        self.pods.push(ApiPod {
-            id,
-            spec,
-            uid: Arc::from(uid),
-            created: now,
-            resource_version: rv,
-            node,
-            generation: 1,
-            deletion: None,
-            status,
-            removed: false,
-        });
-        self.record(id, WatchKind::Added, now, trace);
-        id
+        let uid = Arc::from(uid(&mut self.uids));
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        self.pods.create(uid, c, |id, meta| {
+            let status = PodStatus::new(spec.qos);
+            let node = spec.node_name.as_deref().map(Arc::from);
+            ApiPod { id, meta, spec, node, status }
+        })
     }
 
     /// POST a pod with `generateName: <prefix>`: the server appends five
@@ -123,8 +111,7 @@ impl ApiServer {
     pub fn create_generated(&mut self, spec: Arc<PodSpec>, prefix: &str, now: SimTime, trace: &mut Trace) -> PodId {
         let name = loop {
             let name = crate::control::replicaset::names::generate_name(prefix, &mut self.names);
-            let taken = |p: &ApiPod| !p.removed && p.spec.name == name && p.spec.namespace == spec.namespace;
-            if !self.pods.iter().any(taken) {
+            if !self.pods.name_taken(&spec.namespace, &name) {
                 break name;
             }
         };
@@ -144,18 +131,14 @@ impl ApiServer {
         now: SimTime,
         trace: &mut Trace,
     ) -> ServiceId {
-        let used: BTreeSet<_> = self.services.iter().map(|s| s.cluster_ip).collect();
+        let used: BTreeSet<_> = self.services.all().iter().map(|s| s.cluster_ip).collect();
         let cluster_ip = spec
             .cluster_ip
             .or_else(|| allocate_cluster_ip(range, &used, &mut self.cluster_ips))
             .unwrap_or(range.network);
-        let id = ServiceId(self.services.len() as u32);
-        let resource_version = self.bump();
         let uid = Arc::from(uid(&mut self.service_uids));
-        self.services.push(ApiService { id, spec, uid, created: now, resource_version, cluster_ip });
-        trace
-            .push(now, Record::Service { kind: WatchKind::Added, svc: Arc::new(self.services[id.0 as usize].clone()) });
-        id
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        self.services.create(uid, c, |id, meta| ApiService { id, meta, spec, cluster_ip })
     }
 
     /// POST an EndpointSlice with `generateName: <service>-`: the server
@@ -168,26 +151,16 @@ impl ApiServer {
         trace: &mut Trace,
     ) -> Arc<ApiSlice> {
         const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
-        let base = &self.services[service.0 as usize].spec.name;
+        let svc = &self.services.get(service).spec;
+        let base = &svc.name;
         let suffix: String =
             (0..5).map(|_| ALPHABET[self.names.below(ALPHABET.len() as u64) as usize] as char).collect();
-        let name = format!("{}-{suffix}", &base[..base.len().min(57)]);
-        let id = SliceId(self.slices.len() as u32);
-        let resource_version = self.bump();
+        let name = Arc::from(format!("{}-{suffix}", &base[..base.len().min(57)]));
+        let namespace = Arc::from(svc.namespace.as_str());
         let uid = Arc::from(uid(&mut self.slice_uids));
-        let slice = ApiSlice {
-            id,
-            name: Arc::from(name),
-            service,
-            uid,
-            created: now,
-            generation: 1,
-            resource_version,
-            content,
-            removed: false,
-        };
-        self.slices.push(slice);
-        self.record_slice(id, WatchKind::Added, now, trace)
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let id = self.slices.create(uid, c, |id, meta| ApiSlice { id, meta, name, namespace, service, content });
+        Arc::new(self.slices.get(id).clone())
     }
 
     /// PUT: a change of ports or endpoints bumps the generation; a write that
@@ -199,110 +172,90 @@ impl ApiServer {
         now: SimTime,
         trace: &mut Trace,
     ) -> Arc<ApiSlice> {
-        let s = &self.slices[id.0 as usize];
-        if s.content == content {
-            return Arc::new(s.clone());
-        }
-        let spec_changed = s.content.ports != content.ports || s.content.endpoints != content.endpoints;
-        let rv = self.bump();
-        let s = &mut self.slices[id.0 as usize];
-        if spec_changed {
-            s.generation += 1;
-        }
-        s.content = content;
-        s.resource_version = rv;
-        self.record_slice(id, WatchKind::Modified, now, trace)
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let _ = self.slices.write(id, Precondition::None, c, |s| {
+            if s.content == content {
+                return Change::None;
+            }
+            let spec_changed = s.content.ports != content.ports || s.content.endpoints != content.endpoints;
+            s.content = content;
+            if spec_changed { Change::NewGeneration } else { Change::Stored }
+        });
+        Arc::new(self.slices.get(id).clone())
     }
 
     pub fn delete_slice(&mut self, id: SliceId, now: SimTime, trace: &mut Trace) -> Arc<ApiSlice> {
-        let rv = self.bump();
-        let s = &mut self.slices[id.0 as usize];
-        s.resource_version = rv;
-        s.removed = true;
-        self.record_slice(id, WatchKind::Deleted, now, trace)
-    }
-
-    fn record_slice(&self, id: SliceId, kind: WatchKind, now: SimTime, trace: &mut Trace) -> Arc<ApiSlice> {
-        let slice = Arc::new(self.slices[id.0 as usize].clone());
-        trace.push(now, Record::Slice { kind, slice: slice.clone() });
-        slice
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        self.slices.remove(id, c);
+        Arc::new(self.slices.get(id).clone())
     }
 
     /// The scheduler's binding: `spec.nodeName` and PodScheduled=True.
     /// Returns false when the pod is gone (deleted while unscheduled).
     pub fn bind(&mut self, id: PodId, node: Arc<str>, now: SimTime, trace: &mut Trace) -> bool {
-        if self.pods[id.0 as usize].removed {
-            return false;
-        }
-        let rv = self.bump();
-        let p = &mut self.pods[id.0 as usize];
-        p.node = Some(node);
-        p.resource_version = rv;
-        let mut c = Condition::new(ConditionType::PodScheduled, true);
-        c.last_transition = now;
-        p.status.set_condition(c);
-        self.record(id, WatchKind::Modified, now, trace);
-        true
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        self.pods
+            .write(id, Precondition::None, c, |p| {
+                p.node = Some(node);
+                let mut c = Condition::new(ConditionType::PodScheduled, true);
+                c.last_transition = now;
+                p.status.set_condition(c);
+                Change::Stored
+            })
+            .is_ok()
     }
 
     /// The scheduler found no node: `PodScheduled=False` (`handleSchedulingFailure`);
     /// `updatePod` writes nothing when the condition says so already
     /// (`UpdatePodCondition` compares status, reason and message).
     pub fn unschedulable(&mut self, id: PodId, message: String, now: SimTime, trace: &mut Trace) {
-        let stored = &self.pods[id.0 as usize];
-        let mut c = Condition::new(ConditionType::PodScheduled, false).reason("Unschedulable").message(message);
-        if stored.removed || stored.status.condition(&ConditionType::PodScheduled).is_some_and(|s| s.same_as(&c)) {
-            return;
-        }
-        let rv = self.bump();
-        let p = &mut self.pods[id.0 as usize];
-        p.resource_version = rv;
-        c.last_transition = now;
-        p.status.set_condition(c);
-        self.record(id, WatchKind::Modified, now, trace);
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let _ = self.pods.write(id, Precondition::None, c, |p| {
+            let mut c = Condition::new(ConditionType::PodScheduled, false).reason("Unschedulable").message(message);
+            if p.status.condition(&ConditionType::PodScheduled).is_some_and(|s| s.same_as(&c)) {
+                return Change::None;
+            }
+            c.last_transition = now;
+            p.status.set_condition(c);
+            Change::Stored
+        });
     }
 
     /// A status PATCH from the kubelet; returns the stored status. The
     /// conditions the kubelet does not own stay as stored (its strategic
     /// merge patch only names its own).
     pub fn patch_status(&mut self, id: PodId, mut status: PodStatus, now: SimTime, trace: &mut Trace) -> PodStatus {
-        let p = &mut self.pods[id.0 as usize];
-        if p.removed {
-            return p.status.clone();
-        }
-        let kubelets = status.conditions.into_iter().filter(|c| c.kind.by_kubelet());
-        status.conditions = p.status.other_conditions().cloned().chain(kubelets).collect();
-        if p.status.same_as(&status) {
-            return p.status.clone();
-        }
-        p.status = status;
-        let rv = self.bump();
-        self.pods[id.0 as usize].resource_version = rv;
-        self.record(id, WatchKind::Modified, now, trace);
-        self.pods[id.0 as usize].status.clone()
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let _ = self.pods.write(id, Precondition::None, c, |p| {
+            let kubelets = status.conditions.into_iter().filter(|c| c.kind.by_kubelet());
+            status.conditions = p.status.other_conditions().cloned().chain(kubelets).collect();
+            if p.status.same_as(&status) {
+                return Change::None;
+            }
+            p.status = status;
+            Change::Stored
+        });
+        self.pods.get(id).status.clone()
     }
 
     /// Another client's status PATCH setting one condition (e.g. a
     /// readiness gate): lastTransitionTime moves only when the status does.
     /// Returns false when nothing changed.
     pub fn set_condition(&mut self, id: PodId, mut c: Condition, now: SimTime, trace: &mut Trace) -> bool {
-        let p = &mut self.pods[id.0 as usize];
-        if p.removed {
-            return false;
-        }
-        let old = p.status.condition(&c.kind);
-        if old.is_some_and(|o| o.same_as(&c)) {
-            return false;
-        }
-        c.last_transition = match old {
-            Some(o) if o.status == c.status => o.last_transition,
-            _ => now,
-        };
-        p.status.set_condition(c);
-        let rv = self.bump();
-        self.pods[id.0 as usize].resource_version = rv;
-        self.record(id, WatchKind::Modified, now, trace);
-        true
+        let commit = &mut Self::commit(&mut self.resource_version, now, trace);
+        let written = self.pods.write(id, Precondition::None, commit, |p| {
+            let old = p.status.condition(&c.kind);
+            if old.is_some_and(|o| o.same_as(&c)) {
+                return Change::None;
+            }
+            c.last_transition = match old {
+                Some(o) if o.status == c.status => o.last_transition,
+                _ => now,
+            };
+            p.status.set_condition(c);
+            Change::Stored
+        });
+        written == Ok(Change::Stored)
     }
 
     /// `DELETE` (`BeforeDelete`, `CheckGracefulDelete`). A first delete
@@ -313,80 +266,72 @@ impl ApiServer {
     /// without a grace changes nothing. A zero grace removes the object at
     /// once — unless finalizers hold it.
     pub fn delete(&mut self, id: PodId, request: Option<i64>, now: SimTime, trace: &mut Trace) -> DeleteOutcome {
-        self.delete_as(id, request, false, now, trace)
+        self.delete_as(id, request, Precondition::None, false, now, trace)
     }
 
     fn delete_as(
         &mut self,
         id: PodId,
         request: Option<i64>,
+        precondition: Precondition,
         by_kubelet: bool,
         now: SimTime,
         trace: &mut Trace,
     ) -> DeleteOutcome {
-        let p = &self.pods[id.0 as usize];
-        if p.removed {
-            return DeleteOutcome::NotFound;
-        }
         // Negative values count as 1 s (`BeforeDelete`).
         let request = request.map(|g| if g < 0 { 1 } else { g });
-        let deletion = match (p.deletion, request) {
-            (None, _) => {
-                let period = check_graceful_delete(request, p);
-                let whole = SimTime::ZERO + SimDuration::from_secs(now.whole_seconds());
-                Deletion { timestamp: whole + SimDuration::from_secs(period as u64), grace_seconds: period, by_kubelet }
-            }
-            // Already deleting: only a shorter grace changes anything.
-            (Some(d), Some(period)) if d.grace_seconds > 0 && period < d.grace_seconds => Deletion {
-                timestamp: d.requested() + SimDuration::from_secs(period as u64),
-                grace_seconds: period,
-                by_kubelet,
-            },
-            (Some(d), _) if d.grace_seconds == 0 => return self.remove_unless_finalized(id, now, trace),
-            (Some(_), _) => return DeleteOutcome::Unchanged,
-        };
-        let first = p.deletion.is_none();
-        let rv = self.bump();
-        let p = &mut self.pods[id.0 as usize];
-        p.deletion = Some(deletion);
-        if first {
-            p.generation += 1;
+        let mut remove = false;
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let written = self.pods.write(id, precondition, c, |p| {
+            let deletion = match (p.meta.deletion, request) {
+                (None, _) => {
+                    let period = check_graceful_delete(request, p);
+                    let whole = SimTime::ZERO + SimDuration::from_secs(now.whole_seconds());
+                    Deletion {
+                        timestamp: whole + SimDuration::from_secs(period as u64),
+                        grace_seconds: period,
+                        by_kubelet,
+                    }
+                }
+                // Already deleting: only a shorter grace changes anything.
+                (Some(d), Some(period)) if d.grace_seconds > 0 && period < d.grace_seconds => Deletion {
+                    timestamp: d.requested() + SimDuration::from_secs(period as u64),
+                    grace_seconds: period,
+                    by_kubelet,
+                },
+                (Some(d), _) => {
+                    remove = d.grace_seconds == 0;
+                    return Change::None;
+                }
+            };
+            let first = p.meta.deletion.is_none();
+            p.meta.deletion = Some(deletion);
+            remove = deletion.grace_seconds == 0;
+            if first { Change::NewGeneration } else { Change::Stored }
+        });
+        match written {
+            Err(_) => DeleteOutcome::NotFound,
+            _ if remove => self.remove_unless_finalized(id, now, trace),
+            Ok(Change::None) => DeleteOutcome::Unchanged,
+            Ok(_) => DeleteOutcome::Graceful,
         }
-        p.resource_version = rv;
-        self.record(id, WatchKind::Modified, now, trace);
-        if deletion.grace_seconds == 0 {
-            return self.remove_unless_finalized(id, now, trace);
-        }
-        DeleteOutcome::Graceful
     }
 
     /// A zero-grace deletion removes the object, unless finalizers hold it
     /// (nothing in the simulation removes them).
     fn remove_unless_finalized(&mut self, id: PodId, now: SimTime, trace: &mut Trace) -> DeleteOutcome {
-        let p = &self.pods[id.0 as usize];
+        let p = self.pods.get(id);
         if p.spec.object.metadata.finalizers.as_ref().is_some_and(|f| !f.is_empty()) {
             return DeleteOutcome::Graceful;
         }
-        self.remove(id, now, trace);
+        self.pods.remove(id, &mut Self::commit(&mut self.resource_version, now, trace));
         DeleteOutcome::Removed
     }
 
     /// The kubelet's final `DELETE` (grace 0, UID precondition) of a finished pod.
     pub fn delete_final(&mut self, id: PodId, uid: &str, now: SimTime, trace: &mut Trace) -> bool {
-        let p = &self.pods[id.0 as usize];
-        if p.removed || &*p.uid != uid {
-            return false;
-        }
-        matches!(self.delete_as(id, Some(0), true, now, trace), DeleteOutcome::Removed)
-    }
-
-    /// The object leaves storage: a DELETED watch event with the last object.
-    fn remove(&mut self, id: PodId, now: SimTime, trace: &mut Trace) {
-        let rv = self.bump();
-        let p = &mut self.pods[id.0 as usize];
-        p.resource_version = rv;
-        p.removed = true;
-        self.record(id, WatchKind::Deleted, now, trace);
+        let outcome = self.delete_as(id, Some(0), Precondition::Uid(uid), true, now, trace);
+        matches!(outcome, DeleteOutcome::Removed)
     }
 }
 
@@ -407,12 +352,6 @@ fn uid(stream: &mut Stream) -> String {
     let h = stream.hex(32);
     format!("{}-{}-4{}-a{}-{}", &h[0..8], &h[8..12], &h[13..16], &h[17..20], &h[20..32])
 }
-
-/// A write based on an older `resourceVersion` than the stored one: "the
-/// object has been modified; please apply your changes to the latest version
-/// and try again" (409 Conflict).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Conflict;
 
 /// What a DELETE did.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

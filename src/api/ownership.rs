@@ -5,11 +5,11 @@
 //! generation does not move (metadata only).
 
 use super::ApiServer;
-use crate::ids::PodId;
+use super::store::{Change, Precondition};
+use crate::ids::{PodId, RsId};
 use crate::spec::OwnerRef;
 use crate::time::SimTime;
 use crate::trace::Trace;
-use crate::trace::record::WatchKind;
 use std::sync::Arc;
 
 /// The PATCH a controller sends.
@@ -53,47 +53,43 @@ fn merge(current: Option<&OwnerRef>, patch: &OwnerPatch) -> Result<Option<OwnerR
 impl ApiServer {
     /// PATCH a pod's controller reference (`PodControllerRefManager`).
     pub fn patch_pod_owner(&mut self, id: PodId, patch: &OwnerPatch, now: SimTime, trace: &mut Trace) -> Patched {
-        let p = &self.pods[id.0 as usize];
-        if p.removed {
-            return Patched::NotFound;
-        }
-        let owner = match merge(p.spec.owner.as_ref(), patch) {
-            Ok(o) => o,
-            Err(answer) => return answer,
-        };
-        let mut spec = (*p.spec).clone();
-        spec.owner = owner;
-        let rv = self.bump();
-        let p = &mut self.pods[id.0 as usize];
-        p.spec = Arc::new(spec);
-        p.resource_version = rv;
-        self.record(id, WatchKind::Modified, now, trace);
-        Patched::Changed
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let mut answer = Patched::Changed;
+        let written = self.pods.write(id, Precondition::None, c, |p| match merge(p.spec.owner.as_ref(), patch) {
+            Ok(owner) => {
+                Arc::make_mut(&mut p.spec).owner = owner;
+                Change::Stored
+            }
+            Err(refused) => {
+                answer = refused;
+                Change::None
+            }
+        });
+        if written.is_err() { Patched::NotFound } else { answer }
     }
 
     /// PATCH a ReplicaSet's controller reference (`ReplicaSetControllerRefManager`).
     pub fn patch_replica_set_owner(
         &mut self,
-        id: crate::ids::RsId,
+        id: RsId,
         patch: &OwnerPatch,
         now: SimTime,
         trace: &mut Trace,
     ) -> Patched {
-        let r = &self.replica_sets[id.0 as usize];
-        if r.removed {
-            return Patched::NotFound;
-        }
-        let owner = match merge(r.spec.owner.as_ref(), patch) {
-            Ok(o) => o,
-            Err(answer) => return answer,
-        };
-        let spec = super::replicaset::RsSpec { owner, ..(*r.spec).clone() };
-        let rv = self.bump();
-        let r = &mut self.replica_sets[id.0 as usize];
-        r.spec = Arc::new(spec);
-        r.resource_version = rv;
-        self.record_rs(id, WatchKind::Modified, now, trace);
-        Patched::Changed
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let mut answer = Patched::Changed;
+        let written =
+            self.replica_sets.write(id, Precondition::None, c, |r| match merge(r.spec.owner.as_ref(), patch) {
+                Ok(owner) => {
+                    Arc::make_mut(&mut r.spec).owner = owner;
+                    Change::Stored
+                }
+                Err(refused) => {
+                    answer = refused;
+                    Change::None
+                }
+            });
+        if written.is_err() { Patched::NotFound } else { answer }
     }
 }
 
@@ -124,11 +120,11 @@ mod tests {
         let spec = Arc::new(Manifests::load(&[file]).unwrap().pods.remove(0));
         let (mut api, mut trace) = (ApiServer::new(1), Trace::default());
         let id = api.create(spec, SimTime::ZERO, &mut trace);
-        let rv = api.pod(id).resource_version;
+        let rv = api.pod(id).meta.resource_version;
         let adopt = OwnerPatch::Adopt(owner("a"));
         assert_eq!(api.patch_pod_owner(id, &adopt, SimTime::ZERO, &mut trace), Patched::Changed);
         assert_eq!(api.pod(id).spec.owner, Some(owner("a")));
-        assert_eq!((api.pod(id).resource_version, api.pod(id).generation), (rv + 1, 1));
+        assert_eq!((api.pod(id).meta.resource_version, api.pod(id).meta.generation), (rv + 1, 1));
         // A second adoption by the same controller stores nothing; another's is refused.
         assert_eq!(api.patch_pod_owner(id, &adopt, SimTime::ZERO, &mut trace), Patched::Unchanged);
         assert_eq!(

@@ -6,13 +6,13 @@
 //! the kubelet learns it through its watch.
 
 use super::ApiServer;
+use super::store::{Change, Precondition};
 use crate::ids::PodId;
 use crate::manifest::field::FieldError;
 use crate::manifest::validate_pod_update;
 use crate::spec::PodSpec;
 use crate::time::SimTime;
 use crate::trace::Trace;
-use crate::trace::record::WatchKind;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -218,7 +218,7 @@ impl ApiServer {
     /// `PATCH`'s checks: the spec the patch gives, `None` when it changes
     /// nothing (kubectl: "patched (no change)"), or the validation errors.
     pub fn patched_spec(&self, id: PodId, patch: &PodPatch) -> Result<Option<PodSpec>, Invalid> {
-        let old = &self.pods[id.0 as usize].spec;
+        let old = &self.pods.get(id).spec;
         // An entry for a container the pod lacks adds one to the merged list
         // (`ValidateContainerUpdates` stops there).
         if let Some(field) = patch.lacking_list(old) {
@@ -238,12 +238,11 @@ impl ApiServer {
 
     /// Stores a patched spec: the next generation, a MODIFIED event.
     pub fn store_spec(&mut self, id: PodId, spec: PodSpec, now: SimTime, trace: &mut Trace) {
-        let rv = self.bump();
-        let p = &mut self.pods[id.0 as usize];
-        p.spec = Arc::new(spec);
-        p.generation += 1;
-        p.resource_version = rv;
-        self.record(id, WatchKind::Modified, now, trace);
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let _ = self.pods.write(id, Precondition::None, c, |p| {
+            p.spec = Arc::new(spec);
+            Change::NewGeneration
+        });
     }
 }
 

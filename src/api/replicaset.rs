@@ -2,11 +2,13 @@
 //! controller (or the manifest) wrote it, and its status as the ReplicaSet
 //! controller last wrote it.
 
+use super::meta::Meta;
+use super::store::Object;
 use crate::control::replicaset::status::RsStatusCounts;
 use crate::ids::RsId;
 pub use crate::spec::OwnerRef;
 use crate::spec::PodTemplate;
-use crate::time::SimTime;
+use crate::trace::record::{Record, WatchKind};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -36,21 +38,35 @@ pub struct RsStatus {
 #[derive(Clone, Debug)]
 pub struct ApiReplicaSet {
     pub id: RsId,
-    pub uid: Arc<str>,
-    pub created: SimTime,
-    /// 1 on create, +1 on each write that changes the spec.
-    pub generation: i64,
-    pub resource_version: u64,
+    /// `generation` is 1 on create, +1 on each write that changes the spec.
+    pub meta: Meta,
     /// Shared: each controller sync reads every ReplicaSet's spec, and changes few.
     pub spec: Arc<RsSpec>,
     pub status: RsStatus,
-    /// Gone from storage (the DELETED event was sent).
-    pub removed: bool,
+}
+
+impl Object for ApiReplicaSet {
+    type Id = RsId;
+    fn meta(&self) -> &Meta {
+        &self.meta
+    }
+    fn meta_mut(&mut self) -> &mut Meta {
+        &mut self.meta
+    }
+    fn name(&self) -> &str {
+        &self.spec.name
+    }
+    fn namespace(&self) -> &str {
+        &self.spec.namespace
+    }
+    fn watch_record(kind: WatchKind, rs: Arc<Self>) -> Record {
+        Record::ReplicaSet { kind, rs }
+    }
 }
 
 impl ApiReplicaSet {
     /// The owner reference its pods carry.
     pub fn as_owner(&self) -> OwnerRef {
-        OwnerRef { kind: "ReplicaSet", name: self.spec.name.clone(), uid: self.uid.clone() }
+        OwnerRef { kind: "ReplicaSet", name: self.spec.name.clone(), uid: self.meta.uid.clone() }
     }
 }

@@ -1,10 +1,12 @@
 //! A Service object in the API server, and how its cluster IP is chosen.
 
+use super::meta::Meta;
+use super::store::Object;
 use crate::cluster::Cidr;
 use crate::ids::ServiceId;
 use crate::rng::Stream;
 use crate::spec::ServiceSpec;
-use crate::time::SimTime;
+use crate::trace::record::{Record, WatchKind};
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 use std::sync::Arc;
@@ -12,12 +14,29 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct ApiService {
     pub id: ServiceId,
+    pub meta: Meta,
     pub spec: Arc<ServiceSpec>,
-    pub uid: Arc<str>,
-    pub created: SimTime,
-    pub resource_version: u64,
     /// `spec.clusterIP`, allocated on create.
     pub cluster_ip: Ipv4Addr,
+}
+
+impl Object for ApiService {
+    type Id = ServiceId;
+    fn meta(&self) -> &Meta {
+        &self.meta
+    }
+    fn meta_mut(&mut self) -> &mut Meta {
+        &mut self.meta
+    }
+    fn name(&self) -> &str {
+        &self.spec.name
+    }
+    fn namespace(&self) -> &str {
+        &self.spec.namespace
+    }
+    fn watch_record(kind: WatchKind, svc: Arc<Self>) -> Record {
+        Record::Service { kind, svc }
+    }
 }
 
 /// The next free cluster IP (`Allocator.allocateNextService`, ipallocator.go):

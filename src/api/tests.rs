@@ -19,7 +19,7 @@ fn plain_delete(spec: Arc<PodSpec>) -> (DeleteOutcome, Option<Deletion>, bool) {
     let id = api.create(spec, SimTime::ZERO, &mut trace);
     let outcome = api.delete(id, None, SimTime::from_millis(12_345), &mut trace);
     let p = api.pod(id);
-    (outcome, p.deletion, p.removed)
+    (outcome, p.meta.deletion, p.meta.removed)
 }
 
 /// A pod created with `spec.nodeName` is stored bound, with no PodScheduled

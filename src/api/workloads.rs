@@ -3,54 +3,41 @@
 
 use super::deployment::{ApiDeployment, DeploymentStatus};
 use super::replicaset::{ApiReplicaSet, RsSpec, RsStatus};
-use super::{ApiServer, Conflict, uid};
+use super::store::{Change, Precondition, Refused};
+use super::{ApiServer, uid};
 use crate::ids::{DeploymentId, RsId};
 use crate::spec::DeploymentSpec;
 use crate::time::SimTime;
 use crate::trace::Trace;
-use crate::trace::record::{Record, WatchKind};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 impl ApiServer {
     pub fn replica_sets(&self) -> &[ApiReplicaSet] {
-        &self.replica_sets
+        self.replica_sets.all()
     }
 
     pub fn replica_set(&self, id: RsId) -> &ApiReplicaSet {
-        &self.replica_sets[id.0 as usize]
+        self.replica_sets.get(id)
     }
 
     pub fn deployments(&self) -> &[ApiDeployment] {
-        &self.deployments
+        self.deployments.all()
     }
 
     pub fn deployment(&self, id: DeploymentId) -> &ApiDeployment {
-        &self.deployments[id.0 as usize]
+        self.deployments.get(id)
     }
 
     /// POST a ReplicaSet; `None` when one of that name exists (AlreadyExists).
     pub fn create_replica_set(&mut self, spec: Arc<RsSpec>, now: SimTime, trace: &mut Trace) -> Option<RsId> {
-        let taken = |r: &&ApiReplicaSet| !r.removed && r.spec.name == spec.name && r.spec.namespace == spec.namespace;
-        if self.replica_sets.iter().any(|r| taken(&r)) {
+        if self.replica_sets.name_taken(&spec.namespace, &spec.name) {
             return None;
         }
-        let id = RsId(self.replica_sets.len() as u32);
-        let resource_version = self.bump();
         let uid = Arc::from(uid(&mut self.workload_uids));
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
         let status = RsStatus::default();
-        self.replica_sets.push(ApiReplicaSet {
-            id,
-            uid,
-            created: now,
-            generation: 1,
-            resource_version,
-            spec,
-            status,
-            removed: false,
-        });
-        self.record_rs(id, WatchKind::Added, now, trace);
-        Some(id)
+        Some(self.replica_sets.create(uid, c, |id, meta| ApiReplicaSet { id, meta, spec, status }))
     }
 
     /// PUT a ReplicaSet's spec and metadata: the generation moves only when
@@ -63,76 +50,46 @@ impl ApiServer {
         read: u64,
         now: SimTime,
         trace: &mut Trace,
-    ) -> Result<bool, Conflict> {
-        let r = &self.replica_sets[id.0 as usize];
-        if r.removed || r.resource_version != read {
-            return Err(Conflict);
-        }
-        if r.spec == spec {
-            return Ok(false);
-        }
-        let o = &r.spec;
-        let spec_changed = o.replicas != spec.replicas
-            || o.selector != spec.selector
-            || o.template != spec.template
-            || o.min_ready_seconds != spec.min_ready_seconds;
-        let rv = self.bump();
-        let r = &mut self.replica_sets[id.0 as usize];
-        r.generation += i64::from(spec_changed);
-        r.spec = spec;
-        r.resource_version = rv;
-        self.record_rs(id, WatchKind::Modified, now, trace);
-        Ok(true)
+    ) -> Result<Change, Refused> {
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        self.replica_sets.write(id, Precondition::ResourceVersion(read), c, |r| {
+            if r.spec == spec {
+                return Change::None;
+            }
+            let o = &r.spec;
+            let spec_changed = o.replicas != spec.replicas
+                || o.selector != spec.selector
+                || o.template != spec.template
+                || o.min_ready_seconds != spec.min_ready_seconds;
+            r.spec = spec;
+            if spec_changed { Change::NewGeneration } else { Change::Stored }
+        })
     }
 
     /// PUT `status` (`updateReplicaSetStatus`): nothing is stored when it is unchanged.
     pub fn update_replica_set_status(&mut self, id: RsId, status: RsStatus, now: SimTime, trace: &mut Trace) -> bool {
-        let r = &self.replica_sets[id.0 as usize];
-        if r.removed || r.status == status {
-            return false;
-        }
-        let rv = self.bump();
-        let r = &mut self.replica_sets[id.0 as usize];
-        r.status = status;
-        r.resource_version = rv;
-        self.record_rs(id, WatchKind::Modified, now, trace);
-        true
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let written = self.replica_sets.write(id, Precondition::None, c, |r| {
+            if r.status == status {
+                return Change::None;
+            }
+            r.status = status;
+            Change::Stored
+        });
+        written == Ok(Change::Stored)
     }
 
     pub fn delete_replica_set(&mut self, id: RsId, now: SimTime, trace: &mut Trace) {
-        if self.replica_sets[id.0 as usize].removed {
-            return;
-        }
-        let rv = self.bump();
-        let r = &mut self.replica_sets[id.0 as usize];
-        r.removed = true;
-        r.resource_version = rv;
-        self.record_rs(id, WatchKind::Deleted, now, trace);
-    }
-
-    pub(super) fn record_rs(&self, id: RsId, kind: WatchKind, now: SimTime, trace: &mut Trace) {
-        trace.push(now, Record::ReplicaSet { kind, rs: Arc::new(self.replica_sets[id.0 as usize].clone()) });
+        self.replica_sets.remove(id, &mut Self::commit(&mut self.resource_version, now, trace));
     }
 
     /// POST a Deployment.
     pub fn create_deployment(&mut self, spec: Arc<DeploymentSpec>, now: SimTime, trace: &mut Trace) -> DeploymentId {
-        let id = DeploymentId(self.deployments.len() as u32);
-        let resource_version = self.bump();
         let uid = Arc::from(uid(&mut self.workload_uids));
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
         let annotations = spec.annotations.clone();
-        self.deployments.push(ApiDeployment {
-            id,
-            uid,
-            created: now,
-            generation: 1,
-            resource_version,
-            spec,
-            annotations,
-            status: DeploymentStatus::default(),
-            removed: false,
-        });
-        self.record_deployment(id, WatchKind::Added, now, trace);
-        id
+        let status = DeploymentStatus::default();
+        self.deployments.create(uid, c, |id, meta| ApiDeployment { id, meta, spec, annotations, status })
     }
 
     /// PUT a Deployment (a rollout, a scale, an undo, or the controller's
@@ -145,19 +102,17 @@ impl ApiServer {
         now: SimTime,
         trace: &mut Trace,
     ) -> bool {
-        let d = &self.deployments[id.0 as usize];
-        let same_spec = Arc::ptr_eq(&d.spec, &spec) || same_deployment_spec(&d.spec, &spec);
-        if d.removed || (same_spec && d.annotations == annotations) {
-            return false;
-        }
-        let rv = self.bump();
-        let d = &mut self.deployments[id.0 as usize];
-        d.generation += 1;
-        d.spec = spec;
-        d.annotations = annotations;
-        d.resource_version = rv;
-        self.record_deployment(id, WatchKind::Modified, now, trace);
-        true
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let written = self.deployments.write(id, Precondition::None, c, |d| {
+            let same_spec = Arc::ptr_eq(&d.spec, &spec) || same_deployment_spec(&d.spec, &spec);
+            if same_spec && d.annotations == annotations {
+                return Change::None;
+            }
+            d.spec = spec;
+            d.annotations = annotations;
+            Change::NewGeneration
+        });
+        written == Ok(Change::NewGeneration)
     }
 
     /// PUT `status`; the controller also writes the revision annotation
@@ -172,26 +127,16 @@ impl ApiServer {
         read: u64,
         now: SimTime,
         trace: &mut Trace,
-    ) -> Result<bool, Conflict> {
-        let d = &self.deployments[id.0 as usize];
-        if d.removed || d.resource_version != read {
-            return Err(Conflict);
-        }
-        if d.status == status && d.annotations == annotations {
-            return Ok(false);
-        }
-        let rv = self.bump();
-        let d = &mut self.deployments[id.0 as usize];
-        d.status = status;
-        d.annotations = annotations;
-        d.resource_version = rv;
-        self.record_deployment(id, WatchKind::Modified, now, trace);
-        Ok(true)
-    }
-
-    fn record_deployment(&self, id: DeploymentId, kind: WatchKind, now: SimTime, trace: &mut Trace) {
-        let deployment = Arc::new(self.deployments[id.0 as usize].clone());
-        trace.push(now, Record::Deployment { kind, deployment });
+    ) -> Result<Change, Refused> {
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        self.deployments.write(id, Precondition::ResourceVersion(read), c, |d| {
+            if d.status == status && d.annotations == annotations {
+                return Change::None;
+            }
+            d.status = status;
+            d.annotations = annotations;
+            Change::Stored
+        })
     }
 }
 
@@ -239,20 +184,21 @@ mod tests {
         let t = SimTime::ZERO;
         let id = api.create_replica_set(rs_spec(&d, 1), t, &mut trace).unwrap();
         assert!(api.create_replica_set(rs_spec(&d, 1), t, &mut trace).is_none(), "AlreadyExists");
-        let rv = |api: &ApiServer| api.replica_set(id).resource_version;
-        assert_eq!(api.update_replica_set(id, rs_spec(&d, 1), rv(&api), t, &mut trace), Ok(false), "identical");
-        assert_eq!(api.update_replica_set(id, rs_spec(&d, 2), rv(&api) - 1, t, &mut trace), Err(Conflict));
+        let rv = |api: &ApiServer| api.replica_set(id).meta.resource_version;
+        assert_eq!(api.update_replica_set(id, rs_spec(&d, 1), rv(&api), t, &mut trace), Ok(Change::None), "identical");
+        let stale = api.update_replica_set(id, rs_spec(&d, 2), rv(&api) - 1, t, &mut trace);
+        assert_eq!(stale, Err(Refused::Conflict));
         let mut annotated = rs_spec(&d, 1);
         Arc::make_mut(&mut annotated).annotations.insert("deployment.kubernetes.io/revision".into(), "3".into());
-        assert_eq!(api.update_replica_set(id, annotated, rv(&api), t, &mut trace), Ok(true));
-        assert_eq!(api.replica_set(id).generation, 1, "annotations are metadata, not spec");
-        assert_eq!(api.update_replica_set(id, rs_spec(&d, 3), rv(&api), t, &mut trace), Ok(true));
-        assert_eq!(api.replica_set(id).generation, 2);
+        assert_eq!(api.update_replica_set(id, annotated, rv(&api), t, &mut trace), Ok(Change::Stored));
+        assert_eq!(api.replica_set(id).meta.generation, 1, "annotations are metadata, not spec");
+        assert_eq!(api.update_replica_set(id, rs_spec(&d, 3), rv(&api), t, &mut trace), Ok(Change::NewGeneration));
+        assert_eq!(api.replica_set(id).meta.generation, 2);
         let mut status = RsStatus { observed_generation: 2, ..Default::default() };
         status.counts.replicas = 3;
         assert!(api.update_replica_set_status(id, status.clone(), t, &mut trace));
         assert!(!api.update_replica_set_status(id, status, t, &mut trace));
-        assert_eq!(api.replica_set(id).generation, 2, "status writes leave the generation");
+        assert_eq!(api.replica_set(id).meta.generation, 2, "status writes leave the generation");
         // ADDED, MODIFIED (annotations), MODIFIED (spec), MODIFIED (status).
         assert_eq!(trace.entries.len(), 4);
     }

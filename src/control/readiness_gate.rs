@@ -43,7 +43,7 @@ impl Controllers {
     /// delay); returns the patches they decide on.
     pub fn observe(&mut self, pod: &ApiPod, watch: &Dist, write: &Dist) -> Vec<GatePatch> {
         let mut out = Vec::new();
-        if pod.removed || pod.deletion.is_some() {
+        if pod.meta.removed || pod.meta.deletion.is_some() {
             return out;
         }
         let desired = pod.status.condition_true(&ConditionType::ContainersReady);

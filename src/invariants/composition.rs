@@ -58,7 +58,7 @@ fn collect(trace: &Trace) -> BTreeMap<Arc<str>, PodLives> {
                     p.deletion = Some((d, e.t));
                 }
                 if *kind == WatchKind::Deleted {
-                    p.removed = Some((e.t, i, pod.deletion.is_some_and(|d| d.by_kubelet)));
+                    p.removed = Some((e.t, i, pod.meta.deletion.is_some_and(|d| d.by_kubelet)));
                 }
             }
             Record::Probe(p)
@@ -98,7 +98,7 @@ fn collect(trace: &Trace) -> BTreeMap<Arc<str>, PodLives> {
 }
 
 fn deletion(pod: &ApiPod) -> Option<i64> {
-    pod.deletion.map(|d| d.grace_seconds)
+    pod.meta.deletion.map(|d| d.grace_seconds)
 }
 
 /// init-order: the first start of each init container and of each regular

@@ -38,7 +38,7 @@ pub fn watch(trace: &Trace, name: &str, start: SimTime, timeout: Option<SimDurat
         if deadline.is_some_and(|end| t >= end) {
             break;
         }
-        if d.removed {
+        if d.meta.removed {
             out.push((t, Verdict::deleted()));
             return out;
         }
@@ -64,7 +64,7 @@ fn verdict(d: &ApiDeployment) -> Verdict {
     let progressing = get_condition(&s.conditions, ConditionType::Progressing);
     let view = RolloutView {
         name: &d.spec.name,
-        generation: d.generation.max(0) as u64,
+        generation: d.meta.generation.max(0) as u64,
         observed_generation: s.observed_generation,
         spec_replicas: d.spec.replicas,
         replicas: s.replicas,

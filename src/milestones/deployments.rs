@@ -23,9 +23,9 @@ impl Deployments {
     pub fn see(&mut self, t: SimTime, d: &ApiDeployment, found: &mut Found) {
         let progressing = get_condition(&d.status.conditions, ConditionType::Progressing);
         let exceeded = progressing.is_some_and(|c| c.reason == Reason::ProgressDeadlineExceeded);
-        let newly = !self.exceeded.insert(d.uid.clone(), exceeded).unwrap_or(false) && exceeded;
+        let newly = !self.exceeded.insert(d.meta.uid.clone(), exceeded).unwrap_or(false) && exceeded;
         let revision = revisions::revision(&d.annotations).unwrap_or(0);
-        if revision <= 0 || d.removed {
+        if revision <= 0 || d.meta.removed {
             return;
         }
         let subject = format!("deploy/{}@rev{revision}", d.spec.name);
@@ -45,7 +45,7 @@ fn complete(d: &ApiDeployment, revision: i64) -> bool {
     let progressing = get_condition(&s.conditions, ConditionType::Progressing);
     let view = RolloutView {
         name: &d.spec.name,
-        generation: d.generation.max(0) as u64,
+        generation: d.meta.generation.max(0) as u64,
         observed_generation: s.observed_generation,
         spec_replicas: d.spec.replicas,
         replicas: s.replicas,

@@ -38,7 +38,7 @@ impl Slices {
         slice: &Arc<ApiSlice>,
         names: &'n Names,
     ) -> Option<(ServiceId, &'n str, View)> {
-        match kind == WatchKind::Deleted || slice.removed {
+        match kind == WatchKind::Deleted || slice.meta.removed {
             true => self.0.remove(&slice.id),
             false => self.0.insert(slice.id, slice.clone()),
         };

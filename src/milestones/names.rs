@@ -48,9 +48,9 @@ impl Names {
         for e in &trace.entries {
             match &e.record {
                 Record::ReplicaSet { rs, .. } => {
-                    rss.insert(rs.uid.clone(), replicaset(rs));
+                    rss.insert(rs.meta.uid.clone(), replicaset(rs));
                 }
-                Record::Pod { pod, .. } if !names.by_uid.contains_key(&pod.uid) => {
+                Record::Pod { pod, .. } if !names.by_uid.contains_key(&pod.meta.uid) => {
                     let alias: Arc<str> = match group(pod, &rss) {
                         Some(group) => {
                             let n = counts.entry(group.clone()).or_default();
@@ -60,7 +60,7 @@ impl Names {
                         None => format!("pod/{}", pod.spec.name).into(),
                     };
                     names.by_name.insert(pod.spec.name.as_str().into(), alias.clone());
-                    names.by_uid.insert(pod.uid.clone(), alias);
+                    names.by_uid.insert(pod.meta.uid.clone(), alias);
                 }
                 Record::Service { svc, .. } => {
                     names.services.insert(svc.id, format!("svc/{}", svc.spec.name));

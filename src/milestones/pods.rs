@@ -70,9 +70,9 @@ impl Offered {
 
 impl Pods {
     pub fn see(&mut self, t: SimTime, kind: WatchKind, pod: &ApiPod, names: &Names, found: &mut Found) {
-        let subject = names.pod(&pod.uid, &pod.spec.name);
+        let subject = names.pod(&pod.meta.uid, &pod.spec.name);
         let subject = &*subject;
-        let Seen { ready: was_ready, offered, containers } = self.seen.entry(pod.uid.clone()).or_default();
+        let Seen { ready: was_ready, offered, containers } = self.seen.entry(pod.meta.uid.clone()).or_default();
         let status = &pod.status;
         offered.first(CREATED, subject, t, found);
         for c in status.conditions.iter().filter(|c| c.status) {
@@ -95,10 +95,10 @@ impl Pods {
         if let Some(phase) = phase {
             offered.first(phase, subject, t, found);
         }
-        if pod.deletion.is_some() {
+        if pod.meta.deletion.is_some() {
             offered.first(DELETED, subject, t, found);
         }
-        if kind == WatchKind::Deleted || pod.removed {
+        if kind == WatchKind::Deleted || pod.meta.removed {
             offered.first(REMOVED, subject, t, found);
         }
         for c in status.all_containers() {

@@ -135,7 +135,7 @@ impl SliceCache {
         let mut lists: Vec<&[Arc<ProxyEndpoint>]> = Vec::new();
         for c in self.slices.values().filter(|c| c.slice.service == service) {
             if let Some(i) = c.ports.iter().position(|(name, _)| name == port_name) {
-                key.push((c.slice.id, c.slice.resource_version, i as u32));
+                key.push((c.slice.id, c.slice.meta.resource_version, i as u32));
                 lists.push(&c.ports[i].1);
             }
         }
@@ -163,6 +163,7 @@ impl SliceCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::meta::Meta;
 
     fn ep(ip: &str, port: u16) -> ProxyEndpoint {
         ProxyEndpoint {
@@ -199,18 +200,15 @@ mod tests {
             .collect();
         Arc::new(ApiSlice {
             id: SliceId(id),
+            meta: Meta::new(format!("slice-{id}").into(), crate::time::SimTime::ZERO, 1),
             name: format!("web-{id}").into(),
+            namespace: "default".into(),
             service: ServiceId(service),
-            uid: format!("slice-{id}").into(),
-            created: crate::time::SimTime::ZERO,
-            generation: 1,
-            resource_version: 1,
             content: SliceContent {
                 ports: vec![SlicePort { name: String::new(), port: 80, app_protocol: None }],
                 endpoints,
                 trigger_time: None,
             },
-            removed: false,
         })
     }
 

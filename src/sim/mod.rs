@@ -511,8 +511,8 @@ impl World {
 
     /// The oldest pod not yet deleted whose name starts with `prefix`.
     fn oldest_live(&self, prefix: &str) -> Option<PodId> {
-        let live = self.api.pods().iter().filter(|p| !p.removed && p.deletion.is_none());
-        live.filter(|p| p.spec.name.starts_with(prefix)).min_by_key(|p| (p.created, p.id)).map(|p| p.id)
+        let live = self.api.pods().iter().filter(|p| !p.meta.removed && p.meta.deletion.is_none());
+        live.filter(|p| p.spec.name.starts_with(prefix)).min_by_key(|p| (p.meta.created, p.id)).map(|p| p.id)
     }
 
     /// `kubectl patch`: the API server validates and stores the new spec, or
@@ -520,7 +520,7 @@ impl World {
     fn patch_pod(&mut self, pod: PodId, patch: &PodPatch, now: SimTime) {
         let name = &self.api.pod(pod).spec.name;
         let what = format!("kubectl patch pod {name} -p '{}'", patch.to_json());
-        if self.api.pod(pod).removed {
+        if self.api.pod(pod).meta.removed {
             return self.scenario_record(pod, what, now);
         }
         match self.api.patched_spec(pod, patch) {
@@ -539,7 +539,7 @@ impl World {
     fn scenario_record(&mut self, pod: PodId, what: String, now: SimTime) {
         let p = self.api.pod(pod);
         let object = format!("pod/{}", p.spec.name);
-        let what = match p.removed {
+        let what = match p.meta.removed {
             true => format!("{what}: Error from server (NotFound): pods \"{}\" not found", p.spec.name),
             false => what,
         };
@@ -553,8 +553,8 @@ impl World {
         if let Some(node) = p.node.as_deref().and_then(|n| self.nodes.named(n)) {
             let update = kubelet::PodUpdate {
                 spec: p.spec.clone(),
-                deletion_grace: p.deletion.map(|d| d.grace_seconds),
-                generation: p.generation,
+                deletion_grace: p.meta.deletion.map(|d| d.grace_seconds),
+                generation: p.meta.generation,
                 status: Box::new(p.status.clone()),
             };
             self.watch_to_kubelet(node, kubelet::Ev::PodUpdated { pod, update });
@@ -622,7 +622,7 @@ impl World {
             name: format!("{}.{:x}", p.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000),
             pod: Arc::from(p.spec.name.as_str()),
             namespace: Arc::from(p.spec.namespace.as_str()),
-            pod_uid: p.uid.clone(),
+            pod_uid: p.meta.uid.clone(),
             field_path: None,
             warning,
             reason,
@@ -641,8 +641,8 @@ impl World {
         let ev = kubelet::Ev::PodAdded {
             pod,
             spec: p.spec.clone(),
-            uid: p.uid.clone(),
-            generation: p.generation,
+            uid: p.meta.uid.clone(),
+            generation: p.meta.generation,
             status: Box::new(p.status.clone()),
         };
         self.watch_to_kubelet(node, ev);

@@ -33,7 +33,7 @@ impl World {
             }
             Source::Pod(id) => {
                 let p = self.api.pod(*id);
-                (p.node.clone(), p.status.pod_ip.clone().filter(|_| !p.removed))
+                (p.node.clone(), p.status.pod_ip.clone().filter(|_| !p.meta.removed))
             }
         };
         let mut record = RequestRecord {
@@ -56,7 +56,7 @@ impl World {
         let (ip, port) = match c.to {
             Target::Pod { pod, port } => {
                 let p = self.api.pod(pod);
-                match p.status.pod_ip.clone().filter(|_| !p.removed) {
+                match p.status.pod_ip.clone().filter(|_| !p.meta.removed) {
                     Some(ip) => (ip, port),
                     None => {
                         record.outcome = Outcome::NotSent { why: format!("pod/{} has no IP", p.spec.name) };

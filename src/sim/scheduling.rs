@@ -13,7 +13,7 @@ impl World {
     pub(super) fn schedule(&mut self, pod: PodId, now: SimTime) {
         let p = self.api.pod(pod);
         // Deleted, or bound, while it waited in the queue.
-        if p.removed || p.node.is_some() {
+        if p.meta.removed || p.node.is_some() {
             return;
         }
         let spec = p.spec.object.spec.as_ref();
@@ -26,7 +26,7 @@ impl World {
         // a per-node scan made scheduling quadratic.
         let mut counts: HashMap<&str, usize> = HashMap::new();
         let mut used: HashMap<&str, Vec<node_ports::HostPort>> = HashMap::new();
-        let counted = self.api.pods().iter().filter(|p| !p.removed && !p.status.phase.is_terminal());
+        let counted = self.api.pods().iter().filter(|p| !p.meta.removed && !p.status.phase.is_terminal());
         for p in counted {
             let Some(node) = p.node.as_deref() else { continue };
             *counts.entry(node).or_default() += 1;

@@ -60,7 +60,7 @@ impl World {
             }
             Write::Recheck { rs, uid } => {
                 let r = self.api.replica_set(rs);
-                let answer = if r.removed || r.uid != uid { ClaimAnswer::Gone } else { ClaimAnswer::Found };
+                let answer = if r.meta.removed || r.meta.uid != uid { ClaimAnswer::Gone } else { ClaimAnswer::Found };
                 return self.rs_claim_answered(rs, answer);
             }
             Write::PatchPod { rs, pod, patch } => {
@@ -95,7 +95,7 @@ impl World {
             name: format!("{}.{:x}", r.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000 + rs.0 as u128),
             pod: r.spec.name.clone(),
             namespace: r.spec.namespace.clone(),
-            pod_uid: r.uid.clone(),
+            pod_uid: r.meta.uid.clone(),
             field_path: None,
             warning: false,
             reason,
@@ -115,7 +115,7 @@ impl World {
             .api
             .deployments()
             .iter()
-            .find(|d| !d.removed && d.spec.name == spec.name && d.spec.namespace == spec.namespace);
+            .find(|d| !d.meta.removed && d.spec.name == spec.name && d.spec.namespace == spec.namespace);
         match existing.map(|d| (d.id, d.annotations.clone())) {
             Some((id, mut annotations)) => {
                 annotations.extend(spec.annotations.clone());
@@ -138,7 +138,9 @@ impl World {
             }
             deploy::Write::UpdateRs { d, rs, spec, read } => {
                 match self.api.update_replica_set(rs, spec, read, now, &mut self.trace) {
-                    Ok(_) => (d, Answer::Stored { rs, resource_version: self.api.replica_set(rs).resource_version }),
+                    Ok(_) => {
+                        (d, Answer::Stored { rs, resource_version: self.api.replica_set(rs).meta.resource_version })
+                    }
                     Err(_) => (d, Answer::Refused),
                 }
             }
@@ -156,7 +158,8 @@ impl World {
             }
             deploy::Write::Recheck { d, uid } => {
                 let dep = self.api.deployment(d);
-                let answer = if dep.removed || dep.uid != uid { ClaimAnswer::Gone } else { ClaimAnswer::Found };
+                let answer =
+                    if dep.meta.removed || dep.meta.uid != uid { ClaimAnswer::Gone } else { ClaimAnswer::Found };
                 return self.deployment_claim_answered(d, answer);
             }
             deploy::Write::PatchRs { d, rs, patch } => {
@@ -191,7 +194,7 @@ impl World {
             name: format!("{}.{:x}", dep.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000 + d.0 as u128),
             pod: Arc::from(dep.spec.name.as_str()),
             namespace: Arc::from(dep.spec.namespace.as_str()),
-            pod_uid: dep.uid.clone(),
+            pod_uid: dep.meta.uid.clone(),
             field_path: None,
             warning: false,
             reason,
@@ -209,7 +212,7 @@ impl World {
         let now = self.q.now();
         let what = format!("kubectl scale deployment/{name} --replicas={replicas}");
         self.trace.push(now, Record::Scenario { object: format!("deployment/{name}"), what });
-        let Some(d) = self.api.deployments().iter().find(|d| !d.removed && d.spec.name == name) else { return };
+        let Some(d) = self.api.deployments().iter().find(|d| !d.meta.removed && d.spec.name == name) else { return };
         let (id, annotations, spec) = (d.id, d.annotations.clone(), Arc::new(d.spec.with_replicas(replicas)));
         self.api.update_deployment(id, spec, annotations, now, &mut self.trace);
     }
@@ -221,8 +224,8 @@ impl World {
         let now = self.q.now();
         let flag = if to > 0 { format!(" --to-revision={to}") } else { String::new() };
         let object = format!("deployment/{name}");
-        let Some(d) = self.api.deployments().iter().find(|d| !d.removed && d.spec.name == name) else { return };
-        let (id, uid) = (d.id, d.uid.clone());
+        let Some(d) = self.api.deployments().iter().find(|d| !d.meta.removed && d.spec.name == name) else { return };
+        let (id, uid) = (d.id, d.meta.uid.clone());
         let revision = |r: &crate::api::replicaset::ApiReplicaSet| {
             r.spec.annotations.get(revisions::REVISION).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0)
         };
@@ -230,7 +233,7 @@ impl World {
             .api
             .replica_sets()
             .iter()
-            .filter(|r| !r.removed && r.spec.owner.as_ref().is_some_and(|o| o.uid == uid))
+            .filter(|r| !r.meta.removed && r.spec.owner.as_ref().is_some_and(|o| o.uid == uid))
             .collect();
         owned.sort_by_key(|r| revision(r));
         // `deploymentRevision`: the requested one, or the second highest.

@@ -26,10 +26,10 @@ pub fn changes(old: Option<&ApiPod>, new: &ApiPod) -> Vec<Change> {
     if let Some(row) = owner_change(old.spec.owner.as_ref(), new.spec.owner.as_ref()) {
         push(row.0, row.1);
     }
-    if old.deletion != new.deletion
-        && let Some(d) = new.deletion
+    if old.meta.deletion != new.meta.deletion
+        && let Some(d) = new.meta.deletion
     {
-        let why = match (old.deletion, d.grace_seconds) {
+        let why = match (old.meta.deletion, d.grace_seconds) {
             (None, 0) => "deleted with no grace period: the object is removed at once".to_string(),
             (None, g) => format!("the kubelet stops the pod within the {g}s grace period"),
             (Some(_), 0) if d.by_kubelet => "the kubelet's final DELETE: every container has stopped".to_string(),
@@ -202,7 +202,7 @@ fn phase_why(s: &PodStatus, pod: &ApiPod) -> String {
             })
             .collect()
     };
-    let deleted = pod.deletion.is_some();
+    let deleted = pod.meta.deletion.is_some();
     if let Some(r) = s.reason {
         return format!("{}: {}", r.as_str(), r.message());
     }

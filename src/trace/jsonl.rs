@@ -79,14 +79,14 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
             }
             Record::Pod { kind, pod } => {
                 line.object(e.t, kind.as_str(), &render::pod(pod, clock))?;
-                for c in changes(last.get(&pod.uid).map(|p| &**p), pod) {
+                for c in changes(last.get(&pod.meta.uid).map(|p| &**p), pod) {
                     line.write(
                         e.t,
                         "CHANGE",
                         &[("object", json!(c.object)), ("change", json!(c.what)), ("why", json!(c.why))],
                     )?;
                 }
-                last.insert(pod.uid.clone(), pod.clone());
+                last.insert(pod.meta.uid.clone(), pod.clone());
             }
             Record::Event(ev) => line.object(e.t, "EVENT", &render::event(ev, clock))?,
             Record::ProxySync(p) => line.write(e.t, "PROXY", &render_network::proxy_fields(p))?,

@@ -33,13 +33,13 @@ impl NetworkRows {
     /// A pod version, for the lags the endpoint rows state.
     pub fn pod(&mut self, t: SimTime, pod: &ApiPod) {
         let ready = pod.status.condition_true(&ConditionType::Ready);
-        let (now, turned) = self.ready_since.entry(pod.uid.clone()).or_insert((!ready, [None, None]));
+        let (now, turned) = self.ready_since.entry(pod.meta.uid.clone()).or_insert((!ready, [None, None]));
         if *now != ready || turned[ready as usize].is_none() {
             *now = ready;
             turned[ready as usize] = Some(t);
         }
-        if pod.deletion.is_some() {
-            self.deleted_at.entry(pod.uid.clone()).or_insert(t);
+        if pod.meta.deletion.is_some() {
+            self.deleted_at.entry(pod.meta.uid.clone()).or_insert(t);
         }
     }
 

@@ -17,9 +17,9 @@ pub fn service(s: &ApiService, clock: &Clock) -> core::Service {
     let mut object = s.spec.object.clone();
     let meta = &mut object.metadata;
     meta.namespace = Some(s.spec.namespace.clone());
-    meta.uid = Some(s.uid.to_string());
-    meta.resource_version = Some(s.resource_version.to_string());
-    meta.creation_timestamp = Some(clock.time(s.created));
+    meta.uid = Some(s.meta.uid.to_string());
+    meta.resource_version = Some(s.meta.resource_version.to_string());
+    meta.creation_timestamp = Some(clock.time(s.meta.created));
     if let Some(spec) = object.spec.as_mut() {
         spec.cluster_ip = Some(s.cluster_ip.to_string());
         spec.cluster_ips = Some(vec![s.cluster_ip.to_string()]);
@@ -73,9 +73,9 @@ pub fn endpoint_slice(s: &ApiSlice, svc: &ApiService, clock: &Clock) -> discover
         ports: (!s.content.ports.is_empty()).then(|| ports.collect()),
         metadata: ObjectMeta {
             annotations,
-            creation_timestamp: Some(clock.time(s.created)),
+            creation_timestamp: Some(clock.time(s.meta.created)),
             generate_name: Some(format!("{}-", spec.name)),
-            generation: Some(s.generation),
+            generation: Some(s.meta.generation),
             labels: Some(labels),
             name: Some(s.name.to_string()),
             namespace: Some(spec.namespace.clone()),
@@ -85,10 +85,10 @@ pub fn endpoint_slice(s: &ApiSlice, svc: &ApiService, clock: &Clock) -> discover
                 controller: Some(true),
                 kind: "Service".into(),
                 name: spec.name.clone(),
-                uid: svc.uid.to_string(),
+                uid: svc.meta.uid.to_string(),
             }]),
-            resource_version: Some(s.resource_version.to_string()),
-            uid: Some(s.uid.to_string()),
+            resource_version: Some(s.meta.resource_version.to_string()),
+            uid: Some(s.meta.uid.to_string()),
             ..Default::default()
         },
     }

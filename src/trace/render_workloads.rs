@@ -33,10 +33,10 @@ pub fn replica_set(r: &ApiReplicaSet, clock: &Clock) -> apps::ReplicaSet {
         metadata: ObjectMeta {
             name: Some(s.name.to_string()),
             namespace: Some(s.namespace.to_string()),
-            uid: Some(r.uid.to_string()),
-            resource_version: Some(r.resource_version.to_string()),
-            generation: Some(r.generation),
-            creation_timestamp: Some(clock.time(r.created)),
+            uid: Some(r.meta.uid.to_string()),
+            resource_version: Some(r.meta.resource_version.to_string()),
+            generation: Some(r.meta.generation),
+            creation_timestamp: Some(clock.time(r.meta.created)),
             labels: non_empty(&s.labels),
             annotations: non_empty(&s.annotations),
             owner_references: s.owner.as_ref().map(|o| vec![owner_reference(o)]),
@@ -65,10 +65,10 @@ pub fn deployment(d: &ApiDeployment, clock: &Clock) -> apps::Deployment {
     let mut object = d.spec.object.clone();
     let meta = &mut object.metadata;
     meta.namespace = Some(d.spec.namespace.clone());
-    meta.uid = Some(d.uid.to_string());
-    meta.resource_version = Some(d.resource_version.to_string());
-    meta.generation = Some(d.generation);
-    meta.creation_timestamp = Some(clock.time(d.created));
+    meta.uid = Some(d.meta.uid.to_string());
+    meta.resource_version = Some(d.meta.resource_version.to_string());
+    meta.generation = Some(d.meta.generation);
+    meta.creation_timestamp = Some(clock.time(d.meta.created));
     meta.annotations = non_empty(&d.annotations);
     let s = &d.status;
     let positive = |n: u32| (n > 0).then_some(n as i32);

@@ -41,21 +41,21 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
         match &e.record {
             Record::Pod { kind: WatchKind::Deleted, pod } => {
                 push(format!("pod/{}", pod.spec.name), "deleted from the API server".into(), String::new());
-                last.remove(&pod.uid);
+                last.remove(&pod.meta.uid);
             }
             Record::Pod { pod, .. } => {
-                for Change { object, what, why } in changes(last.get(&pod.uid).map(|p| &**p), pod) {
+                for Change { object, what, why } in changes(last.get(&pod.meta.uid).map(|p| &**p), pod) {
                     push(object, what, why);
                 }
-                last.insert(pod.uid.clone(), pod.clone());
+                last.insert(pod.meta.uid.clone(), pod.clone());
                 // What `kubectl get pods -w` would print, when that changes.
                 let line = print_pod(&render::pod(pod, clock));
                 let what = format!(
                     "kubectl {} (READY {}/{}, RESTARTS {})",
                     line.status, line.ready.0, line.ready.1, line.restarts
                 );
-                if printed.get(&pod.uid) != Some(&what) {
-                    printed.insert(pod.uid.clone(), what.clone());
+                if printed.get(&pod.meta.uid) != Some(&what) {
+                    printed.insert(pod.meta.uid.clone(), what.clone());
                     push(format!("pod/{}", pod.spec.name), what, "kubectl get pods".into());
                 }
             }

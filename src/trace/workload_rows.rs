@@ -29,21 +29,21 @@ impl WorkloadRows {
             Record::ReplicaSet { kind, rs } => {
                 let object = format!("replicaset/{}", rs.spec.name);
                 if *kind == WatchKind::Deleted {
-                    self.replica_sets.remove(&rs.uid);
+                    self.replica_sets.remove(&rs.meta.uid);
                     push(object, "deleted".into(), String::new());
                     return;
                 }
-                let old = self.replica_sets.insert(rs.uid.clone(), rs.clone());
+                let old = self.replica_sets.insert(rs.meta.uid.clone(), rs.clone());
                 self.replica_set_rows(old.as_deref(), rs, &mut |what, why| push(object.clone(), what, why));
             }
             Record::Deployment { kind, deployment: d } => {
                 let object = format!("deployment/{}", d.spec.name);
                 if *kind == WatchKind::Deleted {
-                    self.deployments.remove(&d.uid);
+                    self.deployments.remove(&d.meta.uid);
                     push(object, "deleted".into(), String::new());
                     return;
                 }
-                let old = self.deployments.insert(d.uid.clone(), d.clone());
+                let old = self.deployments.insert(d.meta.uid.clone(), d.clone());
                 self.deployment_rows(t, old.as_deref(), d, &mut |what, why| push(object.clone(), what, why));
             }
             _ => {}
@@ -133,7 +133,7 @@ impl WorkloadRows {
             }
             return;
         };
-        if d.generation != old.generation {
+        if d.meta.generation != old.meta.generation {
             let (what, why) = spec_change(old, d);
             push(what, why);
         }
@@ -174,7 +174,7 @@ impl WorkloadRows {
 
     /// The ReplicaSet a Deployment's revision names, as the rows have seen it.
     fn revision_why(&self, d: &ApiDeployment, revision: &str) -> String {
-        let owned = |rs: &&Arc<ApiReplicaSet>| rs.spec.owner.as_ref().is_some_and(|o| o.uid == d.uid);
+        let owned = |rs: &&Arc<ApiReplicaSet>| rs.spec.owner.as_ref().is_some_and(|o| o.uid == d.meta.uid);
         let Some(rs) = self
             .replica_sets
             .values()
@@ -226,7 +226,7 @@ fn strategy_text(s: Strategy) -> String {
 /// A new generation: a scale (only `replicas` changed), or what else changed.
 fn spec_change(old: &ApiDeployment, d: &ApiDeployment) -> (String, String) {
     let (a, b) = (&*old.spec, &*d.spec);
-    let generation = d.generation;
+    let generation = d.meta.generation;
     let mut changed = Vec::new();
     if a.template != b.template {
         let images = image_changes(a, b);
@@ -320,6 +320,7 @@ fn condition_why(t: SimTime, c: &Condition, before: Option<&Condition>, d: &ApiD
 mod tests {
     use super::*;
     use crate::api::deployment::DeploymentStatus;
+    use crate::api::meta::Meta;
     use crate::api::replicaset::{OwnerRef, RsSpec, RsStatus};
     use crate::error::SourceFile;
     use crate::ids::{DeploymentId, RsId};
@@ -343,14 +344,10 @@ mod tests {
     fn deployment(spec: Arc<DeploymentSpec>) -> ApiDeployment {
         ApiDeployment {
             id: DeploymentId(0),
-            uid: "d-uid".into(),
-            created: SimTime::ZERO,
-            generation: 1,
-            resource_version: 1,
+            meta: Meta::new("d-uid".into(), SimTime::ZERO, 1),
             spec,
             annotations: BTreeMap::new(),
             status: DeploymentStatus::default(),
-            removed: false,
         }
     }
 
@@ -364,10 +361,7 @@ mod tests {
         ]);
         ApiReplicaSet {
             id: RsId(0),
-            uid: "rs-uid".into(),
-            created: SimTime::ZERO,
-            generation: 1,
-            resource_version: 2,
+            meta: Meta::new("rs-uid".into(), SimTime::ZERO, 2),
             spec: Arc::new(RsSpec {
                 name: "web-7c5ddbdf54".into(),
                 namespace: "default".into(),
@@ -380,7 +374,6 @@ mod tests {
                 min_ready_seconds: 0,
             }),
             status: RsStatus::default(),
-            removed: false,
         }
     }
 
@@ -549,16 +542,16 @@ mod tests {
         use WatchKind::*;
         let mut d = deployment(spec(3, "nginx:1.27"));
         let mut records = vec![(0, d_record(Added, &d))];
-        d.generation = 2;
+        d.meta.generation = 2;
         d.spec = spec(5, "nginx:1.27");
         records.push((1000, d_record(Modified, &d)));
-        d.generation = 3;
+        d.meta.generation = 3;
         d.spec = spec(5, "nginx:1.28");
         records.push((2000, d_record(Modified, &d)));
         // The controller's revision annotation does not move the generation.
         d.annotations.insert(REVISION.into(), "2".into());
         records.push((2010, d_record(Modified, &d)));
-        d.generation = 4;
+        d.meta.generation = 4;
         d.spec = spec(2, "nginx:1.29");
         records.push((3000, d_record(Modified, &d)));
         records.push((4000, d_record(Deleted, &d)));
@@ -587,12 +580,12 @@ mod tests {
         d.annotations.insert(REVISION.into(), "2".into());
         let mut old = replica_set(&spec(3, "nginx:1.27"), 0, 4);
         let mut new = replica_set(&d.spec, 3, 4);
-        new.uid = "rs2-uid".into();
+        new.meta.uid = "rs2-uid".into();
         Arc::make_mut(&mut new.spec).name = "web-5f6c9b8d47".into();
         Arc::make_mut(&mut new.spec).annotations.insert(REVISION.into(), "2".into());
         let mut records = vec![(0, d_record(Added, &d)), (0, rs_record(Added, &old)), (0, rs_record(Added, &new))];
         // `kubectl rollout undo`: the old template is the Deployment's again.
-        d.generation = 2;
+        d.meta.generation = 2;
         d.spec = spec(3, "nginx:1.27");
         records.push((1000, d_record(Modified, &d)));
         Arc::make_mut(&mut old.spec).annotations.insert(REVISION.into(), "3".into());

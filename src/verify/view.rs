@@ -73,7 +73,7 @@ impl RunView {
                     self.set("terminating_endpoints", svc, t, count(|c| c.terminating));
                 }
                 Record::Pod { pod, .. } => {
-                    let subject = names.pod(&pod.uid, &pod.spec.name);
+                    let subject = names.pod(&pod.meta.uid, &pod.spec.name);
                     let mut total = 0;
                     for c in pod.status.all_containers() {
                         total += c.restart_count;

@@ -135,7 +135,7 @@ fn a_patched_deadline_applies_and_may_only_shrink() {
         );
         // One stored change: the next generation, which the kubelet's next status observes.
         let after = pod_at(&trace, t(27.0));
-        assert_eq!((after.spec.active_deadline_seconds, after.generation), (Some(30), 2), "seed {seed}");
+        assert_eq!((after.spec.active_deadline_seconds, after.meta.generation), (Some(30), 2), "seed {seed}");
         let observed = pods(&trace).into_iter().find(|(_, p)| p.status.observed_generation == 2).unwrap().0;
         within(&format!("observedGeneration 2 (seed {seed})"), observed, t(20.0), t(21.1));
     }

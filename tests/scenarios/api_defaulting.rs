@@ -17,9 +17,9 @@ use podsim::trace::record::ProcessFact;
 fn a_negative_grace_deletes_gracefully_with_one_second() {
     for seed in SEEDS {
         let trace = run("negative-grace", seed, None);
-        let (_, deleting) = pods(&trace).into_iter().find(|(_, p)| p.deletion.is_some()).unwrap();
+        let (_, deleting) = pods(&trace).into_iter().find(|(_, p)| p.meta.deletion.is_some()).unwrap();
         assert_eq!(deleting.spec.stored_grace_seconds(), 1);
-        let d = deleting.deletion.unwrap();
+        let d = deleting.meta.deletion.unwrap();
         assert_eq!((d.grace_seconds, d.timestamp), (1, t(31.0)), "seed {seed}");
         let kill = actions(&trace, "Killing")[0].0;
         within("Killing", kill, t(30.0), t(30.05));
@@ -53,8 +53,8 @@ fn a_negative_grace_in_the_request_is_one_second() {
             ],
             "seed {seed}"
         );
-        let (_, deleting) = pods(&trace).into_iter().find(|(_, p)| p.deletion.is_some()).unwrap();
-        let d = deleting.deletion.unwrap();
+        let (_, deleting) = pods(&trace).into_iter().find(|(_, p)| p.meta.deletion.is_some()).unwrap();
+        let d = deleting.meta.deletion.unwrap();
         assert_eq!((d.grace_seconds, d.timestamp), (1, t(21.0)), "seed {seed}");
         let kill = actions(&trace, "Killing")[0].0;
         within("Killing", kill, t(20.0), t(20.05));

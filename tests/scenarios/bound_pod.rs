@@ -109,8 +109,8 @@ fn a_kill_reaches_the_container_on_its_node() {
 fn its_delete_is_graceful_and_stops_its_containers() {
     for seed in SEEDS {
         let trace = run("bound-pod", seed, None);
-        let (_, deleting) = pod_versions(&trace, POD).into_iter().find(|(_, p)| p.deletion.is_some()).unwrap();
-        let d = deleting.deletion.unwrap();
+        let (_, deleting) = pod_versions(&trace, POD).into_iter().find(|(_, p)| p.meta.deletion.is_some()).unwrap();
+        let d = deleting.meta.deletion.unwrap();
         assert_eq!((d.grace_seconds, d.timestamp), (30, t(80.0)), "seed {seed}");
         let kill = actions(&trace, "Killing");
         assert_eq!(kill.len(), 1, "seed {seed}");
@@ -161,7 +161,7 @@ fn a_delete_that_skips_termination_breaks_an_invariant() {
     for e in &mut forced.entries {
         if let Record::Pod { kind: WatchKind::Deleted, pod } = &mut e.record {
             let mut p = (**pod).clone();
-            p.deletion.as_mut().unwrap().by_kubelet = false;
+            p.meta.deletion.as_mut().unwrap().by_kubelet = false;
             *pod = Arc::new(p);
         }
     }

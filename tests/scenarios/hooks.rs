@@ -133,7 +133,7 @@ fn a_poststart_httpget_is_refused_by_a_server_not_yet_listening() {
         let ip = last.status.pod_ip.clone().expect("cold has an IP");
         let error = format!(
             "HTTP lifecycle hook (/warmup) for Container \"slow\" in Pod \"cold_default({})\" failed - error: Get \"http://{ip}:8080/warmup\": dial tcp {ip}:8080: connect: connection refused",
-            last.uid
+            last.meta.uid
         );
         let failed = pod_actions(&trace, "cold", "FailedPostStartHook");
         let killed = pod_actions(&trace, "cold", "Killing");
@@ -184,8 +184,8 @@ fn an_httpget_hook_of_a_host_network_pod_finds_no_pod_ip() {
         assert_eq!(why, "Stopping container envoy");
         let error = format!(
             "HTTP lifecycle hook (/shutdown) for Container \"envoy\" in Pod \"envoy_default({})\" failed - error: {}",
-            envoy.uid,
-            status(&envoy.uid, "envoy")
+            envoy.meta.uid,
+            status(&envoy.meta.uid, "envoy")
         );
         assert_eq!(hook_runs(&trace, "envoy", "envoy"), vec![(k, k, Some(error))], "seed {seed}");
         assert_eq!(pod_actions(&trace, "envoy", "FailedPreStopHook"), vec![(k, "PreStopHook failed".to_string())]);
@@ -194,8 +194,8 @@ fn an_httpget_hook_of_a_host_network_pod_finds_no_pod_ip() {
         let agent = pod_versions(&trace, "agent").pop().expect("agent exists").1;
         let error = format!(
             "HTTP lifecycle hook (/register) for Container \"agent\" in Pod \"agent_default({})\" failed - error: {}",
-            agent.uid,
-            status(&agent.uid, "agent")
+            agent.meta.uid,
+            status(&agent.meta.uid, "agent")
         );
         let lives = pod_lives(&trace, "agent", "agent");
         assert!(lives.len() >= 2, "seed {seed}");

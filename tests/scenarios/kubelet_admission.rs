@@ -45,7 +45,7 @@ fn failed(trace: &Trace, pod: &str) -> (SimTime, Arc<ApiPod>) {
 fn removed(trace: &Trace, pod: &str) -> Option<(SimTime, bool)> {
     trace.entries.iter().find_map(|e| match &e.record {
         Record::Pod { kind: WatchKind::Deleted, pod: p } if p.spec.name == pod => {
-            Some((e.t, p.deletion.is_some_and(|d| d.by_kubelet)))
+            Some((e.t, p.meta.deletion.is_some_and(|d| d.by_kubelet)))
         }
         _ => None,
     })
@@ -141,7 +141,7 @@ fn a_rejected_pod_is_deleted_at_once() {
 fn a_rejected_pod_deleted_early_is_removed_by_its_kubelet() {
     for seed in SEEDS {
         let trace = run_with_flags(SCENARIO, seed, 20.0, &[("--delete", "pod/agent-new@1ms")]);
-        let deletion = pod_versions(&trace, "agent-new").into_iter().find_map(|(_, p)| p.deletion);
+        let deletion = pod_versions(&trace, "agent-new").into_iter().find_map(|(_, p)| p.meta.deletion);
         assert_eq!(deletion.map(|d| d.grace_seconds), Some(30), "seed {seed}");
         let (stored, _) = failed(&trace, "agent-new");
         let (gone, by_kubelet) = removed(&trace, "agent-new").expect("removed");

@@ -84,18 +84,18 @@ fn a_replica_set_adopts_the_orphan_it_selects_and_creates_one_pod_fewer() {
         let changes = pod_owner_changes(&trace, "web-orphan");
         assert_eq!(changes.len(), 1, "seed {seed}: {changes:?}");
         let (adopted, owner) = changes[0].clone();
-        assert_eq!(owner, Some(("ReplicaSet", "web".into(), first.uid.to_string())), "seed {seed}");
+        assert_eq!(owner, Some(("ReplicaSet", "web".into(), first.meta.uid.to_string())), "seed {seed}");
         within("adoption", adopted, created + ms(5), created + ms(28));
         let adoption = pod_versions(&trace, "web-orphan").into_iter().find(|(t, _)| *t == adopted).unwrap().1;
         let expected = serde_json::json!([{
-            "apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web", "uid": &*first.uid,
+            "apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web", "uid": &*first.meta.uid,
             "controller": true, "blockOwnerDeletion": true,
         }]);
         assert_eq!(rendered_owner_references(&adoption), expected, "seed {seed}");
         // Metadata only: the pod's generation stays 1, and it keeps running.
-        assert_eq!(adoption.generation, 1);
+        assert_eq!(adoption.meta.generation, 1);
         assert_eq!(pod_lives(&trace, "web-orphan", "web").len(), 1, "seed {seed}");
-        assert!(pod_versions(&trace, "web-orphan").iter().all(|(_, p)| p.deletion.is_none()));
+        assert!(pod_versions(&trace, "web-orphan").iter().all(|(_, p)| p.meta.deletion.is_none()));
 
         // `manageReplicas` counts the claimed pod: 3 − 1 = 2 creations, in
         // slow-start batches of 1 and 1, the first when the PATCH has returned.
@@ -141,7 +141,11 @@ fn a_deployment_adopts_a_matching_replica_set_as_its_new_one_without_a_hash() {
         // of the Deployment, then the PATCH, after the Deployment's watch:
         // one MODIFIED record adds the controller reference.
         let changes = rs_owner_changes(&trace, "web");
-        assert_eq!(changes, [(changes[0].0, Some(("Deployment", "web".into(), d.uid.to_string())))], "seed {seed}");
+        assert_eq!(
+            changes,
+            [(changes[0].0, Some(("Deployment", "web".into(), d.meta.uid.to_string())))],
+            "seed {seed}"
+        );
         let adopted = changes[0].0;
         within("adoption", adopted, d_at + ms(5), d_at + ms(28));
 

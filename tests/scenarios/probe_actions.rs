@@ -47,6 +47,6 @@ fn readiness_failure_unreadies_the_pod_without_a_restart_then_liveness_restarts_
         assert_eq!(app.restart_count, 1);
         assert!(matches!(&app.last_state, Some(t) if t.exit_code == 137 && t.reason == "Error"));
         assert!(matches!(app.state, ContainerState::Running { .. }));
-        assert!(pods(&trace).iter().all(|(_, p)| p.uid == end.uid), "same pod UID throughout");
+        assert!(pods(&trace).iter().all(|(_, p)| p.meta.uid == end.meta.uid), "same pod UID throughout");
     }
 }

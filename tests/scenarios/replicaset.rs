@@ -35,7 +35,7 @@ fn three_pods_in_slow_start_batches_named_and_owned_by_the_replica_set() {
         let mut created: Vec<(podsim::time::SimTime, String)> = Vec::new();
         for (t, p) in pods(&trace) {
             if !created.iter().any(|(_, n)| *n == p.spec.name) {
-                assert_eq!(p.spec.owner.as_ref().map(|o| o.uid.clone()), Some(rs.uid.clone()), "seed {seed}");
+                assert_eq!(p.spec.owner.as_ref().map(|o| o.uid.clone()), Some(rs.meta.uid.clone()), "seed {seed}");
                 created.push((t, p.spec.name.clone()));
             }
         }

@@ -98,7 +98,7 @@ fn rs_first(trace: &Trace, name: &str, pred: impl Fn(&ApiReplicaSet) -> bool) ->
 /// When pod `name` first carried a deletionTimestamp (the ReplicaSet
 /// controller's DELETE).
 fn deletion_requested(trace: &Trace, name: &str) -> SimTime {
-    pod_versions(trace, name).into_iter().find(|(_, p)| p.deletion.is_some()).expect("deleted").0
+    pod_versions(trace, name).into_iter().find(|(_, p)| p.meta.deletion.is_some()).expect("deleted").0
 }
 
 /// When pod `name` first showed phase `phase`.
@@ -548,7 +548,7 @@ fn ten_replicas_roll_with_at_least_8_available_and_at_most_13_counted() {
                 Record::Pod { kind, pod } => {
                     let owner = pod.spec.owner.as_ref().map(|o| o.name.to_string()).unwrap_or_default();
                     let is_active =
-                        *kind != WatchKind::Deleted && pod.deletion.is_none() && !pod.status.phase.is_terminal();
+                        *kind != WatchKind::Deleted && pod.meta.deletion.is_none() && !pod.status.phase.is_terminal();
                     active.insert(pod.spec.name.clone(), (owner, is_active));
                 }
                 _ => {}
@@ -910,7 +910,7 @@ fn a_crash_looping_release_never_becomes_available_and_the_deadline_fires() {
         assert_eq!(old_pods.len(), 3, "seed {seed}");
         for p in &old_pods {
             assert_eq!(pod_lives(&trace, p, "web").len(), 1, "seed {seed}");
-            assert!(pod_versions(&trace, p).iter().all(|(_, v)| v.deletion.is_none()), "seed {seed}");
+            assert!(pod_versions(&trace, p).iter().all(|(_, v)| v.meta.deletion.is_none()), "seed {seed}");
         }
         let curl = requests(&trace, "curl");
         assert!(curl.len() > 500, "seed {seed}: 185 s at one request per ≤ 200 ms");
@@ -963,7 +963,7 @@ fn undo_returns_to_revision_1_and_scale_grows_the_same_replica_set() {
         // next sync reads the ReplicaSet at 3 while one pod is available: 2.
         let versions = deployment_versions(&trace);
         let scaled = versions.iter().map(|(_, d)| d).filter(|d| d.spec.replicas == 3);
-        let mut observed = scaled.filter(|d| d.status.observed_generation == d.generation as u64);
+        let mut observed = scaled.filter(|d| d.status.observed_generation == d.meta.generation as u64);
         let first = observed.next().expect("a status of the scaled generation");
         let s = &first.status;
         assert_eq!((s.available_replicas, s.unavailable_replicas), (1, 0), "seed {seed}");

@@ -158,7 +158,7 @@ fn readiness_failure_unready_endpoint_reject_then_recovery_while_the_pod_ip_answ
         // (S+500 ms), unready or not.
         let versions = pod_versions(&trace, POD);
         let ip = versions.iter().find(|(_, p)| p.status.pod_ip.is_some()).unwrap().0;
-        let uid = versions[0].1.uid.clone();
+        let uid = versions[0].1.meta.uid.clone();
         let direct = requests(&trace, "direct");
         for r in direct.iter().filter(|r| r.sent >= ip.max(s + ms(500))) {
             assert_eq!(status(r), Some(200), "seed {seed}, direct request {}", r.n);
@@ -170,7 +170,7 @@ fn readiness_failure_unready_endpoint_reject_then_recovery_while_the_pod_ip_answ
         // No restart: restartCount 0 in every version, one container ID, one UID.
         for (_, p) in &versions {
             assert_eq!(p.status.container("app").map_or(0, |c| c.restart_count), 0, "seed {seed}");
-            assert_eq!(p.uid, uid, "seed {seed}");
+            assert_eq!(p.meta.uid, uid, "seed {seed}");
         }
         let ids: std::collections::BTreeSet<String> = trace
             .entries

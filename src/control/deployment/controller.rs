@@ -142,18 +142,18 @@ impl Claiming {
         let d = &self.d;
         while let Some(call) = self.calls.pop_front() {
             let write = match &call {
-                ClaimCall::Recheck => Write::Recheck { d: d.id, uid: d.uid.clone() },
+                ClaimCall::Recheck => Write::Recheck { d: d.id, uid: d.meta.uid.clone() },
                 ClaimCall::Adopt(_) if self.cannot_adopt => {
                     self.failed = true;
                     continue;
                 }
                 ClaimCall::Adopt(rs) => {
                     let owner =
-                        OwnerRef { kind: "Deployment", name: Arc::from(d.spec.name.as_str()), uid: d.uid.clone() };
+                        OwnerRef { kind: "Deployment", name: Arc::from(d.spec.name.as_str()), uid: d.meta.uid.clone() };
                     Write::PatchRs { d: d.id, rs: rs.id, patch: OwnerPatch::Adopt(owner) }
                 }
                 ClaimCall::Release(rs) => {
-                    Write::PatchRs { d: d.id, rs: rs.id, patch: OwnerPatch::Release(d.uid.clone()) }
+                    Write::PatchRs { d: d.id, rs: rs.id, patch: OwnerPatch::Release(d.meta.uid.clone()) }
                 }
             };
             self.waiting = Some(call);
@@ -245,10 +245,10 @@ impl Controller {
         }
         self.pods.remove(&id);
         let Some(rs_uid) = pod.spec.owner.as_ref().map(|o| o.uid.clone()) else { return };
-        let Some(rs) = self.sets.values().find(|r| r.uid == rs_uid).cloned() else { return };
+        let Some(rs) = self.sets.values().find(|r| r.meta.uid == rs_uid).cloned() else { return };
         let Some(d) = self.owner_of(&rs) else { return };
         let recreate = self.deployments.get(&d).is_some_and(|d| d.spec.strategy == Strategy::Recreate);
-        let uids: Vec<Arc<str>> = self.owned_sets(d).iter().map(|r| r.uid.clone()).collect();
+        let uids: Vec<Arc<str>> = self.owned_sets(d).iter().map(|r| r.meta.uid.clone()).collect();
         let left = self.pods.values().any(|p| p.spec.owner.as_ref().is_some_and(|o| uids.contains(&o.uid)));
         if recreate && !left {
             self.queue.add(d);
@@ -264,7 +264,7 @@ impl Controller {
             WatchKind::Deleted => self.sets.remove(&rs.id),
             _ => self.sets.insert(rs.id, rs.clone()),
         };
-        if old.as_ref().is_some_and(|o| o.resource_version == rs.resource_version) {
+        if old.as_ref().is_some_and(|o| o.meta.resource_version == rs.meta.resource_version) {
             return;
         }
         let changed = old.as_ref().is_some_and(|o| o.spec.owner != rs.spec.owner);
@@ -294,12 +294,12 @@ impl Controller {
     /// The Deployment a controller reference names (`resolveControllerRef`).
     fn owner_of(&self, rs: &ApiReplicaSet) -> Option<DeploymentId> {
         let owner = rs.spec.owner.as_ref().filter(|o| o.kind == "Deployment")?;
-        self.deployments.values().find(|d| d.uid == owner.uid).map(|d| d.id)
+        self.deployments.values().find(|d| d.meta.uid == owner.uid).map(|d| d.id)
     }
 
     fn owned_sets(&self, d: DeploymentId) -> Vec<Arc<ApiReplicaSet>> {
         let Some(dep) = self.deployments.get(&d) else { return Vec::new() };
-        self.sets.values().filter(|r| r.spec.owner.as_ref().is_some_and(|o| o.uid == dep.uid)).cloned().collect()
+        self.sets.values().filter(|r| r.spec.owner.as_ref().is_some_and(|o| o.uid == dep.meta.uid)).cloned().collect()
     }
 
     /// The API server answered the sync's last write: the next one. After a
@@ -405,14 +405,14 @@ impl Controller {
             cannot_adopt: false,
             failed: false,
         };
-        for rs in self.sets.values().filter(|r| !r.removed) {
+        for rs in self.sets.values().filter(|r| !r.meta.removed) {
             let candidate = Candidate {
                 owner: rs.spec.owner.as_ref(),
                 matches: selects(&d.spec.selector, &rs.spec.labels),
                 deleting: false,
                 same_namespace: *rs.spec.namespace == d.spec.namespace,
             };
-            match claim(&d.uid, candidate) {
+            match claim(&d.meta.uid, candidate) {
                 Claim::Owned => c.sets.push(rs.clone()),
                 Claim::Adopt => {
                     if !c.calls.iter().any(|c| matches!(c, ClaimCall::Recheck)) {
@@ -492,10 +492,10 @@ impl Plan {
         templates: &mut TemplateMatches,
         version: Version,
     ) -> Plan {
-        let mut sets: Vec<Arc<ApiReplicaSet>> = sets.into_iter().filter(|r| !r.removed).collect();
+        let mut sets: Vec<Arc<ApiReplicaSet>> = sets.into_iter().filter(|r| !r.meta.removed).collect();
         // `FindNewReplicaSet`: the oldest whose template equals the Deployment's, hash aside.
         sets.sort_by(|a, b| {
-            a.created.whole_seconds().cmp(&b.created.whole_seconds()).then(a.spec.name.cmp(&b.spec.name))
+            a.meta.created.whole_seconds().cmp(&b.meta.created.whole_seconds()).then(a.spec.name.cmp(&b.spec.name))
         });
         let new_index = sets.iter().position(|r| templates.equal(&r.spec.template, &d.spec));
         let mut new = None;
@@ -507,8 +507,8 @@ impl Plan {
                 false => old.push(entry),
             }
         }
-        let generations = sets.iter().map(|r| (r.id, r.generation as u64)).collect();
-        let versions = sets.iter().map(|r| (r.id, r.resource_version)).collect();
+        let generations = sets.iter().map(|r| (r.id, r.meta.generation as u64)).collect();
+        let versions = sets.iter().map(|r| (r.id, r.meta.resource_version)).collect();
         Plan {
             d: d.clone(),
             new,
@@ -535,7 +535,7 @@ impl Plan {
         let s = &self.d.spec;
         DeploymentView {
             name: Arc::from(s.name.as_str()),
-            generation: self.d.generation as u64,
+            generation: self.d.meta.generation as u64,
             replicas: s.replicas,
             strategy: s.strategy,
             progress_deadline_seconds: s.progress_deadline_seconds,
@@ -718,7 +718,7 @@ impl Plan {
             namespace: Arc::from(spec.namespace.as_str()),
             labels: template.labels.clone(),
             annotations,
-            owner: Some(OwnerRef { kind: "Deployment", name: Arc::from(spec.name.as_str()), uid: d.uid.clone() }),
+            owner: Some(OwnerRef { kind: "Deployment", name: Arc::from(spec.name.as_str()), uid: d.meta.uid.clone() }),
             replicas,
             selector,
             template: Arc::new(template),
@@ -859,7 +859,7 @@ impl Plan {
                 d: self.d.id,
                 status: self.status.clone(),
                 annotations: self.annotations.clone(),
-                read: self.d.resource_version,
+                read: self.d.meta.resource_version,
             };
             // Each UpdateStatus is sent from the Deployment as read: a second
             // one in the same sync (getNewReplicaSet's, then syncRolloutStatus's)
@@ -876,7 +876,7 @@ fn whole_seconds(t: SimTime) -> SimTime {
 fn rs_view(r: &ApiReplicaSet) -> RsView {
     let c = &r.status.counts;
     let a = &r.spec.annotations;
-    let mut v = RsView::new(&r.spec.name, SimTime::from_millis(r.created.whole_seconds() * 1000), r.spec.replicas);
+    let mut v = RsView::new(&r.spec.name, SimTime::from_millis(r.meta.created.whole_seconds() * 1000), r.spec.replicas);
     v.revision = revisions::revision(a).unwrap_or(0).max(0) as u64;
     v.status_replicas = c.replicas;
     v.ready = c.ready_replicas;

@@ -19,7 +19,7 @@ pub fn included(pod: &ApiPod) -> bool {
 pub fn pod_to_endpoint(pod: &ApiPod, svc: &ServiceSpec, target: &TargetRef) -> Option<Endpoint> {
     let address = pod.status.pod_ip.clone()?;
     let serving = pod.status.condition_true(&ConditionType::Ready);
-    let terminating = pod.deletion.is_some();
+    let terminating = pod.meta.deletion.is_some();
     let object = pod.spec.object.spec.as_ref();
     // `ShouldSetHostname`: only when the pod's subdomain is the Service's name.
     let hostname =
@@ -44,7 +44,7 @@ pub fn target_ref(pod: &ApiPod) -> TargetRef {
         pod: pod.id,
         name: Arc::from(pod.spec.name.as_str()),
         namespace: Arc::from(pod.spec.namespace.as_str()),
-        uid: pod.uid.clone(),
+        uid: pod.meta.uid.clone(),
     }
 }
 

@@ -117,7 +117,9 @@ impl Controller {
                 };
                 let queue = match (&old, kind) {
                     (_, WatchKind::Added | WatchKind::Deleted) | (None, _) => true,
-                    (Some(old), _) => old.resource_version != pod.resource_version && endpoint_changed(old, &pod),
+                    (Some(old), _) => {
+                        old.meta.resource_version != pod.meta.resource_version && endpoint_changed(old, &pod)
+                    }
                 };
                 if queue {
                     self.queue_pod_services(&pod, ctx);
@@ -253,8 +255,8 @@ impl Controller {
 /// pod's IPs. Labels never change in a run.
 fn endpoint_changed(old: &ApiPod, new: &ApiPod) -> bool {
     let ready = |p: &ApiPod| p.status.condition_true(&ConditionType::Ready);
-    new.deletion.is_some()
-        || old.deletion.is_some()
+    new.meta.deletion.is_some()
+        || old.meta.deletion.is_some()
         || ready(old) != ready(new)
         || old.status.pod_ip != new.status.pod_ip
 }

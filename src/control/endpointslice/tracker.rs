@@ -21,7 +21,7 @@ pub struct Tracker {
 impl Tracker {
     /// `Update`: the controller wrote this generation.
     pub fn wrote(&mut self, s: &ApiSlice) {
-        self.expected.insert(s.id, (s.service, Expect::Generation(s.generation)));
+        self.expected.insert(s.id, (s.service, Expect::Generation(s.meta.generation)));
     }
 
     /// `ExpectDeletion`.
@@ -34,7 +34,7 @@ impl Tracker {
     pub fn should_sync(&self, s: &ApiSlice) -> bool {
         match self.expected.get(&s.id) {
             None => true,
-            Some((_, Expect::Generation(g))) => s.generation > *g,
+            Some((_, Expect::Generation(g))) => s.meta.generation > *g,
             Some((_, Expect::Deleted)) => false,
         }
     }
@@ -51,7 +51,7 @@ impl Tracker {
     pub fn stale(&self, service: ServiceId, cached: &BTreeMap<SliceId, std::sync::Arc<ApiSlice>>) -> bool {
         self.expected.iter().filter(|(_, (svc, _))| *svc == service).any(|(id, (_, e))| match (e, cached.get(id)) {
             (Expect::Generation(_), None) => true,
-            (Expect::Generation(g), Some(s)) => s.generation < *g,
+            (Expect::Generation(g), Some(s)) => s.meta.generation < *g,
             (Expect::Deleted, cached) => cached.is_some(),
         })
     }

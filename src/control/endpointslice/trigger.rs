@@ -56,7 +56,7 @@ impl TriggerTimes {
             })
             .collect();
         let changed = match self.seen.get(&svc.id) {
-            None => Some(svc.created.floor_second()),
+            None => Some(svc.meta.created.floor_second()),
             Some(before) => {
                 let newer = |name: &PodName, t: &SimTime| before.get::<str>(name.borrow()).is_none_or(|b| t > b);
                 now.iter().filter(|(name, t)| newer(name, t)).map(|(_, t)| *t).min()

@@ -135,14 +135,14 @@ impl Claiming {
     fn next_call(&mut self, rs: RsId) -> Option<Write> {
         while let Some(call) = self.calls.pop_front() {
             let write = match &call {
-                ClaimCall::Recheck => Write::Recheck { rs, uid: self.rs.uid.clone() },
+                ClaimCall::Recheck => Write::Recheck { rs, uid: self.rs.meta.uid.clone() },
                 ClaimCall::Adopt(_) if self.cannot_adopt => {
                     self.failed = true;
                     continue;
                 }
                 ClaimCall::Adopt(p) => Write::PatchPod { rs, pod: p.id, patch: OwnerPatch::Adopt(self.rs.as_owner()) },
                 ClaimCall::Release(p) => {
-                    Write::PatchPod { rs, pod: p.id, patch: OwnerPatch::Release(self.rs.uid.clone()) }
+                    Write::PatchPod { rs, pod: p.id, patch: OwnerPatch::Release(self.rs.meta.uid.clone()) }
                 }
             };
             self.waiting = Some(call);
@@ -218,11 +218,11 @@ impl Controller {
             _ => self.pods.insert(pod.id, pod.clone()),
         };
         self.index(old.as_deref(), &pod, kind);
-        if old.as_ref().is_some_and(|o| o.resource_version == pod.resource_version) {
+        if old.as_ref().is_some_and(|o| o.meta.resource_version == pod.meta.resource_version) {
             return;
         }
         // `deletePod` (also for a pod that turns terminating): the deletion is observed.
-        if kind == WatchKind::Deleted || pod.deletion.is_some() {
+        if kind == WatchKind::Deleted || pod.meta.deletion.is_some() {
             if let Some(rs) = self.owner_of(&pod) {
                 if let Some(e) = self.expectations.get_mut(&rs) {
                     e.del.remove(&pod.id);
@@ -290,7 +290,7 @@ impl Controller {
     /// The ReplicaSet whose controller reference the pod carries (`resolveControllerRef`).
     fn owner_of(&self, pod: &ApiPod) -> Option<RsId> {
         let owner = pod.spec.owner.as_ref().filter(|o| o.kind == "ReplicaSet")?;
-        self.sets.values().find(|r| r.uid == owner.uid).map(|r| r.id)
+        self.sets.values().find(|r| r.meta.uid == owner.uid).map(|r| r.id)
     }
 
     /// The API server answered one of the sync's pod creations, deletions or its status write.
@@ -342,7 +342,7 @@ impl Controller {
             .get(&id)
             .is_none_or(|e| (e.add <= 0 && e.del.is_empty()) || now.since(e.at) > EXPECTATIONS_TIMEOUT);
         // The two index keys are disjoint: no pod is listed twice.
-        let owned = self.by_owner.get(&rs.uid).into_iter().flatten();
+        let owned = self.by_owner.get(&rs.meta.uid).into_iter().flatten();
         let listed = owned.chain(&self.orphans);
         let mut claiming = Claiming {
             rs: rs.clone(),
@@ -355,8 +355,8 @@ impl Controller {
             terminating: 0,
         };
         for p in listed.map(|id| &self.pods[id]) {
-            let mine = p.spec.owner.as_ref().is_some_and(|o| o.uid == rs.uid);
-            if mine && p.deletion.is_some() && !p.status.phase.is_terminal() {
+            let mine = p.spec.owner.as_ref().is_some_and(|o| o.uid == rs.meta.uid);
+            if mine && p.meta.deletion.is_some() && !p.status.phase.is_terminal() {
                 claiming.terminating += 1;
             }
             if !is_active(p) {
@@ -365,10 +365,10 @@ impl Controller {
             let candidate = Candidate {
                 owner: p.spec.owner.as_ref(),
                 matches: selects(&rs.spec.selector, &p.spec.labels),
-                deleting: p.deletion.is_some(),
+                deleting: p.meta.deletion.is_some(),
                 same_namespace: *p.spec.namespace == *rs.spec.namespace,
             };
-            match claim(&rs.uid, candidate) {
+            match claim(&rs.meta.uid, candidate) {
                 Claim::Owned => claiming.claimed.push(p.clone()),
                 Claim::Adopt => {
                     if !claiming.calls.iter().any(|c| matches!(c, ClaimCall::Recheck)) {
@@ -466,7 +466,7 @@ impl Controller {
         let views: Vec<RsPodView> = active.iter().map(|p| self.pod_view(p, &rs)).collect();
         let gate = self.cluster.version >= crate::cluster::Version::V1_35;
         let counts = calculate_status(&views, c.terminating, gate, rs.spec.min_ready_seconds, now);
-        managing.status = Some(RsStatus { counts, observed_generation: rs.generation });
+        managing.status = Some(RsStatus { counts, observed_generation: rs.meta.generation });
         if let Some(after) = next_availability_check(&views, &counts, rs.spec.min_ready_seconds, now, now) {
             // Availability is strictly after the deadline: look again a millisecond later at least.
             let delay = after.max(SimDuration::from_millis(1));
@@ -506,7 +506,7 @@ impl Controller {
                 (Some(a), Some(b)) => a.uid == b.uid,
                 _ => r.id == rs.id,
             })
-            .map(|r| &r.uid)
+            .map(|r| &r.meta.uid)
             .collect();
         let related_nodes = self
             .pods
@@ -522,7 +522,7 @@ impl Controller {
 
 /// `IsPodActive`: not finished and not being deleted.
 fn is_active(p: &ApiPod) -> bool {
-    !p.removed && p.deletion.is_none() && !p.status.phase.is_terminal()
+    !p.meta.removed && p.meta.deletion.is_none() && !p.status.phase.is_terminal()
 }
 
 /// When the pod turned Ready, as the API stores it (whole seconds), if Ready.
@@ -553,8 +553,8 @@ fn rank_view(p: &ApiPod, related_on_node: u32) -> PodRankView {
         related_on_node,
         ready_since: ready_since(p),
         max_restarts: p.status.containers.iter().map(|c| c.restart_count).max().unwrap_or(0),
-        created: SimTime::from_millis(p.created.whole_seconds() * 1000),
-        uid: p.uid.clone(),
+        created: SimTime::from_millis(p.meta.created.whole_seconds() * 1000),
+        uid: p.meta.uid.clone(),
     }
 }
 

@@ -33,17 +33,17 @@ pub fn build(trace: &Trace, title: String, until: SimTime) -> Timeline {
         let t = secs(e.t);
         match &e.record {
             Record::Pod { kind, pod } => {
-                let i = match pods.iter().position(|(uid, ..)| *uid == pod.uid) {
+                let i = match pods.iter().position(|(uid, ..)| *uid == pod.meta.uid) {
                     Some(i) => i,
                     None => {
-                        let lanes = PodLanes::new(&names.pod(&pod.uid, &pod.spec.name), pod);
-                        pods.push((pod.uid.clone(), lanes, None));
+                        let lanes = PodLanes::new(&names.pod(&pod.meta.uid, &pod.spec.name), pod);
+                        pods.push((pod.meta.uid.clone(), lanes, None));
                         pods.len() - 1
                     }
                 };
                 by_name.insert(pod.spec.name.clone(), i);
                 pods[i].1.see(t, pod);
-                if *kind == WatchKind::Deleted || pod.removed {
+                if *kind == WatchKind::Deleted || pod.meta.removed {
                     pods[i].2.get_or_insert(t);
                 }
             }

@@ -28,7 +28,7 @@ impl Network {
     }
 
     pub fn slice(&mut self, t: f64, kind: WatchKind, slice: &ApiSlice, names: &Names) {
-        match kind == WatchKind::Deleted || slice.removed {
+        match kind == WatchKind::Deleted || slice.meta.removed {
             true => self.slices.remove(&slice.id),
             false => self.slices.insert(slice.id, (slice.service, slice.content.endpoints.clone())),
         };

@@ -1,0 +1,262 @@
+//! The object store: the rules every kind shares, kept once. A create gives
+//! the uid, resourceVersion and generation 1; a write is refused when the
+//! object is gone (404) or was read at an older resourceVersion (409), and
+//! stores nothing when it changes nothing; every stored change takes the
+//! next resourceVersion and is one watch record. What differs between kinds
+//! — which fields count as spec, how a delete is graceful — is the closure
+//! the kind's own write passes (its `rest.RESTUpdateStrategy`).
+
+use super::meta::Meta;
+use crate::ids::Index;
+use crate::time::SimTime;
+use crate::trace::Trace;
+use crate::trace::record::{Record, WatchKind};
+use std::sync::Arc;
+
+/// An object the API server stores.
+pub trait Object: Clone {
+    type Id: Index;
+    fn meta(&self) -> &Meta;
+    fn meta_mut(&mut self) -> &mut Meta;
+    fn name(&self) -> &str;
+    fn namespace(&self) -> &str;
+    /// The trace's watch record of this kind.
+    fn watch_record(kind: WatchKind, object: Arc<Self>) -> Record;
+}
+
+/// What a write requires of the stored object (`metav1.Preconditions`, or
+/// an update's `resourceVersion`).
+#[derive(Copy, Clone, Debug)]
+pub enum Precondition<'a> {
+    None,
+    /// The object as read: a newer stored one is a 409 Conflict.
+    ResourceVersion(u64),
+    /// `preconditions.uid`: a recreated object of the same name is not this one.
+    Uid(&'a str),
+}
+
+/// What a write changed, as the kind's strategy counts it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Nothing: no new resourceVersion, no watch event.
+    None,
+    /// Stored (status, metadata): a new resourceVersion.
+    Stored,
+    /// Stored, and the spec changed: the generation moves too.
+    NewGeneration,
+}
+
+/// Why a write stored nothing.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// 404: the object is gone.
+    NotFound,
+    /// 409: "the object has been modified; please apply your changes to the
+    /// latest version and try again" (or a uid precondition failed).
+    Conflict,
+}
+
+/// Where a stored change goes: the next resourceVersion (one counter for
+/// every kind, as etcd's revision) and the trace's watch records.
+pub struct Commit<'a> {
+    pub revision: &'a mut u64,
+    pub now: SimTime,
+    pub trace: &'a mut Trace,
+}
+
+impl Commit<'_> {
+    fn next(&mut self) -> u64 {
+        *self.revision += 1;
+        *self.revision
+    }
+}
+
+/// Every object of one kind, by id (its index: objects are never reused).
+pub struct Store<T> {
+    objects: Vec<T>,
+}
+
+impl<T> Default for Store<T> {
+    fn default() -> Self {
+        Store { objects: Vec::new() }
+    }
+}
+
+impl<T: Object> Store<T> {
+    pub fn get(&self, id: T::Id) -> &T {
+        &self.objects[id.index()]
+    }
+
+    /// Every object ever created, the removed ones included (by id).
+    pub fn all(&self) -> &[T] {
+        &self.objects
+    }
+
+    /// A live object has that name in that namespace (AlreadyExists).
+    pub fn name_taken(&self, namespace: &str, name: &str) -> bool {
+        self.objects.iter().any(|o| !o.meta().removed && o.name() == name && o.namespace() == namespace)
+    }
+
+    /// POST: the object is stored with `uid`, the next resourceVersion and
+    /// generation 1 (`BeforeCreate`); an ADDED record.
+    pub fn create(&mut self, uid: Arc<str>, c: &mut Commit, make: impl FnOnce(T::Id, Meta) -> T) -> T::Id {
+        let id = T::Id::from_index(self.objects.len());
+        let meta = Meta::new(uid, c.now, c.next());
+        self.objects.push(make(id, meta));
+        self.record(id, WatchKind::Added, c);
+        id
+    }
+
+    /// PUT or PATCH: `change` edits the stored object in place and says
+    /// what it changed; a change takes the next resourceVersion (and the
+    /// next generation, when the spec changed) and is a MODIFIED record.
+    pub fn write(
+        &mut self,
+        id: T::Id,
+        precondition: Precondition,
+        c: &mut Commit,
+        change: impl FnOnce(&mut T) -> Change,
+    ) -> Result<Change, Refused> {
+        let object = &mut self.objects[id.index()];
+        let meta = object.meta();
+        match precondition {
+            _ if meta.removed => return Err(Refused::NotFound),
+            Precondition::ResourceVersion(read) if read != meta.resource_version => return Err(Refused::Conflict),
+            Precondition::Uid(uid) if uid != &*meta.uid => return Err(Refused::Conflict),
+            _ => {}
+        }
+        let changed = change(object);
+        if changed == Change::None {
+            return Ok(changed);
+        }
+        let rv = c.next();
+        let meta = object.meta_mut();
+        meta.resource_version = rv;
+        meta.generation += i64::from(changed == Change::NewGeneration);
+        self.record(id, WatchKind::Modified, c);
+        Ok(changed)
+    }
+
+    /// The object leaves storage: the next resourceVersion and a DELETED
+    /// record with the last object. False when it was gone already.
+    pub fn remove(&mut self, id: T::Id, c: &mut Commit) -> bool {
+        if self.objects[id.index()].meta().removed {
+            return false;
+        }
+        let rv = c.next();
+        let meta = self.objects[id.index()].meta_mut();
+        meta.resource_version = rv;
+        meta.removed = true;
+        self.record(id, WatchKind::Deleted, c);
+        true
+    }
+
+    /// The watch record of the stored object as it is now.
+    pub fn record(&self, id: T::Id, kind: WatchKind, c: &mut Commit) -> Arc<T> {
+        let object = Arc::new(self.objects[id.index()].clone());
+        c.trace.push(c.now, T::watch_record(kind, object.clone()));
+        object
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::record::{ApiEvent, EventSource};
+
+    /// A kind of two fields, as a ConfigMap would be: `data` is its spec.
+    #[derive(Clone, Debug)]
+    struct Note {
+        meta: Meta,
+        name: String,
+        data: String,
+    }
+
+    #[derive(Copy, Clone, Debug, PartialEq)]
+    struct NoteId(usize);
+
+    impl Index for NoteId {
+        fn from_index(index: usize) -> Self {
+            NoteId(index)
+        }
+        fn index(self) -> usize {
+            self.0
+        }
+    }
+
+    impl Object for Note {
+        type Id = NoteId;
+        fn meta(&self) -> &Meta {
+            &self.meta
+        }
+        fn meta_mut(&mut self) -> &mut Meta {
+            &mut self.meta
+        }
+        fn name(&self) -> &str {
+            &self.name
+        }
+        fn namespace(&self) -> &str {
+            "default"
+        }
+        // The trace has no record for a test kind: an Event stands in.
+        fn watch_record(kind: WatchKind, note: Arc<Self>) -> Record {
+            Record::Event(Arc::new(ApiEvent {
+                name: note.name.clone(),
+                pod: note.name.as_str().into(),
+                namespace: "default".into(),
+                pod_uid: note.meta.uid.clone(),
+                field_path: None,
+                warning: false,
+                reason: "Watch",
+                message: format!("{} {} rv={}", kind.as_str(), note.name, note.meta.resource_version),
+                count: 1,
+                first: note.meta.created,
+                last: note.meta.created,
+                source: EventSource::Scheduler,
+            }))
+        }
+    }
+
+    fn set(data: &str) -> impl FnOnce(&mut Note) -> Change + '_ {
+        move |n| {
+            if n.data == data {
+                return Change::None;
+            }
+            n.data = data.to_string();
+            Change::NewGeneration
+        }
+    }
+
+    #[test]
+    fn writes_take_the_next_resource_version_and_refuse_stale_or_gone_objects() {
+        let (mut revision, mut trace) = (0, Trace::default());
+        let mut c = Commit { revision: &mut revision, now: SimTime::ZERO, trace: &mut trace };
+        let mut notes = Store::<Note>::default();
+        let make = |name: &str| {
+            let name = name.to_string();
+            move |_, meta| Note { meta, name, data: String::new() }
+        };
+        let a = notes.create("uid-a".into(), &mut c, make("a"));
+        let b = notes.create("uid-b".into(), &mut c, make("b"));
+        assert!(notes.name_taken("default", "a"));
+        assert_eq!((notes.get(a).meta.resource_version, notes.get(b).meta.resource_version), (1, 2));
+        // An update based on the object as read is stored: rv 3, generation 2.
+        assert_eq!(notes.write(a, Precondition::ResourceVersion(1), &mut c, set("x")), Ok(Change::NewGeneration));
+        assert_eq!((notes.get(a).meta.resource_version, notes.get(a).meta.generation), (3, 2));
+        // The same read again is stale: 409, nothing stored.
+        assert_eq!(notes.write(a, Precondition::ResourceVersion(1), &mut c, set("y")), Err(Refused::Conflict));
+        assert_eq!(notes.write(a, Precondition::Uid("uid-b"), &mut c, set("y")), Err(Refused::Conflict));
+        // A write that changes nothing stores nothing.
+        assert_eq!(notes.write(a, Precondition::None, &mut c, set("x")), Ok(Change::None));
+        assert!(notes.remove(a, &mut c));
+        assert!(!notes.remove(a, &mut c), "removed once");
+        assert!(!notes.name_taken("default", "a"));
+        assert_eq!(notes.write(a, Precondition::None, &mut c, set("z")), Err(Refused::NotFound));
+        let marks: Vec<&str> = trace
+            .entries
+            .iter()
+            .filter_map(|e| if let Record::Event(e) = &e.record { Some(e.message.as_str()) } else { None })
+            .collect();
+        assert_eq!(marks, ["ADDED a rv=1", "ADDED b rv=2", "MODIFIED a rv=3", "DELETED a rv=4"]);
+    }
+}
