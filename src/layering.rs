@@ -18,6 +18,7 @@ const BELOW_THE_WORLD: &[&str] = &[
     "trace",
     "engine.rs",
     "ids.rs",
+    "informer.rs",
     "time.rs",
     "rng",
     "dist.rs",

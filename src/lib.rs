@@ -10,7 +10,9 @@
 //!   index), [`engine`] (the event queue and its same-instant ordering
 //!   contract; the context through which a component sends its messages),
 //!   [`sim`] (the world of one run, which routes them);
-//! - the components: [`api`] (API server and the Pod status types),
+//! - the components: [`api`] (API server: one object store for every kind,
+//!   with the metadata and write rules all kinds share, and the Pod status
+//!   types), [`informer`] (a component's cache of one kind, fed by its watch),
 //!   [`kubelet`] (pod workers, PLEG, runtime and its network namespaces,
 //!   prober and its HTTP client, backoff, status),
 //!   [`control`] (scheduler, ReplicaSet, Deployment, EndpointSlice
@@ -37,6 +39,7 @@ pub mod engine;
 pub mod envelope;
 pub mod error;
 pub mod ids;
+pub mod informer;
 pub mod invariants;
 pub mod kubectl;
 pub mod kubelet;

@@ -28,6 +28,9 @@ pub struct ApiDeployment {
 
 impl Object for ApiDeployment {
     type Id = DeploymentId;
+    fn id(&self) -> DeploymentId {
+        self.id
+    }
     fn meta(&self) -> &Meta {
         &self.meta
     }

@@ -62,6 +62,9 @@ pub struct ApiSlice {
 
 impl Object for ApiSlice {
     type Id = SliceId;
+    fn id(&self) -> SliceId {
+        self.id
+    }
     fn meta(&self) -> &Meta {
         &self.meta
     }

@@ -5,6 +5,7 @@
 pub mod deployment;
 pub mod endpointslice;
 pub mod meta;
+pub mod names;
 pub mod ownership;
 pub mod pod;
 pub mod pod_patch;
@@ -105,16 +106,9 @@ impl ApiServer {
         })
     }
 
-    /// POST a pod with `generateName: <prefix>`: the server appends five
-    /// random characters (`names.SimpleNameGenerator`) and retries a name in
-    /// use (`RetryGenerateName`).
+    /// POST a pod with `generateName: <prefix>`.
     pub fn create_generated(&mut self, spec: Arc<PodSpec>, prefix: &str, now: SimTime, trace: &mut Trace) -> PodId {
-        let name = loop {
-            let name = crate::control::replicaset::names::generate_name(prefix, &mut self.names);
-            if !self.pods.name_taken(&spec.namespace, &name) {
-                break name;
-            }
-        };
+        let name = self.pods.generate_name(&spec.namespace, prefix, &mut self.names);
         let mut named = (*spec).clone();
         named.object.metadata.generate_name = Some(prefix.to_string());
         named.object.metadata.name = Some(name.clone());
@@ -141,22 +135,17 @@ impl ApiServer {
         self.services.create(uid, c, |id, meta| ApiService { id, meta, spec, cluster_ip })
     }
 
-    /// POST an EndpointSlice with `generateName: <service>-`: the server
-    /// appends five characters (`names.SimpleNameGenerator`).
+    /// POST an EndpointSlice of `service` with `generateName: <prefix>`.
     pub fn create_slice(
         &mut self,
         service: ServiceId,
+        prefix: &str,
         content: SliceContent,
         now: SimTime,
         trace: &mut Trace,
     ) -> Arc<ApiSlice> {
-        const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
-        let svc = &self.services.get(service).spec;
-        let base = &svc.name;
-        let suffix: String =
-            (0..5).map(|_| ALPHABET[self.names.below(ALPHABET.len() as u64) as usize] as char).collect();
-        let name = Arc::from(format!("{}-{suffix}", &base[..base.len().min(57)]));
-        let namespace = Arc::from(svc.namespace.as_str());
+        let namespace: Arc<str> = Arc::from(self.services.get(service).spec.namespace.as_str());
+        let name = Arc::from(self.slices.generate_name(&namespace, prefix, &mut self.names));
         let uid = Arc::from(uid(&mut self.slice_uids));
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
         let id = self.slices.create(uid, c, |id, meta| ApiSlice { id, meta, name, namespace, service, content });

@@ -21,6 +21,9 @@ pub struct ApiPod {
 
 impl Object for ApiPod {
     type Id = PodId;
+    fn id(&self) -> PodId {
+        self.id
+    }
     fn meta(&self) -> &Meta {
         &self.meta
     }

@@ -47,6 +47,9 @@ pub struct ApiReplicaSet {
 
 impl Object for ApiReplicaSet {
     type Id = RsId;
+    fn id(&self) -> RsId {
+        self.id
+    }
     fn meta(&self) -> &Meta {
         &self.meta
     }

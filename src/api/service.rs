@@ -22,6 +22,9 @@ pub struct ApiService {
 
 impl Object for ApiService {
     type Id = ServiceId;
+    fn id(&self) -> ServiceId {
+        self.id
+    }
     fn meta(&self) -> &Meta {
         &self.meta
     }

@@ -7,7 +7,9 @@
 //! the kind's own write passes (its `rest.RESTUpdateStrategy`).
 
 use super::meta::Meta;
+use super::names::generate_name;
 use crate::ids::Index;
+use crate::rng::Stream;
 use crate::time::SimTime;
 use crate::trace::Trace;
 use crate::trace::record::{Record, WatchKind};
@@ -15,7 +17,8 @@ use std::sync::Arc;
 
 /// An object the API server stores.
 pub trait Object: Clone {
-    type Id: Index;
+    type Id: Index + Ord;
+    fn id(&self) -> Self::Id;
     fn meta(&self) -> &Meta;
     fn meta_mut(&mut self) -> &mut Meta;
     fn name(&self) -> &str;
@@ -97,6 +100,18 @@ impl<T: Object> Store<T> {
         self.objects.iter().any(|o| !o.meta().removed && o.name() == name && o.namespace() == namespace)
     }
 
+    /// `generateName`: the prefix and five random characters
+    /// (`names.SimpleNameGenerator`), drawn again while the name is in use
+    /// (`RetryGenerateName`).
+    pub fn generate_name(&self, namespace: &str, prefix: &str, names: &mut Stream) -> String {
+        loop {
+            let name = generate_name(prefix, names);
+            if !self.name_taken(namespace, &name) {
+                return name;
+            }
+        }
+    }
+
     /// POST: the object is stored with `uid`, the next resourceVersion and
     /// generation 1 (`BeforeCreate`); an ADDED record.
     pub fn create(&mut self, uid: Arc<str>, c: &mut Commit, make: impl FnOnce(T::Id, Meta) -> T) -> T::Id {
@@ -167,12 +182,13 @@ mod tests {
     /// A kind of two fields, as a ConfigMap would be: `data` is its spec.
     #[derive(Clone, Debug)]
     struct Note {
+        id: NoteId,
         meta: Meta,
         name: String,
         data: String,
     }
 
-    #[derive(Copy, Clone, Debug, PartialEq)]
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
     struct NoteId(usize);
 
     impl Index for NoteId {
@@ -186,6 +202,9 @@ mod tests {
 
     impl Object for Note {
         type Id = NoteId;
+        fn id(&self) -> NoteId {
+            self.id
+        }
         fn meta(&self) -> &Meta {
             &self.meta
         }
@@ -234,7 +253,7 @@ mod tests {
         let mut notes = Store::<Note>::default();
         let make = |name: &str| {
             let name = name.to_string();
-            move |_, meta| Note { meta, name, data: String::new() }
+            move |id, meta| Note { id, meta, name, data: String::new() }
         };
         let a = notes.create("uid-a".into(), &mut c, make("a"));
         let b = notes.create("uid-b".into(), &mut c, make("b"));

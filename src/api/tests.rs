@@ -112,3 +112,26 @@ fn a_patch_naming_a_container_the_pod_lacks_is_refused() {
         );
     }
 }
+
+/// An EndpointSlice's name is `generateName` as for every kind: the prefix
+/// `<service>-` cut to 58 characters (`MaxGeneratedNameLength`), then five
+/// random ones — a 60-character Service name loses its dash and two letters.
+#[test]
+fn a_slice_name_is_the_prefix_cut_to_58_and_five_random_characters() {
+    const POD: &str =
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: app, image: nginx}]\n";
+    let name = "s".repeat(60);
+    let text = format!(
+        "apiVersion: v1\nkind: Service\nmetadata: {{name: {name}}}\nspec:\n  selector: {{app: web}}\n  ports: [{{port: 80}}]\n---\n{POD}"
+    );
+    let mut m = Manifests::load(&[Arc::new(SourceFile { name: "svc.yaml".into(), text })]).unwrap();
+    let (mut api, mut trace) = (ApiServer::new(1), Trace::default());
+    let range = Cidr::parse("10.96.0.0/12").unwrap();
+    let svc = api.create_service(Arc::new(m.services.remove(0)), range, SimTime::ZERO, &mut trace);
+    let prefix = crate::control::endpointslice::slice_prefix(&name);
+    let content = SliceContent { ports: Vec::new(), endpoints: Vec::new(), trigger_time: None };
+    let slice = api.create_slice(svc, &prefix, content, SimTime::ZERO, &mut trace);
+    assert_eq!(slice.name.len(), 63);
+    assert_eq!(&slice.name[..58], &name[..58]);
+    assert_eq!(&*slice.namespace, "default");
+}

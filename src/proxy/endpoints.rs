@@ -9,6 +9,7 @@ use crate::api::endpointslice::{ApiSlice, TargetRef};
 use crate::ids::{ServiceId, SliceId};
 
 use crate::cluster::Version;
+use crate::informer::Informer;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -110,12 +111,12 @@ pub struct SliceCache {
 impl SliceCache {
     /// Brings the cache to the informer's view: a slice converted again
     /// only when its version changed, a gone slice dropped.
-    pub fn refresh(&mut self, view: &BTreeMap<SliceId, Arc<ApiSlice>>, node: &str) {
-        self.slices.retain(|id, _| view.contains_key(id));
-        for (id, slice) in view {
-            let current = self.slices.get(id).is_some_and(|c| Arc::ptr_eq(&c.slice, slice));
+    pub fn refresh(&mut self, view: &Informer<ApiSlice>, node: &str) {
+        self.slices.retain(|&id, _| view.get(id).is_some());
+        for slice in view.list() {
+            let current = self.slices.get(&slice.id).is_some_and(|c| Arc::ptr_eq(&c.slice, slice));
             if !current {
-                self.slices.insert(*id, Converted::new(slice.clone(), node));
+                self.slices.insert(slice.id, Converted::new(slice.clone(), node));
             }
         }
     }
@@ -164,6 +165,7 @@ impl SliceCache {
 mod tests {
     use super::*;
     use crate::api::meta::Meta;
+    use crate::trace::record::WatchKind;
 
     fn ep(ip: &str, port: u16) -> ProxyEndpoint {
         ProxyEndpoint {
@@ -216,14 +218,14 @@ mod tests {
     fn slices_merge_into_one_sorted_list_without_duplicates() {
         // 10.0.0.1 is in slices 0 and 2: terminating in the first, serving
         // on this node (node-b) in the second. Slice 1 is another Service's.
-        let view: BTreeMap<SliceId, Arc<ApiSlice>> = [
+        let mut view = Informer::default();
+        for s in [
             slice(0, 0, &[("10.0.0.2", "node-a", false), ("10.0.0.1", "node-a", true)]),
             slice(1, 1, &[("10.0.0.3", "node-a", false)]),
             slice(2, 0, &[("10.0.0.10", "node-a", false), ("10.0.0.1", "node-b", false)]),
-        ]
-        .into_iter()
-        .map(|s| (s.id, s))
-        .collect();
+        ] {
+            view.apply(WatchKind::Added, &s);
+        }
         // One merge order for both nodes, as in a run: what node-b decides
         // must not leak into node-c's list.
         let mut merges = MergeOrders::default();

@@ -19,13 +19,12 @@ use crate::api::endpointslice::ApiSlice;
 use crate::api::service::ApiService;
 use crate::cluster::Cluster;
 use crate::engine::{Ctx, Outbox};
-use crate::ids::{ServiceId, SliceId};
+use crate::informer::Informer;
 use crate::rng::Stream;
 use crate::time::SimTime;
 use crate::trace::Record;
 use crate::trace::record::WatchKind;
 use runner::{MAX_INTERVAL, Next};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// What reaches one kube-proxy.
@@ -69,8 +68,8 @@ const LARGE_CLUSTER: usize = 1000;
 pub struct KubeProxy {
     pub node: Arc<str>,
     cluster: Arc<Cluster>,
-    services: BTreeMap<ServiceId, Arc<ApiService>>,
-    slices: BTreeMap<SliceId, Arc<ApiSlice>>,
+    services: Informer<ApiService>,
+    slices: Informer<ApiSlice>,
     /// The slices' endpoints as of the last sync.
     cache: SliceCache,
     runner: Runner,
@@ -94,8 +93,8 @@ impl KubeProxy {
         KubeProxy {
             node: node.clone(),
             cluster,
-            services: BTreeMap::new(),
-            slices: BTreeMap::new(),
+            services: Informer::default(),
+            slices: Informer::default(),
             cache: SliceCache::default(),
             runner: Runner::default(),
             running: None,
@@ -114,17 +113,11 @@ impl KubeProxy {
         let next = match ev {
             // `OnServiceAdd/Update/Delete`, `OnEndpointSliceAdd/Update/Delete`: a change asks for a sync.
             Ev::Service(kind, svc) => {
-                match kind {
-                    WatchKind::Deleted => self.services.remove(&svc.id),
-                    _ => self.services.insert(svc.id, svc),
-                };
+                self.services.apply(kind, &svc);
                 self.runner.request(now)
             }
             Ev::Slice(kind, slice) => {
-                match kind {
-                    WatchKind::Deleted => self.slices.remove(&slice.id),
-                    _ => self.slices.insert(slice.id, slice),
-                };
+                self.slices.apply(kind, &slice);
                 self.runner.request(now)
             }
             Ev::Start => match self.runner.due(now) {
@@ -160,7 +153,7 @@ impl KubeProxy {
         self.cache.refresh(&self.slices, &self.node);
         let mut rules = Rules::new();
         let mut total = 0;
-        for svc in self.services.values() {
+        for svc in self.services.list() {
             for p in &svc.spec.ports {
                 let eps = self.cache.service_port_endpoints(svc.id, &p.name, self.cluster.version, merges);
                 total += eps.len();

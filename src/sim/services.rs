@@ -2,7 +2,7 @@
 //! applied by the API server.
 
 use super::{World, routes};
-use crate::control::endpointslice::{Request, Write};
+use crate::control::endpointslice::{Request, Write, slice_prefix};
 use crate::engine::{Ctx, Routed};
 
 impl World {
@@ -11,7 +11,10 @@ impl World {
     pub(super) fn slice_write(&mut self, Request { service, write }: Request) {
         let now = self.q.now();
         let (result, deleted) = match write {
-            Write::Create(content) => (self.api.create_slice(service, content, now, &mut self.trace), false),
+            Write::Create(content) => {
+                let prefix = slice_prefix(&self.api.service(service).spec.name);
+                (self.api.create_slice(service, &prefix, content, now, &mut self.trace), false)
+            }
             Write::Update(id, content) => (self.api.update_slice(id, content, now, &mut self.trace), false),
             Write::Delete(id) => (self.api.delete_slice(id, now, &mut self.trace), true),
         };

@@ -24,8 +24,8 @@ use crate::cluster::{Cluster, Version};
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
 use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
-use crate::ids::PodId;
 use crate::ids::{DeploymentId, RsId};
+use crate::informer::Informer;
 use crate::rng::Stream;
 use crate::spec::{DeploymentSpec, PodTemplate, Strategy};
 use crate::time::{SimDuration, SimTime};
@@ -176,9 +176,9 @@ const WORKERS: usize = 5;
 
 pub struct Controller {
     cluster: Arc<Cluster>,
-    deployments: BTreeMap<DeploymentId, Arc<ApiDeployment>>,
-    sets: BTreeMap<RsId, Arc<ApiReplicaSet>>,
-    pods: BTreeMap<PodId, Arc<ApiPod>>,
+    deployments: Informer<ApiDeployment>,
+    sets: Informer<ApiReplicaSet>,
+    pods: Informer<ApiPod>,
     queue: WorkQueue<DeploymentId>,
     syncing: BTreeMap<DeploymentId, Syncing>,
     templates: TemplateMatches,
@@ -208,9 +208,9 @@ impl Controller {
     pub fn new(cluster: Arc<Cluster>, seed: u64) -> Self {
         Controller {
             cluster,
-            deployments: BTreeMap::new(),
-            sets: BTreeMap::new(),
-            pods: BTreeMap::new(),
+            deployments: Informer::default(),
+            sets: Informer::default(),
+            pods: Informer::default(),
             queue: WorkQueue::controller_default(),
             syncing: BTreeMap::new(),
             templates: TemplateMatches::default(),
@@ -222,12 +222,8 @@ impl Controller {
         let now = ctx.q.now();
         match ev {
             Ev::Deployment(kind, d) => {
-                let id = d.id;
-                match kind {
-                    WatchKind::Deleted => self.deployments.remove(&id),
-                    _ => self.deployments.insert(id, d),
-                };
-                self.queue.add(id);
+                self.deployments.apply(kind, &d);
+                self.queue.add(d.id);
             }
             Ev::ReplicaSet(kind, rs) => self.replica_set_event(kind, rs),
             Ev::Pod(kind, pod) => self.pod_event(kind, pod),
@@ -238,18 +234,16 @@ impl Controller {
 
     /// `deletePod`: a Recreate Deployment is synced once none of its pods is left.
     fn pod_event(&mut self, kind: WatchKind, pod: Arc<ApiPod>) {
-        let id = pod.id;
+        self.pods.apply(kind, &pod);
         if kind != WatchKind::Deleted {
-            self.pods.insert(id, pod);
             return;
         }
-        self.pods.remove(&id);
         let Some(rs_uid) = pod.spec.owner.as_ref().map(|o| o.uid.clone()) else { return };
-        let Some(rs) = self.sets.values().find(|r| r.meta.uid == rs_uid).cloned() else { return };
+        let Some(rs) = self.sets.list().find(|r| r.meta.uid == rs_uid).cloned() else { return };
         let Some(d) = self.owner_of(&rs) else { return };
-        let recreate = self.deployments.get(&d).is_some_and(|d| d.spec.strategy == Strategy::Recreate);
+        let recreate = self.deployments.get(d).is_some_and(|d| d.spec.strategy == Strategy::Recreate);
         let uids: Vec<Arc<str>> = self.owned_sets(d).iter().map(|r| r.meta.uid.clone()).collect();
-        let left = self.pods.values().any(|p| p.spec.owner.as_ref().is_some_and(|o| uids.contains(&o.uid)));
+        let left = self.pods.list().any(|p| p.spec.owner.as_ref().is_some_and(|o| uids.contains(&o.uid)));
         if recreate && !left {
             self.queue.add(d);
         }
@@ -260,10 +254,7 @@ impl Controller {
     /// its labels or controller, queues every Deployment whose selector
     /// matches it, to see whether one wants to adopt it.
     fn replica_set_event(&mut self, kind: WatchKind, rs: Arc<ApiReplicaSet>) {
-        let old = match kind {
-            WatchKind::Deleted => self.sets.remove(&rs.id),
-            _ => self.sets.insert(rs.id, rs.clone()),
-        };
+        let old = self.sets.apply(kind, &rs);
         if old.as_ref().is_some_and(|o| o.meta.resource_version == rs.meta.resource_version) {
             return;
         }
@@ -281,7 +272,7 @@ impl Controller {
         if kind == WatchKind::Added || (kind == WatchKind::Modified && (labels_changed || changed)) {
             let wanting: Vec<DeploymentId> = self
                 .deployments
-                .values()
+                .list()
                 .filter(|d| d.spec.namespace == *rs.spec.namespace && wants_orphan(&d.spec.selector, &rs.spec.labels))
                 .map(|d| d.id)
                 .collect();
@@ -294,12 +285,12 @@ impl Controller {
     /// The Deployment a controller reference names (`resolveControllerRef`).
     fn owner_of(&self, rs: &ApiReplicaSet) -> Option<DeploymentId> {
         let owner = rs.spec.owner.as_ref().filter(|o| o.kind == "Deployment")?;
-        self.deployments.values().find(|d| d.meta.uid == owner.uid).map(|d| d.id)
+        self.deployments.list().find(|d| d.meta.uid == owner.uid).map(|d| d.id)
     }
 
     fn owned_sets(&self, d: DeploymentId) -> Vec<Arc<ApiReplicaSet>> {
-        let Some(dep) = self.deployments.get(&d) else { return Vec::new() };
-        self.sets.values().filter(|r| r.spec.owner.as_ref().is_some_and(|o| o.uid == dep.meta.uid)).cloned().collect()
+        let Some(dep) = self.deployments.get(d) else { return Vec::new() };
+        self.sets.list().filter(|r| r.spec.owner.as_ref().is_some_and(|o| o.uid == dep.meta.uid)).cloned().collect()
     }
 
     /// The API server answered the sync's last write: the next one. After a
@@ -393,7 +384,7 @@ impl Controller {
     /// `syncDeployment`: claim the ReplicaSets (`getReplicaSetsForDeployment`:
     /// `ClaimReplicaSets` over every ReplicaSet of the namespace), then plan.
     fn sync(&mut self, id: DeploymentId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let Some(d) = self.deployments.get(&id).cloned() else {
+        let Some(d) = self.deployments.get(id).cloned() else {
             self.queue.done(id);
             return;
         };
@@ -405,7 +396,7 @@ impl Controller {
             cannot_adopt: false,
             failed: false,
         };
-        for rs in self.sets.values().filter(|r| !r.meta.removed) {
+        for rs in self.sets.list().filter(|r| !r.meta.removed) {
             let candidate = Candidate {
                 owner: rs.spec.owner.as_ref(),
                 matches: selects(&d.spec.selector, &rs.spec.labels),
@@ -548,7 +539,7 @@ impl Plan {
     }
 
     /// The sync; returns the requeue `syncRolloutStatus` asks for.
-    fn run(&mut self, pods: &BTreeMap<PodId, Arc<ApiPod>>, now: SimTime) -> Requeue {
+    fn run(&mut self, pods: &Informer<ApiPod>, now: SimTime) -> Requeue {
         let d = self.d.clone();
         let spec = &d.spec;
         let olds = self.old_views();
@@ -636,12 +627,12 @@ impl Plan {
 
     /// `oldPodsRunning`: old ReplicaSets still count pods, or a pod of theirs
     /// is not finished (terminating ones included).
-    fn old_pods_running(&self, pods: &BTreeMap<PodId, Arc<ApiPod>>) -> bool {
+    fn old_pods_running(&self, pods: &Informer<ApiPod>) -> bool {
         if self.old.iter().any(|o| o.2.status_replicas > 0) {
             return true;
         }
         let old_names: Vec<&Arc<str>> = self.old.iter().map(|o| &o.1.name).collect();
-        pods.values().any(|p| {
+        pods.list().any(|p| {
             p.spec.owner.as_ref().is_some_and(|o| old_names.contains(&&o.name)) && !p.status.phase.is_terminal()
         })
     }

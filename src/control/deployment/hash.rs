@@ -6,7 +6,7 @@
 //! its own canonical bytes of the template instead, so hashes look like real
 //! ones (1–10 characters of `45679bcdf`…) but do not equal a cluster's.
 
-use crate::control::replicaset::names::ALPHANUMS;
+use crate::api::names::ALPHANUMS;
 
 /// `validation.DNS1123SubdomainMaxLength`: the longest ReplicaSet name.
 pub const MAX_NAME_LENGTH: usize = 253;

@@ -21,6 +21,7 @@ use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::ids::{ServiceId, SliceId};
+use crate::informer::Informer;
 use crate::rng::Stream;
 use crate::trace::record::WatchKind;
 use foldhash::{HashMap, HashMapExt};
@@ -55,6 +56,12 @@ pub struct Request {
     pub write: Write,
 }
 
+/// `getEndpointSlicePrefix` (endpointslice utils.go): `<service>-`, a valid
+/// prefix for every valid Service name; the API server appends the suffix.
+pub fn slice_prefix(service: &str) -> String {
+    format!("{service}-")
+}
+
 /// `maxRetries`: after this many failed syncs in a row a Service is dropped
 /// until the next event.
 const MAX_RETRIES: u32 = 15;
@@ -63,11 +70,11 @@ const SLICE_CHANGE_DELAY: crate::time::SimDuration = crate::time::SimDuration::f
 
 pub struct Controller {
     cluster: Arc<Cluster>,
-    pods: BTreeMap<PodId, Arc<ApiPod>>,
+    pods: Informer<ApiPod>,
     /// Each known pod's `targetRef`, made once.
     targets: HashMap<PodId, TargetRef>,
-    services: BTreeMap<ServiceId, Arc<ApiService>>,
-    slices: BTreeMap<SliceId, Arc<ApiSlice>>,
+    services: Informer<ApiService>,
+    slices: Informer<ApiSlice>,
     queue: WorkQueue<ServiceId>,
     tracker: Tracker,
     triggers: TriggerTimes,
@@ -80,10 +87,10 @@ impl Controller {
     pub fn new(cluster: Arc<Cluster>, seed: u64) -> Self {
         Controller {
             cluster,
-            pods: BTreeMap::new(),
+            pods: Informer::default(),
             targets: HashMap::new(),
-            services: BTreeMap::new(),
-            slices: BTreeMap::new(),
+            services: Informer::default(),
+            slices: Informer::default(),
             queue: WorkQueue::default(),
             tracker: Tracker::default(),
             triggers: TriggerTimes::default(),
@@ -97,24 +104,16 @@ impl Controller {
         match ev {
             // `onServiceUpdate` / `onServiceDelete`: at once.
             Ev::Service(kind, svc) => {
-                let id = svc.id;
-                match kind {
-                    WatchKind::Deleted => self.services.remove(&id),
-                    _ => self.services.insert(id, svc),
-                };
-                self.queue.add(id);
+                self.services.apply(kind, &svc);
+                self.queue.add(svc.id);
             }
             Ev::Pod(kind, pod) => {
-                let old = match kind {
-                    WatchKind::Deleted => {
-                        self.targets.remove(&pod.id);
-                        self.pods.remove(&pod.id)
-                    }
-                    _ => {
-                        self.targets.entry(pod.id).or_insert_with(|| target_ref(&pod));
-                        self.pods.insert(pod.id, pod.clone())
-                    }
-                };
+                if kind == WatchKind::Deleted {
+                    self.targets.remove(&pod.id);
+                } else {
+                    self.targets.entry(pod.id).or_insert_with(|| target_ref(&pod));
+                }
+                let old = self.pods.apply(kind, &pod);
                 let queue = match (&old, kind) {
                     (_, WatchKind::Added | WatchKind::Deleted) | (None, _) => true,
                     (Some(old), _) => {
@@ -126,15 +125,10 @@ impl Controller {
                 }
             }
             Ev::Slice(kind, slice) => {
+                self.slices.apply(kind, &slice);
                 let ours = match kind {
-                    WatchKind::Deleted => {
-                        self.slices.remove(&slice.id);
-                        self.tracker.deleted(&slice)
-                    }
-                    _ => {
-                        self.slices.insert(slice.id, slice.clone());
-                        self.tracker.should_sync(&slice)
-                    }
+                    WatchKind::Deleted => self.tracker.deleted(&slice),
+                    _ => self.tracker.should_sync(&slice),
                 };
                 // `queueServiceForEndpointSlice`: a change the controller did not make.
                 if ours {
@@ -170,7 +164,7 @@ impl Controller {
     fn queue_pod_services(&mut self, pod: &ApiPod, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let matching: Vec<ServiceId> = self
             .services
-            .values()
+            .list()
             .filter(|s| s.spec.selects(&pod.spec.namespace, &pod.spec.labels))
             .map(|s| s.id)
             .collect();
@@ -197,7 +191,7 @@ impl Controller {
     /// `syncService`.
     fn sync(&mut self, id: ServiceId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
-        let Some(svc) = self.services.get(&id).cloned() else {
+        let Some(svc) = self.services.get(id).cloned() else {
             self.queue.forget(id);
             self.queue.done(id);
             return;
@@ -215,7 +209,7 @@ impl Controller {
             return;
         }
         let pods: Vec<&Arc<ApiPod>> =
-            self.pods.values().filter(|p| svc.spec.selects(&p.spec.namespace, &p.spec.labels)).collect();
+            self.pods.list().filter(|p| svc.spec.selects(&p.spec.namespace, &p.spec.labels)).collect();
         let trigger = self.triggers.compute(&svc, pods.iter().map(|p| &***p));
         let mut desired: Desired = Vec::new();
         for pod in pods.iter().filter(|p| included(p)) {
@@ -227,7 +221,7 @@ impl Controller {
             }
         }
         let existing: Vec<(SliceId, &crate::api::endpointslice::SliceContent)> =
-            self.slices.values().filter(|s| s.service == id).map(|s| (s.id, &s.content)).collect();
+            self.slices.list().filter(|s| s.service == id).map(|s| (s.id, &s.content)).collect();
         let writes = reconcile(&existing, desired, self.cluster.endpoint_slice.max_endpoints_per_slice, trigger);
         self.syncing.insert(id, writes.into());
         self.next_write(id, ctx);

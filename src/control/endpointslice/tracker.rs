@@ -4,6 +4,7 @@
 
 use crate::api::endpointslice::ApiSlice;
 use crate::ids::{ServiceId, SliceId};
+use crate::informer::Informer;
 
 use std::collections::BTreeMap;
 
@@ -48,8 +49,8 @@ impl Tracker {
 
     /// `StaleSlices`: the cache misses a write of the controller, holds an
     /// older generation, or still holds a slice it deleted.
-    pub fn stale(&self, service: ServiceId, cached: &BTreeMap<SliceId, std::sync::Arc<ApiSlice>>) -> bool {
-        self.expected.iter().filter(|(_, (svc, _))| *svc == service).any(|(id, (_, e))| match (e, cached.get(id)) {
+    pub fn stale(&self, service: ServiceId, cached: &Informer<ApiSlice>) -> bool {
+        self.expected.iter().filter(|(_, (svc, _))| *svc == service).any(|(&id, (_, e))| match (e, cached.get(id)) {
             (Expect::Generation(_), None) => true,
             (Expect::Generation(g), Some(s)) => s.meta.generation < *g,
             (Expect::Deleted, cached) => cached.is_some(),

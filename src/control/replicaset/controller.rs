@@ -20,6 +20,7 @@ use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::ids::RsId;
+use crate::informer::Informer;
 use crate::rng::Stream;
 use crate::spec::{PodSpec, PodTemplate};
 use crate::time::{SimDuration, SimTime};
@@ -154,7 +155,7 @@ impl Claiming {
 
 pub struct Controller {
     cluster: Arc<Cluster>,
-    pods: BTreeMap<PodId, Arc<ApiPod>>,
+    pods: Informer<ApiPod>,
     /// The pods by the UID of their controller reference (the informer index
     /// `AddPodControllerUIDIndexer` registers, `PodControllerUIDIndex`): a
     /// sync reads its own pods, not every pod.
@@ -164,7 +165,7 @@ pub struct Controller {
     /// Whether a pod's labels match a template, by pod: pod specs and
     /// templates are shared and never change in place.
     template_matches: HashMap<PodId, (Arc<PodTemplate>, bool)>,
-    sets: BTreeMap<RsId, Arc<ApiReplicaSet>>,
+    sets: Informer<ApiReplicaSet>,
     expectations: BTreeMap<RsId, Expectations>,
     queue: WorkQueue<RsId>,
     syncing: BTreeMap<RsId, Syncing>,
@@ -175,11 +176,11 @@ impl Controller {
     pub fn new(cluster: Arc<Cluster>, seed: u64) -> Self {
         Controller {
             cluster,
-            pods: BTreeMap::new(),
+            pods: Informer::default(),
             by_owner: HashMap::new(),
             orphans: BTreeSet::new(),
             template_matches: HashMap::new(),
-            sets: BTreeMap::new(),
+            sets: Informer::default(),
             expectations: BTreeMap::new(),
             queue: WorkQueue::controller_default(),
             syncing: BTreeMap::new(),
@@ -192,16 +193,8 @@ impl Controller {
         match ev {
             // `addRS` / `updateRS` / `deleteRS`.
             Ev::ReplicaSet(kind, rs) => {
-                let id = rs.id;
-                match kind {
-                    WatchKind::Deleted => {
-                        self.sets.remove(&id);
-                    }
-                    _ => {
-                        self.sets.insert(id, rs);
-                    }
-                }
-                self.queue.add(id);
+                self.sets.apply(kind, &rs);
+                self.queue.add(rs.id);
             }
             Ev::Pod(kind, pod) => self.pod_event(kind, pod),
             Ev::Wake(id) => self.queue.wake(id, now),
@@ -213,10 +206,7 @@ impl Controller {
     /// owner and a former owner; an orphan queues every ReplicaSet whose
     /// selector matches it, to see whether one wants to adopt it.
     fn pod_event(&mut self, kind: WatchKind, pod: Arc<ApiPod>) {
-        let old = match kind {
-            WatchKind::Deleted => self.pods.remove(&pod.id),
-            _ => self.pods.insert(pod.id, pod.clone()),
-        };
+        let old = self.pods.apply(kind, &pod);
         self.index(old.as_deref(), &pod, kind);
         if old.as_ref().is_some_and(|o| o.meta.resource_version == pod.meta.resource_version) {
             return;
@@ -248,7 +238,7 @@ impl Controller {
             // No controller observes the creation of an orphan.
             let wanting: Vec<RsId> = self
                 .sets
-                .values()
+                .list()
                 .filter(|r| {
                     *r.spec.namespace == *pod.spec.namespace && wants_orphan(&r.spec.selector, &pod.spec.labels)
                 })
@@ -290,7 +280,7 @@ impl Controller {
     /// The ReplicaSet whose controller reference the pod carries (`resolveControllerRef`).
     fn owner_of(&self, pod: &ApiPod) -> Option<RsId> {
         let owner = pod.spec.owner.as_ref().filter(|o| o.kind == "ReplicaSet")?;
-        self.sets.values().find(|r| r.meta.uid == owner.uid).map(|r| r.id)
+        self.sets.list().find(|r| r.meta.uid == owner.uid).map(|r| r.id)
     }
 
     /// The API server answered one of the sync's pod creations, deletions or its status write.
@@ -332,7 +322,7 @@ impl Controller {
     /// `FilterActivePods`) claimed (`claimPods`), then managed.
     fn sync(&mut self, id: RsId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
-        let Some(rs) = self.sets.get(&id).cloned() else {
+        let Some(rs) = self.sets.get(id).cloned() else {
             self.expectations.remove(&id);
             self.queue.done(id);
             return;
@@ -354,7 +344,7 @@ impl Controller {
             satisfied,
             terminating: 0,
         };
-        for p in listed.map(|id| &self.pods[id]) {
+        for p in listed.filter_map(|&id| self.pods.get(id)) {
             let mine = p.spec.owner.as_ref().is_some_and(|o| o.uid == rs.meta.uid);
             if mine && p.meta.deletion.is_some() && !p.status.phase.is_terminal() {
                 claiming.terminating += 1;
@@ -415,7 +405,7 @@ impl Controller {
         }
         if let Some(batch) = m.batches.pop_front() {
             m.in_flight = batch.len() as u32;
-            let prefix = pod_name_prefix(&self.sets.get(&id).map_or_else(String::new, |r| r.spec.name.to_string()));
+            let prefix = pod_name_prefix(&self.sets.get(id).map_or_else(String::new, |r| r.spec.name.to_string()));
             for pod in batch {
                 self.send(Write::CreatePod { rs: id, pod, prefix: prefix.clone() }, ctx);
             }
@@ -501,7 +491,7 @@ impl Controller {
     fn pods_to_delete(&self, rs: &ApiReplicaSet, active: &[&Arc<ApiPod>], count: usize, now: SimTime) -> Vec<PodId> {
         let related_sets: Vec<&Arc<str>> = self
             .sets
-            .values()
+            .list()
             .filter(|r| match (&r.spec.owner, &rs.spec.owner) {
                 (Some(a), Some(b)) => a.uid == b.uid,
                 _ => r.id == rs.id,
@@ -510,7 +500,7 @@ impl Controller {
             .collect();
         let related_nodes = self
             .pods
-            .values()
+            .list()
             .filter(|p| is_active(p) && p.spec.owner.as_ref().is_some_and(|o| related_sets.contains(&&o.uid)))
             .map(|p| p.node.as_deref().unwrap_or(""));
         let nodes: Vec<&str> = active.iter().map(|p| p.node.as_deref().unwrap_or("")).collect();
