@@ -2,7 +2,7 @@
 //! scenario rollout) wrote, and the status the Deployment controller wrote.
 
 use super::meta::Meta;
-use super::store::Object;
+use super::store::{Kind, Object};
 use crate::ids::DeploymentId;
 use crate::spec::DeploymentSpec;
 use crate::trace::record::{Record, WatchKind};
@@ -27,6 +27,7 @@ pub struct ApiDeployment {
 }
 
 impl Object for ApiDeployment {
+    const KIND: Kind = Kind::Deployment;
     type Id = DeploymentId;
     fn id(&self) -> DeploymentId {
         self.id

@@ -2,7 +2,7 @@
 //! EndpointSlice controller writes it.
 
 use super::meta::Meta;
-use super::store::Object;
+use super::store::{Kind, Object};
 use crate::ids::PodId;
 use crate::ids::ServiceId;
 use crate::ids::SliceId;
@@ -61,6 +61,7 @@ pub struct ApiSlice {
 }
 
 impl Object for ApiSlice {
+    const KIND: Kind = Kind::EndpointSlice;
     type Id = SliceId;
     fn id(&self) -> SliceId {
         self.id

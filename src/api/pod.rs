@@ -2,7 +2,7 @@
 
 use super::meta::Meta;
 use super::status::PodStatus;
-use super::store::Object;
+use super::store::{Kind, Object};
 use crate::ids::PodId;
 use crate::spec::PodSpec;
 use crate::trace::record::{Record, WatchKind};
@@ -20,6 +20,7 @@ pub struct ApiPod {
 }
 
 impl Object for ApiPod {
+    const KIND: Kind = Kind::Pod;
     type Id = PodId;
     fn id(&self) -> PodId {
         self.id

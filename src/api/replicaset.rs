@@ -3,7 +3,7 @@
 //! controller last wrote it.
 
 use super::meta::Meta;
-use super::store::Object;
+use super::store::{Kind, Object};
 use crate::control::replicaset::status::RsStatusCounts;
 use crate::ids::RsId;
 pub use crate::spec::OwnerRef;
@@ -46,6 +46,7 @@ pub struct ApiReplicaSet {
 }
 
 impl Object for ApiReplicaSet {
+    const KIND: Kind = Kind::ReplicaSet;
     type Id = RsId;
     fn id(&self) -> RsId {
         self.id

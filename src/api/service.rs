@@ -1,7 +1,7 @@
 //! A Service object in the API server, and how its cluster IP is chosen.
 
 use super::meta::Meta;
-use super::store::Object;
+use super::store::{Kind, Object};
 use crate::cluster::Cidr;
 use crate::ids::ServiceId;
 use crate::rng::Stream;
@@ -21,6 +21,7 @@ pub struct ApiService {
 }
 
 impl Object for ApiService {
+    const KIND: Kind = Kind::Service;
     type Id = ServiceId;
     fn id(&self) -> ServiceId {
         self.id

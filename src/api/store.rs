@@ -15,8 +15,37 @@ use crate::trace::Trace;
 use crate::trace::record::{Record, WatchKind};
 use std::sync::Arc;
 
+/// The kinds the API server stores, as their watch records name them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Pod,
+    Service,
+    EndpointSlice,
+    ReplicaSet,
+    Deployment,
+}
+
+impl Kind {
+    /// The kind of a watch record; `None` for the trace's other records.
+    pub fn of(record: &Record) -> Option<Kind> {
+        match record {
+            Record::Pod { .. } => Some(Kind::Pod),
+            Record::Service { .. } => Some(Kind::Service),
+            Record::Slice { .. } => Some(Kind::EndpointSlice),
+            Record::ReplicaSet { .. } => Some(Kind::ReplicaSet),
+            Record::Deployment { .. } => Some(Kind::Deployment),
+            _ => None,
+        }
+    }
+}
+
+/// An informer a component declares: the kind it watches and the name of
+/// its watch (which names the watch's random stream).
+pub type Watch = (Kind, &'static str);
+
 /// An object the API server stores.
 pub trait Object: Clone {
+    const KIND: Kind;
     type Id: Index + Ord;
     fn id(&self) -> Self::Id;
     fn meta(&self) -> &Meta;
@@ -125,6 +154,7 @@ impl<T: Object> Store<T> {
     /// PUT or PATCH: `change` edits the stored object in place and says
     /// what it changed; a change takes the next resourceVersion (and the
     /// next generation, when the spec changed) and is a MODIFIED record.
+    #[inline]
     pub fn write(
         &mut self,
         id: T::Id,
@@ -167,10 +197,10 @@ impl<T: Object> Store<T> {
     }
 
     /// The watch record of the stored object as it is now.
-    pub fn record(&self, id: T::Id, kind: WatchKind, c: &mut Commit) -> Arc<T> {
+    #[inline]
+    fn record(&self, id: T::Id, kind: WatchKind, c: &mut Commit) {
         let object = Arc::new(self.objects[id.index()].clone());
-        c.trace.push(c.now, T::watch_record(kind, object.clone()));
-        object
+        c.trace.push(c.now, T::watch_record(kind, object));
     }
 }
 
@@ -201,6 +231,7 @@ mod tests {
     }
 
     impl Object for Note {
+        const KIND: Kind = Kind::Pod;
         type Id = NoteId;
         fn id(&self) -> NoteId {
             self.id

@@ -17,6 +17,7 @@ pub use topology::{Action, categorize};
 
 use crate::api::endpointslice::ApiSlice;
 use crate::api::service::ApiService;
+use crate::api::store::{Kind, Watch};
 use crate::cluster::Cluster;
 use crate::engine::{Ctx, Outbox};
 use crate::informer::Informer;
@@ -38,6 +39,20 @@ pub enum Ev {
     Done,
     /// The hourly timer armed after run `generation`.
     Hourly(u64),
+}
+
+/// Its informers (the Service and EndpointSlice config of `NewProxier`).
+pub const WATCHES: [Watch; 2] = [(Kind::Service, "services"), (Kind::EndpointSlice, "endpointslices")];
+
+impl Ev {
+    /// A record of a watch it declared, as its event.
+    pub fn watched(record: &Record) -> Option<Ev> {
+        match record {
+            Record::Service { kind, svc } => Some(Ev::Service(*kind, svc.clone())),
+            Record::Slice { kind, slice } => Some(Ev::Slice(*kind, slice.clone())),
+            _ => None,
+        }
+    }
 }
 
 /// One finished sync, as the trace records it.

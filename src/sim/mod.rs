@@ -14,6 +14,7 @@ mod workloads;
 
 use crate::api::pod_patch::PodPatch;
 use crate::api::status::{Condition, ConditionType, PodStatus};
+use crate::api::store::Kind;
 use crate::api::{ApiServer, DeleteOutcome};
 use crate::app::Behaviours;
 use crate::client::{Answered, Client, Silence};
@@ -329,7 +330,7 @@ impl World {
         let watch = &self.cluster.latencies.watch;
         for group in &self.informers.groups {
             for entry in &self.trace.entries[from..] {
-                let Some(kind) = watch::Kind::of(&entry.record) else { continue };
+                let Some(kind) = Kind::of(&entry.record) else { continue };
                 for s in group.iter().filter(|s| s.kind == kind) {
                     let at = self.watches.due(s.watcher, now, watch);
                     self.q.at(at, s.to.event(&entry.record));

@@ -5,6 +5,7 @@
 //! informer of its kind.
 
 use super::{Ev, NodeId};
+use crate::api::store::{Kind, Watch};
 use crate::control::deployment as deploy;
 use crate::control::endpointslice as eps;
 use crate::control::replicaset as rs;
@@ -20,7 +21,7 @@ use std::borrow::Cow;
 #[derive(Copy, Clone, Debug)]
 pub struct Watcher(u32);
 
-struct Watch {
+struct OpenWatch {
     informer: Cow<'static, str>,
     /// Made at its first change: a watch that never delivers draws nothing.
     rng: Option<Stream>,
@@ -30,7 +31,7 @@ struct Watch {
 
 pub struct Watches {
     seed: u64,
-    watches: Vec<Watch>,
+    watches: Vec<OpenWatch>,
 }
 
 impl Watches {
@@ -40,7 +41,7 @@ impl Watches {
 
     /// The watch of the informer named `informer`.
     pub fn register(&mut self, informer: impl Into<Cow<'static, str>>) -> Watcher {
-        self.watches.push(Watch { informer: informer.into(), rng: None, last: SimTime::ZERO });
+        self.watches.push(OpenWatch { informer: informer.into(), rng: None, last: SimTime::ZERO });
         Watcher(self.watches.len() as u32 - 1)
     }
 
@@ -52,30 +53,6 @@ impl Watches {
         let at = (now + latency.sample(rng)).max(w.last);
         w.last = at;
         at
-    }
-}
-
-/// The kinds of the API's watch records.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Pod,
-    Service,
-    EndpointSlice,
-    ReplicaSet,
-    Deployment,
-}
-
-impl Kind {
-    /// The kind of a watch record; `None` for records no informer watches.
-    pub fn of(record: &Record) -> Option<Kind> {
-        match record {
-            Record::Pod { .. } => Some(Kind::Pod),
-            Record::Service { .. } => Some(Kind::Service),
-            Record::Slice { .. } => Some(Kind::EndpointSlice),
-            Record::ReplicaSet { .. } => Some(Kind::ReplicaSet),
-            Record::Deployment { .. } => Some(Kind::Deployment),
-            _ => None,
-        }
     }
 }
 
@@ -91,37 +68,13 @@ pub enum Subscriber {
 impl Subscriber {
     /// The watch record as this component's event (its kind was checked).
     pub fn event(self, record: &Record) -> Ev {
-        match (self, record) {
-            (Subscriber::SliceController, Record::Pod { kind, pod }) => {
-                Ev::SliceController(eps::Ev::Pod(*kind, pod.clone()))
-            }
-            (Subscriber::SliceController, Record::Service { kind, svc }) => {
-                Ev::SliceController(eps::Ev::Service(*kind, svc.clone()))
-            }
-            (Subscriber::SliceController, Record::Slice { kind, slice }) => {
-                Ev::SliceController(eps::Ev::Slice(*kind, slice.clone()))
-            }
-            (Subscriber::Proxy(node), Record::Service { kind, svc }) => {
-                Ev::Proxy(node, proxy::Ev::Service(*kind, svc.clone()))
-            }
-            (Subscriber::Proxy(node), Record::Slice { kind, slice }) => {
-                Ev::Proxy(node, proxy::Ev::Slice(*kind, slice.clone()))
-            }
-            (Subscriber::ReplicaSets, Record::Pod { kind, pod }) => Ev::RsController(rs::Ev::Pod(*kind, pod.clone())),
-            (Subscriber::ReplicaSets, Record::ReplicaSet { kind, rs }) => {
-                Ev::RsController(rs::Ev::ReplicaSet(*kind, rs.clone()))
-            }
-            (Subscriber::Deployments, Record::Pod { kind, pod }) => {
-                Ev::DeploymentController(deploy::Ev::Pod(*kind, pod.clone()))
-            }
-            (Subscriber::Deployments, Record::ReplicaSet { kind, rs }) => {
-                Ev::DeploymentController(deploy::Ev::ReplicaSet(*kind, rs.clone()))
-            }
-            (Subscriber::Deployments, Record::Deployment { kind, deployment }) => {
-                Ev::DeploymentController(deploy::Ev::Deployment(*kind, deployment.clone()))
-            }
-            (s, r) => unreachable!("{s:?} subscribed to {:?}", Kind::of(r)),
-        }
+        let ev = match self {
+            Subscriber::SliceController => eps::Ev::watched(record).map(Ev::SliceController),
+            Subscriber::Proxy(node) => proxy::Ev::watched(record).map(|e| Ev::Proxy(node, e)),
+            Subscriber::ReplicaSets => rs::Ev::watched(record).map(Ev::RsController),
+            Subscriber::Deployments => deploy::Ev::watched(record).map(Ev::DeploymentController),
+        };
+        ev.unwrap_or_else(|| unreachable!("{self:?} subscribed to {:?}", Kind::of(record)))
     }
 }
 
@@ -151,38 +104,31 @@ impl Informers {
         deployments: bool,
         nodes: &[crate::cluster::Node],
     ) -> Self {
-        let mut on = |kind: Kind, informer: String, to: Subscriber| Subscription {
-            kind,
-            watcher: watches.register(informer),
-            to,
+        // Each component's informers as it declares them, its watches named
+        // after the process that runs it.
+        let mut on = |process: &str, declared: &[Watch], to: Subscriber| -> Vec<Subscription> {
+            let on = |&(kind, name): &Watch| Subscription {
+                kind,
+                watcher: watches.register(format!("{process}/{name}")),
+                to,
+            };
+            declared.iter().map(on).collect()
         };
-        let kcm = |what: &str| format!("kube-controller-manager/{what}");
+        let kcm = "kube-controller-manager";
         let mut groups = Vec::new();
         if service_path {
-            let mut group = vec![
-                on(Kind::Pod, kcm("pods"), Subscriber::SliceController),
-                on(Kind::Service, kcm("services"), Subscriber::SliceController),
-                on(Kind::EndpointSlice, kcm("endpointslices"), Subscriber::SliceController),
-            ];
+            let mut group = on(kcm, &eps::WATCHES, Subscriber::SliceController);
             for (i, n) in nodes.iter().enumerate() {
-                let proxy = Subscriber::Proxy(NodeId(i as u32));
-                group.push(on(Kind::Service, format!("kube-proxy/{}/services", n.name), proxy));
-                group.push(on(Kind::EndpointSlice, format!("kube-proxy/{}/endpointslices", n.name), proxy));
+                let node = Subscriber::Proxy(NodeId(i as u32));
+                group.extend(on(&format!("kube-proxy/{}", n.name), &proxy::WATCHES, node));
             }
             groups.push(group);
         }
         if replica_sets {
-            groups.push(vec![
-                on(Kind::Pod, kcm("replicaset/pods"), Subscriber::ReplicaSets),
-                on(Kind::ReplicaSet, kcm("replicaset/replicasets"), Subscriber::ReplicaSets),
-            ]);
+            groups.push(on(kcm, &rs::WATCHES, Subscriber::ReplicaSets));
         }
         if deployments {
-            groups.push(vec![
-                on(Kind::Pod, kcm("deployment/pods"), Subscriber::Deployments),
-                on(Kind::ReplicaSet, kcm("deployment/replicasets"), Subscriber::Deployments),
-                on(Kind::Deployment, kcm("deployment/deployments"), Subscriber::Deployments),
-            ]);
+            groups.push(on(kcm, &deploy::WATCHES, Subscriber::Deployments));
         }
         Informers { groups }
     }

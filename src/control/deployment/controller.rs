@@ -20,6 +20,7 @@ use crate::api::deployment::{ApiDeployment, DeploymentStatus};
 use crate::api::ownership::{OwnerPatch, Patched};
 use crate::api::pod::ApiPod;
 use crate::api::replicaset::{ApiReplicaSet, OwnerRef, RsSpec};
+use crate::api::store::{Kind, Watch};
 use crate::cluster::{Cluster, Version};
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
 use crate::control::workqueue::WorkQueue;
@@ -29,6 +30,7 @@ use crate::informer::Informer;
 use crate::rng::Stream;
 use crate::spec::{DeploymentSpec, PodTemplate, Strategy};
 use crate::time::{SimDuration, SimTime};
+use crate::trace::Record;
 use crate::trace::record::WatchKind;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -48,6 +50,25 @@ pub enum Ev {
     ReplicaSet(WatchKind, Arc<ApiReplicaSet>),
     Pod(WatchKind, Arc<ApiPod>),
     Wake(DeploymentId),
+}
+
+/// Its informers (`NewDeploymentController`'s pod, ReplicaSet and Deployment informers).
+pub const WATCHES: [Watch; 3] = [
+    (Kind::Pod, "deployment/pods"),
+    (Kind::ReplicaSet, "deployment/replicasets"),
+    (Kind::Deployment, "deployment/deployments"),
+];
+
+impl Ev {
+    /// A record of a watch it declared, as its event.
+    pub fn watched(record: &Record) -> Option<Ev> {
+        match record {
+            Record::Pod { kind, pod } => Some(Ev::Pod(*kind, pod.clone())),
+            Record::ReplicaSet { kind, rs } => Some(Ev::ReplicaSet(*kind, rs.clone())),
+            Record::Deployment { kind, deployment } => Some(Ev::Deployment(*kind, deployment.clone())),
+            _ => None,
+        }
+    }
 }
 
 /// One API call of a sync.

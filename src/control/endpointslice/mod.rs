@@ -16,6 +16,7 @@ use crate::api::endpointslice::{ApiSlice, TargetRef};
 use crate::api::pod::ApiPod;
 use crate::api::service::ApiService;
 use crate::api::status::ConditionType;
+use crate::api::store::{Kind, Watch};
 use crate::cluster::Cluster;
 use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
@@ -23,6 +24,7 @@ use crate::ids::PodId;
 use crate::ids::{ServiceId, SliceId};
 use crate::informer::Informer;
 use crate::rng::Stream;
+use crate::trace::Record;
 use crate::trace::record::WatchKind;
 use foldhash::{HashMap, HashMapExt};
 use std::collections::{BTreeMap, VecDeque};
@@ -47,6 +49,22 @@ pub enum Ev {
     Slice(WatchKind, Arc<ApiSlice>),
     /// A delayed add of the work queue is due.
     Wake(ServiceId),
+}
+
+/// Its informers (`NewController`'s pod, Service and EndpointSlice informers).
+pub const WATCHES: [Watch; 3] =
+    [(Kind::Pod, "pods"), (Kind::Service, "services"), (Kind::EndpointSlice, "endpointslices")];
+
+impl Ev {
+    /// A record of a watch it declared, as its event.
+    pub fn watched(record: &Record) -> Option<Ev> {
+        match record {
+            Record::Pod { kind, pod } => Some(Ev::Pod(*kind, pod.clone())),
+            Record::Service { kind, svc } => Some(Ev::Service(*kind, svc.clone())),
+            Record::Slice { kind, slice } => Some(Ev::Slice(*kind, slice.clone())),
+            _ => None,
+        }
+    }
 }
 
 /// A write on its way to the API server.

@@ -14,6 +14,7 @@ use crate::api::ownership::{OwnerPatch, Patched};
 use crate::api::pod::ApiPod;
 use crate::api::replicaset::{ApiReplicaSet, RsStatus};
 use crate::api::status::{ConditionType, PodPhase};
+use crate::api::store::{Kind, Watch};
 use crate::cluster::Cluster;
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
 use crate::control::workqueue::WorkQueue;
@@ -24,6 +25,7 @@ use crate::informer::Informer;
 use crate::rng::Stream;
 use crate::spec::{PodSpec, PodTemplate};
 use crate::time::{SimDuration, SimTime};
+use crate::trace::Record;
 use crate::trace::record::WatchKind;
 use foldhash::{HashMap, HashMapExt};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -44,6 +46,20 @@ pub enum Ev {
     ReplicaSet(WatchKind, Arc<ApiReplicaSet>),
     /// A delayed add of the work queue is due.
     Wake(RsId),
+}
+
+/// Its informers (`NewReplicaSetController`'s pod and ReplicaSet informers).
+pub const WATCHES: [Watch; 2] = [(Kind::Pod, "replicaset/pods"), (Kind::ReplicaSet, "replicaset/replicasets")];
+
+impl Ev {
+    /// A record of a watch it declared, as its event.
+    pub fn watched(record: &Record) -> Option<Ev> {
+        match record {
+            Record::Pod { kind, pod } => Some(Ev::Pod(*kind, pod.clone())),
+            Record::ReplicaSet { kind, rs } => Some(Ev::ReplicaSet(*kind, rs.clone())),
+            _ => None,
+        }
+    }
 }
 
 /// A write on its way to the API server.
