@@ -53,3 +53,57 @@ macro_rules! store_index {
 }
 
 store_index!(PodId, ServiceId, SliceId, RsId, DeploymentId);
+
+/// An object of one of the kinds that own or are owned (ownerReferences),
+/// as the garbage collector names them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ObjectId {
+    Pod(PodId),
+    ReplicaSet(RsId),
+    Deployment(DeploymentId),
+}
+
+/// An object of a kind that owns others (the ones a DELETE may cascade from).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Owner {
+    ReplicaSet(RsId),
+    Deployment(DeploymentId),
+}
+
+impl From<Owner> for ObjectId {
+    fn from(o: Owner) -> ObjectId {
+        match o {
+            Owner::ReplicaSet(id) => ObjectId::ReplicaSet(id),
+            Owner::Deployment(id) => ObjectId::Deployment(id),
+        }
+    }
+}
+
+impl From<PodId> for ObjectId {
+    fn from(id: PodId) -> ObjectId {
+        ObjectId::Pod(id)
+    }
+}
+
+impl From<RsId> for ObjectId {
+    fn from(id: RsId) -> ObjectId {
+        ObjectId::ReplicaSet(id)
+    }
+}
+
+impl From<DeploymentId> for ObjectId {
+    fn from(id: DeploymentId) -> ObjectId {
+        ObjectId::Deployment(id)
+    }
+}
+
+impl Owner {
+    /// The owner an object is, if its kind owns others.
+    pub fn of(object: ObjectId) -> Option<Owner> {
+        match object {
+            ObjectId::ReplicaSet(id) => Some(Owner::ReplicaSet(id)),
+            ObjectId::Deployment(id) => Some(Owner::Deployment(id)),
+            ObjectId::Pod(_) => None,
+        }
+    }
+}

@@ -17,6 +17,9 @@ pub struct Meta {
     /// `deletionTimestamp` and `deletionGracePeriodSeconds`, once deleted
     /// gracefully.
     pub deletion: Option<Deletion>,
+    /// `metadata.finalizers`: while any is left, a deleted object stays
+    /// (with its deletion set) until the last is removed.
+    pub finalizers: Vec<Arc<str>>,
     /// Gone from storage (the DELETED event was sent).
     pub removed: bool,
 }
@@ -24,7 +27,51 @@ pub struct Meta {
 impl Meta {
     /// A new object's metadata (`BeforeCreate`, `FillObjectMetaSystemFields`).
     pub fn new(uid: Arc<str>, created: SimTime, resource_version: u64) -> Self {
-        Meta { uid, created, generation: 1, resource_version, deletion: None, removed: false }
+        Meta { uid, created, generation: 1, resource_version, deletion: None, finalizers: Vec::new(), removed: false }
+    }
+}
+
+/// `metav1.FinalizerOrphanDependents`: the garbage collector orphans the
+/// object's dependents before it goes.
+pub const ORPHAN: &str = "orphan";
+/// `metav1.FinalizerDeleteDependents`: the garbage collector deletes the
+/// object's blocking dependents before it goes.
+pub const FOREGROUND: &str = "foregroundDeletion";
+
+/// `DeleteOptions.propagationPolicy` (`kubectl delete --cascade`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Propagation {
+    /// The object goes at once; the garbage collector deletes its dependents after.
+    Background,
+    /// The object stays, deleting, until the garbage collector has deleted
+    /// its dependents.
+    Foreground,
+    /// The object stays until the garbage collector has removed the
+    /// references to it from its dependents, which live on.
+    Orphan,
+}
+
+impl Propagation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Propagation::Background => "background",
+            Propagation::Foreground => "foreground",
+            Propagation::Orphan => "orphan",
+        }
+    }
+
+    /// `deletionFinalizersForGarbageCollection` (registry/store.go): the
+    /// finalizers after a DELETE with this policy — the garbage collector's
+    /// two removed, the policy's one added.
+    pub fn finalizers(self, current: &[Arc<str>]) -> Vec<Arc<str>> {
+        let mut kept: Vec<Arc<str>> =
+            current.iter().filter(|f| ***f != *ORPHAN && ***f != *FOREGROUND).cloned().collect();
+        match self {
+            Propagation::Background => {}
+            Propagation::Foreground => kept.push(FOREGROUND.into()),
+            Propagation::Orphan => kept.push(ORPHAN.into()),
+        }
+        kept
     }
 }
 

@@ -99,7 +99,9 @@ impl ApiServer {
     pub fn create(&mut self, spec: Arc<PodSpec>, now: SimTime, trace: &mut Trace) -> PodId {
         let uid = Arc::from(uid(&mut self.uids));
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
-        self.pods.create(uid, c, |id, meta| {
+        self.pods.create(uid, c, |id, mut meta| {
+            let finalizers = spec.object.metadata.finalizers.iter().flatten();
+            meta.finalizers = finalizers.map(|f| Arc::from(f.as_str())).collect();
             let status = PodStatus::new(spec.qos);
             let node = spec.node_name.as_deref().map(Arc::from);
             ApiPod { id, meta, spec, node, status }
@@ -258,6 +260,12 @@ impl ApiServer {
         self.delete_as(id, request, Precondition::None, false, now, trace)
     }
 
+    /// The garbage collector's DELETE of a pod (`deleteObject`): its default
+    /// grace, the UID it saw as precondition.
+    pub fn delete_collected(&mut self, id: PodId, uid: &str, now: SimTime, trace: &mut Trace) -> DeleteOutcome {
+        self.delete_as(id, None, Precondition::Uid(uid), false, now, trace)
+    }
+
     fn delete_as(
         &mut self,
         id: PodId,
@@ -307,10 +315,9 @@ impl ApiServer {
     }
 
     /// A zero-grace deletion removes the object, unless finalizers hold it
-    /// (nothing in the simulation removes them).
+    /// (nothing in the simulation removes a pod's).
     fn remove_unless_finalized(&mut self, id: PodId, now: SimTime, trace: &mut Trace) -> DeleteOutcome {
-        let p = self.pods.get(id);
-        if p.spec.object.metadata.finalizers.as_ref().is_some_and(|f| !f.is_empty()) {
+        if !self.pods.get(id).meta.finalizers.is_empty() {
             return DeleteOutcome::Graceful;
         }
         self.pods.remove(id, &mut Self::commit(&mut self.resource_version, now, trace));

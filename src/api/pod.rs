@@ -4,7 +4,7 @@ use super::meta::Meta;
 use super::status::PodStatus;
 use super::store::{Kind, Object};
 use crate::ids::PodId;
-use crate::spec::PodSpec;
+use crate::spec::{OwnerRef, PodSpec};
 use crate::trace::record::{Record, WatchKind};
 use std::sync::Arc;
 
@@ -36,6 +36,9 @@ impl Object for ApiPod {
     }
     fn namespace(&self) -> &str {
         &self.spec.namespace
+    }
+    fn owner(&self) -> Option<&OwnerRef> {
+        self.spec.owner.as_ref()
     }
     fn watch_record(kind: WatchKind, pod: Arc<Self>) -> Record {
         Record::Pod { kind, pod }

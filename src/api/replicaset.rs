@@ -63,6 +63,9 @@ impl Object for ApiReplicaSet {
     fn namespace(&self) -> &str {
         &self.spec.namespace
     }
+    fn owner(&self) -> Option<&OwnerRef> {
+        self.spec.owner.as_ref()
+    }
     fn watch_record(kind: WatchKind, rs: Arc<Self>) -> Record {
         Record::ReplicaSet { kind, rs }
     }

@@ -6,11 +6,12 @@
 //! — which fields count as spec, how a delete is graceful — is the closure
 //! the kind's own write passes (its `rest.RESTUpdateStrategy`).
 
-use super::meta::Meta;
+use super::meta::{Deletion, Meta, Propagation};
 use super::names::generate_name;
 use crate::ids::Index;
 use crate::rng::Stream;
-use crate::time::SimTime;
+use crate::spec::OwnerRef;
+use crate::time::{SimDuration, SimTime};
 use crate::trace::Trace;
 use crate::trace::record::{Record, WatchKind};
 use std::sync::Arc;
@@ -52,6 +53,11 @@ pub trait Object: Clone {
     fn meta_mut(&mut self) -> &mut Meta;
     fn name(&self) -> &str;
     fn namespace(&self) -> &str;
+    /// Its controller reference (`metadata.ownerReferences`; the kinds
+    /// modelled have at most one, the controller's).
+    fn owner(&self) -> Option<&OwnerRef> {
+        None
+    }
     /// The trace's watch record of this kind.
     fn watch_record(kind: WatchKind, object: Arc<Self>) -> Record;
 }
@@ -86,6 +92,22 @@ pub enum Refused {
     /// 409: "the object has been modified; please apply your changes to the
     /// latest version and try again" (or a uid precondition failed).
     Conflict,
+}
+
+/// What a DELETE of a kind without graceful deletion did.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Deleted {
+    /// Gone from storage: a DELETED record.
+    Removed,
+    /// Kept by finalizers, deleting: a MODIFIED record.
+    Finalizing,
+    /// Already deleting with these finalizers: nothing stored.
+    Unchanged,
+}
+
+/// Finalizer lists compared as sets (`sets.NewString(...).Equal`).
+fn same_set(a: &[Arc<str>], b: &[Arc<str>]) -> bool {
+    a.iter().all(|f| b.contains(f)) && b.iter().all(|f| a.contains(f))
 }
 
 /// Where a stored change goes: the next resourceVersion (one counter for
@@ -162,14 +184,8 @@ impl<T: Object> Store<T> {
         c: &mut Commit,
         change: impl FnOnce(&mut T) -> Change,
     ) -> Result<Change, Refused> {
+        self.check(id, precondition)?;
         let object = &mut self.objects[id.index()];
-        let meta = object.meta();
-        match precondition {
-            _ if meta.removed => return Err(Refused::NotFound),
-            Precondition::ResourceVersion(read) if read != meta.resource_version => return Err(Refused::Conflict),
-            Precondition::Uid(uid) if uid != &*meta.uid => return Err(Refused::Conflict),
-            _ => {}
-        }
         let changed = change(object);
         if changed == Change::None {
             return Ok(changed);
@@ -194,6 +210,74 @@ impl<T: Object> Store<T> {
         meta.removed = true;
         self.record(id, WatchKind::Deleted, c);
         true
+    }
+
+    /// DELETE of a kind without graceful deletion (`Store.Delete`,
+    /// `updateForGracefulDeletionAndFinalizers`, `markAsDeleting`): the
+    /// policy sets the garbage collector's finalizers; with none left the
+    /// object goes at once, else it stays with deletionTimestamp = now (to
+    /// the second), grace 0 and, on the first delete, the next generation.
+    pub fn delete(
+        &mut self,
+        id: T::Id,
+        policy: Propagation,
+        precondition: Precondition,
+        c: &mut Commit,
+    ) -> Result<Deleted, Refused> {
+        let finalizers = policy.finalizers(&self.get(id).meta().finalizers);
+        if finalizers.is_empty() {
+            self.check(id, precondition)?;
+            self.remove(id, c);
+            return Ok(Deleted::Removed);
+        }
+        let now = c.now;
+        let written = self.write(id, precondition, c, |o| {
+            let meta = o.meta_mut();
+            let first = meta.deletion.is_none();
+            if !first && same_set(&meta.finalizers, &finalizers) {
+                return Change::None;
+            }
+            meta.finalizers = finalizers;
+            if !first {
+                return Change::Stored;
+            }
+            let whole = SimTime::ZERO + SimDuration::from_secs(now.whole_seconds());
+            meta.deletion = Some(Deletion { timestamp: whole, grace_seconds: 0, by_kubelet: false });
+            Change::NewGeneration
+        })?;
+        Ok(if written == Change::None { Deleted::Unchanged } else { Deleted::Finalizing })
+    }
+
+    /// A PUT without the finalizer `name` (the garbage collector's
+    /// `removeFinalizer`). A deleting object whose last finalizer goes is
+    /// deleted instead of updated (`shouldDeleteDuringUpdate`,
+    /// `deleteWithoutFinalizers`): one DELETED record.
+    pub fn remove_finalizer(&mut self, id: T::Id, name: &str, c: &mut Commit) -> Result<Change, Refused> {
+        self.check(id, Precondition::None)?;
+        let meta = self.get(id).meta();
+        if !meta.finalizers.iter().any(|f| **f == *name) {
+            return Ok(Change::None);
+        }
+        // The update is not stored: the DELETED record has the object as it was.
+        if meta.deletion.is_some() && meta.finalizers.len() == 1 {
+            self.remove(id, c);
+            return Ok(Change::Stored);
+        }
+        self.write(id, Precondition::None, c, |o| {
+            o.meta_mut().finalizers.retain(|f| **f != *name);
+            Change::Stored
+        })
+    }
+
+    /// A request's precondition against the stored object.
+    fn check(&self, id: T::Id, precondition: Precondition) -> Result<(), Refused> {
+        let meta = self.get(id).meta();
+        match precondition {
+            _ if meta.removed => Err(Refused::NotFound),
+            Precondition::ResourceVersion(read) if read != meta.resource_version => Err(Refused::Conflict),
+            Precondition::Uid(uid) if uid != &*meta.uid => Err(Refused::Conflict),
+            _ => Ok(()),
+        }
     }
 
     /// The watch record of the stored object as it is now.

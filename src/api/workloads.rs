@@ -2,10 +2,11 @@
 //! and the status subresource, each stored change a watch record.
 
 use super::deployment::{ApiDeployment, DeploymentStatus};
+use super::meta::Propagation;
 use super::replicaset::{ApiReplicaSet, RsSpec, RsStatus};
-use super::store::{Change, Precondition, Refused};
+use super::store::{Change, Deleted, Precondition, Refused};
 use super::{ApiServer, uid};
-use crate::ids::{DeploymentId, RsId};
+use crate::ids::{DeploymentId, Owner, RsId};
 use crate::spec::DeploymentSpec;
 use crate::time::SimTime;
 use crate::trace::Trace;
@@ -79,8 +80,45 @@ impl ApiServer {
         written == Ok(Change::Stored)
     }
 
+    /// The Deployment controller's DELETE of an old ReplicaSet (no options:
+    /// apps/v1's default policy, background).
     pub fn delete_replica_set(&mut self, id: RsId, now: SimTime, trace: &mut Trace) {
-        self.replica_sets.remove(id, &mut Self::commit(&mut self.resource_version, now, trace));
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let _ = self.replica_sets.delete(id, Propagation::Background, Precondition::None, c);
+    }
+
+    /// DELETE a ReplicaSet or Deployment with a propagation policy
+    /// (`kubectl delete --cascade`, or the garbage collector's), with the
+    /// UID as precondition when given.
+    pub fn delete_owner(
+        &mut self,
+        target: Owner,
+        policy: Propagation,
+        uid: Option<&str>,
+        now: SimTime,
+        trace: &mut Trace,
+    ) -> Result<Deleted, Refused> {
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let pre = uid.map_or(Precondition::None, Precondition::Uid);
+        match target {
+            Owner::ReplicaSet(id) => self.replica_sets.delete(id, policy, pre, c),
+            Owner::Deployment(id) => self.deployments.delete(id, policy, pre, c),
+        }
+    }
+
+    /// The garbage collector's PUT without one of its finalizers.
+    pub fn remove_finalizer(
+        &mut self,
+        target: Owner,
+        name: &str,
+        now: SimTime,
+        trace: &mut Trace,
+    ) -> Result<Change, Refused> {
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        match target {
+            Owner::ReplicaSet(id) => self.replica_sets.remove_finalizer(id, name, c),
+            Owner::Deployment(id) => self.deployments.remove_finalizer(id, name, c),
+        }
     }
 
     /// POST a Deployment.

@@ -6,6 +6,7 @@
 pub mod controller_ref;
 pub mod deployment;
 pub mod endpointslice;
+pub mod garbagecollector;
 pub mod readiness_gate;
 pub mod replicaset;
 pub mod scheduler;

@@ -8,7 +8,7 @@ use crate::error::{Error, Problem};
 use crate::kubectl::rollout_status::Verdict;
 use crate::manifest::Manifests;
 use crate::manifest::qualified_name_errors;
-use crate::scenario::actions::{Action, Timed};
+use crate::scenario::actions::{Action, OwnerKind, Timed};
 use crate::scenario::traffic::Traffic;
 use crate::scenario::{ActionOrigin, GateController, Scenario, parse_epoch, read_file};
 use crate::sim::{Action as SimAction, Applied, PodId, Scheduled, Setup, World};
@@ -159,6 +159,16 @@ pub fn setup(
                     Ok(name) => actions.push(Scheduled {
                         at: timed.at,
                         action: SimAction::Undo { deployment: name, to_revision: *to_revision },
+                    }),
+                    Err(p) => problems.push(p),
+                }
+                continue;
+            }
+            Action::DeleteOwner { kind, name, cascade } => {
+                match known_owner(&manifests, &applied, *kind, name, origin) {
+                    Ok(name) => actions.push(Scheduled {
+                        at: timed.at,
+                        action: SimAction::DeleteOwner { kind: *kind, name, cascade: *cascade },
                     }),
                     Err(p) => problems.push(p),
                 }
@@ -329,6 +339,32 @@ fn known_deployment(
         .problem(field, format!("no Deployment named {name:?} in the manifests (Deployments: {})", known.join(", "))))
 }
 
+/// The Deployment or ReplicaSet a `delete` names: one the manifests or an
+/// apply file declare, or (for a ReplicaSet, with a trailing `*`) the
+/// oldest live one whose name starts so, found when the action runs (a
+/// Deployment's ReplicaSets have generated names).
+fn known_owner(
+    manifests: &Manifests,
+    applied: &[Manifests],
+    kind: OwnerKind,
+    name: &str,
+    origin: &ActionOrigin,
+) -> Result<Arc<str>, Problem> {
+    if kind == OwnerKind::Deployment {
+        return known_deployment(manifests, applied, name, "delete", origin);
+    }
+    let every = || std::iter::once(manifests).chain(applied).flat_map(|m| &m.replica_sets);
+    if name.ends_with('*') || every().any(|r| r.name == name) {
+        return Ok(Arc::from(name));
+    }
+    let known: Vec<&str> = every().map(|r| r.name.as_str()).collect();
+    let message = format!(
+        "no ReplicaSet named {name:?} in the manifests (ReplicaSets: {}); a Deployment's are named by prefix, e.g. replicaset/web-*",
+        known.join(", ")
+    );
+    Err(origin.problem("delete", message))
+}
+
 /// The objects of an `apply` file: Deployments, created or given a new spec
 /// (whose selector is immutable, `ValidateDeploymentUpdate`), and new
 /// ReplicaSets. `applied` are the apply files before it.
@@ -387,6 +423,7 @@ fn resolve_action(
         Action::Scale { .. } => "scale",
         Action::Undo { .. } => "undo",
         Action::Patch { .. } => "patch",
+        Action::DeleteOwner { .. } => "delete",
     };
     let name = action.pod().unwrap_or_default();
     let Some(index) = pods.iter().position(|p| p.name == name) else {
@@ -437,7 +474,7 @@ fn resolve_action(
             Some(message) => Err(origin.problem("patch", message)),
         },
         // `setup` resolves the Deployment actions before pods are looked up.
-        Action::Apply { .. } | Action::Scale { .. } | Action::Undo { .. } => {
+        Action::Apply { .. } | Action::Scale { .. } | Action::Undo { .. } | Action::DeleteOwner { .. } => {
             Err(origin.problem(field, "this action names no pod".into()))
         }
     }

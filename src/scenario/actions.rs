@@ -17,6 +17,7 @@
 //!   - {at: 55s, patch: pod/web-*, spec: {activeDeadlineSeconds: 30}}  # the oldest pod named web-…
 //! ```
 
+use crate::api::meta::Propagation;
 use crate::api::pod_patch::PodPatch;
 use crate::dist::Dist;
 use crate::time::{SimDuration, SimTime, parse_duration};
@@ -67,6 +68,50 @@ pub enum Action {
     Undo { deployment: String, to_revision: u64 },
     /// `kubectl patch pod NAME -p '{"spec":{…}}'`.
     Patch { pod: String, patch: PodPatch },
+    /// `kubectl delete deployment|replicaset NAME [--cascade=…]`.
+    DeleteOwner { kind: OwnerKind, name: String, cascade: Propagation },
+}
+
+/// The kinds a DELETE may cascade from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OwnerKind {
+    ReplicaSet,
+    Deployment,
+}
+
+impl OwnerKind {
+    /// As kubectl names the resource.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OwnerKind::ReplicaSet => "replicaset",
+            OwnerKind::Deployment => "deployment",
+        }
+    }
+}
+
+/// `deployment/web`, `deploy/web`, `replicaset/web`, `rs/web` → the kind and name;
+/// `None` for anything else (a pod).
+fn owner_name(s: &str) -> Option<Result<(OwnerKind, String), String>> {
+    let (kind, name) = s.split_once('/')?;
+    let kind = match kind {
+        "deployment" | "deployments" | "deploy" => OwnerKind::Deployment,
+        "replicaset" | "replicasets" | "rs" => OwnerKind::ReplicaSet,
+        _ => return None,
+    };
+    Some(match name.is_empty() || name.contains('/') {
+        true => Err(format!("{s:?}: name it as {}/NAME", kind.as_str())),
+        false => Ok((kind, name.to_string())),
+    })
+}
+
+/// `kubectl delete --cascade`: `background` (the default), `foreground` or `orphan`.
+fn cascade(s: &str) -> Result<Propagation, String> {
+    match s {
+        "background" => Ok(Propagation::Background),
+        "foreground" => Ok(Propagation::Foreground),
+        "orphan" => Ok(Propagation::Orphan),
+        _ => Err(format!("{s:?}: cascade is background, foreground or orphan")),
+    }
 }
 
 impl Action {
@@ -77,7 +122,7 @@ impl Action {
             | Action::SetCondition { pod, .. }
             | Action::Kill { pod, .. }
             | Action::Patch { pod, .. } => Some(pod),
-            Action::Apply { .. } | Action::Scale { .. } | Action::Undo { .. } => None,
+            Action::Apply { .. } | Action::Scale { .. } | Action::Undo { .. } | Action::DeleteOwner { .. } => None,
         }
     }
 }
@@ -144,9 +189,21 @@ fn unknown_option(key: &str, known: &str) -> String {
     format!("unknown option {key:?} (known: {known})")
 }
 
-/// `--delete pod/web@60s[,grace-period=10]`.
+/// `--delete pod/web@60s[,grace-period=10]`, or
+/// `--delete deployment/web@60s[,cascade=foreground]`.
 pub fn parse_delete_flag(s: &str) -> Result<Timed, String> {
     let (subject, at, options) = flag_parts(s)?;
+    if let Some(owner) = owner_name(subject) {
+        let (kind, name) = owner?;
+        let mut policy = Propagation::Background;
+        for (k, v) in options {
+            match k {
+                "cascade" => policy = cascade(v)?,
+                _ => return Err(unknown_option(k, "cascade")),
+            }
+        }
+        return Ok(Timed { at, action: Action::DeleteOwner { kind, name, cascade: policy } });
+    }
     let mut grace = None;
     for (k, v) in options {
         match k {
@@ -216,6 +273,9 @@ pub struct ActionEntry {
     delete: Option<String>,
     #[serde(default)]
     grace_period_seconds: Option<i64>,
+    /// A Deployment's or ReplicaSet's `delete`: `kubectl delete --cascade`.
+    #[serde(default)]
+    cascade: Option<String>,
     #[serde(default)]
     set_condition: Option<ConditionEntry>,
     #[serde(default)]
@@ -281,6 +341,15 @@ impl ActionEntry {
         if self.grace_period_seconds.is_some() && self.delete.is_none() {
             return Err(("gracePeriodSeconds", "only a `delete` action takes gracePeriodSeconds".into()));
         }
+        let owner = self.delete.as_deref().and_then(owner_name);
+        if self.cascade.is_some() && owner.is_none() {
+            return Err(("cascade", "only a `delete` of a deployment/NAME or replicaset/NAME takes cascade".into()));
+        }
+        if self.grace_period_seconds.is_some() && owner.is_some() {
+            let message = "a Deployment or ReplicaSet is deleted at once (no graceful deletion): \
+                           gracePeriodSeconds is for a pod";
+            return Err(("gracePeriodSeconds", message.into()));
+        }
         if self.signal.is_some() && self.kill.is_none() {
             return Err(("signal", "only a `kill` action takes a signal".into()));
         }
@@ -303,6 +372,10 @@ impl ActionEntry {
                 deployment: deployment_name(d).map_err(|e| ("undo", e))?,
                 to_revision: self.to_revision.unwrap_or(0),
             }
+        } else if let Some(owner) = owner {
+            let (kind, name) = owner.map_err(|e| ("delete", e))?;
+            let policy = self.cascade.as_deref().map_or(Ok(Propagation::Background), cascade);
+            Action::DeleteOwner { kind, name, cascade: policy.map_err(|e| ("cascade", e))? }
         } else if let Some(pod) = &self.delete {
             Action::Delete {
                 pod: pod_name(pod).map_err(|e| ("delete", e))?,

@@ -2,6 +2,7 @@
 //! and kube-proxy, the EndpointSlice controller and the clients, exchanging
 //! messages through one event queue that owns time.
 
+mod collector;
 mod network;
 mod nodes;
 mod routes;
@@ -12,6 +13,7 @@ mod services;
 mod watch;
 mod workloads;
 
+use crate::api::meta::Propagation;
 use crate::api::pod_patch::PodPatch;
 use crate::api::status::{Condition, ConditionType, PodStatus};
 use crate::api::store::Kind;
@@ -21,6 +23,7 @@ use crate::client::{Answered, Client, Silence};
 use crate::cluster::Cluster;
 use crate::control::deployment as deploy;
 use crate::control::endpointslice::{self as eps, Controller};
+use crate::control::garbagecollector as gc;
 use crate::control::readiness_gate::{Controllers, GatePatch};
 use crate::control::replicaset as rs;
 use crate::engine::{Ctx, Queue, Routed};
@@ -28,7 +31,7 @@ use crate::kubelet::{self, Kubelet};
 use crate::proxy::{self, KubeProxy};
 use crate::rng::Stream;
 use crate::scenario::GateController;
-use crate::scenario::actions::Signal;
+use crate::scenario::actions::{OwnerKind, Signal};
 use crate::spec::{DeploymentSpec, PodSpec, ReplicaSetSpec, ServiceSpec};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
@@ -74,6 +77,10 @@ pub enum Ev {
     DeploymentController(deploy::Ev),
     /// A call of the Deployment controller reaches the API server.
     DeploymentWrite(Box<deploy::Write>),
+    /// A message to the garbage collector.
+    Collector(gc::Ev),
+    /// A call of the garbage collector reaches the API server.
+    CollectorCall(Box<gc::Call>),
     /// Client `client` sends its request number `n`.
     Send { client: usize, n: u32 },
     /// How far request `req` got, should its client time out.
@@ -132,6 +139,13 @@ pub enum Action {
     PatchMatching {
         prefix: Arc<str>,
         patch: Arc<PodPatch>,
+    },
+    /// `kubectl delete deployment|replicaset NAME --cascade=…`; a
+    /// ReplicaSet's name may end in `*` (the oldest live one so named).
+    DeleteOwner {
+        kind: OwnerKind,
+        name: Arc<str>,
+        cascade: Propagation,
     },
 }
 
@@ -194,6 +208,8 @@ pub struct World {
     replicasets: Option<rs::Controller>,
     /// The Deployment controller, present when the manifests declare Deployments.
     deployments: Option<deploy::Controller>,
+    /// The garbage collector, present when an action deletes an owner.
+    collector: Option<gc::Collector>,
     proxies: Vec<KubeProxy>,
     /// The merge orders of endpoints the kube-proxies share.
     merges: proxy::MergeOrders,
@@ -243,6 +259,11 @@ impl World {
                 .then(|| rs::Controller::new(setup.cluster.clone(), seed)),
             deployments: (!setup.deployments.is_empty() || setup.applies(|o| matches!(o, Applied::Deployment(_))))
                 .then(|| deploy::Controller::new(setup.cluster.clone(), seed)),
+            collector: setup
+                .actions
+                .iter()
+                .any(|a| matches!(a.action, Action::DeleteOwner { .. }))
+                .then(|| gc::Collector::new(setup.cluster.clone(), seed)),
             merges: proxy::MergeOrders::default(),
             proxies: match setup.services.is_empty() {
                 true => Vec::new(),
@@ -267,6 +288,7 @@ impl World {
             w.controller.is_some(),
             w.replicasets.is_some(),
             w.deployments.is_some(),
+            w.collector.is_some(),
             &setup.cluster.nodes,
         );
         for (i, k) in w.kubelets.iter_mut().enumerate() {
@@ -364,6 +386,14 @@ impl World {
                 }
             }
             Ev::DeploymentWrite(write) => self.deployment_write(*write),
+            Ev::Collector(ev) => {
+                if let Some(c) = self.collector.as_mut() {
+                    let mut out = Routed { q: &mut self.q, route: routes::collector };
+                    let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
+                    c.handle(ev, &mut ctx);
+                }
+            }
+            Ev::CollectorCall(call) => self.collector_call(*call),
             Ev::Schedule(pod) => self.schedule(pod, now),
             Ev::PatchStatus { pod, node, status } => {
                 let was_terminal = self.api.pod(pod).status.phase.is_terminal();
@@ -467,6 +497,7 @@ impl World {
                     self.trace.push(now, Record::Scenario { object: format!("pod/{prefix}*"), what });
                 }
             },
+            Action::DeleteOwner { kind, name, cascade } => self.delete_owner(kind, &name, cascade),
             Action::PatchMatching { prefix, patch } => match self.oldest_live(&prefix) {
                 Some(pod) => self.patch_pod(pod, &patch, now),
                 None => {

@@ -5,6 +5,7 @@
 use super::{Ev, NodeId};
 use crate::control::deployment as deploy;
 use crate::control::endpointslice as eps;
+use crate::control::garbagecollector as gc;
 use crate::control::replicaset as rs;
 use crate::kubelet;
 use crate::proxy;
@@ -46,5 +47,12 @@ pub fn deployments(out: deploy::Out) -> Ev {
     match out {
         deploy::Out::Own(ev) => Ev::DeploymentController(ev),
         deploy::Out::Write(write) => Ev::DeploymentWrite(write),
+    }
+}
+
+/// The garbage collector.
+pub fn collector(out: gc::Out) -> Ev {
+    match out {
+        gc::Out::Call(call) => Ev::CollectorCall(Box::new(call)),
     }
 }

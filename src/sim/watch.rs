@@ -8,6 +8,7 @@ use super::{Ev, NodeId};
 use crate::api::store::{Kind, Watch};
 use crate::control::deployment as deploy;
 use crate::control::endpointslice as eps;
+use crate::control::garbagecollector as gc;
 use crate::control::replicaset as rs;
 use crate::dist::Dist;
 use crate::proxy;
@@ -63,6 +64,7 @@ pub enum Subscriber {
     Proxy(NodeId),
     ReplicaSets,
     Deployments,
+    Collector,
 }
 
 impl Subscriber {
@@ -73,6 +75,7 @@ impl Subscriber {
             Subscriber::Proxy(node) => proxy::Ev::watched(record).map(|e| Ev::Proxy(node, e)),
             Subscriber::ReplicaSets => rs::Ev::watched(record).map(Ev::RsController),
             Subscriber::Deployments => deploy::Ev::watched(record).map(Ev::DeploymentController),
+            Subscriber::Collector => gc::Ev::watched(record).map(Ev::Collector),
         };
         ev.unwrap_or_else(|| unreachable!("{self:?} subscribed to {:?}", Kind::of(record)))
     }
@@ -102,6 +105,7 @@ impl Informers {
         service_path: bool,
         replica_sets: bool,
         deployments: bool,
+        collector: bool,
         nodes: &[crate::cluster::Node],
     ) -> Self {
         // Each component's informers as it declares them, its watches named
@@ -130,6 +134,9 @@ impl Informers {
         if deployments {
             groups.push(on(kcm, &deploy::WATCHES, Subscriber::Deployments));
         }
+        if collector {
+            groups.push(on(kcm, &gc::WATCHES, Subscriber::Collector));
+        }
         Informers { groups }
     }
 }
@@ -155,7 +162,7 @@ mod tests {
             let groups = i.groups.iter();
             groups.map(|g| g.iter().map(|s| (s.kind, format!("{:?}", s.to))).collect()).collect()
         };
-        let all = Informers::new(&mut Watches::new(1), true, true, true, &nodes);
+        let all = Informers::new(&mut Watches::new(1), true, true, true, false, &nodes);
         let (slices, a, b) =
             ("SliceController".to_string(), "Proxy(NodeId(0))".to_string(), "Proxy(NodeId(1))".to_string());
         assert_eq!(
@@ -178,8 +185,8 @@ mod tests {
                 ],
             ]
         );
-        let replica_sets_only = Informers::new(&mut Watches::new(1), false, true, false, &nodes);
+        let replica_sets_only = Informers::new(&mut Watches::new(1), false, true, false, false, &nodes);
         assert_eq!(shape(&replica_sets_only).len(), 1);
-        assert!(Informers::new(&mut Watches::new(1), false, false, false, &nodes).groups.is_empty());
+        assert!(Informers::new(&mut Watches::new(1), false, false, false, false, &nodes).groups.is_empty());
     }
 }

@@ -3,6 +3,7 @@
 
 use super::{World, routes};
 use crate::api::DeleteOutcome;
+use crate::api::meta::Meta;
 use crate::api::replicaset::RsSpec;
 use crate::control::controller_ref::ClaimAnswer;
 use crate::control::deployment::{self as deploy, Answer, revisions};
@@ -60,7 +61,7 @@ impl World {
             }
             Write::Recheck { rs, uid } => {
                 let r = self.api.replica_set(rs);
-                let answer = if r.meta.removed || r.meta.uid != uid { ClaimAnswer::Gone } else { ClaimAnswer::Found };
+                let answer = if gone_or_deleting(&r.meta, &uid) { ClaimAnswer::Gone } else { ClaimAnswer::Found };
                 return self.rs_claim_answered(rs, answer);
             }
             Write::PatchPod { rs, pod, patch } => {
@@ -158,8 +159,10 @@ impl World {
             }
             deploy::Write::Recheck { d, uid } => {
                 let dep = self.api.deployment(d);
-                let answer =
-                    if dep.meta.removed || dep.meta.uid != uid { ClaimAnswer::Gone } else { ClaimAnswer::Found };
+                let answer = match gone_or_deleting(&dep.meta, &uid) {
+                    true => ClaimAnswer::Gone,
+                    false => ClaimAnswer::Found,
+                };
                 return self.deployment_claim_answered(d, answer);
             }
             deploy::Write::PatchRs { d, rs, patch } => {
@@ -293,4 +296,10 @@ fn strip_hash(t: &mut crate::spec::PodTemplate) {
     if let Some(labels) = t.object.metadata.as_mut().and_then(|m| m.labels.as_mut()) {
         labels.remove(HASH_LABEL);
     }
+}
+
+/// `RecheckDeletionTimestamp`'s fresh GET: the owner is gone, was recreated
+/// (another UID) or is being deleted — it may not adopt.
+fn gone_or_deleting(meta: &Meta, uid: &str) -> bool {
+    meta.removed || &*meta.uid != uid || meta.deletion.is_some()
 }

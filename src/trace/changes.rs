@@ -85,7 +85,9 @@ fn spec_changes(old: &PodSpec, new: &PodSpec, push: &mut impl FnMut(String, Stri
 }
 
 /// A controller reference added (`ClaimObject` adopts an orphan its
-/// selector matches) or removed (released: the selector no longer matches).
+/// selector matches) or removed. A controller releases an object whose
+/// labels no longer match its selector, but labels never change in a run:
+/// a reference goes only when the garbage collector orphans the object.
 pub fn owner_change(old: Option<&OwnerRef>, new: Option<&OwnerRef>) -> Option<(String, String)> {
     let id = |o: &OwnerRef| format!("{}/{}", o.kind.to_lowercase(), o.name);
     match (old, new) {
@@ -94,8 +96,8 @@ pub fn owner_change(old: Option<&OwnerRef>, new: Option<&OwnerRef>) -> Option<(S
             "it had no controller and its labels match the selector: the controller PATCHed in its reference".into(),
         )),
         (Some(o), None) => Some((
-            format!("released by {}", id(o)),
-            "its labels no longer match the selector: the controller PATCHed out its reference".into(),
+            format!("orphaned from {}", id(o)),
+            "its owner is deleted with --cascade=orphan: the garbage collector PATCHed out its reference".into(),
         )),
         _ => None,
     }

@@ -40,6 +40,9 @@ pub fn replica_set(r: &ApiReplicaSet, clock: &Clock) -> apps::ReplicaSet {
             labels: non_empty(&s.labels),
             annotations: non_empty(&s.annotations),
             owner_references: s.owner.as_ref().map(|o| vec![owner_reference(o)]),
+            deletion_timestamp: r.meta.deletion.map(|d| clock.time(d.timestamp)),
+            deletion_grace_period_seconds: r.meta.deletion.map(|d| d.grace_seconds),
+            finalizers: finalizers(&r.meta),
             ..Default::default()
         },
         spec: apps::ReplicaSetSpec {
@@ -70,6 +73,9 @@ pub fn deployment(d: &ApiDeployment, clock: &Clock) -> apps::Deployment {
     meta.generation = Some(d.meta.generation);
     meta.creation_timestamp = Some(clock.time(d.meta.created));
     meta.annotations = non_empty(&d.annotations);
+    meta.deletion_timestamp = d.meta.deletion.map(|x| clock.time(x.timestamp));
+    meta.deletion_grace_period_seconds = d.meta.deletion.map(|x| x.grace_seconds);
+    meta.finalizers = finalizers(&d.meta);
     let s = &d.status;
     let positive = |n: u32| (n > 0).then_some(n as i32);
     object.status = Some(apps::DeploymentStatus {
@@ -96,4 +102,9 @@ pub fn deployment(d: &ApiDeployment, clock: &Clock) -> apps::Deployment {
         }),
     });
     object
+}
+
+/// `metadata.finalizers`, omitted when empty.
+fn finalizers(meta: &crate::api::meta::Meta) -> Option<Vec<String>> {
+    (!meta.finalizers.is_empty()).then(|| meta.finalizers.iter().map(|f| f.to_string()).collect())
 }

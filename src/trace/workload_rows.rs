@@ -6,6 +6,7 @@
 use super::record::{Record, WatchKind};
 use super::table::Row;
 use crate::api::deployment::{ApiDeployment, Condition, ConditionStatus, ConditionType, Reason};
+use crate::api::meta::{FOREGROUND, Meta, ORPHAN};
 use crate::api::replicaset::ApiReplicaSet;
 use crate::control::deployment::fenceposts::max_unavailable;
 use crate::control::deployment::hash::equal_ignore_hash;
@@ -71,6 +72,9 @@ impl WorkloadRows {
         if let Some((what, why)) = super::changes::owner_change(old.spec.owner.as_ref(), s.owner.as_ref()) {
             push(what, why);
         }
+        if let Some((what, why)) = deleting(&old.meta, &rs.meta) {
+            push(what, why);
+        }
         if revision != old.spec.annotations.get(REVISION)
             && let Some(r) = revision
         {
@@ -133,8 +137,13 @@ impl WorkloadRows {
             }
             return;
         };
-        if d.meta.generation != old.meta.generation {
+        let deleting = deleting(&old.meta, &d.meta);
+        // A first DELETE moves the generation too (`markAsDeleting`).
+        if d.meta.generation != old.meta.generation && (deleting.is_none() || !Arc::ptr_eq(&old.spec, &d.spec)) {
             let (what, why) = spec_change(old, d);
+            push(what, why);
+        }
+        if let Some((what, why)) = deleting {
             push(what, why);
         }
         if revision != old.annotations.get(REVISION)
@@ -272,6 +281,24 @@ fn spec_change(old: &ApiDeployment, d: &ApiDeployment) -> (String, String) {
         changed.insert(0, format!("replicas {} → {}", a.replicas, b.replicas));
     }
     (format!("spec changed (generation {generation})"), changed.join("; "))
+}
+
+/// A DELETE that finalizers hold: the object stays, deleting, until the
+/// garbage collector has done what its finalizer asks.
+fn deleting(old: &Meta, new: &Meta) -> Option<(String, String)> {
+    if new.deletion.is_none() || old.deletion.is_some() && old.finalizers == new.finalizers {
+        return None;
+    }
+    let has = |f: &str| new.finalizers.iter().any(|x| **x == *f);
+    let why = if has(FOREGROUND) {
+        "deleted in the foreground: it stays until the garbage collector has deleted its dependents"
+    } else if has(ORPHAN) {
+        "deleted with --cascade=orphan: it stays until the garbage collector has removed the references to it"
+    } else {
+        "a finalizer holds it"
+    };
+    let list: Vec<&str> = new.finalizers.iter().map(|f| &**f).collect();
+    Some((format!("deleting (finalizers {})", list.join(", ")), why.into()))
 }
 
 /// `web: nginx:1.27 → nginx:1.28` for each container whose image changed.

@@ -559,9 +559,26 @@ impl Plan {
         self.old.iter().map(|o| o.2.clone()).collect()
     }
 
+    /// `syncDeploymentStatus`: the counts of the ReplicaSets as planned,
+    /// written when they changed.
+    fn sync_counts(&mut self, now: SimTime) {
+        let mut view = self.view();
+        view.status = self.status.clone();
+        let gate = self.version >= Version::V1_35;
+        let (new, olds) = self.status_views();
+        self.status = calculate_status(&view, new.as_ref(), &olds, gate, now);
+        self.write_status_if_changed();
+    }
+
     /// The sync; returns the requeue `syncRolloutStatus` asks for.
     fn run(&mut self, pods: &Informer<ApiPod>, now: SimTime) -> Requeue {
         let d = self.d.clone();
+        // `syncDeployment`: a Deployment being deleted has its status synced only (`syncStatusOnly`).
+        if d.meta.deletion.is_some() {
+            self.new_replica_set(false, now);
+            self.sync_counts(now);
+            return Requeue::Never;
+        }
         let spec = &d.spec;
         let olds = self.old_views();
         self.paused_conditions(now);
@@ -574,12 +591,7 @@ impl Plan {
             if spec.paused {
                 self.cleanup();
             }
-            let mut view = self.view();
-            view.status = self.status.clone();
-            let gate = self.version >= Version::V1_35;
-            let (new, olds) = self.status_views();
-            self.status = calculate_status(&view, new.as_ref(), &olds, gate, now);
-            self.write_status_if_changed();
+            self.sync_counts(now);
             return Requeue::Never;
         }
         match spec.strategy {

@@ -449,7 +449,8 @@ impl Controller {
         active.sort_by_key(|p| p.id);
         let active: Vec<&Arc<ApiPod>> = active.iter().collect();
         let mut managing = Managing { batches: VecDeque::new(), in_flight: 0, status: None, read: rs.status.clone() };
-        if c.satisfied {
+        // `syncReplicaSet`: a ReplicaSet being deleted is not managed, only its status written.
+        if c.satisfied && rs.meta.deletion.is_none() {
             match manage_replicas(active.len() as u32, rs.spec.replicas) {
                 ReplicaChange::None => {}
                 ReplicaChange::Create { count, batches } => {
