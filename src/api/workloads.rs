@@ -186,10 +186,12 @@ fn same_deployment_spec(a: &DeploymentSpec, b: &DeploymentSpec) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::meta::{FOREGROUND, ORPHAN};
     use crate::api::replicaset::OwnerRef;
     use crate::error::SourceFile;
     use crate::manifest::workloads::read_deployment;
     use crate::source::parse_documents;
+    use crate::trace::record::{Record, WatchKind};
     use crate::trace::render::Clock;
     use crate::trace::render_workloads;
 
@@ -258,5 +260,42 @@ mod tests {
         assert_eq!(object["metadata"]["generation"], 1);
         let again = Arc::new((*d).clone());
         assert!(!api.update_deployment(dep, again, BTreeMap::new(), SimTime::ZERO, &mut trace));
+    }
+
+    /// `Store.Delete` of a kind without graceful deletion: the policy's
+    /// finalizer keeps the object, deleting (deletionTimestamp to the
+    /// second, grace 0, the next generation); a later DELETE only swaps the
+    /// garbage collector's finalizers; the PUT that removes the last one
+    /// deletes it, and the DELETED record still shows it. Without a
+    /// finalizer the object goes at once.
+    #[test]
+    fn a_delete_with_a_policy_keeps_the_object_until_its_finalizer_goes() {
+        let (mut api, mut trace) = (ApiServer::new(1), Trace::default());
+        let d = deployment();
+        let id = api.create_replica_set(rs_spec(&d, 1), SimTime::ZERO, &mut trace).unwrap();
+        let rs = Owner::ReplicaSet(id);
+        let at = SimTime::from_millis(20_400);
+        assert_eq!(api.delete_owner(rs, Propagation::Foreground, None, at, &mut trace), Ok(Deleted::Finalizing));
+        let meta = &api.replica_set(id).meta;
+        let deletion = meta.deletion.unwrap();
+        assert_eq!((deletion.timestamp, deletion.grace_seconds), (SimTime::from_millis(20_000), 0));
+        assert_eq!((meta.generation, meta.finalizers.clone()), (2, vec![Arc::from(FOREGROUND)]));
+        assert_eq!(api.delete_owner(rs, Propagation::Foreground, None, at, &mut trace), Ok(Deleted::Unchanged));
+        assert_eq!(api.delete_owner(rs, Propagation::Orphan, Some("other"), at, &mut trace), Err(Refused::Conflict));
+        assert_eq!(api.delete_owner(rs, Propagation::Orphan, None, at, &mut trace), Ok(Deleted::Finalizing));
+        assert_eq!(api.replica_set(id).meta.generation, 2, "the first delete moves the generation, not a later one");
+        assert_eq!(api.remove_finalizer(rs, FOREGROUND, at, &mut trace), Ok(Change::None));
+        assert_eq!(api.remove_finalizer(rs, ORPHAN, at, &mut trace), Ok(Change::Stored));
+        assert!(api.replica_set(id).meta.removed);
+        let Some(Record::ReplicaSet { kind: WatchKind::Deleted, rs: last }) = trace.entries.last().map(|e| &e.record)
+        else {
+            panic!("a DELETED record")
+        };
+        assert_eq!(last.meta.finalizers, vec![Arc::from(ORPHAN)]);
+        // ADDED, MODIFIED (foreground), MODIFIED (orphan), DELETED.
+        assert_eq!(trace.entries.len(), 4);
+        let dep = api.create_deployment(d, SimTime::ZERO, &mut trace);
+        let gone = api.delete_owner(Owner::Deployment(dep), Propagation::Background, None, at, &mut trace);
+        assert_eq!((gone, api.deployment(dep).meta.removed), (Ok(Deleted::Removed), true));
     }
 }

@@ -334,9 +334,8 @@ fn known_deployment(
     if every().any(|d| d.name == name) {
         return Ok(Arc::from(name));
     }
-    let known: Vec<&str> = every().map(|d| d.name.as_str()).collect();
-    Err(origin
-        .problem(field, format!("no Deployment named {name:?} in the manifests (Deployments: {})", known.join(", "))))
+    let known = listed(every().map(|d| d.name.as_str()));
+    Err(origin.problem(field, format!("no Deployment named {name:?} in the manifests (Deployments: {known})")))
 }
 
 /// The Deployment or ReplicaSet a `delete` names: one the manifests or an
@@ -357,12 +356,22 @@ fn known_owner(
     if name.ends_with('*') || every().any(|r| r.name == name) {
         return Ok(Arc::from(name));
     }
-    let known: Vec<&str> = every().map(|r| r.name.as_str()).collect();
+    let known = listed(every().map(|r| r.name.as_str()));
     let message = format!(
-        "no ReplicaSet named {name:?} in the manifests (ReplicaSets: {}); a Deployment's are named by prefix, e.g. replicaset/web-*",
-        known.join(", ")
+        "no ReplicaSet named {name:?} in the manifests (ReplicaSets: {known}); a Deployment's are named by prefix, e.g. replicaset/web-*"
     );
     Err(origin.problem("delete", message))
+}
+
+/// Names for a message: each once, in order, or "none".
+fn listed<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let mut once: Vec<&str> = Vec::new();
+    for n in names {
+        if !once.contains(&n) {
+            once.push(n);
+        }
+    }
+    if once.is_empty() { "none".into() } else { once.join(", ") }
 }
 
 /// The objects of an `apply` file: Deployments, created or given a new spec

@@ -438,4 +438,26 @@ mod tests {
         let digest = r#"pod/web:{"spec":{"containers":[{"name":"app","image":"nginx@sha256:ab"}]}}"#;
         assert!(parse_patch_flag(digest).unwrap_err().ends_with(form));
     }
+
+    /// `kubectl delete deployment/web --cascade=…`, as a flag and as an entry.
+    #[test]
+    fn owner_deletes() {
+        let d = parse_delete_flag("deploy/web@20s,cascade=foreground").unwrap();
+        let want = |kind, cascade| Action::DeleteOwner { kind, name: "web".into(), cascade };
+        assert_eq!(d.action, want(OwnerKind::Deployment, Propagation::Foreground));
+        let r = parse_delete_flag("rs/web@20s").unwrap();
+        assert_eq!(r.action, want(OwnerKind::ReplicaSet, Propagation::Background));
+        assert!(parse_delete_flag("deployment/web@20s,grace-period=5").unwrap_err().contains("cascade"));
+        assert!(parse_delete_flag("deployment/web@20s,cascade=all").unwrap_err().contains("orphan"));
+        assert!(parse_delete_flag("deployment/@20s").unwrap_err().contains("deployment/NAME"));
+        let entry = |yaml: &str| serde_saphyr::from_str::<ActionEntry>(yaml).unwrap().resolve();
+        let o = entry("{at: 20s, delete: deployment/web, cascade: orphan}").unwrap();
+        assert_eq!(o.action, want(OwnerKind::Deployment, Propagation::Orphan));
+        assert_eq!(entry("{at: 20s, delete: pod/web, cascade: orphan}").unwrap_err().0, "cascade");
+        assert_eq!(
+            entry("{at: 20s, delete: deployment/web, gracePeriodSeconds: 5}").unwrap_err().0,
+            "gracePeriodSeconds"
+        );
+        assert_eq!(entry("{at: 20s, delete: deployment/web, cascade: both}").unwrap_err().0, "cascade");
+    }
 }

@@ -13,6 +13,7 @@ mod backoff_rule;
 mod bound_pod;
 mod c28_service;
 mod crash_loop;
+mod garbage_collector;
 mod hooks;
 mod initial_delay;
 mod kubelet_admission;

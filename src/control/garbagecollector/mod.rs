@@ -312,11 +312,12 @@ impl Collector {
         self.work(ctx);
     }
 
+    /// Sends a call; `removeFinalizer` is two (a GET, then the PUT).
     fn call(&mut self, call: Call, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let d = self.cluster.latencies.api_write.sample(&mut self.rng);
+        let mut d = self.cluster.latencies.api_write.sample(&mut self.rng);
+        if let Call::RemoveFinalizer { .. } = call {
+            d = d + self.cluster.latencies.api_write.sample(&mut self.rng);
+        }
         ctx.q.after(d, Out::Call(call));
     }
 }
-
-#[cfg(test)]
-mod tests;
