@@ -97,11 +97,33 @@ fn scenario_actions_are_checked_with_their_line() {
     let scale = "manifests: [pod.yaml]\nactions:\n- {at: 10s, scale: deployment/web, replicas: 3}\n";
     let scenario = dir.write("scale.yaml", scale);
     let run = podsim(["run", &scenario]);
-    assert_error(&run, &scenario, 3, r#"actions[0].scale: no Deployment named "web" in the manifests (Deployments: )"#);
+    assert_error(
+        &run,
+        &scenario,
+        3,
+        r#"actions[0].scale: no Deployment named "web" in the manifests (Deployments: none)"#,
+    );
     let replicas = "manifests: [pod.yaml]\nactions:\n- {at: 10s, undo: deployment/web, replicas: 3}\n";
     let scenario = dir.write("undo.yaml", replicas);
     let run = podsim(["run", &scenario]);
     assert_error(&run, &scenario, 3, "actions[0].replicas: a `scale` action takes `replicas`, and only it");
+    let graceful = "manifests: [pod.yaml]\nactions:\n- {at: 10s, delete: deployment/web, gracePeriodSeconds: 5}\n";
+    let scenario = dir.write("graceful.yaml", graceful);
+    let run = podsim(["run", &scenario]);
+    assert_error(&run, &scenario, 3, "actions[0].gracePeriodSeconds: a Deployment or ReplicaSet is deleted at once");
+    let cascade = "manifests: [pod.yaml]\nactions:\n- {at: 10s, delete: pod/web, cascade: orphan}\n";
+    let scenario = dir.write("cascade.yaml", cascade);
+    let run = podsim(["run", &scenario]);
+    assert_error(&run, &scenario, 3, "actions[0].cascade: only a `delete` of a deployment/NAME or replicaset/NAME");
+    let missing = "manifests: [pod.yaml]\nactions:\n- {at: 10s, delete: deployment/web, cascade: foreground}\n";
+    let scenario = dir.write("missing.yaml", missing);
+    let run = podsim(["run", &scenario]);
+    assert_error(
+        &run,
+        &scenario,
+        3,
+        r#"actions[0].delete: no Deployment named "web" in the manifests (Deployments: none)"#,
+    );
 }
 
 #[test]
