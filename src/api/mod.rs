@@ -216,13 +216,18 @@ impl ApiServer {
     /// conditions the kubelet does not own stay as stored (its strategic
     /// merge patch only names its own).
     pub fn patch_status(&mut self, id: PodId, mut status: PodStatus, now: SimTime, trace: &mut Trace) -> PodStatus {
+        // The merge reads the stored pod first: a write that changes nothing is not sent.
+        let p = self.pods.get(id);
+        if p.meta.removed {
+            return p.status.clone();
+        }
+        let kubelets = status.conditions.into_iter().filter(|c| c.kind.by_kubelet());
+        status.conditions = p.status.other_conditions().cloned().chain(kubelets).collect();
+        if p.status.same_as(&status) {
+            return p.status.clone();
+        }
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
         let _ = self.pods.write(id, Precondition::None, c, |p| {
-            let kubelets = status.conditions.into_iter().filter(|c| c.kind.by_kubelet());
-            status.conditions = p.status.other_conditions().cloned().chain(kubelets).collect();
-            if p.status.same_as(&status) {
-                return Change::None;
-            }
             p.status = status;
             Change::Stored
         });

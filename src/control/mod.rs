@@ -6,8 +6,10 @@
 pub mod controller_ref;
 pub mod deployment;
 pub mod endpointslice;
+pub mod expectations;
 pub mod garbagecollector;
 pub mod readiness_gate;
 pub mod replicaset;
 pub mod scheduler;
+pub mod workers;
 pub mod workqueue;

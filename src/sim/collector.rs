@@ -82,8 +82,8 @@ impl World {
                 let _ = self.api.remove_finalizer(*owner, finalizer, now, &mut self.trace);
                 Answer::Done
             }
-            Call::Orphan { dependent, owner, .. } => {
-                let patch = OwnerPatch::Release(owner.clone());
+            Call::Orphan { dependent, uid, .. } => {
+                let patch = OwnerPatch::Release(uid.clone());
                 match *dependent {
                     ObjectId::Pod(pod) => {
                         self.api.patch_pod_owner(pod, &patch, now, &mut self.trace);

@@ -23,6 +23,7 @@ use crate::api::replicaset::{ApiReplicaSet, OwnerRef, RsSpec};
 use crate::api::store::{Kind, Watch};
 use crate::cluster::{Cluster, Version};
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
+use crate::control::workers::Workers;
 use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::{DeploymentId, RsId};
@@ -200,8 +201,8 @@ pub struct Controller {
     deployments: Informer<ApiDeployment>,
     sets: Informer<ApiReplicaSet>,
     pods: Informer<ApiPod>,
-    queue: WorkQueue<DeploymentId>,
-    syncing: BTreeMap<DeploymentId, Syncing>,
+    /// Its work queue and the Deployments being synced.
+    workers: Workers<DeploymentId, Syncing>,
     templates: TemplateMatches,
     rng: Stream,
 }
@@ -232,8 +233,7 @@ impl Controller {
             deployments: Informer::default(),
             sets: Informer::default(),
             pods: Informer::default(),
-            queue: WorkQueue::controller_default(),
-            syncing: BTreeMap::new(),
+            workers: Workers::new(WorkQueue::controller_default(), WORKERS),
             templates: TemplateMatches::default(),
             rng: Stream::new(seed, "kube-controller-manager/deployment"),
         }
@@ -244,11 +244,11 @@ impl Controller {
         match ev {
             Ev::Deployment(kind, d) => {
                 self.deployments.apply(kind, &d);
-                self.queue.add(d.id);
+                self.workers.queue.add(d.id);
             }
             Ev::ReplicaSet(kind, rs) => self.replica_set_event(kind, rs),
             Ev::Pod(kind, pod) => self.pod_event(kind, pod),
-            Ev::Wake(id) => self.queue.wake(id, now),
+            Ev::Wake(id) => self.workers.queue.wake(id, now),
         }
         self.work(ctx);
     }
@@ -266,7 +266,7 @@ impl Controller {
         let uids: Vec<Arc<str>> = self.owned_sets(d).iter().map(|r| r.meta.uid.clone()).collect();
         let left = self.pods.list().any(|p| p.spec.owner.as_ref().is_some_and(|o| uids.contains(&o.uid)));
         if recreate && !left {
-            self.queue.add(d);
+            self.workers.queue.add(d);
         }
     }
 
@@ -281,11 +281,11 @@ impl Controller {
         }
         let changed = old.as_ref().is_some_and(|o| o.spec.owner != rs.spec.owner);
         if changed && let Some(d) = old.as_deref().and_then(|o| self.owner_of(o)) {
-            self.queue.add(d);
+            self.workers.queue.add(d);
         }
         if rs.spec.owner.is_some() {
             if let Some(d) = self.owner_of(&rs) {
-                self.queue.add(d);
+                self.workers.queue.add(d);
             }
             return;
         }
@@ -298,7 +298,7 @@ impl Controller {
                 .map(|d| d.id)
                 .collect();
             for d in wanting {
-                self.queue.add(d);
+                self.workers.queue.add(d);
             }
         }
     }
@@ -319,7 +319,7 @@ impl Controller {
     /// (`handleErr`: `AddRateLimited`), unless `reconcileOldReplicaSets`
     /// swallows the error.
     pub fn written(&mut self, d: DeploymentId, answer: Answer, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let Some(Syncing::Writing(w)) = self.syncing.get_mut(&d) else { return };
+        let Some(Syncing::Writing(w)) = self.workers.state(d) else { return };
         match answer {
             Answer::Done => {}
             Answer::Stored { rs, resource_version } => {
@@ -346,7 +346,7 @@ impl Controller {
     /// adopted ReplicaSet is claimed; one gone (404) is not, and is no
     /// error; a refused adoption is; a release's failures are ignored.
     pub fn claim_answered(&mut self, d: DeploymentId, answer: ClaimAnswer, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        if let Some(Syncing::Claiming(c)) = self.syncing.get_mut(&d) {
+        if let Some(Syncing::Claiming(c)) = self.workers.state(d) {
             match (c.waiting.take(), answer) {
                 (Some(ClaimCall::Recheck), ClaimAnswer::Gone) => c.cannot_adopt = true,
                 (Some(ClaimCall::Adopt(rs)), ClaimAnswer::Patched(Patched::Changed | Patched::Unchanged)) => {
@@ -362,16 +362,14 @@ impl Controller {
 
     /// The sync failed: the key comes back through the rate limiter.
     fn fail(&mut self, d: DeploymentId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        self.syncing.remove(&d);
-        self.queue.done(d);
-        if let Some(due) = self.queue.add_rate_limited(d, ctx.q.now()) {
+        self.workers.done(d);
+        if let Some(due) = self.workers.queue.add_rate_limited(d, ctx.q.now()) {
             ctx.q.at(due, Out::Own(Ev::Wake(d)));
         }
     }
 
     fn work(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        while self.syncing.len() < WORKERS {
-            let Some(id) = self.queue.get() else { return };
+        while let Some(id) = self.workers.get() {
             self.sync(id, ctx);
         }
     }
@@ -379,7 +377,7 @@ impl Controller {
     /// The plan's next call; a ReplicaSet written before in the same sync
     /// is written based on the answer.
     fn next_write(&mut self, id: DeploymentId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let Some(Syncing::Writing(w)) = self.syncing.get_mut(&id) else { return };
+        let Some(Syncing::Writing(w)) = self.workers.state(id) else { return };
         match w.steps.pop_front() {
             Some(Step { mut write, on_refusal }) => {
                 if let Write::UpdateRs { rs, read, .. } = &mut write
@@ -395,9 +393,7 @@ impl Controller {
                 ctx.q.after(delay, Out::Write(Box::new(write)));
             }
             None => {
-                self.syncing.remove(&id);
-                self.queue.forget(id);
-                self.queue.done(id);
+                self.workers.succeeded(id);
             }
         }
     }
@@ -406,7 +402,7 @@ impl Controller {
     /// `ClaimReplicaSets` over every ReplicaSet of the namespace), then plan.
     fn sync(&mut self, id: DeploymentId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(d) = self.deployments.get(id).cloned() else {
-            self.queue.done(id);
+            self.workers.done(id);
             return;
         };
         let mut c = Claiming {
@@ -436,14 +432,14 @@ impl Controller {
                 Claim::Ignore => {}
             }
         }
-        self.syncing.insert(id, Syncing::Claiming(c));
+        self.workers.run(id, Syncing::Claiming(c));
         self.claim(id, ctx);
     }
 
     /// The next claim call once the previous one is answered; after the
     /// last, the plan.
     fn claim(&mut self, id: DeploymentId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let Some(Syncing::Claiming(c)) = self.syncing.get_mut(&id) else { return };
+        let Some(Syncing::Claiming(c)) = self.workers.state(id) else { return };
         if c.waiting.is_some() {
             return;
         }
@@ -452,7 +448,7 @@ impl Controller {
             ctx.q.after(delay, Out::Write(Box::new(write)));
             return;
         }
-        let Some(Syncing::Claiming(c)) = self.syncing.remove(&id) else { return };
+        let Some(Syncing::Claiming(c)) = self.workers.take(id) else { return };
         if c.failed {
             self.fail(id, ctx);
             return;
@@ -466,12 +462,12 @@ impl Controller {
             Requeue::After(after) => self.add_after(id, after, ctx),
         }
         let writing = Writing { steps: plan.writes, sent: OnRefusal::Fails, stored: BTreeMap::new() };
-        self.syncing.insert(id, Syncing::Writing(writing));
+        self.workers.run(id, Syncing::Writing(writing));
         self.next_write(id, ctx);
     }
 
     fn add_after(&mut self, id: DeploymentId, delay: SimDuration, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        if let Some(due) = self.queue.add_after(id, delay, ctx.q.now()) {
+        if let Some(due) = self.workers.queue.add_after(id, delay, ctx.q.now()) {
             ctx.q.at(due, Out::Own(Ev::Wake(id)));
         }
     }

@@ -18,6 +18,7 @@ use crate::api::service::ApiService;
 use crate::api::status::ConditionType;
 use crate::api::store::{Kind, Watch};
 use crate::cluster::Cluster;
+use crate::control::workers::Workers;
 use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
@@ -27,7 +28,7 @@ use crate::rng::Stream;
 use crate::trace::Record;
 use crate::trace::record::WatchKind;
 use foldhash::{HashMap, HashMapExt};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use tracker::Tracker;
 use trigger::TriggerTimes;
@@ -93,26 +94,26 @@ pub struct Controller {
     targets: HashMap<PodId, TargetRef>,
     services: Informer<ApiService>,
     slices: Informer<ApiSlice>,
-    queue: WorkQueue<ServiceId>,
+    /// Its work queue and the Services being synced, each with the
+    /// writes still to make.
+    workers: Workers<ServiceId, VecDeque<Write>>,
     tracker: Tracker,
     triggers: TriggerTimes,
-    /// Services being synced, with the writes still to make.
-    syncing: BTreeMap<ServiceId, VecDeque<Write>>,
     rng: Stream,
 }
 
 impl Controller {
     pub fn new(cluster: Arc<Cluster>, seed: u64) -> Self {
+        let workers = Workers::new(WorkQueue::default(), cluster.endpoint_slice.concurrent_service_endpoint_syncs);
         Controller {
             cluster,
             pods: Informer::default(),
             targets: HashMap::new(),
             services: Informer::default(),
             slices: Informer::default(),
-            queue: WorkQueue::default(),
+            workers,
             tracker: Tracker::default(),
             triggers: TriggerTimes::default(),
-            syncing: BTreeMap::new(),
             rng: Stream::new(seed, "kube-controller-manager/endpointslice"),
         }
     }
@@ -123,7 +124,7 @@ impl Controller {
             // `onServiceUpdate` / `onServiceDelete`: at once.
             Ev::Service(kind, svc) => {
                 self.services.apply(kind, &svc);
-                self.queue.add(svc.id);
+                self.workers.queue.add(svc.id);
             }
             Ev::Pod(kind, pod) => {
                 if kind == WatchKind::Deleted {
@@ -154,7 +155,7 @@ impl Controller {
                     self.add_after(slice.service, SLICE_CHANGE_DELAY.max(batch), ctx);
                 }
             }
-            Ev::Wake(id) => self.queue.wake(id, now),
+            Ev::Wake(id) => self.workers.queue.wake(id, now),
         }
         self.work(ctx);
     }
@@ -193,15 +194,14 @@ impl Controller {
     }
 
     fn add_after(&mut self, id: ServiceId, delay: crate::time::SimDuration, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        if let Some(due) = self.queue.add_after(id, delay, ctx.q.now()) {
+        if let Some(due) = self.workers.queue.add_after(id, delay, ctx.q.now()) {
             ctx.q.at(due, Out::Own(Ev::Wake(id)));
         }
     }
 
     /// Free workers take queued Services.
     fn work(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        while self.syncing.len() < self.cluster.endpoint_slice.concurrent_service_endpoint_syncs {
-            let Some(id) = self.queue.get() else { return };
+        while let Some(id) = self.workers.get() {
             self.sync(id, ctx);
         }
     }
@@ -210,19 +210,18 @@ impl Controller {
     fn sync(&mut self, id: ServiceId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let Some(svc) = self.services.get(id).cloned() else {
-            self.queue.forget(id);
-            self.queue.done(id);
+            self.workers.succeeded(id);
             return;
         };
         // A cache older than the controller's own writes: try again later (`handleErr`).
         if self.tracker.stale(id, &self.slices) {
-            self.queue.done(id);
-            if self.queue.requeues(id) < MAX_RETRIES {
-                if let Some(due) = self.queue.add_rate_limited(id, now) {
+            self.workers.done(id);
+            if self.workers.queue.requeues(id) < MAX_RETRIES {
+                if let Some(due) = self.workers.queue.add_rate_limited(id, now) {
                     ctx.q.at(due, Out::Own(Ev::Wake(id)));
                 }
             } else {
-                self.queue.forget(id);
+                self.workers.queue.forget(id);
             }
             return;
         }
@@ -241,22 +240,20 @@ impl Controller {
         let existing: Vec<(SliceId, &crate::api::endpointslice::SliceContent)> =
             self.slices.list().filter(|s| s.service == id).map(|s| (s.id, &s.content)).collect();
         let writes = reconcile(&existing, desired, self.cluster.endpoint_slice.max_endpoints_per_slice, trigger);
-        self.syncing.insert(id, writes.into());
+        self.workers.run(id, writes.into());
         self.next_write(id, ctx);
     }
 
     /// Sends the sync's next write, or ends the sync (`Forget`, `Done`).
     fn next_write(&mut self, id: ServiceId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let next = self.syncing.get_mut(&id).and_then(VecDeque::pop_front);
+        let next = self.workers.state(id).and_then(VecDeque::pop_front);
         match next {
             Some(write) => {
                 let d = self.cluster.latencies.api_write.sample(&mut self.rng);
                 ctx.q.after(d, Out::Write(Box::new(Request { service: id, write })));
             }
             None => {
-                self.syncing.remove(&id);
-                self.queue.forget(id);
-                self.queue.done(id);
+                self.workers.succeeded(id);
             }
         }
     }

@@ -22,6 +22,7 @@ use crate::api::pod::ApiPod;
 use crate::api::replicaset::ApiReplicaSet;
 use crate::api::store::{Kind, Watch};
 use crate::cluster::Cluster;
+use crate::control::workers::Workers;
 use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::{ObjectId, Owner};
@@ -30,7 +31,6 @@ use crate::spec::OwnerRef;
 use crate::trace::Record;
 use crate::trace::record::WatchKind;
 use graph::Graph;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// What reaches the collector.
@@ -76,14 +76,7 @@ impl Live {
     }
 }
 
-/// Which queue an attempt came from.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Queue {
-    Delete,
-    Orphan,
-}
-
-/// A call on its way to the API server, for the attempt on `item`.
+/// A call of an attempt on its way to the API server.
 #[derive(Clone, Debug)]
 pub enum Call {
     /// `getObject`: the object as stored now (`None`: 404).
@@ -93,9 +86,10 @@ pub enum Call {
     /// `deleteObject`: DELETE with the UID it saw as precondition.
     Delete { item: ObjectId, uid: Arc<str>, policy: Propagation },
     /// `removeFinalizer`: GET, then PUT without `finalizer`.
-    RemoveFinalizer { item: ObjectId, owner: Owner, finalizer: &'static str },
-    /// `orphanDependents`: PATCH `dependent` without the reference to `owner`.
-    Orphan { item: ObjectId, dependent: ObjectId, owner: Arc<str> },
+    RemoveFinalizer { owner: Owner, finalizer: &'static str },
+    /// `orphanDependents`: PATCH `dependent` without the reference to
+    /// `owner`, whose UID is `uid`.
+    Orphan { owner: Owner, dependent: ObjectId, uid: Arc<str> },
 }
 
 /// The API server's answer to a call.
@@ -130,9 +124,10 @@ enum Step {
 pub struct Collector {
     cluster: Arc<Cluster>,
     graph: Graph,
-    attempt_to_delete: WorkQueue<ObjectId>,
-    attempt_to_orphan: WorkQueue<Owner>,
-    attempts: BTreeMap<(Queue, ObjectId), Step>,
+    /// `attemptToDelete` and its workers, each attempt with where it stands.
+    attempt_to_delete: Workers<ObjectId, Step>,
+    /// `attemptToOrphan` and its workers.
+    attempt_to_orphan: Workers<Owner, Step>,
     rng: Stream,
 }
 
@@ -141,9 +136,8 @@ impl Collector {
         Collector {
             cluster,
             graph: Graph::default(),
-            attempt_to_delete: WorkQueue::controller_default(),
-            attempt_to_orphan: WorkQueue::controller_default(),
-            attempts: BTreeMap::new(),
+            attempt_to_delete: Workers::new(WorkQueue::controller_default(), WORKERS),
+            attempt_to_orphan: Workers::new(WorkQueue::controller_default(), WORKERS),
             rng: Stream::new(seed, "kube-controller-manager/garbagecollector"),
         }
     }
@@ -156,28 +150,22 @@ impl Collector {
             Ev::Deployment(kind, d) => self.graph.observe(kind, &*d),
         };
         for item in changes.attempt_to_delete {
-            self.attempt_to_delete.add(item);
+            self.attempt_to_delete.queue.add(item);
         }
         for owner in changes.attempt_to_orphan {
-            self.attempt_to_orphan.add(owner);
+            self.attempt_to_orphan.queue.add(owner);
         }
         self.work(ctx);
     }
 
     /// Starts attempts while workers are free.
     fn work(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        while self.busy(Queue::Delete) < WORKERS {
-            let Some(item) = self.attempt_to_delete.get() else { break };
+        while let Some(item) = self.attempt_to_delete.get() {
             self.attempt_to_delete_item(item, ctx);
         }
-        while self.busy(Queue::Orphan) < WORKERS {
-            let Some(owner) = self.attempt_to_orphan.get() else { break };
+        while let Some(owner) = self.attempt_to_orphan.get() {
             self.attempt_to_orphan_item(owner, ctx);
         }
-    }
-
-    fn busy(&self, queue: Queue) -> usize {
-        self.attempts.keys().filter(|(q, _)| *q == queue).count()
     }
 
     /// `attemptToDeleteItem`, first step: an object already being deleted
@@ -185,9 +173,9 @@ impl Collector {
     /// else the item is read from the API server.
     fn attempt_to_delete_item(&mut self, item: ObjectId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         if self.graph.being_deleted(item) && !self.graph.deleting_dependents(item) {
-            return self.finish(Queue::Delete, item, ctx);
+            return self.deleted(item, ctx);
         }
-        self.attempts.insert((Queue::Delete, item), Step::Reading);
+        self.attempt_to_delete.run(item, Step::Reading);
         self.call(Call::Get { item, object: item }, ctx);
     }
 
@@ -196,42 +184,44 @@ impl Collector {
     fn attempt_to_orphan_item(&mut self, owner: Owner, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let item = ObjectId::from(owner);
         let dependents = self.graph.dependents(item);
-        let Some(uid) = self.graph.uid(item) else { return self.finish(Queue::Orphan, item, ctx) };
+        let Some(uid) = self.graph.uid(item) else { return self.orphaned(owner, ctx) };
         if dependents.is_empty() {
-            self.attempts.insert((Queue::Orphan, item), Step::Writing);
-            return self.call(Call::RemoveFinalizer { item, owner, finalizer: ORPHAN }, ctx);
+            self.attempt_to_orphan.run(owner, Step::Writing);
+            return self.call(Call::RemoveFinalizer { owner, finalizer: ORPHAN }, ctx);
         }
-        self.attempts.insert((Queue::Orphan, item), Step::Orphaning(dependents.len()));
+        self.attempt_to_orphan.run(owner, Step::Orphaning(dependents.len()));
         for dependent in dependents {
-            self.call(Call::Orphan { item, dependent, owner: uid.clone() }, ctx);
+            self.call(Call::Orphan { owner, dependent, uid: uid.clone() }, ctx);
         }
     }
 
-    /// The API server answered a call of the attempt on `item`.
+    /// The API server answered a call of an attempt.
     pub fn answered(&mut self, call: &Call, answer: Answer, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let (queue, item) = match call {
-            Call::Orphan { item, .. } => (Queue::Orphan, *item),
-            Call::RemoveFinalizer { finalizer, item, .. } if *finalizer == ORPHAN => (Queue::Orphan, *item),
-            Call::Get { item, .. }
-            | Call::GetOwner { item, .. }
-            | Call::Delete { item, .. }
-            | Call::RemoveFinalizer { item, .. } => (Queue::Delete, *item),
-        };
-        let Some(step) = self.attempts.remove(&(queue, item)) else { return };
-        match (step, answer) {
-            (Step::Reading, Answer::Got(live)) => self.item_read(item, live, ctx),
-            (Step::ReadingOwner(live), Answer::Got(owner)) => self.owner_read(item, live, owner, ctx),
-            (Step::Orphaning(left), _) if left > 1 => {
-                self.attempts.insert((queue, item), Step::Orphaning(left - 1));
-            }
-            (Step::Orphaning(_), _) => match Owner::of(item) {
-                Some(owner) => {
-                    self.attempts.insert((queue, item), Step::Writing);
-                    self.call(Call::RemoveFinalizer { item, owner, finalizer: ORPHAN }, ctx);
+        match call {
+            Call::Orphan { owner, .. } => self.orphan_answered(*owner, ctx),
+            Call::RemoveFinalizer { owner, finalizer } if *finalizer == ORPHAN => self.orphaned(*owner, ctx),
+            Call::RemoveFinalizer { owner, .. } => self.deleted(ObjectId::from(*owner), ctx),
+            Call::Delete { item, .. } => self.deleted(*item, ctx),
+            Call::Get { item, .. } | Call::GetOwner { item, .. } => {
+                let item = *item;
+                match (self.attempt_to_delete.take(item), answer) {
+                    (Some(Step::Reading), Answer::Got(live)) => self.item_read(item, live, ctx),
+                    (Some(Step::ReadingOwner(live)), Answer::Got(owner)) => self.owner_read(item, live, owner, ctx),
+                    _ => self.deleted(item, ctx),
                 }
-                None => self.finish(queue, item, ctx),
-            },
-            _ => self.finish(queue, item, ctx),
+            }
+        }
+    }
+
+    /// One dependent's reference is gone; after the last, the `orphan` finalizer.
+    fn orphan_answered(&mut self, owner: Owner, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        match self.attempt_to_orphan.take(owner) {
+            Some(Step::Orphaning(left)) if left > 1 => self.attempt_to_orphan.run(owner, Step::Orphaning(left - 1)),
+            Some(Step::Orphaning(_)) => {
+                self.attempt_to_orphan.run(owner, Step::Writing);
+                self.call(Call::RemoveFinalizer { owner, finalizer: ORPHAN }, ctx);
+            }
+            _ => self.orphaned(owner, ctx),
         }
     }
 
@@ -240,15 +230,15 @@ impl Collector {
     fn item_read(&mut self, item: ObjectId, live: Option<Live>, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(live) = live.filter(|l| Some(&l.uid) == self.graph.uid(item).as_ref()) else {
             for dependent in self.graph.dependents(item) {
-                self.attempt_to_delete.add(dependent);
+                self.attempt_to_delete.queue.add(dependent);
             }
-            return self.finish(Queue::Delete, item, ctx);
+            return self.deleted(item, ctx);
         };
         if self.graph.deleting_dependents(item) {
             return self.process_deleting_dependents(item, ctx);
         }
-        let Some(owner) = live.owner.clone() else { return self.finish(Queue::Delete, item, ctx) };
-        self.attempts.insert((Queue::Delete, item), Step::ReadingOwner(live));
+        let Some(owner) = live.owner.clone() else { return self.deleted(item, ctx) };
+        self.attempt_to_delete.run(item, Step::ReadingOwner(live));
         self.call(Call::GetOwner { item, owner }, ctx);
     }
 
@@ -259,16 +249,16 @@ impl Collector {
         let blocking = self.graph.dependents(item);
         if blocking.is_empty() {
             // A pod owns nothing: its finalizer is not the collector's to remove here.
-            let Some(owner) = Owner::of(item) else { return self.finish(Queue::Delete, item, ctx) };
-            self.attempts.insert((Queue::Delete, item), Step::Writing);
-            return self.call(Call::RemoveFinalizer { item, owner, finalizer: FOREGROUND }, ctx);
+            let Some(owner) = Owner::of(item) else { return self.deleted(item, ctx) };
+            self.attempt_to_delete.run(item, Step::Writing);
+            return self.call(Call::RemoveFinalizer { owner, finalizer: FOREGROUND }, ctx);
         }
         for dependent in blocking {
             if !self.graph.deleting_dependents(dependent) {
-                self.attempt_to_delete.add(dependent);
+                self.attempt_to_delete.queue.add(dependent);
             }
         }
-        self.finish(Queue::Delete, item, ctx);
+        self.deleted(item, ctx);
     }
 
     /// `classifyReferences` of the one reference, then the decision: a
@@ -281,7 +271,7 @@ impl Collector {
         let owner = owner.filter(|o| Some(&o.uid) == owner_ref);
         let waiting = owner.as_ref().is_some_and(Live::deleting_dependents);
         if owner.is_some() && !waiting {
-            return self.finish(Queue::Delete, item, ctx);
+            return self.deleted(item, ctx);
         }
         let policy = if waiting && !self.graph.dependents(item).is_empty() {
             Propagation::Foreground
@@ -292,23 +282,19 @@ impl Collector {
         } else {
             Propagation::Background
         };
-        self.attempts.insert((Queue::Delete, item), Step::Writing);
+        self.attempt_to_delete.run(item, Step::Writing);
         self.call(Call::Delete { item, uid: live.uid, policy }, ctx);
     }
 
-    /// The attempt is over: the key is done and forgotten.
-    fn finish(&mut self, queue: Queue, item: ObjectId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        match (queue, Owner::of(item)) {
-            (Queue::Delete, _) => {
-                self.attempt_to_delete.forget(item);
-                self.attempt_to_delete.done(item);
-            }
-            (Queue::Orphan, Some(owner)) => {
-                self.attempt_to_orphan.forget(owner);
-                self.attempt_to_orphan.done(owner);
-            }
-            (Queue::Orphan, None) => {}
-        }
+    /// The attempt to delete `item` is over: forgotten and done.
+    fn deleted(&mut self, item: ObjectId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        self.attempt_to_delete.succeeded(item);
+        self.work(ctx);
+    }
+
+    /// The attempt to orphan `owner`'s dependents is over.
+    fn orphaned(&mut self, owner: Owner, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        self.attempt_to_orphan.succeeded(owner);
         self.work(ctx);
     }
 

@@ -17,6 +17,8 @@ use crate::api::status::{ConditionType, PodPhase};
 use crate::api::store::{Kind, Watch};
 use crate::cluster::Cluster;
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
+use crate::control::expectations::Expectations;
+use crate::control::workers::Workers;
 use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
@@ -28,7 +30,7 @@ use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::record::WatchKind;
 use foldhash::{HashMap, HashMapExt};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 
 /// What the controller sends: messages to itself (its work queue's timers)
@@ -81,18 +83,6 @@ pub enum Write {
 
 /// `ConcurrentRSSyncs`.
 const WORKERS: usize = 5;
-/// `ExpectationsTimeout`: expectations older than this are ignored.
-const EXPECTATIONS_TIMEOUT: SimDuration = SimDuration::from_secs(300);
-
-/// `ControllerExpectations` for one ReplicaSet.
-#[derive(Debug)]
-struct Expectations {
-    add: i64,
-    /// Pods it asked to delete and has not seen go (`UIDTrackingControllerExpectations`).
-    del: BTreeSet<PodId>,
-    at: SimTime,
-}
-
 /// A claim call of a sync, sent after the previous one is answered
 /// (`ClaimPods` loops over the pods).
 #[derive(Debug)]
@@ -182,9 +172,10 @@ pub struct Controller {
     /// templates are shared and never change in place.
     template_matches: HashMap<PodId, (Arc<PodTemplate>, bool)>,
     sets: Informer<ApiReplicaSet>,
-    expectations: BTreeMap<RsId, Expectations>,
-    queue: WorkQueue<RsId>,
-    syncing: BTreeMap<RsId, Syncing>,
+    /// The pods each ReplicaSet's sync created or deleted, until seen.
+    expectations: Expectations<RsId, PodId>,
+    /// Its work queue and the ReplicaSets being synced.
+    workers: Workers<RsId, Syncing>,
     rng: Stream,
 }
 
@@ -197,9 +188,8 @@ impl Controller {
             orphans: BTreeSet::new(),
             template_matches: HashMap::new(),
             sets: Informer::default(),
-            expectations: BTreeMap::new(),
-            queue: WorkQueue::controller_default(),
-            syncing: BTreeMap::new(),
+            expectations: Expectations::default(),
+            workers: Workers::new(WorkQueue::controller_default(), WORKERS),
             rng: Stream::new(seed, "kube-controller-manager/replicaset"),
         }
     }
@@ -210,10 +200,10 @@ impl Controller {
             // `addRS` / `updateRS` / `deleteRS`.
             Ev::ReplicaSet(kind, rs) => {
                 self.sets.apply(kind, &rs);
-                self.queue.add(rs.id);
+                self.workers.queue.add(rs.id);
             }
             Ev::Pod(kind, pod) => self.pod_event(kind, pod),
-            Ev::Wake(id) => self.queue.wake(id, now),
+            Ev::Wake(id) => self.workers.queue.wake(id, now),
         }
         self.work(ctx);
     }
@@ -230,26 +220,22 @@ impl Controller {
         // `deletePod` (also for a pod that turns terminating): the deletion is observed.
         if kind == WatchKind::Deleted || pod.meta.deletion.is_some() {
             if let Some(rs) = self.owner_of(&pod) {
-                if let Some(e) = self.expectations.get_mut(&rs) {
-                    e.del.remove(&pod.id);
-                }
-                self.queue.add(rs);
+                self.expectations.deletion_observed(rs, &pod.id);
+                self.workers.queue.add(rs);
             }
             return;
         }
         let old_owner = old.as_ref().and_then(|o| o.spec.owner.as_ref());
         let owner_changed = old.is_some() && old_owner != pod.spec.owner.as_ref();
         if owner_changed && let Some(rs) = old.as_deref().and_then(|o| self.owner_of(o)) {
-            self.queue.add(rs);
+            self.workers.queue.add(rs);
         }
         if pod.spec.owner.is_some() {
             let Some(rs) = self.owner_of(&pod) else { return };
-            if old.is_none()
-                && let Some(e) = self.expectations.get_mut(&rs)
-            {
-                e.add -= 1;
+            if old.is_none() {
+                self.expectations.creation_observed(rs);
             }
-            self.queue.add(rs);
+            self.workers.queue.add(rs);
         } else if old.is_none() || owner_changed {
             // No controller observes the creation of an orphan.
             let wanting: Vec<RsId> = self
@@ -261,7 +247,7 @@ impl Controller {
                 .map(|r| r.id)
                 .collect();
             for rs in wanting {
-                self.queue.add(rs);
+                self.workers.queue.add(rs);
             }
         }
     }
@@ -301,7 +287,7 @@ impl Controller {
 
     /// The API server answered one of the sync's pod creations, deletions or its status write.
     pub fn written(&mut self, rs: RsId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        if let Some(Syncing::Managing(m)) = self.syncing.get_mut(&rs) {
+        if let Some(Syncing::Managing(m)) = self.workers.state(rs) {
             m.in_flight = m.in_flight.saturating_sub(1);
         }
         self.advance(rs, ctx);
@@ -312,7 +298,7 @@ impl Controller {
     /// adopted pod is claimed; a pod gone (404) is not, and is no error; a
     /// refused adoption is; a release's failures are ignored (`ReleasePod`).
     pub fn claim_answered(&mut self, rs: RsId, answer: ClaimAnswer, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        if let Some(Syncing::Claiming(c)) = self.syncing.get_mut(&rs) {
+        if let Some(Syncing::Claiming(c)) = self.workers.state(rs) {
             match (c.waiting.take(), answer) {
                 (Some(ClaimCall::Recheck), ClaimAnswer::Gone) => c.cannot_adopt = true,
                 (Some(ClaimCall::Adopt(p)), ClaimAnswer::Patched(Patched::Changed | Patched::Unchanged)) => {
@@ -328,8 +314,7 @@ impl Controller {
 
     /// Free workers take queued ReplicaSets.
     fn work(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        while self.syncing.len() < WORKERS {
-            let Some(id) = self.queue.get() else { return };
+        while let Some(id) = self.workers.get() {
             self.sync(id, ctx);
         }
     }
@@ -339,14 +324,11 @@ impl Controller {
     fn sync(&mut self, id: RsId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let Some(rs) = self.sets.get(id).cloned() else {
-            self.expectations.remove(&id);
-            self.queue.done(id);
+            self.expectations.delete(id);
+            self.workers.done(id);
             return;
         };
-        let satisfied = self
-            .expectations
-            .get(&id)
-            .is_none_or(|e| (e.add <= 0 && e.del.is_empty()) || now.since(e.at) > EXPECTATIONS_TIMEOUT);
+        let satisfied = self.expectations.satisfied(id, now);
         // The two index keys are disjoint: no pod is listed twice.
         let owned = self.by_owner.get(&rs.meta.uid).into_iter().flatten();
         let listed = owned.chain(&self.orphans);
@@ -386,7 +368,7 @@ impl Controller {
                 Claim::Ignore => {}
             }
         }
-        self.syncing.insert(id, Syncing::Claiming(claiming));
+        self.workers.run(id, Syncing::Claiming(claiming));
         self.advance(id, ctx);
     }
 
@@ -394,7 +376,7 @@ impl Controller {
     /// replicas; then the next slow-start batch once the previous one has
     /// returned; after the last write, the status; then the sync is done.
     fn advance(&mut self, id: RsId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        if let Some(Syncing::Claiming(c)) = self.syncing.get_mut(&id) {
+        if let Some(Syncing::Claiming(c)) = self.workers.state(id) {
             if c.waiting.is_some() {
                 return;
             }
@@ -402,11 +384,11 @@ impl Controller {
                 self.send(write, ctx);
                 return;
             }
-            if let Some(Syncing::Claiming(c)) = self.syncing.remove(&id) {
+            if let Some(Syncing::Claiming(c)) = self.workers.take(id) {
                 if c.failed {
                     // `handleErr`: the key comes back through the rate limiter.
-                    self.queue.done(id);
-                    if let Some(due) = self.queue.add_rate_limited(id, ctx.q.now()) {
+                    self.workers.done(id);
+                    if let Some(due) = self.workers.queue.add_rate_limited(id, ctx.q.now()) {
                         ctx.q.at(due, Out::Own(Ev::Wake(id)));
                     }
                     return;
@@ -415,7 +397,7 @@ impl Controller {
             }
             return;
         }
-        let Some(Syncing::Managing(m)) = self.syncing.get_mut(&id) else { return };
+        let Some(Syncing::Managing(m)) = self.workers.state(id) else { return };
         if m.in_flight > 0 {
             return;
         }
@@ -435,9 +417,7 @@ impl Controller {
             self.send(Write::Status { rs: id, status }, ctx);
             return;
         }
-        self.syncing.remove(&id);
-        self.queue.forget(id);
-        self.queue.done(id);
+        self.workers.succeeded(id);
     }
 
     /// `manageReplicas` over the claimed pods (when the expectations are
@@ -454,14 +434,13 @@ impl Controller {
             match manage_replicas(active.len() as u32, rs.spec.replicas) {
                 ReplicaChange::None => {}
                 ReplicaChange::Create { count, batches } => {
-                    self.expectations.insert(id, Expectations { add: count as i64, del: BTreeSet::new(), at: now });
+                    self.expectations.expect_creations(id, count, now);
                     let pod = new_pod(&rs);
                     managing.batches = batches.iter().map(|n| vec![pod.clone(); *n as usize]).collect();
                 }
                 ReplicaChange::Delete { count } => {
                     let doomed = self.pods_to_delete(&rs, &active, count as usize, now);
-                    self.expectations
-                        .insert(id, Expectations { add: 0, del: doomed.iter().copied().collect(), at: now });
+                    self.expectations.expect_deletions(id, doomed.iter().copied(), now);
                     // Deletes are not slow-started: all at once.
                     for pod in doomed {
                         self.send(Write::DeletePod { rs: id, pod }, ctx);
@@ -477,11 +456,11 @@ impl Controller {
         if let Some(after) = next_availability_check(&views, &counts, rs.spec.min_ready_seconds, now, now) {
             // Availability is strictly after the deadline: look again a millisecond later at least.
             let delay = after.max(SimDuration::from_millis(1));
-            if let Some(due) = self.queue.add_after(id, delay, now) {
+            if let Some(due) = self.workers.queue.add_after(id, delay, now) {
                 ctx.q.at(due, Out::Own(Ev::Wake(id)));
             }
         }
-        self.syncing.insert(id, Syncing::Managing(managing));
+        self.workers.run(id, Syncing::Managing(managing));
         self.advance(id, ctx);
     }
 
