@@ -2,7 +2,7 @@
 //! scenario rollout) wrote, and the status the Deployment controller wrote.
 
 use super::meta::Meta;
-use super::store::{Kind, Object};
+use super::store::{Kind, Object, stored_fields};
 use crate::ids::DeploymentId;
 use crate::spec::DeploymentSpec;
 use crate::trace::record::{Record, WatchKind};
@@ -29,15 +29,7 @@ pub struct ApiDeployment {
 impl Object for ApiDeployment {
     const KIND: Kind = Kind::Deployment;
     type Id = DeploymentId;
-    fn id(&self) -> DeploymentId {
-        self.id
-    }
-    fn meta(&self) -> &Meta {
-        &self.meta
-    }
-    fn meta_mut(&mut self) -> &mut Meta {
-        &mut self.meta
-    }
+    stored_fields!();
     fn name(&self) -> &str {
         &self.spec.name
     }

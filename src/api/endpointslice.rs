@@ -2,7 +2,7 @@
 //! EndpointSlice controller writes it.
 
 use super::meta::Meta;
-use super::store::{Kind, Object};
+use super::store::{Kind, Object, stored_fields};
 use crate::ids::PodId;
 use crate::ids::ServiceId;
 use crate::ids::SliceId;
@@ -63,15 +63,7 @@ pub struct ApiSlice {
 impl Object for ApiSlice {
     const KIND: Kind = Kind::EndpointSlice;
     type Id = SliceId;
-    fn id(&self) -> SliceId {
-        self.id
-    }
-    fn meta(&self) -> &Meta {
-        &self.meta
-    }
-    fn meta_mut(&mut self) -> &mut Meta {
-        &mut self.meta
-    }
+    stored_fields!();
     fn name(&self) -> &str {
         &self.name
     }

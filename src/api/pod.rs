@@ -2,7 +2,7 @@
 
 use super::meta::Meta;
 use super::status::PodStatus;
-use super::store::{Kind, Object};
+use super::store::{Kind, Object, stored_fields};
 use crate::ids::PodId;
 use crate::spec::{OwnerRef, PodSpec};
 use crate::trace::record::{Record, WatchKind};
@@ -22,15 +22,7 @@ pub struct ApiPod {
 impl Object for ApiPod {
     const KIND: Kind = Kind::Pod;
     type Id = PodId;
-    fn id(&self) -> PodId {
-        self.id
-    }
-    fn meta(&self) -> &Meta {
-        &self.meta
-    }
-    fn meta_mut(&mut self) -> &mut Meta {
-        &mut self.meta
-    }
+    stored_fields!();
     fn name(&self) -> &str {
         &self.spec.name
     }

@@ -3,7 +3,7 @@
 //! controller last wrote it.
 
 use super::meta::Meta;
-use super::store::{Kind, Object};
+use super::store::{Kind, Object, stored_fields};
 use crate::control::replicaset::status::RsStatusCounts;
 use crate::ids::RsId;
 pub use crate::spec::OwnerRef;
@@ -48,15 +48,7 @@ pub struct ApiReplicaSet {
 impl Object for ApiReplicaSet {
     const KIND: Kind = Kind::ReplicaSet;
     type Id = RsId;
-    fn id(&self) -> RsId {
-        self.id
-    }
-    fn meta(&self) -> &Meta {
-        &self.meta
-    }
-    fn meta_mut(&mut self) -> &mut Meta {
-        &mut self.meta
-    }
+    stored_fields!();
     fn name(&self) -> &str {
         &self.spec.name
     }

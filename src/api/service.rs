@@ -1,7 +1,7 @@
 //! A Service object in the API server, and how its cluster IP is chosen.
 
 use super::meta::Meta;
-use super::store::{Kind, Object};
+use super::store::{Kind, Object, stored_fields};
 use crate::cluster::Cidr;
 use crate::ids::ServiceId;
 use crate::rng::Stream;
@@ -23,15 +23,7 @@ pub struct ApiService {
 impl Object for ApiService {
     const KIND: Kind = Kind::Service;
     type Id = ServiceId;
-    fn id(&self) -> ServiceId {
-        self.id
-    }
-    fn meta(&self) -> &Meta {
-        &self.meta
-    }
-    fn meta_mut(&mut self) -> &mut Meta {
-        &mut self.meta
-    }
+    stored_fields!();
     fn name(&self) -> &str {
         &self.spec.name
     }

@@ -44,6 +44,23 @@ impl Kind {
 /// its watch (which names the watch's random stream).
 pub type Watch = (Kind, &'static str);
 
+/// The accessors every stored kind writes the same way, from its `id` and
+/// `meta` fields.
+macro_rules! stored_fields {
+    () => {
+        fn id(&self) -> Self::Id {
+            self.id
+        }
+        fn meta(&self) -> &$crate::api::meta::Meta {
+            &self.meta
+        }
+        fn meta_mut(&mut self) -> &mut $crate::api::meta::Meta {
+            &mut self.meta
+        }
+    };
+}
+pub(crate) use stored_fields;
+
 /// An object the API server stores.
 pub trait Object: Clone {
     const KIND: Kind;
