@@ -51,14 +51,15 @@ pub struct Candidate<'a> {
 }
 
 /// `BaseControllerRefManager.ClaimObject` for the controller with UID
-/// `controller` (never being deleted in a simulation).
-pub fn claim(controller: &str, c: Candidate<'_>) -> Claim {
+/// `controller`; a controller being deleted neither releases nor adopts.
+pub fn claim(controller: &str, controller_deleting: bool, c: Candidate<'_>) -> Claim {
     match c.owner {
         Some(o) if &*o.uid != controller => Claim::Ignore,
         // Claimed before the object's deletion is looked at: it costs no call.
         Some(_) if c.matches => Claim::Owned,
+        Some(_) if controller_deleting => Claim::Ignore,
         Some(_) => Claim::Release,
-        None if !c.matches || c.deleting || !c.same_namespace => Claim::Ignore,
+        None if controller_deleting || !c.matches || c.deleting || !c.same_namespace => Claim::Ignore,
         None => Claim::Adopt,
     }
 }
@@ -92,18 +93,18 @@ mod tests {
     fn claim_object_follows_the_controller_reference_then_the_selector() {
         let (mine, theirs) = (owner("me"), owner("other"));
         // Someone else's: ignored whether or not the selector matches.
-        assert_eq!(claim("me", candidate(Some(&theirs), true)), Claim::Ignore);
-        assert_eq!(claim("me", candidate(Some(&theirs), false)), Claim::Ignore);
+        assert_eq!(claim("me", false, candidate(Some(&theirs), true)), Claim::Ignore);
+        assert_eq!(claim("me", false, candidate(Some(&theirs), false)), Claim::Ignore);
         // Mine: kept while the selector matches, even while being deleted;
         // released when it no longer matches.
-        assert_eq!(claim("me", Candidate { deleting: true, ..candidate(Some(&mine), true) }), Claim::Owned);
-        assert_eq!(claim("me", candidate(Some(&mine), false)), Claim::Release);
+        assert_eq!(claim("me", false, Candidate { deleting: true, ..candidate(Some(&mine), true) }), Claim::Owned);
+        assert_eq!(claim("me", false, candidate(Some(&mine), false)), Claim::Release);
         // An orphan: adopted only if it matches, is not being deleted and is
         // in the controller's namespace.
-        assert_eq!(claim("me", candidate(None, true)), Claim::Adopt);
-        assert_eq!(claim("me", candidate(None, false)), Claim::Ignore);
-        assert_eq!(claim("me", Candidate { deleting: true, ..candidate(None, true) }), Claim::Ignore);
-        assert_eq!(claim("me", Candidate { same_namespace: false, ..candidate(None, true) }), Claim::Ignore);
+        assert_eq!(claim("me", false, candidate(None, true)), Claim::Adopt);
+        assert_eq!(claim("me", false, candidate(None, false)), Claim::Ignore);
+        assert_eq!(claim("me", false, Candidate { deleting: true, ..candidate(None, true) }), Claim::Ignore);
+        assert_eq!(claim("me", false, Candidate { same_namespace: false, ..candidate(None, true) }), Claim::Ignore);
     }
 
     #[test]

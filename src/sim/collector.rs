@@ -13,6 +13,7 @@ use crate::ids::{ObjectId, Owner};
 use crate::scenario::actions::OwnerKind;
 use crate::spec::OwnerRef;
 use crate::trace::Record;
+use std::sync::Arc;
 
 impl World {
     /// `kubectl delete deployment|replicaset NAME [--cascade=…]`: kubectl
@@ -59,7 +60,7 @@ impl World {
         let now = self.q.now();
         let answer = match &call {
             Call::Get { object, .. } => Answer::Got(self.live(*object)),
-            Call::GetOwner { owner, .. } => Answer::Got(self.live_owner(owner)),
+            Call::GetOwner { owner, namespace, .. } => Answer::Got(self.live_owner(owner, namespace)),
             Call::Delete { item, uid, policy } => {
                 match *item {
                     ObjectId::Pod(pod) => match self.api.delete_collected(pod, uid, now, &mut self.trace) {
@@ -113,25 +114,27 @@ impl World {
         }
     }
 
-    /// `isDangling`'s GET of an owner by its reference's kind and name.
-    fn live_owner(&self, owner: &OwnerRef) -> Option<Live> {
-        let named = |name: &str| *owner.name == *name;
+    /// `isDangling`'s GET of an owner by its reference's kind and name, in
+    /// the dependent's namespace.
+    fn live_owner(&self, owner: &OwnerRef, namespace: &str) -> Option<Live> {
         match owner.kind {
-            "ReplicaSet" => {
-                self.api.replica_sets().iter().find(|r| !r.meta.removed && named(&r.spec.name)).and_then(live)
-            }
-            "Deployment" => {
-                self.api.deployments().iter().find(|d| !d.meta.removed && named(&d.spec.name)).and_then(live)
-            }
+            "ReplicaSet" => self.api.replica_sets().iter().find(|r| is(*r, owner, namespace)).and_then(live),
+            "Deployment" => self.api.deployments().iter().find(|d| is(*d, owner, namespace)).and_then(live),
             _ => None,
         }
     }
+}
+
+/// A live object of the reference's name in `namespace`.
+fn is<T: Object>(object: &T, owner: &OwnerRef, namespace: &str) -> bool {
+    !object.meta().removed && object.name() == &*owner.name && object.namespace() == namespace
 }
 
 fn live<T: Object>(object: &T) -> Option<Live> {
     let meta = object.meta();
     (!meta.removed).then(|| Live {
         uid: meta.uid.clone(),
+        namespace: Arc::from(object.namespace()),
         deleting: meta.deletion.is_some(),
         finalizers: meta.finalizers.clone(),
         owner: object.owner().cloned(),

@@ -9,7 +9,9 @@
 //! Profile kind-2: watch delivery 1–8 ms, every API call 2–10 ms. An
 //! attempt to delete reads the item and its owner (two uncached GETs), then
 //! sends one DELETE: 1 + 3×2 = 7 ms to 8 + 3×10 = 38 ms after the change
-//! that caused it. `removeFinalizer` is a GET and a PUT.
+//! that caused it. When the collector saw the owner's DELETED event with
+//! dependents, the owner is known absent (`absentOwnerCache`) and not read:
+//! 1 + 2×2 = 5 ms to 8 + 2×10 = 28 ms. `removeFinalizer` is a GET and a PUT.
 
 use crate::SEEDS;
 use crate::common::*;
@@ -77,9 +79,9 @@ fn first_rs(trace: &Trace) -> Vec<(SimTime, WatchKind, bool, Vec<String>, bool)>
 
 /// models/scenarios/delete-deployment.yaml: background, kubectl's default.
 /// The Deployment goes at once (no finalizer holds it); the collector sees
-/// it gone and deletes its ReplicaSet (the owner reference dangles: the GET
-/// answers 404), which goes at once too; then each pod, gracefully: its
-/// deletionTimestamp is 20 s + its 30 s grace.
+/// it gone, knows it absent, and deletes its ReplicaSet (the reference
+/// dangles), which goes at once too; then each pod the same way, gracefully:
+/// its deletionTimestamp is 20 s + its 30 s grace.
 #[test]
 fn background_deletes_the_deployment_then_its_replica_set_then_its_pods() {
     for seed in SEEDS {
@@ -89,11 +91,11 @@ fn background_deletes_the_deployment_then_its_replica_set_then_its_pods() {
         let (gone, kind, deleting, ..) = rs.last().cloned().unwrap();
         assert_eq!((kind, deleting), (WatchKind::Deleted, false), "removed without a deleting version, seed {seed}");
         assert!(rs.iter().all(|(_, _, d, ..)| !d), "seed {seed}");
-        within("ReplicaSet deleted", gone, t(20.0) + ms(7), t(20.0) + ms(38));
+        within("ReplicaSet deleted", gone, t(20.0) + ms(5), t(20.0) + ms(28));
         let deletions = pod_deletions(&trace);
         assert_eq!(deletions.len(), 3, "seed {seed}");
         for (at, p) in &deletions {
-            within("pod deleted", *at, gone + ms(7), gone + ms(38));
+            within("pod deleted", *at, gone + ms(5), gone + ms(28));
             let d = p.meta.deletion.unwrap();
             assert_eq!((d.grace_seconds, d.timestamp), (30, t(50.0)), "seed {seed}");
         }
@@ -189,6 +191,11 @@ fn a_recreated_replica_set_does_not_save_the_old_pods() {
         let deletions = pod_deletions(&trace);
         assert_eq!(deletions.len(), 3, "seed {seed}");
         assert!(deletions.iter().all(|(_, p)| p.spec.owner.as_ref().is_some_and(|o| o.uid == old_uid)));
+        // The old ReplicaSet had dependents: known absent, each pod's attempt
+        // reads only the pod.
+        for (at, _) in &deletions {
+            within("pod deleted", *at, removed + ms(5), removed + ms(28));
+        }
         assert_eq!(pods_created_after(&trace, t(20.0)), 3, "seed {seed}");
         let last = pod_records(&trace).into_iter().filter(|(_, k, _)| *k != WatchKind::Deleted).last().unwrap();
         assert_eq!(last.2.spec.owner.as_ref().map(|o| o.uid.clone()), Some(recreated.meta.uid.clone()));

@@ -33,7 +33,7 @@ use crate::spec::{DeploymentSpec, PodTemplate, Strategy};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::record::WatchKind;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
 /// What the controller sends: messages to itself (its work queue's timers)
@@ -420,7 +420,7 @@ impl Controller {
                 deleting: false,
                 same_namespace: *rs.spec.namespace == d.spec.namespace,
             };
-            match claim(&d.meta.uid, candidate) {
+            match claim(&d.meta.uid, d.meta.deletion.is_some(), candidate) {
                 Claim::Owned => c.sets.push(rs.clone()),
                 Claim::Adopt => {
                     if !c.calls.iter().any(|c| matches!(c, ClaimCall::Recheck)) {
@@ -482,6 +482,8 @@ struct Plan {
     /// Each ReplicaSet's `metadata.generation` and `resourceVersion` as read.
     generations: BTreeMap<RsId, u64>,
     versions: BTreeMap<RsId, u64>,
+    /// Old ReplicaSets being deleted (`cleanupDeployment` leaves them be).
+    deleting: BTreeSet<RsId>,
     annotations: Annotations,
     status: DeploymentStatus,
     version: Version,
@@ -516,6 +518,7 @@ impl Plan {
             }
         }
         let generations = sets.iter().map(|r| (r.id, r.meta.generation as u64)).collect();
+        let deleting = sets.iter().filter(|r| r.meta.deletion.is_some()).map(|r| r.id).collect();
         let versions = sets.iter().map(|r| (r.id, r.meta.resource_version)).collect();
         Plan {
             d: d.clone(),
@@ -523,6 +526,7 @@ impl Plan {
             old,
             generations,
             versions,
+            deleting,
             annotations: d.annotations.clone(),
             status: d.status.clone(),
             version,
@@ -830,10 +834,12 @@ impl Plan {
     }
 
     /// `cleanupDeployment`: the oldest revisions beyond `revisionHistoryLimit`
-    /// are deleted, if fully scaled down and settled.
+    /// are deleted, if fully scaled down and settled; one being deleted
+    /// already is not counted.
     fn cleanup(&mut self) {
         let limit = self.d.spec.revision_history_limit as usize;
-        let mut cleanable: Vec<&(RsId, Arc<RsSpec>, RsView)> = self.old.iter().collect();
+        let mut cleanable: Vec<&(RsId, Arc<RsSpec>, RsView)> =
+            self.old.iter().filter(|o| !self.deleting.contains(&o.0)).collect();
         if cleanable.len() <= limit {
             return;
         }

@@ -33,8 +33,13 @@ pub struct Changes {
 #[derive(Default)]
 pub struct Graph {
     nodes: BTreeMap<ObjectId, Node>,
+    /// The observed objects by UID (`uidToNode`).
+    uids: BTreeMap<Arc<str>, ObjectId>,
     /// Owner UID → the objects whose reference names it.
     dependents: BTreeMap<Arc<str>, BTreeSet<ObjectId>>,
+    /// Owners known to be gone (`absentOwnerCache`): a reference to one
+    /// dangles without a GET.
+    absent: BTreeSet<Arc<str>>,
 }
 
 impl Graph {
@@ -53,12 +58,18 @@ impl Graph {
             set.remove(&id);
         }
         if kind == WatchKind::Deleted {
-            // `removeNode`: its dependents are attempted, and an owner
-            // waiting for its dependents is looked at again.
-            changes.attempt_to_delete.extend(self.dependents.get(&meta.uid).into_iter().flatten().copied());
+            // `removeNode`: its dependents are attempted (and it is known
+            // absent), and an owner waiting for its dependents is looked at again.
+            self.uids.remove(&meta.uid);
+            let dependents: Vec<ObjectId> = self.dependents.get(&meta.uid).into_iter().flatten().copied().collect();
+            if !dependents.is_empty() {
+                self.absent.insert(meta.uid.clone());
+            }
+            changes.attempt_to_delete.extend(dependents);
             changes.attempt_to_delete.extend(self.owner_waiting(object.owner().map(|o| &o.uid)));
             return changes;
         }
+        self.uids.insert(meta.uid.clone(), id);
         let node = Node {
             uid: meta.uid.clone(),
             owner: object.owner().map(|o| o.uid.clone()),
@@ -72,6 +83,11 @@ impl Graph {
         }
         if let Some(o) = &node.owner {
             self.dependents.entry(o.clone()).or_default().insert(id);
+            // `addDependentToOwners`: an owner not observed may be gone (its
+            // virtual node is verified); here the dependent's attempt reads it.
+            if old_owner.as_ref() != Some(o) && !self.uids.contains_key(o) {
+                changes.attempt_to_delete.push(id);
+            }
         }
         // `processTransitions`: it starts waiting for its dependents to be
         // orphaned or deleted.
@@ -90,8 +106,18 @@ impl Graph {
 
     /// The owner named by `uid`, if it is observed and waiting for its dependents.
     fn owner_waiting(&self, uid: Option<&Arc<str>>) -> Option<ObjectId> {
-        let uid = uid?;
-        self.nodes.iter().find(|(_, n)| n.uid == *uid && n.has(FOREGROUND)).map(|(id, _)| *id)
+        let id = *self.uids.get(uid?)?;
+        self.nodes.get(&id).is_some_and(|n| n.has(FOREGROUND)).then_some(id)
+    }
+
+    /// The owner with UID `uid` is known gone (`absentOwnerCache.Has`).
+    pub fn absent(&self, uid: &str) -> bool {
+        self.absent.contains(uid)
+    }
+
+    /// A GET found the owner with UID `uid` gone (`absentOwnerCache.Add`).
+    pub fn found_absent(&mut self, uid: Arc<str>) {
+        self.absent.insert(uid);
     }
 
     /// The observed UID of an object.
@@ -114,5 +140,38 @@ impl Graph {
     /// `isDeletingDependents`: deleting with the `foregroundDeletion` finalizer.
     pub fn deleting_dependents(&self, id: ObjectId) -> bool {
         self.nodes.get(&id).is_some_and(|n| n.has(FOREGROUND))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::ApiServer;
+    use crate::api::ownership::OwnerPatch;
+    use crate::manifest::Manifests;
+    use crate::spec::OwnerRef;
+    use crate::time::SimTime;
+    use crate::trace::Trace;
+
+    /// A dependent whose owner the collector has not observed is attempted
+    /// once (`addDependentToOwners` makes the owner a virtual node to
+    /// verify): should the owner be gone, nothing else would ever delete it.
+    /// A later version with the same reference is not attempted again.
+    #[test]
+    fn a_dependent_of_an_unobserved_owner_is_attempted_once() {
+        let text =
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: app, image: nginx}]\n";
+        let file = Arc::new(crate::error::SourceFile { name: "p.yaml".into(), text: text.into() });
+        let spec = Arc::new(Manifests::load(&[file]).unwrap().pods.remove(0));
+        let (mut api, mut trace) = (ApiServer::new(1), Trace::default());
+        let pod = api.create(spec, SimTime::ZERO, &mut trace);
+        let owner = OwnerRef { kind: "ReplicaSet", name: "web-1".into(), uid: "gone".into() };
+        api.patch_pod_owner(pod, &OwnerPatch::Adopt(owner), SimTime::ZERO, &mut trace);
+        let mut graph = Graph::default();
+        let added = graph.observe(WatchKind::Added, api.pod(pod));
+        assert_eq!(added.attempt_to_delete, [ObjectId::Pod(pod)]);
+        api.bind(pod, "node-1".into(), SimTime::ZERO, &mut trace);
+        assert_eq!(graph.observe(WatchKind::Modified, api.pod(pod)), Changes::default());
+        assert!(!graph.absent("gone"), "known absent only once a GET or a DELETED event says so");
     }
 }

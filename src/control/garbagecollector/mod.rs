@@ -8,11 +8,12 @@
 //! an owner's reference from each dependent, then its `orphan` finalizer.
 //!
 //! Each attempt reads the object and its owner from the API server
-//! (uncached GETs), as the collector does; one DELETE or PATCH follows.
-//! Not modelled: the graph's virtual nodes for an owner not yet observed
-//! (here an owner is always created before its dependents, so the
-//! collector's lookup of one finds it and does nothing), and the cycle
-//! breaking of owners that block each other.
+//! (uncached GETs; an owner known gone is not read), as the collector
+//! does; one DELETE or PATCH follows. A dependent whose owner is not
+//! observed is attempted, where the collector would verify a virtual node
+//! for the owner: the same calls. Not modelled: the cycle breaking of
+//! owners that block each other, and the resourceVersion precondition of
+//! its DELETE (the UID is checked).
 
 mod graph;
 
@@ -64,6 +65,7 @@ impl Ev {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Live {
     pub uid: Arc<str>,
+    pub namespace: Arc<str>,
     pub deleting: bool,
     pub finalizers: Vec<Arc<str>>,
     pub owner: Option<OwnerRef>,
@@ -81,8 +83,9 @@ impl Live {
 pub enum Call {
     /// `getObject`: the object as stored now (`None`: 404).
     Get { item: ObjectId, object: ObjectId },
-    /// `isDangling`'s GET of an owner by its reference (`None`: 404).
-    GetOwner { item: ObjectId, owner: OwnerRef },
+    /// `isDangling`'s GET of an owner by its reference, in the item's
+    /// namespace (`None`: 404).
+    GetOwner { item: ObjectId, owner: OwnerRef, namespace: Arc<str> },
     /// `deleteObject`: DELETE with the UID it saw as precondition.
     Delete { item: ObjectId, uid: Arc<str>, policy: Propagation },
     /// `removeFinalizer`: GET, then PUT without `finalizer`.
@@ -173,7 +176,7 @@ impl Collector {
     /// else the item is read from the API server.
     fn attempt_to_delete_item(&mut self, item: ObjectId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         if self.graph.being_deleted(item) && !self.graph.deleting_dependents(item) {
-            return self.deleted(item, ctx);
+            return self.deleted(item);
         }
         self.attempt_to_delete.run(item, Step::Reading);
         self.call(Call::Get { item, object: item }, ctx);
@@ -184,7 +187,7 @@ impl Collector {
     fn attempt_to_orphan_item(&mut self, owner: Owner, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let item = ObjectId::from(owner);
         let dependents = self.graph.dependents(item);
-        let Some(uid) = self.graph.uid(item) else { return self.orphaned(owner, ctx) };
+        let Some(uid) = self.graph.uid(item) else { return self.orphaned(owner) };
         if dependents.is_empty() {
             self.attempt_to_orphan.run(owner, Step::Writing);
             return self.call(Call::RemoveFinalizer { owner, finalizer: ORPHAN }, ctx);
@@ -195,19 +198,25 @@ impl Collector {
         }
     }
 
-    /// The API server answered a call of an attempt.
+    /// The API server answered a call of an attempt; then free workers
+    /// take queued keys.
     pub fn answered(&mut self, call: &Call, answer: Answer, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        self.advance(call, answer, ctx);
+        self.work(ctx);
+    }
+
+    fn advance(&mut self, call: &Call, answer: Answer, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         match call {
             Call::Orphan { owner, .. } => self.orphan_answered(*owner, ctx),
-            Call::RemoveFinalizer { owner, finalizer } if *finalizer == ORPHAN => self.orphaned(*owner, ctx),
-            Call::RemoveFinalizer { owner, .. } => self.deleted(ObjectId::from(*owner), ctx),
-            Call::Delete { item, .. } => self.deleted(*item, ctx),
+            Call::RemoveFinalizer { owner, finalizer } if *finalizer == ORPHAN => self.orphaned(*owner),
+            Call::RemoveFinalizer { owner, .. } => self.deleted(ObjectId::from(*owner)),
+            Call::Delete { item, .. } => self.deleted(*item),
             Call::Get { item, .. } | Call::GetOwner { item, .. } => {
                 let item = *item;
                 match (self.attempt_to_delete.take(item), answer) {
                     (Some(Step::Reading), Answer::Got(live)) => self.item_read(item, live, ctx),
                     (Some(Step::ReadingOwner(live)), Answer::Got(owner)) => self.owner_read(item, live, owner, ctx),
-                    _ => self.deleted(item, ctx),
+                    _ => self.deleted(item),
                 }
             }
         }
@@ -221,7 +230,7 @@ impl Collector {
                 self.attempt_to_orphan.run(owner, Step::Writing);
                 self.call(Call::RemoveFinalizer { owner, finalizer: ORPHAN }, ctx);
             }
-            _ => self.orphaned(owner, ctx),
+            _ => self.orphaned(owner),
         }
     }
 
@@ -232,14 +241,19 @@ impl Collector {
             for dependent in self.graph.dependents(item) {
                 self.attempt_to_delete.queue.add(dependent);
             }
-            return self.deleted(item, ctx);
+            return self.deleted(item);
         };
         if self.graph.deleting_dependents(item) {
             return self.process_deleting_dependents(item, ctx);
         }
-        let Some(owner) = live.owner.clone() else { return self.deleted(item, ctx) };
+        let Some(owner) = live.owner.clone() else { return self.deleted(item) };
+        // `isDangling`: an owner known gone needs no GET.
+        if self.graph.absent(&owner.uid) {
+            return self.owner_read(item, live, None, ctx);
+        }
+        let namespace = live.namespace.clone();
         self.attempt_to_delete.run(item, Step::ReadingOwner(live));
-        self.call(Call::GetOwner { item, owner }, ctx);
+        self.call(Call::GetOwner { item, owner, namespace }, ctx);
     }
 
     /// `processDeletingDependentsItem`: with no blocking dependent left the
@@ -249,7 +263,7 @@ impl Collector {
         let blocking = self.graph.dependents(item);
         if blocking.is_empty() {
             // A pod owns nothing: its finalizer is not the collector's to remove here.
-            let Some(owner) = Owner::of(item) else { return self.deleted(item, ctx) };
+            let Some(owner) = Owner::of(item) else { return self.deleted(item) };
             self.attempt_to_delete.run(item, Step::Writing);
             return self.call(Call::RemoveFinalizer { owner, finalizer: FOREGROUND }, ctx);
         }
@@ -258,7 +272,7 @@ impl Collector {
                 self.attempt_to_delete.queue.add(dependent);
             }
         }
-        self.deleted(item, ctx);
+        self.deleted(item);
     }
 
     /// `classifyReferences` of the one reference, then the decision: a
@@ -269,9 +283,14 @@ impl Collector {
     fn owner_read(&mut self, item: ObjectId, live: Live, owner: Option<Live>, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let owner_ref = live.owner.as_ref().map(|o| &o.uid);
         let owner = owner.filter(|o| Some(&o.uid) == owner_ref);
+        if owner.is_none()
+            && let Some(uid) = owner_ref
+        {
+            self.graph.found_absent(uid.clone());
+        }
         let waiting = owner.as_ref().is_some_and(Live::deleting_dependents);
         if owner.is_some() && !waiting {
-            return self.deleted(item, ctx);
+            return self.deleted(item);
         }
         let policy = if waiting && !self.graph.dependents(item).is_empty() {
             Propagation::Foreground
@@ -286,16 +305,15 @@ impl Collector {
         self.call(Call::Delete { item, uid: live.uid, policy }, ctx);
     }
 
-    /// The attempt to delete `item` is over: forgotten and done.
-    fn deleted(&mut self, item: ObjectId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+    /// The attempt to delete `item` is over: forgotten and done (its
+    /// worker takes the next key when the event is handled).
+    fn deleted(&mut self, item: ObjectId) {
         self.attempt_to_delete.succeeded(item);
-        self.work(ctx);
     }
 
     /// The attempt to orphan `owner`'s dependents is over.
-    fn orphaned(&mut self, owner: Owner, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+    fn orphaned(&mut self, owner: Owner) {
         self.attempt_to_orphan.succeeded(owner);
-        self.work(ctx);
     }
 
     /// Sends a call; `removeFinalizer` is two (a GET, then the PUT).

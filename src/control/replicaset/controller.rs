@@ -356,7 +356,7 @@ impl Controller {
                 deleting: p.meta.deletion.is_some(),
                 same_namespace: *p.spec.namespace == *rs.spec.namespace,
             };
-            match claim(&rs.meta.uid, candidate) {
+            match claim(&rs.meta.uid, rs.meta.deletion.is_some(), candidate) {
                 Claim::Owned => claiming.claimed.push(p.clone()),
                 Claim::Adopt => {
                     if !claiming.calls.iter().any(|c| matches!(c, ClaimCall::Recheck)) {
