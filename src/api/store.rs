@@ -14,6 +14,7 @@ use crate::spec::OwnerRef;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Trace;
 use crate::trace::record::{Record, WatchKind};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The kinds the API server stores, as their watch records name them.
@@ -142,14 +143,16 @@ impl Commit<'_> {
     }
 }
 
-/// Every object of one kind, by id (its index: objects are never reused).
-pub struct Store<T> {
+/// Every object of one kind, by id (its index: objects are never reused),
+/// and the live ones by namespace and name.
+pub struct Store<T: Object> {
     objects: Vec<T>,
+    names: BTreeMap<Box<str>, BTreeMap<Box<str>, T::Id>>,
 }
 
-impl<T> Default for Store<T> {
+impl<T: Object> Default for Store<T> {
     fn default() -> Self {
-        Store { objects: Vec::new() }
+        Store { objects: Vec::new(), names: BTreeMap::new() }
     }
 }
 
@@ -163,9 +166,14 @@ impl<T: Object> Store<T> {
         &self.objects
     }
 
+    /// The live object of that name in that namespace (a GET by name).
+    pub fn named(&self, namespace: &str, name: &str) -> Option<T::Id> {
+        self.names.get(namespace)?.get(name).copied()
+    }
+
     /// A live object has that name in that namespace (AlreadyExists).
     pub fn name_taken(&self, namespace: &str, name: &str) -> bool {
-        self.objects.iter().any(|o| !o.meta().removed && o.name() == name && o.namespace() == namespace)
+        self.named(namespace, name).is_some()
     }
 
     /// `generateName`: the prefix and five random characters
@@ -185,7 +193,10 @@ impl<T: Object> Store<T> {
     pub fn create(&mut self, uid: Arc<str>, c: &mut Commit, make: impl FnOnce(T::Id, Meta) -> T) -> T::Id {
         let id = T::Id::from_index(self.objects.len());
         let meta = Meta::new(uid, c.now, c.next());
-        self.objects.push(make(id, meta));
+        let object = make(id, meta);
+        let names = self.names.entry(object.namespace().into()).or_default();
+        names.insert(object.name().into(), id);
+        self.objects.push(object);
         self.record(id, WatchKind::Added, c);
         id
     }
@@ -222,7 +233,13 @@ impl<T: Object> Store<T> {
             return false;
         }
         let rv = c.next();
-        let meta = self.objects[id.index()].meta_mut();
+        let object = &mut self.objects[id.index()];
+        if let Some(names) = self.names.get_mut(object.namespace())
+            && names.get(object.name()) == Some(&id)
+        {
+            names.remove(object.name());
+        }
+        let meta = object.meta_mut();
         meta.resource_version = rv;
         meta.removed = true;
         self.record(id, WatchKind::Deleted, c);
@@ -390,6 +407,7 @@ mod tests {
         let a = notes.create("uid-a".into(), &mut c, make("a"));
         let b = notes.create("uid-b".into(), &mut c, make("b"));
         assert!(notes.name_taken("default", "a"));
+        assert_eq!((notes.named("default", "b"), notes.named("other", "b")), (Some(b), None));
         assert_eq!((notes.get(a).meta.resource_version, notes.get(b).meta.resource_version), (1, 2));
         // An update based on the object as read is stored: rv 3, generation 2.
         assert_eq!(notes.write(a, Precondition::ResourceVersion(1), &mut c, set("x")), Ok(Change::NewGeneration));
@@ -402,6 +420,7 @@ mod tests {
         assert!(notes.remove(a, &mut c));
         assert!(!notes.remove(a, &mut c), "removed once");
         assert!(!notes.name_taken("default", "a"));
+        assert_eq!(notes.named("default", "a"), None, "a removed object has no name");
         assert_eq!(notes.write(a, Precondition::None, &mut c, set("z")), Err(Refused::NotFound));
         let marks: Vec<&str> = trace
             .entries
