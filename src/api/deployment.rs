@@ -2,7 +2,7 @@
 //! scenario rollout) wrote, and the status the Deployment controller wrote.
 
 use super::meta::Meta;
-use super::store::{Kind, Object, stored_fields};
+use super::store::{Object, stored_fields};
 use crate::ids::DeploymentId;
 use crate::spec::DeploymentSpec;
 use crate::trace::record::{Record, WatchKind};
@@ -27,7 +27,6 @@ pub struct ApiDeployment {
 }
 
 impl Object for ApiDeployment {
-    const KIND: Kind = Kind::Deployment;
     type Id = DeploymentId;
     stored_fields!();
     fn name(&self) -> &str {

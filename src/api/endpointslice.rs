@@ -2,7 +2,7 @@
 //! EndpointSlice controller writes it.
 
 use super::meta::Meta;
-use super::store::{Kind, Object, stored_fields};
+use super::store::{Object, stored_fields};
 use crate::ids::PodId;
 use crate::ids::ServiceId;
 use crate::ids::SliceId;
@@ -61,7 +61,6 @@ pub struct ApiSlice {
 }
 
 impl Object for ApiSlice {
-    const KIND: Kind = Kind::EndpointSlice;
     type Id = SliceId;
     stored_fields!();
     fn name(&self) -> &str {

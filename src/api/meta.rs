@@ -87,6 +87,14 @@ pub struct Deletion {
 }
 
 impl Deletion {
+    /// A deletion requested at `now` with `grace_seconds`: metav1.Time
+    /// keeps whole seconds, so the timestamp is the request's second plus
+    /// the grace (`BeforeDelete`, `markAsDeleting`).
+    pub fn requested_at(now: SimTime, grace_seconds: i64, by_kubelet: bool) -> Self {
+        let second = SimTime::ZERO + SimDuration::from_secs(now.whole_seconds());
+        Deletion { timestamp: second + SimDuration::from_secs(grace_seconds.max(0) as u64), grace_seconds, by_kubelet }
+    }
+
     /// When the deletion was requested, to the second (`timestamp - grace`).
     pub fn requested(&self) -> SimTime {
         SimTime::ZERO

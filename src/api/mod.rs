@@ -286,15 +286,7 @@ impl ApiServer {
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
         let written = self.pods.write(id, precondition, c, |p| {
             let deletion = match (p.meta.deletion, request) {
-                (None, _) => {
-                    let period = check_graceful_delete(request, p);
-                    let whole = SimTime::ZERO + SimDuration::from_secs(now.whole_seconds());
-                    Deletion {
-                        timestamp: whole + SimDuration::from_secs(period as u64),
-                        grace_seconds: period,
-                        by_kubelet,
-                    }
-                }
+                (None, _) => Deletion::requested_at(now, check_graceful_delete(request, p), by_kubelet),
                 // Already deleting: only a shorter grace changes anything.
                 (Some(d), Some(period)) if d.grace_seconds > 0 && period < d.grace_seconds => Deletion {
                     timestamp: d.requested() + SimDuration::from_secs(period as u64),

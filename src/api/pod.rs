@@ -2,7 +2,7 @@
 
 use super::meta::Meta;
 use super::status::PodStatus;
-use super::store::{Kind, Object, stored_fields};
+use super::store::{Object, stored_fields};
 use crate::ids::PodId;
 use crate::spec::{OwnerRef, PodSpec};
 use crate::trace::record::{Record, WatchKind};
@@ -20,7 +20,6 @@ pub struct ApiPod {
 }
 
 impl Object for ApiPod {
-    const KIND: Kind = Kind::Pod;
     type Id = PodId;
     stored_fields!();
     fn name(&self) -> &str {

@@ -3,7 +3,7 @@
 //! controller last wrote it.
 
 use super::meta::Meta;
-use super::store::{Kind, Object, stored_fields};
+use super::store::{Object, stored_fields};
 use crate::control::replicaset::status::RsStatusCounts;
 use crate::ids::RsId;
 pub use crate::spec::OwnerRef;
@@ -46,7 +46,6 @@ pub struct ApiReplicaSet {
 }
 
 impl Object for ApiReplicaSet {
-    const KIND: Kind = Kind::ReplicaSet;
     type Id = RsId;
     stored_fields!();
     fn name(&self) -> &str {

@@ -1,7 +1,7 @@
 //! A Service object in the API server, and how its cluster IP is chosen.
 
 use super::meta::Meta;
-use super::store::{Kind, Object, stored_fields};
+use super::store::{Object, stored_fields};
 use crate::cluster::Cidr;
 use crate::ids::ServiceId;
 use crate::rng::Stream;
@@ -21,7 +21,6 @@ pub struct ApiService {
 }
 
 impl Object for ApiService {
-    const KIND: Kind = Kind::Service;
     type Id = ServiceId;
     stored_fields!();
     fn name(&self) -> &str {

@@ -11,7 +11,7 @@ use super::names::generate_name;
 use crate::ids::Index;
 use crate::rng::Stream;
 use crate::spec::OwnerRef;
-use crate::time::{SimDuration, SimTime};
+use crate::time::SimTime;
 use crate::trace::Trace;
 use crate::trace::record::{Record, WatchKind};
 use std::collections::BTreeMap;
@@ -64,7 +64,6 @@ pub(crate) use stored_fields;
 
 /// An object the API server stores.
 pub trait Object: Clone {
-    const KIND: Kind;
     type Id: Index + Ord;
     fn id(&self) -> Self::Id;
     fn meta(&self) -> &Meta;
@@ -275,17 +274,16 @@ impl<T: Object> Store<T> {
             if !first {
                 return Change::Stored;
             }
-            let whole = SimTime::ZERO + SimDuration::from_secs(now.whole_seconds());
-            meta.deletion = Some(Deletion { timestamp: whole, grace_seconds: 0, by_kubelet: false });
+            meta.deletion = Some(Deletion::requested_at(now, 0, false));
             Change::NewGeneration
         })?;
         Ok(if written == Change::None { Deleted::Unchanged } else { Deleted::Finalizing })
     }
 
     /// A PUT without the finalizer `name` (the garbage collector's
-    /// `removeFinalizer`). A deleting object whose last finalizer goes is
-    /// deleted instead of updated (`shouldDeleteDuringUpdate`,
-    /// `deleteWithoutFinalizers`): one DELETED record.
+    /// `removeFinalizer`). An object deleting with grace 0 whose last
+    /// finalizer goes is deleted instead of updated
+    /// (`shouldDeleteDuringUpdate`, `deleteWithoutFinalizers`): one DELETED record.
     pub fn remove_finalizer(&mut self, id: T::Id, name: &str, c: &mut Commit) -> Result<Change, Refused> {
         self.check(id, Precondition::None)?;
         let meta = self.get(id).meta();
@@ -293,7 +291,7 @@ impl<T: Object> Store<T> {
             return Ok(Change::None);
         }
         // The update is not stored: the DELETED record has the object as it was.
-        if meta.deletion.is_some() && meta.finalizers.len() == 1 {
+        if meta.deletion.is_some_and(|d| d.grace_seconds == 0) && meta.finalizers.len() == 1 {
             self.remove(id, c);
             return Ok(Change::Stored);
         }
@@ -349,7 +347,6 @@ mod tests {
     }
 
     impl Object for Note {
-        const KIND: Kind = Kind::Pod;
         type Id = NoteId;
         fn id(&self) -> NoteId {
             self.id

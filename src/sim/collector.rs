@@ -59,7 +59,7 @@ impl World {
     pub(super) fn collector_call(&mut self, call: Call) {
         let now = self.q.now();
         let answer = match &call {
-            Call::Get { object, .. } => Answer::Got(self.live(*object)),
+            Call::Get { item } => Answer::Got(self.live(*item)),
             Call::GetOwner { owner, namespace, .. } => Answer::Got(self.live_owner(owner, namespace)),
             Call::Delete { item, uid, policy } => {
                 match *item {

@@ -82,7 +82,7 @@ impl Live {
 #[derive(Clone, Debug)]
 pub enum Call {
     /// `getObject`: the object as stored now (`None`: 404).
-    Get { item: ObjectId, object: ObjectId },
+    Get { item: ObjectId },
     /// `isDangling`'s GET of an owner by its reference, in the item's
     /// namespace (`None`: 404).
     GetOwner { item: ObjectId, owner: OwnerRef, namespace: Arc<str> },
@@ -179,7 +179,7 @@ impl Collector {
             return self.deleted(item);
         }
         self.attempt_to_delete.run(item, Step::Reading);
-        self.call(Call::Get { item, object: item }, ctx);
+        self.call(Call::Get { item }, ctx);
     }
 
     /// `attemptToOrphanWorker`: every dependent's reference removed, then the
