@@ -2,28 +2,33 @@
 //! watches pods that carry its readiness gate and, `delay` after it sees the
 //! pod's ContainersReady change, patches the gate's condition to match
 //! (True once the target is registered and healthy, False when it is not).
+//!
+//! Its informer is fed as a change is written: the profile's watch latency
+//! is drawn with its own delay and write, from its own stream.
 
 use crate::api::pod::ApiPod;
 use crate::api::status::ConditionType;
+use crate::cluster::Cluster;
 use crate::dist::Dist;
+use crate::engine::Outbox;
 use crate::ids::PodId;
 use crate::rng::Stream;
 use crate::scenario::GateController;
-use crate::time::SimDuration;
+use crate::trace::record::WatchKind;
 use foldhash::{HashSet, HashSetExt};
 use std::sync::Arc;
 
-/// A status patch a controller decided to send.
+/// A status patch a controller sent, due at the API server when its
+/// watch, its delay and its write have passed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GatePatch {
     pub pod: PodId,
     pub condition: Arc<str>,
     pub status: bool,
-    /// From the pod change it saw to the write reaching the API server.
-    pub after: SimDuration,
 }
 
 pub struct Controllers {
+    cluster: Arc<Cluster>,
     gates: Vec<(Arc<str>, Dist)>,
     /// Patches in flight, by pod and condition, so one change is acted on once.
     pending: HashSet<(PodId, Arc<str>)>,
@@ -31,20 +36,20 @@ pub struct Controllers {
 }
 
 impl Controllers {
-    pub fn new(gates: &[GateController], seed: u64) -> Self {
+    pub fn new(gates: &[GateController], cluster: Arc<Cluster>, seed: u64) -> Self {
         Controllers {
+            cluster,
             gates: gates.iter().map(|g| (Arc::from(g.condition.as_str()), g.delay.clone())).collect(),
             pending: HashSet::new(),
             rng: Stream::new(seed, "controllers/readiness-gate"),
         }
     }
 
-    /// A pod change reached the controllers' watch (`watch` is the delivery
-    /// delay); returns the patches they decide on.
-    pub fn observe(&mut self, pod: &ApiPod, watch: &Dist, write: &Dist) -> Vec<GatePatch> {
-        let mut out = Vec::new();
-        if pod.meta.removed || pod.meta.deletion.is_some() {
-            return out;
+    /// A pod change reached the controllers' informer: the patches they
+    /// decide on.
+    pub fn watched(&mut self, kind: WatchKind, pod: &ApiPod, out: &mut impl Outbox<GatePatch>) {
+        if kind == WatchKind::Deleted || pod.meta.deletion.is_some() || self.gates.is_empty() {
+            return;
         }
         let desired = pod.status.condition_true(&ConditionType::ContainersReady);
         for (condition, delay) in &self.gates {
@@ -59,10 +64,12 @@ impl Controllers {
             if !self.pending.insert((pod.id, condition.clone())) {
                 continue;
             }
-            let after = watch.sample(&mut self.rng) + delay.sample(&mut self.rng) + write.sample(&mut self.rng);
-            out.push(GatePatch { pod: pod.id, condition: condition.clone(), status: desired, after });
+            let lat = &self.cluster.latencies;
+            let after = lat.watch.sample(&mut self.rng)
+                + delay.sample(&mut self.rng)
+                + lat.controller_write.sample(&mut self.rng);
+            out.after(after, GatePatch { pod: pod.id, condition: condition.clone(), status: desired });
         }
-        out
     }
 
     /// The patch was written (or dropped): the controller may act again.

@@ -9,6 +9,7 @@ pub mod actions;
 pub mod active_deadline;
 pub mod admission;
 pub mod backoff;
+pub mod config;
 pub mod container_hash;
 pub mod events;
 pub mod http_client;

@@ -3,7 +3,6 @@
 //! by the API server, each answer going straight back to it.
 
 use super::{World, routes};
-use crate::api::DeleteOutcome;
 use crate::api::meta::Propagation;
 use crate::api::ownership::OwnerPatch;
 use crate::api::store::Object;
@@ -63,11 +62,10 @@ impl World {
             Call::GetOwner { owner, namespace, .. } => Answer::Got(self.live_owner(owner, namespace)),
             Call::Delete { item, uid, policy } => {
                 match *item {
-                    ObjectId::Pod(pod) => match self.api.delete_collected(pod, uid, now, &mut self.trace) {
-                        DeleteOutcome::Graceful => self.updated(pod),
-                        DeleteOutcome::Removed => self.removed(pod),
-                        DeleteOutcome::Unchanged | DeleteOutcome::NotFound => {}
-                    },
+                    ObjectId::Pod(pod) => {
+                        self.api.delete_collected(pod, uid, now, &mut self.trace);
+                        self.sync_watch(None);
+                    }
                     ObjectId::ReplicaSet(id) => {
                         let owner = Owner::ReplicaSet(id);
                         let _ = self.api.delete_owner(owner, *policy, Some(uid), now, &mut self.trace);

@@ -13,11 +13,11 @@ mod services;
 mod watch;
 mod workloads;
 
+use crate::api::ApiServer;
 use crate::api::meta::Propagation;
 use crate::api::pod_patch::PodPatch;
 use crate::api::status::{Condition, ConditionType, PodStatus};
 use crate::api::store::Kind;
-use crate::api::{ApiServer, DeleteOutcome};
 use crate::app::Behaviours;
 use crate::client::{Answered, Client, Silence};
 use crate::cluster::Cluster;
@@ -26,7 +26,9 @@ use crate::control::endpointslice::{self as eps, Controller};
 use crate::control::garbagecollector as gc;
 use crate::control::readiness_gate::{Controllers, GatePatch};
 use crate::control::replicaset as rs;
+use crate::control::scheduler::{self, Scheduler};
 use crate::engine::{Ctx, Queue, Routed};
+use crate::kubelet::config::PodConfig;
 use crate::kubelet::{self, Kubelet};
 use crate::proxy::{self, KubeProxy};
 use crate::rng::Stream;
@@ -35,7 +37,7 @@ use crate::scenario::actions::{OwnerKind, Signal};
 use crate::spec::{DeploymentSpec, PodSpec, ReplicaSetSpec, ServiceSpec};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
-use crate::trace::record::{ApiEvent, EventSource};
+use crate::trace::record::{ApiEvent, EventSource, WatchKind};
 use crate::trace::{Keep, Trace};
 use std::sync::Arc;
 
@@ -44,8 +46,8 @@ use std::sync::Arc;
 pub enum Ev {
     /// The scenario creates a pod.
     Create(Arc<PodSpec>),
-    /// The scheduler's cycle for a pod: a node is picked and the binding stored.
-    Schedule(PodId),
+    /// A message to the scheduler.
+    Scheduler(scheduler::Ev),
     /// A kubelet's status PATCH reaches the API server.
     PatchStatus { pod: PodId, node: NodeId, status: Box<PodStatus> },
     /// A message to the kubelet of a node.
@@ -194,14 +196,14 @@ pub struct World {
     kubelets: Vec<Kubelet>,
     cluster: Arc<Cluster>,
     nodes: nodes::NodeIndex,
-    scheduler: Stream,
-    watch: Stream,
-    /// When each node's kubelet pod watch last delivered: a watch is a
-    /// stream, so a later change never arrives before an earlier one.
-    kubelet_watch: Vec<SimTime>,
+    scheduler: Scheduler,
+    /// Each node's kubelet pod source and its watch.
+    pod_configs: Vec<(PodConfig, watch::Watcher)>,
+    /// The trace entries the components fed as a change is written have seen.
+    synced: usize,
     epoch_ns: u128,
     actions: Arc<Vec<Scheduled>>,
-    controllers: Controllers,
+    gates: Controllers,
     /// The Service path, present when the manifests declare a Service.
     controller: Option<Controller>,
     /// The ReplicaSet controller, present when the manifests declare workloads.
@@ -220,8 +222,6 @@ pub struct World {
     pending: std::collections::BTreeMap<u64, network::Pending>,
     next_request: u64,
     network: Stream,
-    /// kube-scheduler's `unschedulablePods`: waiting for an event that may make them fit.
-    unschedulable: Vec<PodId>,
 }
 
 impl World {
@@ -231,7 +231,13 @@ impl World {
 
     /// A world whose trace keeps only `keep`.
     pub fn keeping(setup: &Setup, seed: u64, keep: Keep) -> World {
-        let watches = watch::Watches::new(seed);
+        let mut watches = watch::Watches::new(seed);
+        let pod_configs = setup
+            .cluster
+            .nodes
+            .iter()
+            .map(|n| (PodConfig::new(n.name.clone()), watches.register_sharing("apiserver/watch")))
+            .collect();
         let mut w = World {
             q: Queue::default(),
             trace: Trace::keeping(keep),
@@ -248,12 +254,12 @@ impl World {
                 .collect(),
             cluster: setup.cluster.clone(),
             nodes: nodes::NodeIndex::new(&setup.cluster.nodes),
-            scheduler: Stream::new(seed, "scheduler"),
-            watch: Stream::new(seed, "apiserver/watch"),
-            kubelet_watch: vec![SimTime::ZERO; setup.cluster.nodes.len()],
+            scheduler: Scheduler::new(setup.cluster.clone(), seed),
+            pod_configs,
+            synced: 0,
             epoch_ns: setup.epoch_ns,
             actions: setup.actions.clone(),
-            controllers: Controllers::new(&setup.gates, seed),
+            gates: Controllers::new(&setup.gates, setup.cluster.clone(), seed),
             controller: (!setup.services.is_empty()).then(|| Controller::new(setup.cluster.clone(), seed)),
             replicasets: (!setup.replica_sets.is_empty() || !setup.deployments.is_empty() || setup.applies(|_| true))
                 .then(|| rs::Controller::new(setup.cluster.clone(), seed)),
@@ -281,7 +287,6 @@ impl World {
             pending: Default::default(),
             next_request: 0,
             network: Stream::new(seed, "network"),
-            unschedulable: Vec::new(),
         };
         w.informers = watch::Informers::new(
             &mut w.watches,
@@ -340,7 +345,38 @@ impl World {
         self.handle(ev);
         // Most events write nothing the informers watch.
         if self.trace.entries.len() > written {
+            self.sync_watch(None);
             self.fan_out(written);
+        }
+    }
+
+    /// The pod changes written since the last call reach the components
+    /// whose informers are fed as a change is written, record by record:
+    /// each node's kubelet (through its pod source, after its watch's
+    /// latency), the scheduler and the readiness-gate controllers (whose
+    /// own latencies hold their watch's). `own`: the node whose kubelet
+    /// wrote these (its status PATCH, answered directly).
+    fn sync_watch(&mut self, own: Option<NodeId>) {
+        let end = self.trace.entries.len();
+        for i in std::mem::replace(&mut self.synced, end)..end {
+            let entries = &self.trace.entries;
+            let Record::Pod { kind, pod } = &entries[i].record else { continue };
+            let (kind, pod) = (*kind, pod.clone());
+            // A grace-0 deletion removes the pod in the same write.
+            let removed_next = kind == WatchKind::Modified
+                && matches!(entries.get(i + 1).map(|e| &e.record),
+                    Some(Record::Pod { kind: WatchKind::Deleted, pod: next }) if next.id == pod.id);
+            if let Some(node) = pod.node.as_deref().and_then(|n| self.nodes.named(n)) {
+                let (config, watcher) = &mut self.pod_configs[node.index()];
+                if let Some(ev) = config.change(kind, &pod, own == Some(node), removed_next) {
+                    let at = self.watches.due(*watcher, self.q.now(), &self.cluster.latencies.watch);
+                    self.q.at(at, Ev::Kubelet(node, ev));
+                }
+            }
+            let mut out = Routed { q: &mut self.q, route: Ev::Scheduler };
+            self.scheduler.watched(kind, &pod, &mut out);
+            let mut out = Routed { q: &mut self.q, route: Ev::GatePatch };
+            self.gates.watched(kind, &pod, &mut out);
         }
     }
 
@@ -365,8 +401,8 @@ impl World {
         let now = self.q.now();
         match ev {
             Ev::Create(spec) => {
-                let pod = self.api.create(spec, now, &mut self.trace);
-                self.created(pod);
+                self.api.create(spec, now, &mut self.trace);
+                self.sync_watch(None);
             }
             Ev::CreateReplicaSet(spec) => self.create_replica_set(&spec),
             Ev::RsController(ev) => {
@@ -394,35 +430,26 @@ impl World {
                 }
             }
             Ev::CollectorCall(call) => self.collector_call(*call),
-            Ev::Schedule(pod) => self.schedule(pod, now),
+            Ev::Scheduler(scheduler::Ev::Schedule(pod)) => self.schedule(pod, now),
             Ev::PatchStatus { pod, node, status } => {
-                let was_terminal = self.api.pod(pod).status.phase.is_terminal();
                 let stored = self.api.patch_status(pod, *status, now, &mut self.trace);
-                if !was_terminal && stored.phase.is_terminal() {
-                    self.ports_freed(pod);
-                }
-                self.send_to_kubelet(
-                    node,
-                    SimDuration::ZERO,
-                    kubelet::Ev::StatusPatched { pod, status: Box::new(stored) },
-                );
-                self.controllers_observe(pod);
+                let answer = kubelet::Ev::StatusPatched { pod, status: Box::new(stored) };
+                self.send_to_kubelet(node, SimDuration::ZERO, answer);
+                self.sync_watch(Some(node));
             }
             Ev::Action(i) => {
                 let action = self.actions[i].action.clone();
                 self.act(action, now);
             }
             Ev::DeletePod { pod, uid } => {
-                if self.api.delete_final(pod, &uid, now, &mut self.trace) {
-                    self.removed(pod);
-                }
+                self.api.delete_final(pod, &uid, now, &mut self.trace);
+                self.sync_watch(None);
             }
             Ev::GatePatch(patch) => {
-                self.controllers.done(&patch);
+                self.gates.done(&patch);
                 let c = Condition::new(ConditionType::Other(patch.condition.clone()), patch.status);
-                if self.api.set_condition(patch.pod, c, now, &mut self.trace) {
-                    self.updated(patch.pod);
-                }
+                self.api.set_condition(patch.pod, c, now, &mut self.trace);
+                self.sync_watch(None);
             }
             Ev::CreateService(spec) => {
                 self.api.create_service(spec, self.cluster.service_cidr, now, &mut self.trace);
@@ -473,19 +500,15 @@ impl World {
                     None => "kubectl delete".to_string(),
                 };
                 self.scenario_record(pod, what, now);
-                match self.api.delete(pod, grace_period_seconds, now, &mut self.trace) {
-                    DeleteOutcome::Graceful => self.updated(pod),
-                    DeleteOutcome::Removed => self.removed(pod),
-                    DeleteOutcome::Unchanged | DeleteOutcome::NotFound => {}
-                }
+                self.api.delete(pod, grace_period_seconds, now, &mut self.trace);
+                self.sync_watch(None);
             }
             Action::SetCondition { pod, condition, status } => {
                 let word = if status { "True" } else { "False" };
                 self.scenario_record(pod, format!("set condition {condition}={word}"), now);
                 let c = Condition::new(ConditionType::Other(condition), status);
-                if self.api.set_condition(pod, c, now, &mut self.trace) {
-                    self.updated(pod);
-                }
+                self.api.set_condition(pod, c, now, &mut self.trace);
+                self.sync_watch(None);
             }
             Action::Patch { pod, patch } => self.patch_pod(pod, &patch, now),
             Action::Scale { deployment, replicas } => self.scale_deployment(&deployment, replicas),
@@ -559,7 +582,7 @@ impl World {
             Ok(Some(spec)) => {
                 self.scenario_record(pod, what, now);
                 self.api.store_spec(pod, spec, now, &mut self.trace);
-                self.updated(pod);
+                self.sync_watch(None);
             }
             Ok(None) => self.scenario_record(pod, format!("{what}: pod/{name} patched (no change)"), now),
             Err(invalid) => self.scenario_record(pod, format!("{what}: {invalid}"), now),
@@ -578,58 +601,6 @@ impl World {
         self.trace.push(now, Record::Scenario { object, what });
     }
 
-    /// Another client changed a pod: its kubelet and the controllers see it
-    /// through their watches.
-    fn updated(&mut self, pod: PodId) {
-        let p = self.api.pod(pod);
-        if let Some(node) = p.node.as_deref().and_then(|n| self.nodes.named(n)) {
-            let update = kubelet::PodUpdate {
-                spec: p.spec.clone(),
-                deletion_grace: p.meta.deletion.map(|d| d.grace_seconds),
-                generation: p.meta.generation,
-                status: Box::new(p.status.clone()),
-            };
-            self.watch_to_kubelet(node, kubelet::Ev::PodUpdated { pod, update });
-        }
-        self.controllers_observe(pod);
-    }
-
-    /// The pod left the API server: its kubelet forgets it.
-    fn removed(&mut self, pod: PodId) {
-        if let Some(node) = self.api.pod(pod).node.as_deref().and_then(|n| self.nodes.named(n)) {
-            self.watch_to_kubelet(node, kubelet::Ev::PodRemoved { pod });
-        }
-        self.unschedulable.retain(|&p| p != pod);
-        // A terminal pod already left the scheduler's cache.
-        if !self.api.pod(pod).status.phase.is_terminal() {
-            self.ports_freed(pod);
-        }
-    }
-
-    fn controllers_observe(&mut self, pod: PodId) {
-        let lat = &self.cluster.latencies;
-        for patch in self.controllers.observe(self.api.pod(pod), &lat.watch, &lat.controller_write) {
-            self.q.after(patch.after, Ev::GatePatch(patch));
-        }
-    }
-
-    /// A new pod is stored: the scheduler's turn, or its node's kubelet when
-    /// it names one (a pod with nodeName skips the scheduler).
-    fn created(&mut self, pod: PodId) {
-        match self.api.pod(pod).spec.node_name.as_deref() {
-            // The setup checked that the node is one of the profile's.
-            Some(n) => {
-                if let Some(node) = self.nodes.named(n) {
-                    self.deliver(pod, node);
-                }
-            }
-            None => {
-                let d = self.cluster.latencies.scheduling.sample(&mut self.scheduler);
-                self.q.after(d, Ev::Schedule(pod));
-            }
-        }
-    }
-
     /// The binding is stored: the scheduler's event, then the node's kubelet sees the pod.
     fn bind(&mut self, pod: PodId, node: Arc<str>, now: SimTime) {
         if !self.api.bind(pod, node.clone(), now, &mut self.trace) {
@@ -638,9 +609,7 @@ impl World {
         let p = self.api.pod(pod);
         let message = format!("Successfully assigned {}/{} to {node}", p.spec.namespace, p.spec.name);
         self.scheduler_event(pod, "Scheduled", message, false, now);
-        if let Some(node) = self.nodes.named(&node) {
-            self.deliver(pod, node);
-        }
+        self.sync_watch(None);
     }
 
     /// An event from the default-scheduler about `pod`.
@@ -665,29 +634,6 @@ impl World {
             source: EventSource::Scheduler,
         };
         self.trace.push(now, Record::Event(Arc::new(event)));
-    }
-
-    /// The kubelet of `node` learns of the pod through its watch.
-    fn deliver(&mut self, pod: PodId, node: NodeId) {
-        let p = self.api.pod(pod);
-        let ev = kubelet::Ev::PodAdded {
-            pod,
-            spec: p.spec.clone(),
-            uid: p.meta.uid.clone(),
-            generation: p.meta.generation,
-            status: Box::new(p.status.clone()),
-        };
-        self.watch_to_kubelet(node, ev);
-    }
-
-    /// A pod change on `node`'s kubelet watch: the profile's watch latency,
-    /// in order with the changes before it.
-    fn watch_to_kubelet(&mut self, node: NodeId, ev: kubelet::Ev) {
-        let now = self.q.now();
-        let due = now + self.cluster.latencies.watch.sample(&mut self.watch);
-        let last = &mut self.kubelet_watch[node.index()];
-        *last = due.max(*last);
-        self.q.at(*last, Ev::Kubelet(node, ev));
     }
 
     fn send_to_kubelet(&mut self, node: NodeId, delay: SimDuration, ev: kubelet::Ev) {

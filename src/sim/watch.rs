@@ -23,34 +23,62 @@ use std::borrow::Cow;
 pub struct Watcher(u32);
 
 struct OpenWatch {
-    informer: Cow<'static, str>,
-    /// Made at its first change: a watch that never delivers draws nothing.
-    rng: Option<Stream>,
+    /// The random stream its latencies are drawn from.
+    stream: usize,
     /// When it last delivered.
     last: SimTime,
+}
+
+/// A random stream of watch latencies.
+struct LatencyStream {
+    name: Cow<'static, str>,
+    /// Made at its first draw: a watch that never delivers draws nothing.
+    rng: Option<Stream>,
 }
 
 pub struct Watches {
     seed: u64,
     watches: Vec<OpenWatch>,
+    streams: Vec<LatencyStream>,
 }
 
 impl Watches {
     pub fn new(seed: u64) -> Self {
-        Watches { seed, watches: Vec::new() }
+        Watches { seed, watches: Vec::new(), streams: Vec::new() }
     }
 
-    /// The watch of the informer named `informer`.
-    pub fn register(&mut self, informer: impl Into<Cow<'static, str>>) -> Watcher {
-        self.watches.push(OpenWatch { informer: informer.into(), rng: None, last: SimTime::ZERO });
+    /// The watch of the informer named `informer`, with its own stream.
+    pub fn register(&mut self, informer: impl AsRef<str>) -> Watcher {
+        let name = format!("watch/{}", informer.as_ref());
+        self.streams.push(LatencyStream { name: name.into(), rng: None });
+        self.open(self.streams.len() - 1)
+    }
+
+    /// A watch whose latencies come from the stream named `stream`, shared
+    /// with every other watch registered on it: the kubelets' pod watches
+    /// draw from the one stream they have always drawn from, so that their
+    /// seeds keep their timelines.
+    pub fn register_sharing(&mut self, stream: &'static str) -> Watcher {
+        let i = match self.streams.iter().position(|s| s.name == stream) {
+            Some(i) => i,
+            None => {
+                self.streams.push(LatencyStream { name: stream.into(), rng: None });
+                self.streams.len() - 1
+            }
+        };
+        self.open(i)
+    }
+
+    fn open(&mut self, stream: usize) -> Watcher {
+        self.watches.push(OpenWatch { stream, last: SimTime::ZERO });
         Watcher(self.watches.len() as u32 - 1)
     }
 
     /// When a change made at `now` reaches `watcher`.
     pub fn due(&mut self, watcher: Watcher, now: SimTime, latency: &Dist) -> SimTime {
-        let seed = self.seed;
         let w = &mut self.watches[watcher.0 as usize];
-        let rng = w.rng.get_or_insert_with(|| Stream::new(seed, &format!("watch/{}", w.informer)));
+        let s = &mut self.streams[w.stream];
+        let rng = s.rng.get_or_insert_with(|| Stream::new(self.seed, &s.name));
         let at = (now + latency.sample(rng)).max(w.last);
         w.last = at;
         at

@@ -2,7 +2,6 @@
 //! writes applied by the API server.
 
 use super::{World, routes};
-use crate::api::DeleteOutcome;
 use crate::api::meta::Meta;
 use crate::api::replicaset::RsSpec;
 use crate::control::controller_ref::ClaimAnswer;
@@ -42,15 +41,12 @@ impl World {
                 let id = self.api.create_generated(pod, &prefix, now, &mut self.trace);
                 let message = format!("Created pod: {}", self.api.pod(id).spec.name);
                 self.rs_event(rs, "SuccessfulCreate", message);
-                self.created(id);
+                self.sync_watch(None);
                 rs
             }
             Write::DeletePod { rs, pod } => {
-                match self.api.delete(pod, None, now, &mut self.trace) {
-                    DeleteOutcome::Graceful => self.updated(pod),
-                    DeleteOutcome::Removed => self.removed(pod),
-                    DeleteOutcome::Unchanged | DeleteOutcome::NotFound => {}
-                }
+                self.api.delete(pod, None, now, &mut self.trace);
+                self.sync_watch(None);
                 let message = format!("Deleted pod: {}", self.api.pod(pod).spec.name);
                 self.rs_event(rs, "SuccessfulDelete", message);
                 rs

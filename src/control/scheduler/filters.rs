@@ -1,4 +1,4 @@
-//! kube-scheduler, as far as podsim places pods: the TaintToleration filter
+//! The scheduling cycle's filters and choice: the TaintToleration filter
 //! rules out nodes with a NoSchedule or NoExecute taint the pod does not
 //! tolerate, the NodePorts filter (`node_ports`) nodes where one of its host
 //! ports is taken, then the node with the fewest pods bound wins (first in
@@ -6,11 +6,9 @@
 //! spreads replicas. Node affinity, selectors and resources are not filtered
 //! on.
 
-pub mod node_ports;
-
+use super::node_ports::{self, HostPort};
 use crate::cluster::Node;
 use k8s_openapi::api::core::v1::{Taint, Toleration};
-use node_ports::HostPort;
 use std::sync::Arc;
 
 /// `Toleration.ToleratesTaint` (k8s.io/api/core/v1/toleration.go).

@@ -1,0 +1,224 @@
+//! kube-scheduler, as far as podsim places pods: its pod informer, its
+//! scheduling queue (an attempt per pod that needs a node, and the pods it
+//! could not place waiting among its `unschedulablePods` until a cluster
+//! event may make them fit), and the scheduling cycle ([`filters`]).
+//!
+//! The profile's `scheduling` latency is the whole way from a pod's
+//! creation to its binding stored: the scheduler's watch, its queue and the
+//! binding's write. So its informer is fed as a change is written, and an
+//! attempt's decision is stored as the attempt ends.
+
+pub mod filters;
+pub mod node_ports;
+
+pub use filters::{Wanted, pick, tolerates, untolerated_taint};
+
+use crate::api::pod::ApiPod;
+use crate::cluster::Cluster;
+use crate::engine::Outbox;
+use crate::ids::PodId;
+use crate::informer::Informer;
+use crate::rng::Stream;
+use crate::trace::record::WatchKind;
+use foldhash::{HashMap, HashMapExt};
+use std::sync::Arc;
+
+/// What reaches the scheduler besides its informer: an attempt is due.
+#[derive(Debug)]
+pub enum Ev {
+    Schedule(PodId),
+}
+
+/// What an attempt decided: the write the API server stores.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// The binding to this node.
+    Bind(Arc<str>),
+    /// `FailedScheduling` with `FitError`'s message; the pod waits.
+    Unschedulable(String),
+}
+
+pub struct Scheduler {
+    cluster: Arc<Cluster>,
+    pods: Informer<ApiPod>,
+    /// `unschedulablePods`: waiting for an event that may make them fit.
+    unschedulable: Vec<PodId>,
+    rng: Stream,
+}
+
+impl Scheduler {
+    pub fn new(cluster: Arc<Cluster>, seed: u64) -> Self {
+        Scheduler { cluster, pods: Informer::default(), unschedulable: Vec::new(), rng: Stream::new(seed, "scheduler") }
+    }
+
+    /// A pod change reaches its informer (the handlers of
+    /// `addAllEventHandlers`): a new pod without a node is queued; a pod
+    /// that leaves the scheduler's cache (deleted, or terminal: its
+    /// informer lists no Succeeded or Failed pods) may free host ports.
+    pub fn watched(&mut self, kind: WatchKind, pod: &Arc<ApiPod>, out: &mut impl Outbox<Ev>) {
+        let old = self.pods.apply(kind, pod);
+        match kind {
+            WatchKind::Added if pod.node.is_none() => self.queue(pod.id, out),
+            WatchKind::Added => {}
+            WatchKind::Modified => {
+                if old.is_some_and(|o| !o.status.phase.is_terminal()) && pod.status.phase.is_terminal() {
+                    self.ports_freed(pod, out);
+                }
+            }
+            WatchKind::Deleted => {
+                self.unschedulable.retain(|&p| p != pod.id);
+                // A terminal pod already left the scheduler's cache.
+                if !pod.status.phase.is_terminal() {
+                    self.ports_freed(pod, out);
+                }
+            }
+        }
+    }
+
+    /// The pod's attempt lands after the profile's scheduling latency.
+    fn queue(&mut self, pod: PodId, out: &mut impl Outbox<Ev>) {
+        let d = self.cluster.latencies.scheduling.sample(&mut self.rng);
+        out.after(d, Ev::Schedule(pod));
+    }
+
+    /// `ScheduleOne`: filter the nodes and bind to the best, or record why
+    /// none fits and park the pod among the unschedulable ones. Nothing
+    /// when the pod was deleted, or bound, while it waited in the queue.
+    pub fn schedule(&mut self, pod: PodId) -> Option<Decision> {
+        let p = self.pods.get(pod)?;
+        if p.node.is_some() {
+            return None;
+        }
+        let spec = p.spec.object.spec.as_ref();
+        let tolerations = spec.and_then(|s| s.tolerations.as_deref()).unwrap_or(&[]);
+        let never_preempts = spec.and_then(|s| s.preemption_policy.as_deref()) == Some("Never");
+        let ports = node_ports::host_ports(&p.spec.object);
+        // The cache holds only pods that still count: terminal ones
+        // (Succeeded, Failed) free their place and their ports. Counted in
+        // one pass, not once per node: with many nodes and pods a per-node
+        // scan made scheduling quadratic.
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        let mut used: HashMap<&str, Vec<node_ports::HostPort>> = HashMap::new();
+        for p in self.pods.list().filter(|p| !p.status.phase.is_terminal()) {
+            let Some(node) = p.node.as_deref() else { continue };
+            *counts.entry(node).or_default() += 1;
+            // Only a pod that wants host ports needs the nodes' ports.
+            if !ports.is_empty() {
+                used.entry(node).or_default().extend(node_ports::host_ports(&p.spec.object));
+            }
+        }
+        let bound = |n: &str| counts.get(n).copied().unwrap_or(0);
+        let on = |n: &str| used.get(n).map_or(&[][..], Vec::as_slice);
+        let wanted = Wanted { tolerations, ports: &ports, never_preempts };
+        match pick(&self.cluster.nodes, &wanted, bound, on) {
+            Ok(node) => Some(Decision::Bind(node)),
+            Err(message) => {
+                self.unschedulable.push(pod);
+                Some(Decision::Unschedulable(message))
+            }
+        }
+    }
+
+    /// Pod `gone` left the cache. NodePorts' `isSchedulableAfterPodDeleted`
+    /// queues each unschedulable pod whose host ports conflict with the ones
+    /// it held; the queue pops it at once (`SchedulerPopFromBackoffQ`, on
+    /// since 1.33: an idle scheduler takes a pod from the backoff queue
+    /// without waiting out its backoff), and the attempt lands after the
+    /// profile's scheduling latency.
+    fn ports_freed(&mut self, gone: &ApiPod, out: &mut impl Outbox<Ev>) {
+        if self.unschedulable.is_empty() || gone.node.is_none() {
+            return;
+        }
+        let freed = node_ports::host_ports(&gone.spec.object);
+        if freed.is_empty() {
+            return;
+        }
+        let pods = &self.pods;
+        let conflicts = |p: &PodId| {
+            let wants = pods.get(*p).map(|p| node_ports::host_ports(&p.spec.object)).unwrap_or_default();
+            !node_ports::fits(&wants, &freed)
+        };
+        let (moved, kept): (Vec<PodId>, Vec<PodId>) =
+            std::mem::take(&mut self.unschedulable).into_iter().partition(conflicts);
+        self.unschedulable = kept;
+        for pod in moved {
+            self.queue(pod, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::ApiServer;
+    use crate::api::status::{PodPhase, PodStatus};
+    use crate::error::SourceFile;
+    use crate::manifest::Manifests;
+    use crate::time::SimTime;
+    use crate::trace::{Record, Trace};
+
+    /// What the scheduler sent, with when.
+    #[derive(Default)]
+    struct Sent(Vec<(SimTime, PodId)>);
+
+    impl Outbox<Ev> for Sent {
+        fn now(&self) -> SimTime {
+            SimTime::ZERO
+        }
+        fn at(&mut self, at: SimTime, Ev::Schedule(pod): Ev) {
+            self.0.push((at, pod));
+        }
+    }
+
+    fn spec(name: &str, host_port: bool) -> Arc<crate::spec::PodSpec> {
+        let port = if host_port { ", ports: [{containerPort: 80, hostPort: 80}]" } else { "" };
+        let text = format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  containers: [{{name: app, image: nginx{port}}}]\n"
+        );
+        let file = Arc::new(SourceFile { name: "p.yaml".into(), text });
+        Arc::new(Manifests::load(&[file]).unwrap().pods.remove(0))
+    }
+
+    fn feed(s: &mut Scheduler, trace: &Trace, from: usize, out: &mut Sent) {
+        for e in &trace.entries[from..] {
+            if let Record::Pod { kind, pod } = &e.record {
+                s.watched(*kind, pod, out);
+            }
+        }
+    }
+
+    /// One node with host port 80 taken: the second pod wanting it is
+    /// unschedulable (NodePorts), and queued again, after the profile's
+    /// scheduling latency (5–30 ms by default), once the first pod's
+    /// phase is Succeeded: a terminal pod leaves the scheduler's cache.
+    #[test]
+    fn a_pod_waits_unschedulable_until_a_terminal_pod_frees_its_host_port() {
+        let mut cluster = Cluster::default();
+        cluster.nodes.truncate(1);
+        let node = cluster.nodes[0].name.clone();
+        let mut s = Scheduler::new(Arc::new(cluster), 1);
+        let (mut api, mut trace, mut out) = (ApiServer::new(1), Trace::default(), Sent::default());
+        let a = api.create(spec("a", true), SimTime::ZERO, &mut trace);
+        let b = api.create(spec("b", true), SimTime::ZERO, &mut trace);
+        feed(&mut s, &trace, 0, &mut out);
+        assert_eq!(out.0.iter().map(|&(_, p)| p).collect::<Vec<_>>(), [a, b]);
+        assert!(out.0.iter().all(|&(at, _)| (5..=30).contains(&at.as_millis())));
+
+        assert_eq!(s.schedule(a), Some(Decision::Bind(node.clone())));
+        let from = trace.entries.len();
+        api.bind(a, node.clone(), SimTime::ZERO, &mut trace);
+        feed(&mut s, &trace, from, &mut out);
+        assert_eq!(s.schedule(a), None, "bound while it waited");
+        let Some(Decision::Unschedulable(message)) = s.schedule(b) else { panic!("b fits") };
+        assert!(message.starts_with("0/1 nodes are available: 1 node(s) didn't have free ports"), "{message}");
+
+        out.0.clear();
+        let from = trace.entries.len();
+        let mut done = PodStatus::new(api.pod(a).status.qos);
+        done.phase = PodPhase::Succeeded;
+        api.patch_status(a, done, SimTime::ZERO, &mut trace);
+        feed(&mut s, &trace, from, &mut out);
+        assert_eq!(out.0.iter().map(|&(_, p)| p).collect::<Vec<_>>(), [b]);
+        assert_eq!(s.schedule(b), Some(Decision::Bind(node)));
+    }
+}
