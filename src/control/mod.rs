@@ -10,6 +10,7 @@ pub mod expectations;
 pub mod garbagecollector;
 pub mod readiness_gate;
 pub mod replicaset;
+pub mod runtime;
 pub mod scheduler;
 pub mod workers;
 pub mod workqueue;

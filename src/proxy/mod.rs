@@ -19,6 +19,7 @@ use crate::api::endpointslice::ApiSlice;
 use crate::api::service::ApiService;
 use crate::api::store::{Kind, Watch};
 use crate::cluster::Cluster;
+use crate::control::runtime::Watching;
 use crate::engine::{Ctx, Outbox};
 use crate::informer::Informer;
 use crate::rng::Stream;
@@ -42,11 +43,11 @@ pub enum Ev {
 }
 
 /// Its informers (the Service and EndpointSlice config of `NewProxier`).
-pub const WATCHES: [Watch; 2] = [(Kind::Service, "services"), (Kind::EndpointSlice, "endpointslices")];
+impl Watching for KubeProxy {
+    type Ev = Ev;
+    const WATCHES: &'static [Watch] = &[(Kind::Service, "services"), (Kind::EndpointSlice, "endpointslices")];
 
-impl Ev {
-    /// A record of a watch it declared, as its event.
-    pub fn watched(record: &Record) -> Option<Ev> {
+    fn watched(record: &Record) -> Option<Ev> {
         match record {
             Record::Service { kind, svc } => Some(Ev::Service(*kind, svc.clone())),
             Record::Slice { kind, slice } => Some(Ev::Slice(*kind, slice.clone())),

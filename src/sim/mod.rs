@@ -22,10 +22,11 @@ use crate::app::Behaviours;
 use crate::client::{Answered, Client, Silence};
 use crate::cluster::Cluster;
 use crate::control::deployment as deploy;
-use crate::control::endpointslice::{self as eps, Controller};
+use crate::control::endpointslice as eps;
 use crate::control::garbagecollector as gc;
 use crate::control::readiness_gate::{Controllers, GatePatch};
 use crate::control::replicaset as rs;
+use crate::control::runtime::Controller;
 use crate::control::scheduler::{self, Scheduler};
 use crate::engine::{Ctx, Queue, Routed};
 use crate::kubelet::config::PodConfig;
@@ -205,7 +206,7 @@ pub struct World {
     actions: Arc<Vec<Scheduled>>,
     gates: Controllers,
     /// The Service path, present when the manifests declare a Service.
-    controller: Option<Controller>,
+    controller: Option<eps::Controller>,
     /// The ReplicaSet controller, present when the manifests declare workloads.
     replicasets: Option<rs::Controller>,
     /// The Deployment controller, present when the manifests declare Deployments.
@@ -260,7 +261,7 @@ impl World {
             epoch_ns: setup.epoch_ns,
             actions: setup.actions.clone(),
             gates: Controllers::new(&setup.gates, setup.cluster.clone(), seed),
-            controller: (!setup.services.is_empty()).then(|| Controller::new(setup.cluster.clone(), seed)),
+            controller: (!setup.services.is_empty()).then(|| eps::Controller::new(setup.cluster.clone(), seed)),
             replicasets: (!setup.replica_sets.is_empty() || !setup.deployments.is_empty() || setup.applies(|_| true))
                 .then(|| rs::Controller::new(setup.cluster.clone(), seed)),
             deployments: (!setup.deployments.is_empty() || setup.applies(|o| matches!(o, Applied::Deployment(_))))
@@ -406,29 +407,15 @@ impl World {
             }
             Ev::CreateReplicaSet(spec) => self.create_replica_set(&spec),
             Ev::RsController(ev) => {
-                if let Some(c) = self.replicasets.as_mut() {
-                    let mut out = Routed { q: &mut self.q, route: routes::replicasets };
-                    let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
-                    c.handle(ev, &mut ctx);
-                }
+                drive(self.replicasets.as_mut(), ev, &mut self.q, &mut self.trace, routes::replicasets)
             }
             Ev::RsWrite(write) => self.rs_write(write),
             Ev::ApplyDeployment(spec) => self.apply_deployment(spec),
             Ev::DeploymentController(ev) => {
-                if let Some(c) = self.deployments.as_mut() {
-                    let mut out = Routed { q: &mut self.q, route: routes::deployments };
-                    let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
-                    c.handle(ev, &mut ctx);
-                }
+                drive(self.deployments.as_mut(), ev, &mut self.q, &mut self.trace, routes::deployments)
             }
             Ev::DeploymentWrite(write) => self.deployment_write(*write),
-            Ev::Collector(ev) => {
-                if let Some(c) = self.collector.as_mut() {
-                    let mut out = Routed { q: &mut self.q, route: routes::collector };
-                    let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
-                    c.handle(ev, &mut ctx);
-                }
-            }
+            Ev::Collector(ev) => drive(self.collector.as_mut(), ev, &mut self.q, &mut self.trace, routes::collector),
             Ev::CollectorCall(call) => self.collector_call(*call),
             Ev::Scheduler(scheduler::Ev::Schedule(pod)) => self.schedule(pod, now),
             Ev::PatchStatus { pod, node, status } => {
@@ -455,11 +442,7 @@ impl World {
                 self.api.create_service(spec, self.cluster.service_cidr, now, &mut self.trace);
             }
             Ev::SliceController(cev) => {
-                if let Some(c) = self.controller.as_mut() {
-                    let mut out = Routed { q: &mut self.q, route: routes::slices };
-                    let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
-                    c.handle(cev, &mut ctx);
-                }
+                drive(self.controller.as_mut(), cev, &mut self.q, &mut self.trace, routes::slices)
             }
             Ev::SliceWrite(request) => self.slice_write(*request),
             Ev::Proxy(node, pev) => {
@@ -638,5 +621,14 @@ impl World {
 
     fn send_to_kubelet(&mut self, node: NodeId, delay: SimDuration, ev: kubelet::Ev) {
         self.q.after(delay, Ev::Kubelet(node, ev));
+    }
+}
+
+/// An event of a controller the run has, handled with its messages routed
+/// into the queue.
+fn drive<C: Controller>(c: Option<&mut C>, ev: C::Ev, q: &mut Queue<Ev>, trace: &mut Trace, route: fn(C::Out) -> Ev) {
+    if let Some(c) = c {
+        let mut out = Routed { q, route };
+        c.handle(ev, &mut Ctx { q: &mut out, trace });
     }
 }

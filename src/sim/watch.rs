@@ -10,6 +10,7 @@ use crate::control::deployment as deploy;
 use crate::control::endpointslice as eps;
 use crate::control::garbagecollector as gc;
 use crate::control::replicaset as rs;
+use crate::control::runtime::Watching;
 use crate::dist::Dist;
 use crate::proxy;
 use crate::rng::Stream;
@@ -99,11 +100,11 @@ impl Subscriber {
     /// The watch record as this component's event (its kind was checked).
     pub fn event(self, record: &Record) -> Ev {
         let ev = match self {
-            Subscriber::SliceController => eps::Ev::watched(record).map(Ev::SliceController),
-            Subscriber::Proxy(node) => proxy::Ev::watched(record).map(|e| Ev::Proxy(node, e)),
-            Subscriber::ReplicaSets => rs::Ev::watched(record).map(Ev::RsController),
-            Subscriber::Deployments => deploy::Ev::watched(record).map(Ev::DeploymentController),
-            Subscriber::Collector => gc::Ev::watched(record).map(Ev::Collector),
+            Subscriber::SliceController => eps::Controller::watched(record).map(Ev::SliceController),
+            Subscriber::Proxy(node) => proxy::KubeProxy::watched(record).map(|e| Ev::Proxy(node, e)),
+            Subscriber::ReplicaSets => rs::Controller::watched(record).map(Ev::RsController),
+            Subscriber::Deployments => deploy::Controller::watched(record).map(Ev::DeploymentController),
+            Subscriber::Collector => gc::Collector::watched(record).map(Ev::Collector),
         };
         ev.unwrap_or_else(|| unreachable!("{self:?} subscribed to {:?}", Kind::of(record)))
     }
@@ -149,21 +150,21 @@ impl Informers {
         let kcm = "kube-controller-manager";
         let mut groups = Vec::new();
         if service_path {
-            let mut group = on(kcm, &eps::WATCHES, Subscriber::SliceController);
+            let mut group = on(kcm, eps::Controller::WATCHES, Subscriber::SliceController);
             for (i, n) in nodes.iter().enumerate() {
                 let node = Subscriber::Proxy(NodeId(i as u32));
-                group.extend(on(&format!("kube-proxy/{}", n.name), &proxy::WATCHES, node));
+                group.extend(on(&format!("kube-proxy/{}", n.name), proxy::KubeProxy::WATCHES, node));
             }
             groups.push(group);
         }
         if replica_sets {
-            groups.push(on(kcm, &rs::WATCHES, Subscriber::ReplicaSets));
+            groups.push(on(kcm, rs::Controller::WATCHES, Subscriber::ReplicaSets));
         }
         if deployments {
-            groups.push(on(kcm, &deploy::WATCHES, Subscriber::Deployments));
+            groups.push(on(kcm, deploy::Controller::WATCHES, Subscriber::Deployments));
         }
         if collector {
-            groups.push(on(kcm, &gc::WATCHES, Subscriber::Collector));
+            groups.push(on(kcm, gc::Collector::WATCHES, Subscriber::Collector));
         }
         Informers { groups }
     }

@@ -23,6 +23,7 @@ use crate::api::replicaset::{ApiReplicaSet, OwnerRef, RsSpec};
 use crate::api::store::{Kind, Watch};
 use crate::cluster::{Cluster, Version};
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
+use crate::control::runtime::{self, Watching};
 use crate::control::workers::Workers;
 use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
@@ -54,21 +55,39 @@ pub enum Ev {
 }
 
 /// Its informers (`NewDeploymentController`'s pod, ReplicaSet and Deployment informers).
-pub const WATCHES: [Watch; 3] = [
-    (Kind::Pod, "deployment/pods"),
-    (Kind::ReplicaSet, "deployment/replicasets"),
-    (Kind::Deployment, "deployment/deployments"),
-];
+impl Watching for Controller {
+    type Ev = Ev;
+    const WATCHES: &'static [Watch] = &[
+        (Kind::Pod, "deployment/pods"),
+        (Kind::ReplicaSet, "deployment/replicasets"),
+        (Kind::Deployment, "deployment/deployments"),
+    ];
 
-impl Ev {
-    /// A record of a watch it declared, as its event.
-    pub fn watched(record: &Record) -> Option<Ev> {
+    fn watched(record: &Record) -> Option<Ev> {
         match record {
             Record::Pod { kind, pod } => Some(Ev::Pod(*kind, pod.clone())),
             Record::ReplicaSet { kind, rs } => Some(Ev::ReplicaSet(*kind, rs.clone())),
             Record::Deployment { kind, deployment } => Some(Ev::Deployment(*kind, deployment.clone())),
             _ => None,
         }
+    }
+}
+
+impl runtime::Controller for Controller {
+    type Out = Out;
+
+    fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        let now = ctx.q.now();
+        match ev {
+            Ev::Deployment(kind, d) => {
+                self.deployments.apply(kind, &d);
+                self.workers.queue.add(d.id);
+            }
+            Ev::ReplicaSet(kind, rs) => self.replica_set_event(kind, rs),
+            Ev::Pod(kind, pod) => self.pod_event(kind, pod),
+            Ev::Wake(id) => self.workers.queue.wake(id, now),
+        }
+        self.work(ctx);
     }
 }
 
@@ -237,20 +256,6 @@ impl Controller {
             templates: TemplateMatches::default(),
             rng: Stream::new(seed, "kube-controller-manager/deployment"),
         }
-    }
-
-    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let now = ctx.q.now();
-        match ev {
-            Ev::Deployment(kind, d) => {
-                self.deployments.apply(kind, &d);
-                self.workers.queue.add(d.id);
-            }
-            Ev::ReplicaSet(kind, rs) => self.replica_set_event(kind, rs),
-            Ev::Pod(kind, pod) => self.pod_event(kind, pod),
-            Ev::Wake(id) => self.workers.queue.wake(id, now),
-        }
-        self.work(ctx);
     }
 
     /// `deletePod`: a Recreate Deployment is synced once none of its pods is left.

@@ -27,4 +27,4 @@ pub mod status;
 pub mod view;
 
 mod controller;
-pub use controller::{Answer, Controller, Ev, Out, WATCHES, Write};
+pub use controller::{Answer, Controller, Ev, Out, Write};

@@ -18,6 +18,7 @@ use crate::api::service::ApiService;
 use crate::api::status::ConditionType;
 use crate::api::store::{Kind, Watch};
 use crate::cluster::Cluster;
+use crate::control::runtime::{self, Watching};
 use crate::control::workers::Workers;
 use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
@@ -53,18 +54,64 @@ pub enum Ev {
 }
 
 /// Its informers (`NewController`'s pod, Service and EndpointSlice informers).
-pub const WATCHES: [Watch; 3] =
-    [(Kind::Pod, "pods"), (Kind::Service, "services"), (Kind::EndpointSlice, "endpointslices")];
+impl Watching for Controller {
+    type Ev = Ev;
+    const WATCHES: &'static [Watch] =
+        &[(Kind::Pod, "pods"), (Kind::Service, "services"), (Kind::EndpointSlice, "endpointslices")];
 
-impl Ev {
-    /// A record of a watch it declared, as its event.
-    pub fn watched(record: &Record) -> Option<Ev> {
+    fn watched(record: &Record) -> Option<Ev> {
         match record {
             Record::Pod { kind, pod } => Some(Ev::Pod(*kind, pod.clone())),
             Record::Service { kind, svc } => Some(Ev::Service(*kind, svc.clone())),
             Record::Slice { kind, slice } => Some(Ev::Slice(*kind, slice.clone())),
             _ => None,
         }
+    }
+}
+
+impl runtime::Controller for Controller {
+    type Out = Out;
+
+    fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        let now = ctx.q.now();
+        match ev {
+            // `onServiceUpdate` / `onServiceDelete`: at once.
+            Ev::Service(kind, svc) => {
+                self.services.apply(kind, &svc);
+                self.workers.queue.add(svc.id);
+            }
+            Ev::Pod(kind, pod) => {
+                if kind == WatchKind::Deleted {
+                    self.targets.remove(&pod.id);
+                } else {
+                    self.targets.entry(pod.id).or_insert_with(|| target_ref(&pod));
+                }
+                let old = self.pods.apply(kind, &pod);
+                let queue = match (&old, kind) {
+                    (_, WatchKind::Added | WatchKind::Deleted) | (None, _) => true,
+                    (Some(old), _) => {
+                        old.meta.resource_version != pod.meta.resource_version && endpoint_changed(old, &pod)
+                    }
+                };
+                if queue {
+                    self.queue_pod_services(&pod, ctx);
+                }
+            }
+            Ev::Slice(kind, slice) => {
+                self.slices.apply(kind, &slice);
+                let ours = match kind {
+                    WatchKind::Deleted => self.tracker.deleted(&slice),
+                    _ => self.tracker.should_sync(&slice),
+                };
+                // `queueServiceForEndpointSlice`: a change the controller did not make.
+                if ours {
+                    let batch = self.cluster.endpoint_slice.endpoint_updates_batch_period.sample(&mut self.rng);
+                    self.add_after(slice.service, SLICE_CHANGE_DELAY.max(batch), ctx);
+                }
+            }
+            Ev::Wake(id) => self.workers.queue.wake(id, now),
+        }
+        self.work(ctx);
     }
 }
 
@@ -116,48 +163,6 @@ impl Controller {
             triggers: TriggerTimes::default(),
             rng: Stream::new(seed, "kube-controller-manager/endpointslice"),
         }
-    }
-
-    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let now = ctx.q.now();
-        match ev {
-            // `onServiceUpdate` / `onServiceDelete`: at once.
-            Ev::Service(kind, svc) => {
-                self.services.apply(kind, &svc);
-                self.workers.queue.add(svc.id);
-            }
-            Ev::Pod(kind, pod) => {
-                if kind == WatchKind::Deleted {
-                    self.targets.remove(&pod.id);
-                } else {
-                    self.targets.entry(pod.id).or_insert_with(|| target_ref(&pod));
-                }
-                let old = self.pods.apply(kind, &pod);
-                let queue = match (&old, kind) {
-                    (_, WatchKind::Added | WatchKind::Deleted) | (None, _) => true,
-                    (Some(old), _) => {
-                        old.meta.resource_version != pod.meta.resource_version && endpoint_changed(old, &pod)
-                    }
-                };
-                if queue {
-                    self.queue_pod_services(&pod, ctx);
-                }
-            }
-            Ev::Slice(kind, slice) => {
-                self.slices.apply(kind, &slice);
-                let ours = match kind {
-                    WatchKind::Deleted => self.tracker.deleted(&slice),
-                    _ => self.tracker.should_sync(&slice),
-                };
-                // `queueServiceForEndpointSlice`: a change the controller did not make.
-                if ours {
-                    let batch = self.cluster.endpoint_slice.endpoint_updates_batch_period.sample(&mut self.rng);
-                    self.add_after(slice.service, SLICE_CHANGE_DELAY.max(batch), ctx);
-                }
-            }
-            Ev::Wake(id) => self.workers.queue.wake(id, now),
-        }
-        self.work(ctx);
     }
 
     /// The API server answered a write: the next one, or the sync is done.

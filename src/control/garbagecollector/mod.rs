@@ -23,6 +23,7 @@ use crate::api::pod::ApiPod;
 use crate::api::replicaset::ApiReplicaSet;
 use crate::api::store::{Kind, Watch};
 use crate::cluster::Cluster;
+use crate::control::runtime::{self, Watching};
 use crate::control::workers::Workers;
 use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
@@ -43,21 +44,41 @@ pub enum Ev {
 }
 
 /// Its informers: one per kind it monitors (`GraphBuilder.monitors`).
-pub const WATCHES: [Watch; 3] = [
-    (Kind::Pod, "garbagecollector/pods"),
-    (Kind::ReplicaSet, "garbagecollector/replicasets"),
-    (Kind::Deployment, "garbagecollector/deployments"),
-];
+impl Watching for Collector {
+    type Ev = Ev;
+    const WATCHES: &'static [Watch] = &[
+        (Kind::Pod, "garbagecollector/pods"),
+        (Kind::ReplicaSet, "garbagecollector/replicasets"),
+        (Kind::Deployment, "garbagecollector/deployments"),
+    ];
 
-impl Ev {
-    /// A record of a watch it declared, as its event.
-    pub fn watched(record: &Record) -> Option<Ev> {
+    fn watched(record: &Record) -> Option<Ev> {
         match record {
             Record::Pod { kind, pod } => Some(Ev::Pod(*kind, pod.clone())),
             Record::ReplicaSet { kind, rs } => Some(Ev::ReplicaSet(*kind, rs.clone())),
             Record::Deployment { kind, deployment } => Some(Ev::Deployment(*kind, deployment.clone())),
             _ => None,
         }
+    }
+}
+
+impl runtime::Controller for Collector {
+    type Out = Out;
+
+    /// A watch event (`processGraphChanges`).
+    fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        let changes = match ev {
+            Ev::Pod(kind, pod) => self.graph.observe(kind, &*pod),
+            Ev::ReplicaSet(kind, rs) => self.graph.observe(kind, &*rs),
+            Ev::Deployment(kind, d) => self.graph.observe(kind, &*d),
+        };
+        for item in changes.attempt_to_delete {
+            self.attempt_to_delete.queue.add(item);
+        }
+        for owner in changes.attempt_to_orphan {
+            self.attempt_to_orphan.queue.add(owner);
+        }
+        self.work(ctx);
     }
 }
 
@@ -143,22 +164,6 @@ impl Collector {
             attempt_to_orphan: Workers::new(WorkQueue::controller_default(), WORKERS),
             rng: Stream::new(seed, "kube-controller-manager/garbagecollector"),
         }
-    }
-
-    /// A watch event (`processGraphChanges`).
-    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let changes = match ev {
-            Ev::Pod(kind, pod) => self.graph.observe(kind, &*pod),
-            Ev::ReplicaSet(kind, rs) => self.graph.observe(kind, &*rs),
-            Ev::Deployment(kind, d) => self.graph.observe(kind, &*d),
-        };
-        for item in changes.attempt_to_delete {
-            self.attempt_to_delete.queue.add(item);
-        }
-        for owner in changes.attempt_to_orphan {
-            self.attempt_to_orphan.queue.add(owner);
-        }
-        self.work(ctx);
     }
 
     /// Starts attempts while workers are free.

@@ -18,6 +18,7 @@ use crate::api::store::{Kind, Watch};
 use crate::cluster::Cluster;
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
 use crate::control::expectations::Expectations;
+use crate::control::runtime::{self, Watching};
 use crate::control::workers::Workers;
 use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
@@ -51,16 +52,34 @@ pub enum Ev {
 }
 
 /// Its informers (`NewReplicaSetController`'s pod and ReplicaSet informers).
-pub const WATCHES: [Watch; 2] = [(Kind::Pod, "replicaset/pods"), (Kind::ReplicaSet, "replicaset/replicasets")];
+impl Watching for Controller {
+    type Ev = Ev;
+    const WATCHES: &'static [Watch] = &[(Kind::Pod, "replicaset/pods"), (Kind::ReplicaSet, "replicaset/replicasets")];
 
-impl Ev {
-    /// A record of a watch it declared, as its event.
-    pub fn watched(record: &Record) -> Option<Ev> {
+    fn watched(record: &Record) -> Option<Ev> {
         match record {
             Record::Pod { kind, pod } => Some(Ev::Pod(*kind, pod.clone())),
             Record::ReplicaSet { kind, rs } => Some(Ev::ReplicaSet(*kind, rs.clone())),
             _ => None,
         }
+    }
+}
+
+impl runtime::Controller for Controller {
+    type Out = Out;
+
+    fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        let now = ctx.q.now();
+        match ev {
+            // `addRS` / `updateRS` / `deleteRS`.
+            Ev::ReplicaSet(kind, rs) => {
+                self.sets.apply(kind, &rs);
+                self.workers.queue.add(rs.id);
+            }
+            Ev::Pod(kind, pod) => self.pod_event(kind, pod),
+            Ev::Wake(id) => self.workers.queue.wake(id, now),
+        }
+        self.work(ctx);
     }
 }
 
@@ -192,20 +211,6 @@ impl Controller {
             workers: Workers::new(WorkQueue::controller_default(), WORKERS),
             rng: Stream::new(seed, "kube-controller-manager/replicaset"),
         }
-    }
-
-    pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let now = ctx.q.now();
-        match ev {
-            // `addRS` / `updateRS` / `deleteRS`.
-            Ev::ReplicaSet(kind, rs) => {
-                self.sets.apply(kind, &rs);
-                self.workers.queue.add(rs.id);
-            }
-            Ev::Pod(kind, pod) => self.pod_event(kind, pod),
-            Ev::Wake(id) => self.workers.queue.wake(id, now),
-        }
-        self.work(ctx);
     }
 
     /// `addPod` / `updatePod` / `deletePod`: observe expectations, queue the

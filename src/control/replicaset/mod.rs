@@ -13,4 +13,4 @@ pub mod slow_start;
 pub mod status;
 
 mod controller;
-pub use controller::{Controller, Ev, Out, WATCHES, Write};
+pub use controller::{Controller, Ev, Out, Write};
