@@ -2,7 +2,7 @@
 //! scenario rollout) wrote, and the status the Deployment controller wrote.
 
 use super::meta::Meta;
-use super::store::{Object, stored_fields};
+use super::store::{Object, WithStatus, stored_fields};
 use crate::ids::DeploymentId;
 use crate::spec::DeploymentSpec;
 use crate::trace::record::{Record, WatchKind};
@@ -37,5 +37,15 @@ impl Object for ApiDeployment {
     }
     fn watch_record(kind: WatchKind, deployment: Arc<Self>) -> Record {
         Record::Deployment { kind, deployment }
+    }
+}
+
+/// `deploymentStatusStrategy.PrepareForUpdate` keeps the stored spec and
+/// labels: the status and the annotations (the controller's revision
+/// annotation travels with its status writes).
+impl WithStatus for ApiDeployment {
+    type Status<'a> = (&'a mut DeploymentStatus, &'a mut BTreeMap<String, String>);
+    fn status(&mut self) -> Self::Status<'_> {
+        (&mut self.status, &mut self.annotations)
     }
 }

@@ -201,14 +201,14 @@ impl ApiServer {
     /// (`UpdatePodCondition` compares status, reason and message).
     pub fn unschedulable(&mut self, id: PodId, message: String, now: SimTime, trace: &mut Trace) {
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
-        let _ = self.pods.write(id, Precondition::None, c, |p| {
+        let _ = self.pods.write_status(id, Precondition::None, c, |status| {
             let mut c = Condition::new(ConditionType::PodScheduled, false).reason("Unschedulable").message(message);
-            if p.status.condition(&ConditionType::PodScheduled).is_some_and(|s| s.same_as(&c)) {
-                return Change::None;
+            if status.condition(&ConditionType::PodScheduled).is_some_and(|s| s.same_as(&c)) {
+                return false;
             }
             c.last_transition = now;
-            p.status.set_condition(c);
-            Change::Stored
+            status.set_condition(c);
+            true
         });
     }
 
@@ -227,9 +227,9 @@ impl ApiServer {
             return p.status.clone();
         }
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
-        let _ = self.pods.write(id, Precondition::None, c, |p| {
-            p.status = status;
-            Change::Stored
+        let _ = self.pods.write_status(id, Precondition::None, c, |stored| {
+            *stored = status;
+            true
         });
         self.pods.get(id).status.clone()
     }
@@ -239,17 +239,17 @@ impl ApiServer {
     /// Returns false when nothing changed.
     pub fn set_condition(&mut self, id: PodId, mut c: Condition, now: SimTime, trace: &mut Trace) -> bool {
         let commit = &mut Self::commit(&mut self.resource_version, now, trace);
-        let written = self.pods.write(id, Precondition::None, commit, |p| {
-            let old = p.status.condition(&c.kind);
+        let written = self.pods.write_status(id, Precondition::None, commit, |status| {
+            let old = status.condition(&c.kind);
             if old.is_some_and(|o| o.same_as(&c)) {
-                return Change::None;
+                return false;
             }
             c.last_transition = match old {
                 Some(o) if o.status == c.status => o.last_transition,
                 _ => now,
             };
-            p.status.set_condition(c);
-            Change::Stored
+            status.set_condition(c);
+            true
         });
         written == Ok(Change::Stored)
     }

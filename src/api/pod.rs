@@ -2,7 +2,7 @@
 
 use super::meta::Meta;
 use super::status::PodStatus;
-use super::store::{Object, stored_fields};
+use super::store::{Object, WithStatus, stored_fields};
 use crate::ids::PodId;
 use crate::spec::{OwnerRef, PodSpec};
 use crate::trace::record::{Record, WatchKind};
@@ -33,5 +33,13 @@ impl Object for ApiPod {
     }
     fn watch_record(kind: WatchKind, pod: Arc<Self>) -> Record {
         Record::Pod { kind, pod }
+    }
+}
+
+/// `podStatusStrategy`: the status and nothing else.
+impl WithStatus for ApiPod {
+    type Status<'a> = &'a mut PodStatus;
+    fn status(&mut self) -> &mut PodStatus {
+        &mut self.status
     }
 }

@@ -3,7 +3,7 @@
 //! controller last wrote it.
 
 use super::meta::Meta;
-use super::store::{Object, stored_fields};
+use super::store::{Object, WithStatus, stored_fields};
 use crate::control::replicaset::status::RsStatusCounts;
 use crate::ids::RsId;
 pub use crate::spec::OwnerRef;
@@ -59,6 +59,14 @@ impl Object for ApiReplicaSet {
     }
     fn watch_record(kind: WatchKind, rs: Arc<Self>) -> Record {
         Record::ReplicaSet { kind, rs }
+    }
+}
+
+/// `rsStatusStrategy`: the status and nothing else.
+impl WithStatus for ApiReplicaSet {
+    type Status<'a> = &'a mut RsStatus;
+    fn status(&mut self) -> &mut RsStatus {
+        &mut self.status
     }
 }
 

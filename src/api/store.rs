@@ -79,6 +79,16 @@ pub trait Object: Clone {
     fn watch_record(kind: WatchKind, object: Arc<Self>) -> Record;
 }
 
+/// A kind with a status subresource: `status` is what a write to
+/// `/status` may change; its status strategy (`PrepareForUpdate`) keeps
+/// the rest as stored, so such a write never moves the generation.
+pub trait WithStatus: Object {
+    type Status<'a>
+    where
+        Self: 'a;
+    fn status(&mut self) -> Self::Status<'_>;
+}
+
 /// What a write requires of the stored object (`metav1.Preconditions`, or
 /// an update's `resourceVersion`).
 #[derive(Copy, Clone, Debug)]
@@ -225,6 +235,24 @@ impl<T: Object> Store<T> {
         Ok(changed)
     }
 
+    /// PUT or PATCH of the status subresource: `change` edits what the
+    /// kind's status strategy lets through and says whether it changed
+    /// anything; a change takes the next resourceVersion, never the next
+    /// generation.
+    #[inline]
+    pub fn write_status(
+        &mut self,
+        id: T::Id,
+        precondition: Precondition,
+        c: &mut Commit,
+        change: impl FnOnce(T::Status<'_>) -> bool,
+    ) -> Result<Change, Refused>
+    where
+        T: WithStatus,
+    {
+        self.write(id, precondition, c, |o| if change(o.status()) { Change::Stored } else { Change::None })
+    }
+
     /// The object leaves storage: the next resourceVersion and a DELETED
     /// record with the last object. False when it was gone already.
     pub fn remove(&mut self, id: T::Id, c: &mut Commit) -> bool {
@@ -332,6 +360,8 @@ mod tests {
         meta: Meta,
         name: String,
         data: String,
+        /// Its status subresource.
+        seen: u32,
     }
 
     #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -382,6 +412,13 @@ mod tests {
         }
     }
 
+    impl WithStatus for Note {
+        type Status<'a> = &'a mut u32;
+        fn status(&mut self) -> &mut u32 {
+            &mut self.seen
+        }
+    }
+
     fn set(data: &str) -> impl FnOnce(&mut Note) -> Change + '_ {
         move |n| {
             if n.data == data {
@@ -399,7 +436,7 @@ mod tests {
         let mut notes = Store::<Note>::default();
         let make = |name: &str| {
             let name = name.to_string();
-            move |id, meta| Note { id, meta, name, data: String::new() }
+            move |id, meta| Note { id, meta, name, data: String::new(), seen: 0 }
         };
         let a = notes.create("uid-a".into(), &mut c, make("a"));
         let b = notes.create("uid-b".into(), &mut c, make("b"));
@@ -414,6 +451,12 @@ mod tests {
         assert_eq!(notes.write(a, Precondition::Uid("uid-b"), &mut c, set("y")), Err(Refused::Conflict));
         // A write that changes nothing stores nothing.
         assert_eq!(notes.write(a, Precondition::None, &mut c, set("x")), Ok(Change::None));
+        // The status subresource: rv 4, the generation stays; the same status stores nothing.
+        let seen = |n: u32| move |s: &mut u32| std::mem::replace(s, n) != n;
+        assert_eq!(notes.write_status(a, Precondition::ResourceVersion(3), &mut c, seen(1)), Ok(Change::Stored));
+        assert_eq!((notes.get(a).meta.resource_version, notes.get(a).meta.generation, notes.get(a).seen), (4, 2, 1));
+        assert_eq!(notes.write_status(a, Precondition::None, &mut c, seen(1)), Ok(Change::None));
+        assert_eq!(notes.write_status(a, Precondition::ResourceVersion(3), &mut c, seen(2)), Err(Refused::Conflict));
         assert!(notes.remove(a, &mut c));
         assert!(!notes.remove(a, &mut c), "removed once");
         assert!(!notes.name_taken("default", "a"));
@@ -424,6 +467,6 @@ mod tests {
             .iter()
             .filter_map(|e| if let Record::Event(e) = &e.record { Some(e.message.as_str()) } else { None })
             .collect();
-        assert_eq!(marks, ["ADDED a rv=1", "ADDED b rv=2", "MODIFIED a rv=3", "DELETED a rv=4"]);
+        assert_eq!(marks, ["ADDED a rv=1", "ADDED b rv=2", "MODIFIED a rv=3", "MODIFIED a rv=4", "DELETED a rv=5"]);
     }
 }

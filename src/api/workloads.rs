@@ -70,12 +70,12 @@ impl ApiServer {
     /// PUT `status` (`updateReplicaSetStatus`): nothing is stored when it is unchanged.
     pub fn update_replica_set_status(&mut self, id: RsId, status: RsStatus, now: SimTime, trace: &mut Trace) -> bool {
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
-        let written = self.replica_sets.write(id, Precondition::None, c, |r| {
-            if r.status == status {
-                return Change::None;
+        let written = self.replica_sets.write_status(id, Precondition::None, c, |stored| {
+            let changed = *stored != status;
+            if changed {
+                *stored = status;
             }
-            r.status = status;
-            Change::Stored
+            changed
         });
         written == Ok(Change::Stored)
     }
@@ -167,13 +167,12 @@ impl ApiServer {
         trace: &mut Trace,
     ) -> Result<Change, Refused> {
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
-        self.deployments.write(id, Precondition::ResourceVersion(read), c, |d| {
-            if d.status == status && d.annotations == annotations {
-                return Change::None;
+        self.deployments.write_status(id, Precondition::ResourceVersion(read), c, |(stored, stored_annotations)| {
+            let changed = *stored != status || *stored_annotations != annotations;
+            if changed {
+                (*stored, *stored_annotations) = (status, annotations);
             }
-            d.status = status;
-            d.annotations = annotations;
-            Change::Stored
+            changed
         })
     }
 }
