@@ -4,17 +4,18 @@
 //! Controllers and kube-proxy read these, never the API server's store.
 
 use crate::api::store::Object;
+use crate::ids::Index;
 use crate::trace::record::WatchKind;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub struct Informer<T: Object> {
-    objects: BTreeMap<T::Id, Arc<T>>,
+    /// By id: the store's ids are dense and never reused.
+    objects: Vec<Option<Arc<T>>>,
 }
 
 impl<T: Object> Default for Informer<T> {
     fn default() -> Self {
-        Informer { objects: BTreeMap::new() }
+        Informer { objects: Vec::new() }
     }
 }
 
@@ -23,21 +24,24 @@ impl<T: Object> Informer<T> {
     /// store the object, DELETED drops it. Returns the object it replaced,
     /// the `old` of the event handlers' `OnUpdate` and `OnDelete`.
     pub fn apply(&mut self, kind: WatchKind, object: &Arc<T>) -> Option<Arc<T>> {
-        let id = object.id();
+        let i = object.id().index();
+        if i >= self.objects.len() {
+            self.objects.resize_with(i + 1, || None);
+        }
         match kind {
-            WatchKind::Deleted => self.objects.remove(&id),
-            WatchKind::Added | WatchKind::Modified => self.objects.insert(id, object.clone()),
+            WatchKind::Deleted => self.objects[i].take(),
+            WatchKind::Added | WatchKind::Modified => self.objects[i].replace(object.clone()),
         }
     }
 
     /// `GetByKey`.
     pub fn get(&self, id: T::Id) -> Option<&Arc<T>> {
-        self.objects.get(&id)
+        self.objects.get(id.index())?.as_ref()
     }
 
     /// `List`, by id (the order objects were created).
     pub fn list(&self) -> impl Iterator<Item = &Arc<T>> {
-        self.objects.values()
+        self.objects.iter().flatten()
     }
 }
 

@@ -2,7 +2,10 @@
 //! pulls, and the events it reports.
 
 use crate::cluster::Version;
+use crate::rng::fnv1a;
 use crate::spec::PullPolicy;
+use foldhash::HashMap;
+use std::sync::Arc;
 
 /// What `EnsureImageExists` does for one container start.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -58,6 +61,41 @@ pub fn normalize(image: &str) -> String {
         None => {}
     }
     out
+}
+
+/// An image as the runtime names it: its normalized reference and its ID.
+#[derive(Clone)]
+pub struct Resolved {
+    pub image: Arc<str>,
+    pub id: Arc<str>,
+}
+
+/// The images a node's runtime has resolved, by the spec's reference: a
+/// container start resolves its image once, not at every restart.
+#[derive(Default)]
+pub struct Images {
+    resolved: HashMap<Box<str>, Resolved>,
+}
+
+impl Images {
+    /// `image` (as the spec writes it) normalized, with the ID podsim gives
+    /// it: a digest made from its names, so an image keeps its ID.
+    pub fn resolve(&mut self, image: &str) -> Resolved {
+        if let Some(r) = self.resolved.get(image) {
+            return r.clone();
+        }
+        let normalized = normalize(image);
+        let digest = format!(
+            "{:016x}{:016x}{:016x}{:016x}",
+            fnv1a(normalized.as_bytes()),
+            fnv1a(b"a"),
+            fnv1a(image.as_bytes()),
+            fnv1a(b"b")
+        );
+        let r = Resolved { id: Arc::from(image_id(&normalized, &digest)), image: Arc::from(normalized) };
+        self.resolved.insert(image.into(), r.clone());
+        r
+    }
 }
 
 /// The image ID the runtime reports: the repository with a digest.

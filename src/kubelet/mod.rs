@@ -249,6 +249,8 @@ pub struct Kubelet {
     /// Client requests the apps are answering.
     inflight: Vec<pod_network::InFlight>,
     runtime: Runtime,
+    /// The images its runtime has resolved.
+    images: images::Images,
     pleg: pleg::Pleg,
     backoff: Backoff,
     recorder: Recorder,
@@ -300,6 +302,7 @@ impl Kubelet {
             server_rng: stream("server"),
             inflight: Vec::new(),
             runtime,
+            images: images::Images::default(),
             pleg: pleg::Pleg { cache: Vec::new(), timestamp: Some(SimTime::ZERO) },
             recorder: Recorder::new(epoch_ns),
             pods: Vec::new(),

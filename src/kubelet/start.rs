@@ -16,7 +16,6 @@ use crate::app::{Moments, Plan};
 use crate::cluster::Version;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
-use crate::rng::fnv1a;
 use crate::spec::{HookKind, Role};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::record::ProcessFact;
@@ -192,14 +191,7 @@ impl Kubelet {
         let restart_count = run.snapshot.newest(c).map_or(0, |n| n.restart_count + 1);
         let pod_spec = run.spec();
         let spec = &pod_spec.containers[c];
-        let normalized = images::normalize(&spec.image);
-        let digest = format!(
-            "{:016x}{:016x}{:016x}{:016x}",
-            fnv1a(normalized.as_bytes()),
-            fnv1a(b"a"),
-            fnv1a(spec.image.as_bytes()),
-            fnv1a(b"b")
-        );
+        let image = self.images.resolve(&spec.image);
         let behaviour = self.behaviours.for_instance(&spec.name, restart_count);
         let ports = pod_spec.default_ports(c, |name| self.behaviours.names_ports(name));
         let plan = Plan::draw(behaviour, &ports, &mut self.app_rng);
@@ -208,8 +200,8 @@ impl Kubelet {
             container: c,
             name: spec.name.clone(),
             container_id: Arc::from(format!("containerd://{}", self.rng.hex(64))),
-            image_id: Arc::from(images::image_id(&normalized, &digest)),
-            image: Arc::from(normalized),
+            image_id: image.id,
+            image: image.image,
             restart_count,
             hash: container_hash::hash(spec),
             state: InstState::Created,

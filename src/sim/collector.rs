@@ -64,7 +64,7 @@ impl World {
                 match *item {
                     ObjectId::Pod(pod) => {
                         self.api.delete_collected(pod, uid, now, &mut self.trace);
-                        self.sync_watch(None);
+                        self.sync_watch(false);
                     }
                     ObjectId::ReplicaSet(id) => {
                         let owner = Owner::ReplicaSet(id);

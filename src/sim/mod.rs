@@ -346,7 +346,7 @@ impl World {
         self.handle(ev);
         // Most events write nothing the informers watch.
         if self.trace.entries.len() > written {
-            self.sync_watch(None);
+            self.sync_watch(false);
             self.fan_out(written);
         }
     }
@@ -355,9 +355,9 @@ impl World {
     /// whose informers are fed as a change is written, record by record:
     /// each node's kubelet (through its pod source, after its watch's
     /// latency), the scheduler and the readiness-gate controllers (whose
-    /// own latencies hold their watch's). `own`: the node whose kubelet
-    /// wrote these (its status PATCH, answered directly).
-    fn sync_watch(&mut self, own: Option<NodeId>) {
+    /// own latencies hold their watch's). `by_kubelet`: these are a
+    /// kubelet's status PATCH, answered directly.
+    fn sync_watch(&mut self, by_kubelet: bool) {
         let end = self.trace.entries.len();
         for i in std::mem::replace(&mut self.synced, end)..end {
             let entries = &self.trace.entries;
@@ -367,9 +367,11 @@ impl World {
             let removed_next = kind == WatchKind::Modified
                 && matches!(entries.get(i + 1).map(|e| &e.record),
                     Some(Record::Pod { kind: WatchKind::Deleted, pod: next }) if next.id == pod.id);
-            if let Some(node) = pod.node.as_deref().and_then(|n| self.nodes.named(n)) {
+            // The kubelet's own status write is answered, not watched.
+            let node = if by_kubelet { None } else { pod.node.as_deref().and_then(|n| self.nodes.named(n)) };
+            if let Some(node) = node {
                 let (config, watcher) = &mut self.pod_configs[node.index()];
-                if let Some(ev) = config.change(kind, &pod, own == Some(node), removed_next) {
+                if let Some(ev) = config.change(kind, &pod, removed_next) {
                     let at = self.watches.due(*watcher, self.q.now(), &self.cluster.latencies.watch);
                     self.q.at(at, Ev::Kubelet(node, ev));
                 }
@@ -403,7 +405,7 @@ impl World {
         match ev {
             Ev::Create(spec) => {
                 self.api.create(spec, now, &mut self.trace);
-                self.sync_watch(None);
+                self.sync_watch(false);
             }
             Ev::CreateReplicaSet(spec) => self.create_replica_set(&spec),
             Ev::RsController(ev) => {
@@ -422,7 +424,7 @@ impl World {
                 let stored = self.api.patch_status(pod, *status, now, &mut self.trace);
                 let answer = kubelet::Ev::StatusPatched { pod, status: Box::new(stored) };
                 self.send_to_kubelet(node, SimDuration::ZERO, answer);
-                self.sync_watch(Some(node));
+                self.sync_watch(true);
             }
             Ev::Action(i) => {
                 let action = self.actions[i].action.clone();
@@ -430,13 +432,13 @@ impl World {
             }
             Ev::DeletePod { pod, uid } => {
                 self.api.delete_final(pod, &uid, now, &mut self.trace);
-                self.sync_watch(None);
+                self.sync_watch(false);
             }
             Ev::GatePatch(patch) => {
                 self.gates.done(&patch);
                 let c = Condition::new(ConditionType::Other(patch.condition.clone()), patch.status);
                 self.api.set_condition(patch.pod, c, now, &mut self.trace);
-                self.sync_watch(None);
+                self.sync_watch(false);
             }
             Ev::CreateService(spec) => {
                 self.api.create_service(spec, self.cluster.service_cidr, now, &mut self.trace);
@@ -484,14 +486,14 @@ impl World {
                 };
                 self.scenario_record(pod, what, now);
                 self.api.delete(pod, grace_period_seconds, now, &mut self.trace);
-                self.sync_watch(None);
+                self.sync_watch(false);
             }
             Action::SetCondition { pod, condition, status } => {
                 let word = if status { "True" } else { "False" };
                 self.scenario_record(pod, format!("set condition {condition}={word}"), now);
                 let c = Condition::new(ConditionType::Other(condition), status);
                 self.api.set_condition(pod, c, now, &mut self.trace);
-                self.sync_watch(None);
+                self.sync_watch(false);
             }
             Action::Patch { pod, patch } => self.patch_pod(pod, &patch, now),
             Action::Scale { deployment, replicas } => self.scale_deployment(&deployment, replicas),
@@ -565,7 +567,7 @@ impl World {
             Ok(Some(spec)) => {
                 self.scenario_record(pod, what, now);
                 self.api.store_spec(pod, spec, now, &mut self.trace);
-                self.sync_watch(None);
+                self.sync_watch(false);
             }
             Ok(None) => self.scenario_record(pod, format!("{what}: pod/{name} patched (no change)"), now),
             Err(invalid) => self.scenario_record(pod, format!("{what}: {invalid}"), now),
@@ -592,7 +594,7 @@ impl World {
         let p = self.api.pod(pod);
         let message = format!("Successfully assigned {}/{} to {node}", p.spec.namespace, p.spec.name);
         self.scheduler_event(pod, "Scheduled", message, false, now);
-        self.sync_watch(None);
+        self.sync_watch(false);
     }
 
     /// An event from the default-scheduler about `pod`.

@@ -41,12 +41,12 @@ impl World {
                 let id = self.api.create_generated(pod, &prefix, now, &mut self.trace);
                 let message = format!("Created pod: {}", self.api.pod(id).spec.name);
                 self.rs_event(rs, "SuccessfulCreate", message);
-                self.sync_watch(None);
+                self.sync_watch(false);
                 rs
             }
             Write::DeletePod { rs, pod } => {
                 self.api.delete(pod, None, now, &mut self.trace);
-                self.sync_watch(None);
+                self.sync_watch(false);
                 let message = format!("Deleted pod: {}", self.api.pod(pod).spec.name);
                 self.rs_event(rs, "SuccessfulDelete", message);
                 rs
