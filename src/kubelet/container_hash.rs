@@ -10,7 +10,7 @@ use crate::spec::ContainerSpec;
 /// running instance whose hash differs from the spec's is restarted
 /// (`containerChanged`).
 pub fn hash(c: &ContainerSpec) -> u32 {
-    crate::rng::fnv1a(format!("{}{}", c.name, c.image).as_bytes()) as u32
+    crate::rng::fnv1a_parts(&[c.name.as_bytes(), c.image.as_bytes()]) as u32
 }
 
 /// `GetStableKey`: `pod_namespace_uid_container_hash`, the backoff table's key.

@@ -82,7 +82,18 @@ impl Stream {
 
 /// FNV-1a, 64 bit: a stable name → stream number mapping.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    fnv1a_more(0xcbf2_9ce4_8422_2325, bytes)
+}
+
+/// FNV-1a of the parts one after the other: the hash of their
+/// concatenation, without building it.
+pub fn fnv1a_parts(parts: &[&[u8]]) -> u64 {
+    parts.iter().fold(0xcbf2_9ce4_8422_2325, |h, p| fnv1a_more(h, p))
+}
+
+/// The FNV-1a state `h` after `bytes`.
+#[inline]
+fn fnv1a_more(mut h: u64, bytes: &[u8]) -> u64 {
     for b in bytes {
         h ^= *b as u64;
         h = h.wrapping_mul(0x0100_0000_01b3);
@@ -93,6 +104,16 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The reference vectors of FNV-1a 64 ("" and "a"), and the parts hash
+    /// as their concatenation does.
+    #[test]
+    fn fnv1a_of_parts_is_fnv1a_of_the_whole() {
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a_parts(&[b"web", b"nginx:1.27"]), fnv1a(b"webnginx:1.27"));
+        assert_eq!(fnv1a_parts(&[b"", b"a", b""]), fnv1a(b"a"));
+    }
 
     #[test]
     fn streams_are_independent_and_repeatable() {
