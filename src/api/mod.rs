@@ -66,6 +66,11 @@ impl ApiServer {
         }
     }
 
+    /// The last resourceVersion given out: it moves with every stored change.
+    pub fn revision(&self) -> u64 {
+        self.resource_version
+    }
+
     pub fn services(&self) -> &[ApiService] {
         self.services.all()
     }

@@ -342,10 +342,10 @@ impl World {
     }
 
     fn dispatch(&mut self, ev: Ev) {
-        let written = self.trace.entries.len();
+        let (written, revision) = (self.trace.entries.len(), self.api.revision());
         self.handle(ev);
-        // Most events write nothing the informers watch.
-        if self.trace.entries.len() > written {
+        // Only the API server's writes are watched, and most events make none.
+        if self.api.revision() != revision {
             self.sync_watch(false);
             self.fan_out(written);
         }
@@ -591,9 +591,12 @@ impl World {
         if !self.api.bind(pod, node.clone(), now, &mut self.trace) {
             return;
         }
-        let p = self.api.pod(pod);
-        let message = format!("Successfully assigned {}/{} to {node}", p.spec.namespace, p.spec.name);
-        self.scheduler_event(pod, "Scheduled", message, false, now);
+        // A sweep's trace keeps no Events.
+        if self.trace.keeps_all() {
+            let p = self.api.pod(pod);
+            let message = format!("Successfully assigned {}/{} to {node}", p.spec.namespace, p.spec.name);
+            self.scheduler_event(pod, "Scheduled", message, false, now);
+        }
         self.sync_watch(false);
     }
 

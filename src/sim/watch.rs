@@ -32,7 +32,10 @@ struct OpenWatch {
 
 /// A random stream of watch latencies.
 struct LatencyStream {
+    /// An informer's name (its stream is `watch/<name>`), or a shared
+    /// stream's own name.
     name: Cow<'static, str>,
+    informer: bool,
     /// Made at its first draw: a watch that never delivers draws nothing.
     rng: Option<Stream>,
 }
@@ -49,9 +52,8 @@ impl Watches {
     }
 
     /// The watch of the informer named `informer`, with its own stream.
-    pub fn register(&mut self, informer: impl AsRef<str>) -> Watcher {
-        let name = format!("watch/{}", informer.as_ref());
-        self.streams.push(LatencyStream { name: name.into(), rng: None });
+    pub fn register(&mut self, informer: impl Into<Cow<'static, str>>) -> Watcher {
+        self.streams.push(LatencyStream { name: informer.into(), informer: true, rng: None });
         self.open(self.streams.len() - 1)
     }
 
@@ -60,10 +62,10 @@ impl Watches {
     /// draw from the one stream they have always drawn from, so that their
     /// seeds keep their timelines.
     pub fn register_sharing(&mut self, stream: &'static str) -> Watcher {
-        let i = match self.streams.iter().position(|s| s.name == stream) {
+        let i = match self.streams.iter().position(|s| !s.informer && s.name == stream) {
             Some(i) => i,
             None => {
-                self.streams.push(LatencyStream { name: stream.into(), rng: None });
+                self.streams.push(LatencyStream { name: stream.into(), informer: false, rng: None });
                 self.streams.len() - 1
             }
         };
@@ -79,7 +81,10 @@ impl Watches {
     pub fn due(&mut self, watcher: Watcher, now: SimTime, latency: &Dist) -> SimTime {
         let w = &mut self.watches[watcher.0 as usize];
         let s = &mut self.streams[w.stream];
-        let rng = s.rng.get_or_insert_with(|| Stream::new(self.seed, &s.name));
+        let rng = s.rng.get_or_insert_with(|| match s.informer {
+            true => Stream::new(self.seed, &format!("watch/{}", s.name)),
+            false => Stream::new(self.seed, &s.name),
+        });
         let at = (now + latency.sample(rng)).max(w.last);
         w.last = at;
         at
