@@ -200,9 +200,15 @@ pub enum Output {
 pub struct RunArgs {
     /// A scenario file naming manifests, app behaviour, cluster profile, seed and duration.
     pub scenario: Option<PathBuf>,
-    /// Manifest file (YAML or JSON, multi-document, `kind: List`); repeatable. Replaces the scenario's.
+    /// Manifests, as kubectl's -f: a file (YAML or JSON, multi-document,
+    /// `kind: List`), a directory (its .json, .yaml and .yml files in name
+    /// order), or - for the standard input (e.g. `helm template … | podsim
+    /// run -f -`). Repeatable. Replaces the scenario's.
     #[arg(short = 'f', long = "filename", value_name = "MANIFEST")]
     pub manifests: Vec<PathBuf>,
+    /// Read the directories given with -f recursively.
+    #[arg(short = 'R', long)]
+    pub recursive: bool,
     /// App behaviour file.
     #[arg(long, value_name = "APP.yaml")]
     pub app: Option<PathBuf>,

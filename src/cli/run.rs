@@ -54,6 +54,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     let inputs = Inputs {
         scenario: args.scenario.clone(),
         manifests: args.manifests.clone(),
+        recursive: args.recursive,
         app: args.app.clone(),
         cluster: args.cluster.clone(),
         kubernetes: args.kubernetes.clone(),

@@ -5,6 +5,7 @@
 mod build;
 mod defaults;
 pub mod field;
+pub mod files;
 mod names;
 pub mod overlap;
 mod pod_update;

@@ -7,6 +7,7 @@ use crate::cluster::{Cluster, Version};
 use crate::error::{Error, Problem};
 use crate::kubectl::rollout_status::Verdict;
 use crate::manifest::Manifests;
+use crate::manifest::files::read_filenames;
 use crate::manifest::qualified_name_errors;
 use crate::scenario::actions::{Action, OwnerKind, Timed};
 use crate::scenario::traffic::Traffic;
@@ -28,7 +29,10 @@ pub const DEFAULT_UNTIL: SimDuration = SimDuration::from_secs(600);
 #[derive(Clone, Debug, Default)]
 pub struct Inputs {
     pub scenario: Option<PathBuf>,
+    /// As kubectl's `-f`: files, directories, `-` for the standard input.
     pub manifests: Vec<PathBuf>,
+    /// `-R`: directories' subdirectories too.
+    pub recursive: bool,
     pub app: Option<PathBuf>,
     pub cluster: Option<PathBuf>,
     pub kubernetes: Option<String>,
@@ -63,7 +67,7 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
     if manifest_paths.is_empty() {
         return Err(Error::input(Problem::error("no manifests: give a scenario file or -f MANIFEST")));
     }
-    let files = manifest_paths.iter().map(|p| read_file(p)).collect::<Result<Vec<_>, _>>()?;
+    let files = read_filenames(&manifest_paths, inputs.recursive, &mut std::io::stdin().lock())?;
     let manifests = Manifests::load(&files)?;
     let behaviours = match inputs.app.as_ref().or(scenario.app.as_ref()) {
         Some(p) => Behaviours::load(&read_file(p)?)?,

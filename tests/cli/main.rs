@@ -112,6 +112,32 @@ where
     }
 }
 
+/// `podsim ARGS` with `input` on its standard input.
+pub(crate) fn podsim_stdin<I, S>(args: I, input: &str) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    use std::io::Write;
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RUST_BACKTRACE", "1")
+        .env_remove("RUST_LOG")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run podsim");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
+    let out = child.wait_with_output().expect("wait for podsim");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
 /// Nothing panicked.
 pub(crate) fn assert_no_panic(run: &Run) {
     assert_ne!(run.code, Some(101), "podsim panicked: {run:?}");

@@ -1,6 +1,6 @@
 //! Errors in scenario files, command-line flags and missing inputs.
 
-use crate::{POD, TempDir, assert_bad_input, assert_error, line_of, pod_with, podsim};
+use crate::{POD, TempDir, assert_bad_input, assert_error, line_of, pod_with, podsim, podsim_stdin};
 
 #[test]
 fn scenario_naming_a_missing_manifest() {
@@ -8,7 +8,7 @@ fn scenario_naming_a_missing_manifest() {
     let scenario = dir.write("scenarios/s.yaml", "manifests: [../manifests/nope.yaml]\nseed: 3\n");
     let run = podsim(["run", &scenario]);
     assert_bad_input(&run);
-    assert!(run.stderr.contains("cannot read"), "{run:?}");
+    assert!(run.stderr.contains("does not exist"), "{run:?}");
     assert!(run.stderr.contains("manifests/nope.yaml"), "the error names the missing path: {run:?}");
 }
 
@@ -28,7 +28,48 @@ fn missing_manifest_file() {
     let missing = dir.path("nope.yaml");
     let run = podsim(["run", "-f", &missing]);
     assert_bad_input(&run);
-    assert!(run.stderr.contains(&format!("error: cannot read {missing}")), "{run:?}");
+    // kubectl's words (cli-runtime's pathNotExistError).
+    assert!(run.stderr.contains(&format!("error: the path {missing:?} does not exist")), "{run:?}");
+}
+
+/// `helm template` output on the standard input: a leading `---`, a
+/// document that is only a `# Source:` comment, comments, and a `---` at
+/// the end. Its file is STDIN in messages, as kubectl names it.
+#[test]
+fn manifests_from_the_standard_input_as_helm_template_writes_them() {
+    let chart = "---\n# Source: web/templates/serviceaccount.yaml\n---\n# Source: web/templates/pod.yaml\n"
+        .to_string()
+        + POD
+        + "---\n";
+    let run = podsim_stdin(["run", "-f", "-", "--until", "5s", "-o", "jsonl"], &chart);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains(r#""type":"ADDED""#), "{run:?}");
+    let bad = podsim_stdin(["run", "-f", "-", "--until", "5s"], "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\n");
+    assert_bad_input(&bad);
+    assert!(bad.stderr.contains("STDIN:"), "{bad:?}");
+    let twice = podsim_stdin(["run", "-f", "-", "-f", "-"], POD);
+    assert_bad_input(&twice);
+    assert!(twice.stderr.contains("standard input cannot be used for multiple arguments"), "{twice:?}");
+}
+
+/// `-f DIR` reads the directory's manifests (not its other files), its
+/// subdirectories only with `-R`.
+#[test]
+fn manifests_from_a_directory() {
+    let dir = TempDir::new("manifest-dir");
+    dir.write("README.md", "# not a manifest\n");
+    dir.write("pod.yaml", POD);
+    std::fs::create_dir_all(dir.path("more")).unwrap();
+    let second = POD.replace("name: web", "name: web-2");
+    assert_ne!(second, POD);
+    dir.write("more/second.yml", &second);
+    let root = dir.path("");
+    let flat = podsim(["run", "-f", &root, "--until", "2s", "-o", "jsonl"]);
+    assert_eq!(flat.code, Some(0), "{flat:?}");
+    assert!(flat.stdout.contains(r#""name":"web""#) && !flat.stdout.contains(r#""name":"web-2""#), "{flat:?}");
+    let deep = podsim(["run", "-f", &root, "-R", "--until", "2s", "-o", "jsonl"]);
+    assert_eq!(deep.code, Some(0), "{deep:?}");
+    assert!(deep.stdout.contains(r#""name":"web-2""#), "{deep:?}");
 }
 
 #[test]
