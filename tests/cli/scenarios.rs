@@ -37,8 +37,7 @@ fn missing_manifest_file() {
 /// the end. Its file is STDIN in messages, as kubectl names it.
 #[test]
 fn manifests_from_the_standard_input_as_helm_template_writes_them() {
-    let chart = "---\n# Source: web/templates/serviceaccount.yaml\n---\n# Source: web/templates/pod.yaml\n"
-        .to_string()
+    let chart = "---\n# Source: web/templates/serviceaccount.yaml\n---\n# Source: web/templates/pod.yaml\n".to_string()
         + POD
         + "---\n";
     let run = podsim_stdin(["run", "-f", "-", "--until", "5s", "-o", "jsonl"], &chart);
