@@ -156,7 +156,7 @@ impl ApiServer {
         let uid = Arc::from(uid(&mut self.slice_uids));
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
         let id = self.slices.create(uid, c, |id, meta| ApiSlice { id, meta, name, namespace, service, content });
-        Arc::new(self.slices.get(id).clone())
+        self.slices.current(id).clone()
     }
 
     /// PUT: a change of ports or endpoints bumps the generation; a write that
@@ -177,13 +177,13 @@ impl ApiServer {
             s.content = content;
             if spec_changed { Change::NewGeneration } else { Change::Stored }
         });
-        Arc::new(self.slices.get(id).clone())
+        self.slices.current(id).clone()
     }
 
     pub fn delete_slice(&mut self, id: SliceId, now: SimTime, trace: &mut Trace) -> Arc<ApiSlice> {
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
         self.slices.remove(id, c);
-        Arc::new(self.slices.get(id).clone())
+        self.slices.current(id).clone()
     }
 
     /// The scheduler's binding: `spec.nodeName` and PodScheduled=True.
@@ -217,26 +217,26 @@ impl ApiServer {
         });
     }
 
-    /// A status PATCH from the kubelet; returns the stored status. The
+    /// A status PATCH from the kubelet; returns the stored pod. The
     /// conditions the kubelet does not own stay as stored (its strategic
     /// merge patch only names its own).
-    pub fn patch_status(&mut self, id: PodId, mut status: PodStatus, now: SimTime, trace: &mut Trace) -> PodStatus {
+    pub fn patch_status(&mut self, id: PodId, mut status: PodStatus, now: SimTime, trace: &mut Trace) -> Arc<ApiPod> {
         // The merge reads the stored pod first: a write that changes nothing is not sent.
         let p = self.pods.get(id);
         if p.meta.removed {
-            return p.status.clone();
+            return self.pods.current(id).clone();
         }
         let kubelets = status.conditions.into_iter().filter(|c| c.kind.by_kubelet());
         status.conditions = p.status.other_conditions().cloned().chain(kubelets).collect();
         if p.status.same_as(&status) {
-            return p.status.clone();
+            return self.pods.current(id).clone();
         }
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
         let _ = self.pods.write_status(id, Precondition::None, c, |stored| {
             *stored = status;
             true
         });
-        self.pods.get(id).status.clone()
+        self.pods.current(id).clone()
     }
 
     /// Another client's status PATCH setting one condition (e.g. a

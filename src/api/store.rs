@@ -156,18 +156,27 @@ impl Commit<'_> {
 /// and the live ones by namespace and name.
 pub struct Store<T: Object> {
     objects: Vec<T>,
+    /// Each object as its last watch record holds it: an answer shares it
+    /// instead of copying the object again.
+    recorded: Vec<Arc<T>>,
     names: BTreeMap<Box<str>, BTreeMap<Box<str>, T::Id>>,
 }
 
 impl<T: Object> Default for Store<T> {
     fn default() -> Self {
-        Store { objects: Vec::new(), names: BTreeMap::new() }
+        Store { objects: Vec::new(), recorded: Vec::new(), names: BTreeMap::new() }
     }
 }
 
 impl<T: Object> Store<T> {
     pub fn get(&self, id: T::Id) -> &T {
         &self.objects[id.index()]
+    }
+
+    /// The object as stored, shared with its last watch record (every
+    /// change is recorded as it is stored, so this is the object as it is).
+    pub fn current(&self, id: T::Id) -> &Arc<T> {
+        &self.recorded[id.index()]
     }
 
     /// Every object ever created, the removed ones included (by id).
@@ -342,8 +351,13 @@ impl<T: Object> Store<T> {
 
     /// The watch record of the stored object as it is now.
     #[inline]
-    fn record(&self, id: T::Id, kind: WatchKind, c: &mut Commit) {
-        let object = Arc::new(self.objects[id.index()].clone());
+    fn record(&mut self, id: T::Id, kind: WatchKind, c: &mut Commit) {
+        let i = id.index();
+        let object = Arc::new(self.objects[i].clone());
+        match self.recorded.get_mut(i) {
+            Some(slot) => *slot = object.clone(),
+            None => self.recorded.push(object.clone()),
+        }
         c.trace.push(c.now, T::watch_record(kind, object));
     }
 }

@@ -47,7 +47,7 @@ impl PodConfig {
                 spec: pod.spec.clone(),
                 uid: pod.meta.uid.clone(),
                 generation: pod.meta.generation,
-                status: Box::new(pod.status.clone()),
+                stored: pod.clone(),
             });
         };
         if removed_next || !changed(&old, pod) {
@@ -57,7 +57,7 @@ impl PodConfig {
             spec: pod.spec.clone(),
             deletion_grace: pod.meta.deletion.map(|d| d.grace_seconds),
             generation: pod.meta.generation,
-            status: Box::new(pod.status.clone()),
+            stored: pod.clone(),
         };
         Some(Ev::PodUpdated { pod: id, update })
     }

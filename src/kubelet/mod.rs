@@ -29,6 +29,7 @@ mod start;
 pub mod status;
 mod sync;
 
+use crate::api::pod::ApiPod;
 use crate::api::status::{Condition, PodStatus};
 use crate::app::Behaviours;
 use crate::client::{Answered, Silence};
@@ -101,7 +102,8 @@ pub enum Ev {
         spec: Arc<PodSpec>,
         uid: Arc<str>,
         generation: i64,
-        status: Box<PodStatus>,
+        /// The pod as stored, with its status.
+        stored: Arc<ApiPod>,
     },
     /// A periodic relist starts.
     Relist,
@@ -196,7 +198,8 @@ pub enum Ev {
     /// A status PATCH returned.
     StatusPatched {
         pod: PodId,
-        status: Box<PodStatus>,
+        /// The pod as stored, with its status.
+        stored: Arc<ApiPod>,
     },
 }
 
@@ -208,8 +211,8 @@ pub struct PodUpdate {
     /// `metadata.deletionGracePeriodSeconds`, once deleted.
     pub deletion_grace: Option<i64>,
     pub generation: i64,
-    /// The status as the API server now holds it.
-    pub status: Box<PodStatus>,
+    /// The pod as the API server now holds it, with its status.
+    pub stored: Arc<ApiPod>,
 }
 
 /// Everything the kubelet keeps about one pod.
@@ -341,8 +344,8 @@ impl Kubelet {
     pub fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         match ev {
-            Ev::PodAdded { pod, spec, uid, generation, status } => {
-                self.pod_added(pod, spec, uid, generation, *status, ctx)
+            Ev::PodAdded { pod, spec, uid, generation, stored } => {
+                self.pod_added(pod, spec, uid, generation, stored, ctx)
             }
             Ev::Relist => {
                 self.relisting = true;
@@ -422,9 +425,9 @@ impl Kubelet {
                     self.process_exit(inst, runtime::SIGKILL_EXIT, ctx);
                 }
             }
-            Ev::StatusPatched { pod, status } => {
+            Ev::StatusPatched { pod, stored } => {
                 if let Some(p) = self.pod(pod) {
-                    p.status.patched(*status);
+                    p.status.patched(stored);
                 }
                 self.flush_status(pod, ctx);
             }
@@ -467,7 +470,7 @@ impl Kubelet {
         spec: Arc<PodSpec>,
         uid: Arc<str>,
         generation: i64,
-        status: PodStatus,
+        stored: Arc<ApiPod>,
         ctx: &mut Ctx<'_, impl Outbox<Out>>,
     ) {
         let admitted = self.admission(&spec);
@@ -483,8 +486,8 @@ impl Kubelet {
             uid,
             worker: PodWorker::default(),
             probes: ProbeManager::default(),
-            others: status.other_conditions().cloned().collect(),
-            status: StatusManager::new(status),
+            others: stored.status.other_conditions().cloned().collect(),
+            status: StatusManager::observing(stored),
             reasons: ReasonCache::default(),
             sync: None,
             kills: kill::Kills::default(),

@@ -25,8 +25,8 @@ impl Kubelet {
         let spec_changed = !Arc::ptr_eq(&p.spec, &update.spec);
         p.spec = update.spec.clone();
         p.generation = update.generation;
-        p.others = update.status.other_conditions().cloned().collect();
-        p.status.observed(*update.status.clone());
+        p.others = update.stored.status.other_conditions().cloned().collect();
+        p.status.observed(update.stored.clone());
         if update.deletion_grace.is_some() && p.deletion_grace != update.deletion_grace {
             p.deletion_grace = update.deletion_grace;
             if p.worker.lifecycle == Lifecycle::Syncing {
@@ -98,8 +98,9 @@ fn need_to_reconcile_readiness(spec: &crate::spec::PodSpec, u: &PodUpdate) -> bo
     if spec.readiness_gates.is_empty() {
         return false;
     }
-    let expected = super::status::conditions::pod_ready(spec, &u.status, u.status.phase);
-    u.status
+    let status = &u.stored.status;
+    let expected = super::status::conditions::pod_ready(spec, status, status.phase);
+    status
         .condition(&ConditionType::Ready)
         .is_some_and(|c| c.status != expected.status || c.message != expected.message)
 }

@@ -422,7 +422,7 @@ impl World {
             Ev::Scheduler(scheduler::Ev::Schedule(pod)) => self.schedule(pod, now),
             Ev::PatchStatus { pod, node, status } => {
                 let stored = self.api.patch_status(pod, *status, now, &mut self.trace);
-                let answer = kubelet::Ev::StatusPatched { pod, status: Box::new(stored) };
+                let answer = kubelet::Ev::StatusPatched { pod, stored };
                 self.send_to_kubelet(node, SimDuration::ZERO, answer);
                 self.sync_watch(true);
             }

@@ -4,6 +4,7 @@
 
 use super::conditions;
 use super::normalize::normalize_status;
+use crate::api::pod::ApiPod;
 use crate::api::status::{ConditionType, ContainerState, PodPhase, PodStatus, Terminated};
 use crate::spec::{PodSpec, Role};
 use crate::time::SimTime;
@@ -18,7 +19,7 @@ pub struct StatusManager {
     sent_version: u64,
     in_flight: bool,
     /// The status as the API server holds it (from the watch, then our PATCHes).
-    api: PodStatus,
+    api: ApiStatus,
     /// Bumped when `api` changes.
     api_version: u64,
     /// (`version`, `api_version`, `could_run`) when a resync last found the
@@ -30,8 +31,37 @@ pub struct StatusManager {
     delete_sent: bool,
 }
 
+/// The API server's status of the pod: the stored pod the watch delivered
+/// or a PATCH answered with, shared rather than copied (or, in tests, a
+/// status on its own).
+#[derive(Clone, Debug)]
+enum ApiStatus {
+    Own(PodStatus),
+    Stored(Arc<ApiPod>),
+}
+
+impl std::ops::Deref for ApiStatus {
+    type Target = PodStatus;
+    fn deref(&self) -> &PodStatus {
+        match self {
+            ApiStatus::Own(s) => s,
+            ApiStatus::Stored(p) => &p.status,
+        }
+    }
+}
+
 impl StatusManager {
+    /// The status manager of a pod the watch delivered.
+    pub fn observing(stored: Arc<ApiPod>) -> Self {
+        StatusManager::with(ApiStatus::Stored(stored))
+    }
+
+    /// The status manager of a pod whose API status is `api`.
     pub fn new(api: PodStatus) -> Self {
+        StatusManager::with(ApiStatus::Own(api))
+    }
+
+    fn with(api: ApiStatus) -> Self {
         StatusManager {
             cached: None,
             version: 0,
@@ -165,15 +195,15 @@ impl StatusManager {
     }
 
     /// The PATCH returned: the API now holds `status`.
-    pub fn patched(&mut self, status: PodStatus) {
-        self.api = status;
+    pub fn patched(&mut self, stored: Arc<ApiPod>) {
+        self.api = ApiStatus::Stored(stored);
         self.api_version += 1;
         self.in_flight = false;
     }
 
     /// The watch delivered a status another client wrote.
-    pub fn observed(&mut self, status: PodStatus) {
-        self.api = status;
+    pub fn observed(&mut self, stored: Arc<ApiPod>) {
+        self.api = ApiStatus::Stored(stored);
         self.api_version += 1;
     }
 
