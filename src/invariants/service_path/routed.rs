@@ -79,7 +79,7 @@ fn allows(rules: &Rules, key: (Ipv4Addr, u16), r: &RequestRecord) -> bool {
             _,
         ) => false,
         (_, Some(Action::Forward(eps))) => {
-            let listed = r.endpoint.as_ref().is_some_and(|ep| eps.iter().any(|e| e.key() == *ep));
+            let listed = r.endpoint.as_ref().is_some_and(|ep| eps.iter().any(|e| e.has_key(ep)));
             listed && (!r.sticky || rule.is_some_and(|x| x.affinity.is_some()))
         }
         _ => false,
