@@ -25,6 +25,8 @@ pub struct Position {
 pub enum Severity {
     Error,
     Warning,
+    /// What was read and what became of it, said once.
+    Note,
 }
 
 /// One problem with an input: bad YAML, a wrong type, an invalid field, or a
@@ -45,6 +47,9 @@ impl Problem {
     }
     pub fn warning(message: impl Into<String>) -> Self {
         Problem { severity: Severity::Warning, ..Problem::error(message) }
+    }
+    pub fn note(message: impl Into<String>) -> Self {
+        Problem { severity: Severity::Note, ..Problem::error(message) }
     }
     /// A problem at `line` of a file whose text is not kept (a stream).
     pub fn at_line(mut self, file: &str, line: u64) -> Self {

@@ -26,6 +26,7 @@ pub fn problem(out: &mut impl Write, p: &Problem) {
     let word = match p.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
+        Severity::Note => "note",
     };
     let _ = writeln!(out, "{word}: {p}");
     if let (Some(line), Some(pos)) = (p.source_line(), p.position.as_ref()) {

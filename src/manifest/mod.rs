@@ -6,6 +6,7 @@ mod build;
 mod defaults;
 pub mod field;
 pub mod files;
+pub mod kinds;
 mod names;
 pub mod overlap;
 mod pod_update;
@@ -24,6 +25,7 @@ use crate::error::{Error, Problem, SourceFile};
 use crate::source::{Doc, decode_value, parse_documents};
 use crate::spec::{DeploymentSpec, PodSpec, ReplicaSetSpec, ServiceSpec};
 use k8s_openapi::api::core::v1::Pod;
+use kinds::Handling;
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -35,6 +37,8 @@ pub struct Manifests {
     pub replica_sets: Vec<ReplicaSetSpec>,
     pub deployments: Vec<DeploymentSpec>,
     pub warnings: Vec<Problem>,
+    /// The objects read but not simulated, as `(kind, name)`.
+    pub read: Vec<(String, String)>,
     /// Where each pod was written (document and `items[i]` prefix).
     origins: Vec<(Doc, String)>,
     /// Where each service was written.
@@ -108,6 +112,9 @@ impl Manifests {
             }
         }
         problems.extend(out.target_port_warnings());
+        if let Some(note) = read_note(&out.read) {
+            problems.push(note);
+        }
         let workloads = out.replica_sets.len() + out.deployments.len();
         if out.pods.is_empty() && workloads == 0 && !problems.iter().any(Problem::is_error) {
             problems.push(Problem::error("the manifests declare no Pod: podsim needs one to simulate"));
@@ -205,13 +212,41 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
             &join(prefix, "apiVersion"),
             format!("no matches for kind {kind:?} in version {api_version:?} ({kind}s are apiVersion v1)"),
         )),
-        _ => problems.push(doc.problem(
-            &join(prefix, "kind"),
-            format!(
-                "podsim does not simulate kind {kind} ({api_version}) yet: only Pod (v1), Service (v1), ReplicaSet and Deployment (apps/v1) are supported"
+        _ => match kinds::handling(api_version, kind) {
+            Handling::Read => {
+                let meta = json.get("metadata");
+                let name = meta.and_then(|m| m.get("name").or_else(|| m.get("generateName")));
+                out.read.push((kind.to_string(), name.and_then(Value::as_str).unwrap_or("").to_string()));
+            }
+            Handling::Refused(why) => problems.push(doc.problem(
+                &join(prefix, "kind"),
+                format!("podsim does not simulate kind {kind} ({api_version}) yet: {why}"),
+            )),
+            // kubectl's words: the API server serves no such kind in that group.
+            Handling::Unknown | Handling::Simulated => problems.push(
+                doc.problem(&join(prefix, "kind"), format!("no matches for kind {kind:?} in version {api_version:?}")),
             ),
-        )),
+        },
     }
+}
+
+/// The objects read but not simulated, said once, each kind with its
+/// names in the order they came.
+fn read_note(read: &[(String, String)]) -> Option<Problem> {
+    let mut kinds: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (kind, name) in read {
+        match kinds.iter_mut().find(|(k, _)| k == kind) {
+            Some((_, names)) => names.push(name),
+            None => kinds.push((kind, vec![name])),
+        }
+    }
+    let listed: Vec<String> = kinds.iter().map(|(k, names)| format!("{k} {}", names.join(", "))).collect();
+    (!listed.is_empty()).then(|| {
+        Problem::note(format!(
+            "read, not simulated (they do not change how pods start, serve or stop here): {}",
+            listed.join("; ")
+        ))
+    })
 }
 
 fn read_pod(doc: &Doc, json: Value, prefix: &str, problems: &mut Vec<Problem>) -> Option<PodSpec> {

@@ -1,6 +1,6 @@
 //! Manifests using kinds and fields that podsim does not simulate.
 
-use crate::{TempDir, assert_error, assert_problem, line_of, manifest_error, podsim};
+use crate::{POD, TempDir, assert_error, assert_problem, line_of, manifest_error, podsim};
 
 const STATEFUL_SET: &str = "\
 apiVersion: apps/v1
@@ -22,8 +22,51 @@ fn stateful_set_is_an_unsupported_kind() {
         line_of(STATEFUL_SET, "kind:"),
         "kind: podsim does not simulate kind StatefulSet (apps/v1)",
     );
-    let supported = "only Pod (v1), Service (v1), ReplicaSet and Deployment (apps/v1) are supported";
-    assert!(run.stderr.contains(supported), "{run:?}");
+    let why = "a StatefulSet creates and orders its pods, and its controller is not modelled yet";
+    assert!(run.stderr.contains(why), "{run:?}");
+}
+
+/// Kinds that do not change the pod lifecycle are read and listed once, in
+/// a note (a rendered chart's ServiceAccount, RBAC, ConfigMap, IngressClass
+/// and a custom resource); the run goes on. A misspelt kind of a built-in
+/// group is kubectl's `no matches for kind`.
+#[test]
+fn kinds_that_do_not_change_the_lifecycle_are_read_and_noted() {
+    let dir = TempDir::new("read-kinds");
+    let others = "\
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: web}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: web-reader}
+rules: []
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: web-admin}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: web-config}
+---
+apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata: {name: web}
+---
+";
+    let file = dir.write("app.yaml", &format!("{others}{POD}"));
+    let run = podsim(["run", "-f", &file, "--until", "2s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let note = "note: read, not simulated (they do not change how pods start, serve or stop here): \
+                ServiceAccount web; ClusterRole web-reader, web-admin; ConfigMap web-config; ServiceMonitor web\n";
+    assert!(run.stderr.contains(note), "{run:?}");
+    assert_eq!(run.stderr.matches("note:").count(), 1, "{run:?}");
+
+    let typo = dir.write("typo.yaml", &POD.replace("kind: Pod", "kind: Pood"));
+    let bad = podsim(["run", "-f", &typo]);
+    assert_error(&bad, &typo, line_of(POD, "kind:"), r#"kind: no matches for kind "Pood" in version "v1""#);
 }
 
 /// Deployments are validated as the API server would: a user learns what a
