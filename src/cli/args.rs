@@ -209,6 +209,10 @@ pub struct RunArgs {
     /// Read the directories given with -f recursively.
     #[arg(short = 'R', long)]
     pub recursive: bool,
+    /// The namespace of the objects that name none, as kubectl's; an object
+    /// naming another is an error (default: their own, else `default`).
+    #[arg(short = 'n', long, value_name = "NAMESPACE")]
+    pub namespace: Option<String>,
     /// App behaviour file.
     #[arg(long, value_name = "APP.yaml")]
     pub app: Option<PathBuf>,

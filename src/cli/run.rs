@@ -55,6 +55,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         scenario: args.scenario.clone(),
         manifests: args.manifests.clone(),
         recursive: args.recursive,
+        namespace: args.namespace.clone(),
         app: args.app.clone(),
         cluster: args.cluster.clone(),
         kubernetes: args.kubernetes.clone(),

@@ -7,7 +7,7 @@
 /// What becomes of one object.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Handling {
-    /// Pod, Service, ReplicaSet, Deployment: read by their own code.
+    /// Pod, Service, ReplicaSet, Deployment, Namespace: read by their own code.
     Simulated,
     /// Accepted and listed in the run's note.
     Read,
@@ -47,11 +47,10 @@ const BUILT_IN_GROUPS: [&str; 23] = [
 
 /// Kinds that are read and listed: none of them changes when a pod starts,
 /// becomes ready or stops in podsim's model.
-const READ: [(&str, &str); 33] = [
+const READ: [(&str, &str); 32] = [
     ("", "ServiceAccount"),
     ("", "ConfigMap"),
     ("", "Secret"),
-    ("", "Namespace"),
     ("", "Endpoints"),
     ("", "PersistentVolume"),
     ("", "PodTemplate"),
@@ -114,7 +113,9 @@ pub fn group(api_version: &str) -> &str {
 pub fn handling(api_version: &str, kind: &str) -> Handling {
     let g = group(api_version);
     match (api_version, kind) {
-        ("v1", "Pod" | "Service") | ("apps/v1", "ReplicaSet" | "Deployment") => return Handling::Simulated,
+        ("v1", "Pod" | "Service" | "Namespace") | ("apps/v1", "ReplicaSet" | "Deployment") => {
+            return Handling::Simulated;
+        }
         _ => {}
     }
     if let Some((_, _, why)) = REFUSED.iter().find(|(rg, rk, _)| *rg == g && *rk == kind) {

@@ -39,6 +39,10 @@ pub struct Manifests {
     pub warnings: Vec<Problem>,
     /// The objects read but not simulated, as `(kind, name)`.
     pub read: Vec<(String, String)>,
+    /// The Namespaces the manifests create.
+    pub namespaces: Vec<String>,
+    /// The `--namespace` they were read in, if one was given.
+    pub namespace: Option<String>,
     /// Where each pod was written (document and `items[i]` prefix).
     origins: Vec<(Doc, String)>,
     /// Where each service was written.
@@ -96,7 +100,13 @@ impl Manifests {
 
     /// Reads every object of every file; all problems are reported together.
     pub fn load(files: &[Arc<SourceFile>]) -> Result<Manifests, Error> {
-        let mut out = Manifests::default();
+        Manifests::load_in(files, None)
+    }
+
+    /// As [`load`](Self::load), with kubectl's `--namespace`: the namespace
+    /// of every object that names none, and the only one an object may name.
+    pub fn load_in(files: &[Arc<SourceFile>], namespace: Option<&str>) -> Result<Manifests, Error> {
+        let mut out = Manifests { namespace: namespace.map(str::to_string), ..Manifests::default() };
         let mut problems = Vec::new();
         for file in files {
             let docs = match parse_documents(file) {
@@ -108,7 +118,7 @@ impl Manifests {
                 Err(e) => return Err(e),
             };
             for doc in &docs {
-                read_document(doc, &mut out, &mut problems);
+                read_document(doc, namespace, &mut out, &mut problems);
             }
         }
         problems.extend(out.target_port_warnings());
@@ -128,20 +138,60 @@ impl Manifests {
     }
 }
 
-fn read_document(doc: &Doc, out: &mut Manifests, problems: &mut Vec<Problem>) {
+fn read_document(doc: &Doc, namespace: Option<&str>, out: &mut Manifests, problems: &mut Vec<Problem>) {
     let json = doc.to_json();
     if json.get("kind").and_then(Value::as_str) == Some("List") {
         match json.get("items") {
             Some(Value::Array(items)) => {
                 for (i, item) in items.iter().enumerate() {
-                    read_object(doc, item.clone(), &format!("items[{i}]"), out, problems);
+                    let prefix = format!("items[{i}]");
+                    if let Some(item) = in_namespace(doc, item.clone(), &prefix, namespace, problems) {
+                        read_object(doc, item, &prefix, out, problems);
+                    }
                 }
             }
             _ => problems.push(doc.problem("items", "Required value: a List needs `items`")),
         }
-    } else {
+    } else if let Some(json) = in_namespace(doc, json, "", namespace, problems) {
         read_object(doc, json, "", out, problems);
     }
+}
+
+/// The namespaces every cluster has.
+pub const BUILT_IN_NAMESPACES: [&str; 4] = ["default", "kube-node-lease", "kube-public", "kube-system"];
+
+/// kubectl's `--namespace` on one object podsim simulates: it goes there
+/// when it names no namespace, and may name no other
+/// (`EnforceNamespace`). `None` after an error.
+fn in_namespace(
+    doc: &Doc,
+    mut json: Value,
+    prefix: &str,
+    namespace: Option<&str>,
+    problems: &mut Vec<Problem>,
+) -> Option<Value> {
+    let Some(ns) = namespace else { return Some(json) };
+    let api_version = json.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let kind = json.get("kind").and_then(Value::as_str).unwrap_or("");
+    if kinds::handling(api_version, kind) != Handling::Simulated || kind == "Namespace" {
+        return Some(json);
+    }
+    let Some(meta) = json.get_mut("metadata").and_then(Value::as_object_mut) else { return Some(json) };
+    match meta.get("namespace").and_then(Value::as_str) {
+        None | Some("") => {
+            meta.insert("namespace".into(), Value::String(ns.to_string()));
+        }
+        Some(own) if own != ns => {
+            let message = format!(
+                "the namespace from the provided object {own:?} does not match the namespace {ns:?}. \
+                 You must pass '--namespace={own}' to perform this operation."
+            );
+            problems.push(doc.problem(&join(prefix, "metadata.namespace"), message));
+            return None;
+        }
+        Some(_) => {}
+    }
+    Some(json)
 }
 
 /// Joins a prefix (`items[2]`) and a field path (`spec.containers[0]`).
@@ -159,6 +209,16 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
     match (api_version, kind) {
         (_, "") => problems.push(doc.problem(&join(prefix, "kind"), "Object 'Kind' is missing")),
         ("", _) => problems.push(doc.problem(&join(prefix, "apiVersion"), "Object 'apiVersion' is missing")),
+        ("v1", "Namespace") => {
+            let name = json.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
+            // The same Namespace in several files is one (`kubectl apply`
+            // leaves it unchanged).
+            if name.is_empty() {
+                problems.push(doc.problem(&join(prefix, "metadata.name"), "Required value: name is required"));
+            } else if !out.namespaces.iter().any(|n| n == name) {
+                out.namespaces.push(name.to_string());
+            }
+        }
         ("v1", "Pod") => {
             if let Some(pod) = read_pod(doc, json, prefix, problems) {
                 if out.pods.iter().any(|p| p.name == pod.name && p.namespace == pod.namespace) {
@@ -228,6 +288,32 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
             ),
         },
     }
+}
+
+impl Manifests {
+    /// The namespaces of the simulated objects that neither every cluster
+    /// has nor a manifest creates (`known`), in the order they come: the
+    /// run assumes they exist, as after `kubectl create namespace`.
+    pub fn assumed_namespaces<'a>(&'a self, known: &[String], out: &mut Vec<&'a str>) {
+        let namespaces = self.pods.iter().map(|p| p.namespace.as_str());
+        let namespaces = namespaces.chain(self.services.iter().map(|s| s.namespace.as_str()));
+        let namespaces = namespaces.chain(self.replica_sets.iter().map(|r| r.namespace.as_str()));
+        for ns in namespaces.chain(self.deployments.iter().map(|d| d.namespace.as_str())) {
+            let exists = BUILT_IN_NAMESPACES.contains(&ns) || known.iter().any(|k| k == ns);
+            if !exists && !out.contains(&ns) {
+                out.push(ns);
+            }
+        }
+    }
+}
+
+/// What a run assumes of the namespaces no manifest creates, said once:
+/// `NamespaceLifecycle` would refuse their objects in a cluster without them.
+pub fn assumed_namespaces_note(assumed: &[&str]) -> Option<Problem> {
+    let (first, names) = (assumed.first()?, assumed.join(", "));
+    Some(Problem::note(format!(
+        "assumed to exist, as no manifest creates them: namespace {names} (a cluster without them refuses their objects: namespaces {first:?} not found)"
+    )))
 }
 
 /// The objects read but not simulated, said once, each kind with its

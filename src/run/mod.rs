@@ -33,6 +33,8 @@ pub struct Inputs {
     pub manifests: Vec<PathBuf>,
     /// `-R`: directories' subdirectories too.
     pub recursive: bool,
+    /// kubectl's `--namespace`: where objects that name none go.
+    pub namespace: Option<String>,
     pub app: Option<PathBuf>,
     pub cluster: Option<PathBuf>,
     pub kubernetes: Option<String>,
@@ -68,7 +70,7 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
         return Err(Error::input(Problem::error("no manifests: give a scenario file or -f MANIFEST")));
     }
     let files = read_filenames(&manifest_paths, inputs.recursive, &mut std::io::stdin().lock())?;
-    let manifests = Manifests::load(&files)?;
+    let manifests = Manifests::load_in(&files, inputs.namespace.as_deref())?;
     let behaviours = match inputs.app.as_ref().or(scenario.app.as_ref()) {
         Some(p) => Behaviours::load(&read_file(p)?)?,
         None => Behaviours::default(),
@@ -140,6 +142,16 @@ pub fn setup(
             }
         }
     }
+    // Every Namespace any manifest creates exists when the objects do: the
+    // run creates them all at its start.
+    let known: Vec<String> =
+        manifests.namespaces.iter().chain(applied.iter().flat_map(|a| &a.namespaces)).cloned().collect();
+    let mut assumed = Vec::new();
+    manifests.assumed_namespaces(&known, &mut assumed);
+    for a in &applied {
+        a.assumed_namespaces(&known, &mut assumed);
+    }
+    warnings.extend(crate::manifest::assumed_namespaces_note(&assumed));
     let mut resolved = resolved.into_iter();
     for (timed, origin) in &scenario.actions {
         if let Action::Apply { .. } = &timed.action {
@@ -388,7 +400,8 @@ fn resolve_apply(
     origin: &ActionOrigin,
 ) -> Result<(Manifests, Vec<SimAction>), Problem> {
     let source = crate::scenario::read_file(file).map_err(|e| origin.problem("apply", e.to_string()))?;
-    let loaded = Manifests::load(&[source]).map_err(|e| origin.problem("apply", e.to_string()))?;
+    let loaded = Manifests::load_in(&[source], manifests.namespace.as_deref())
+        .map_err(|e| origin.problem("apply", e.to_string()))?;
     let workloads = loaded.deployments.len() + loaded.replica_sets.len();
     if workloads == 0 || !loaded.pods.is_empty() || !loaded.services.is_empty() {
         return Err(origin

@@ -29,6 +29,7 @@ mod book;
 mod check;
 mod clusters;
 mod exercises;
+mod namespaces;
 mod ownership;
 mod plot;
 mod predict;
