@@ -70,6 +70,12 @@ impl Behaviours {
         self.containers.get(container).is_some_and(|list| list.iter().all(|b| b.ports.is_some()))
     }
 
+    /// True when the file describes `container` and every instance of it
+    /// gives `command`'s exit codes (argv joined by single spaces).
+    pub fn answers_exec(&self, container: &str, command: &str) -> bool {
+        self.containers.get(container).is_some_and(|list| list.iter().all(|b| b.exec.contains_key(command)))
+    }
+
     /// A problem pointing at the entry for `container`.
     pub fn problem_at(&self, container: &str, message: String) -> Problem {
         match &self.origin {

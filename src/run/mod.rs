@@ -273,6 +273,7 @@ pub fn setup(
         return Err(Error::Input(problems));
     }
     warnings.extend(assumed_port_warnings(&manifests, &behaviours));
+    warnings.extend(assumed_exec_warnings(&manifests, &behaviours));
     let epoch_ns = epoch.as_nanosecond().max(0) as u128;
     let setup = Setup {
         pods: manifests.pods.into_iter().map(Arc::new).collect(),
@@ -301,6 +302,42 @@ fn no_execute_warning(pod: &PodSpec, node: &crate::cluster::Node) -> Option<Stri
          (TaintToleration); the taint-eviction controller, which also deletes such a pod, is not simulated",
         node.name, taint.key
     ))
+}
+
+/// An exec probe or hook whose command no behaviour answers exits 0 (the
+/// default app's answer): say so where it is written, never silently.
+fn assumed_exec_warnings(manifests: &Manifests, behaviours: &Behaviours) -> Vec<Problem> {
+    use crate::spec::{Handler, HookHandler, HookKind, ProbeKind};
+    let mut out = Vec::new();
+    for (k, pod) in manifests.all_pod_specs().enumerate() {
+        for (c, container) in pod.containers.iter().enumerate() {
+            let name = &container.name;
+            let mut execs: Vec<(String, String, &[String])> = Vec::new();
+            for kind in ProbeKind::ALL {
+                if let Some(Handler::Exec { command }) = container.probe(kind).map(|p| &p.handler) {
+                    execs.push((format!("{}Probe", kind.as_str()), format!("{} probe", kind.as_str()), command));
+                }
+            }
+            for (kind, field) in [(HookKind::PostStart, "postStart"), (HookKind::PreStop, "preStop")] {
+                if let Some(HookHandler::Exec { command }) = container.hook(kind) {
+                    execs.push((format!("lifecycle.{field}"), format!("{field} hook"), command));
+                }
+            }
+            for (field, what, command) in execs {
+                let command = command.join(" ");
+                if behaviours.answers_exec(name, &command) {
+                    continue;
+                }
+                let message = format!(
+                    "exec {what} {command:?} of container {name}: no behaviour gives its exit code, \
+                     so podsim assumes exit 0 (an `exec` entry in the behaviour file says otherwise)"
+                );
+                let path = format!("{}.{field}.exec.command", pod.api_path(c));
+                out.push(manifests.pod_spec_problem(k, &path, message).warn());
+            }
+        }
+    }
+    out
 }
 
 /// A container that declares no containerPort, and whose behaviour names no

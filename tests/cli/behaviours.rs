@@ -286,3 +286,42 @@ fn a_probe_run_that_outlasts_its_threshold_says_so() {
     assert!(rows[0].ends_with("web readiness probe succeeded (1 of 1 in a row)"), "{rows:?}");
     assert!(rows[1].ends_with("web readiness probe succeeded (4 in a row, threshold 1)"), "{rows:?}");
 }
+
+/// The documentation's exec liveness pod, pasted unchanged: with no
+/// behaviour for `cat /tmp/healthy`, the run says where it assumes exit 0;
+/// a behaviour that answers the command silences it.
+#[test]
+fn an_exec_probe_no_behaviour_answers_is_named_with_the_assumption() {
+    let dir = TempDir::new("exec-assumed");
+    let pod = "\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: liveness-exec
+spec:
+  containers:
+  - name: liveness
+    image: registry.k8s.io/busybox:1.27.2
+    args: [/bin/sh, -c, touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600]
+    livenessProbe:
+      exec:
+        command: [cat, /tmp/healthy]
+      initialDelaySeconds: 5
+      periodSeconds: 5
+";
+    let file = dir.write("pod.yaml", pod);
+    let run = podsim(["run", "-f", &file, "--until", "10s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let warning = format!(
+        "warning: {file}:12:18: spec.containers[0].livenessProbe.exec.command: exec liveness probe \"cat /tmp/healthy\" \
+         of container liveness: no behaviour gives its exit code, so podsim assumes exit 0"
+    );
+    assert!(run.stderr.contains(&warning), "{run:?}");
+    let app = dir.write(
+        "app.yaml",
+        "containers:\n  liveness:\n    exec:\n      \"cat /tmp/healthy\": [{until: 35s, exit: 0}, {exit: 1}]\n",
+    );
+    let answered = podsim(["run", "-f", &file, "--app", &app, "--until", "10s"]);
+    assert_eq!(answered.code, Some(0), "{answered:?}");
+    assert!(!answered.stderr.contains("assumes exit 0"), "{answered:?}");
+}
