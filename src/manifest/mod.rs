@@ -11,6 +11,7 @@ mod names;
 pub mod overlap;
 mod pod_update;
 mod pod_warnings;
+mod references;
 mod server_written;
 
 pub use names::qualified_name_errors;
@@ -39,6 +40,8 @@ pub struct Manifests {
     pub warnings: Vec<Problem>,
     /// The objects read but not simulated, as `(kind, name)`.
     pub read: Vec<(String, String)>,
+    /// The ConfigMaps and Secrets among them, as `(kind, namespace, name)`.
+    pub config: Vec<(&'static str, String, String)>,
     /// The Namespaces the manifests create.
     pub namespaces: Vec<String>,
     /// The `--namespace` they were read in, if one was given.
@@ -122,6 +125,7 @@ impl Manifests {
             }
         }
         problems.extend(out.target_port_warnings());
+        problems.extend(references::missing_config(&out));
         if let Some(note) = read_note(&out.read) {
             problems.push(note);
         }
@@ -276,7 +280,14 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
             Handling::Read => {
                 let meta = json.get("metadata");
                 let name = meta.and_then(|m| m.get("name").or_else(|| m.get("generateName")));
-                out.read.push((kind.to_string(), name.and_then(Value::as_str).unwrap_or("").to_string()));
+                let name = name.and_then(Value::as_str).unwrap_or("").to_string();
+                if let ("v1", "ConfigMap" | "Secret") = (api_version, kind) {
+                    let ns = meta.and_then(|m| m.get("namespace")).and_then(Value::as_str).filter(|n| !n.is_empty());
+                    let ns = ns.or(out.namespace.as_deref()).unwrap_or("default").to_string();
+                    let kind = if kind == "Secret" { "Secret" } else { "ConfigMap" };
+                    out.config.push((kind, ns, name.clone()));
+                }
+                out.read.push((kind.to_string(), name));
             }
             Handling::Refused(why) => problems.push(doc.problem(
                 &join(prefix, "kind"),
