@@ -63,7 +63,8 @@ impl PodConfig {
     }
 }
 
-/// `checkAndUpdatePod`: an UPDATE when the pod differs semantically (spec
+/// `checkAndUpdatePod` with `podsDifferSemantically` (spec, labels,
+/// annotations, deletion fields): an UPDATE when the pod differs (spec
 /// or deletion: the changes that bump its generation, or a shorter grace),
 /// a RECONCILE when only its status does; ownerReferences alone change
 /// nothing. Another client writes only the conditions the kubelet does not

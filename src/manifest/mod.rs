@@ -12,6 +12,7 @@ pub mod overlap;
 mod pod_update;
 mod pod_warnings;
 mod references;
+pub use references::ConfigKind;
 mod server_written;
 
 pub use names::qualified_name_errors;
@@ -41,7 +42,7 @@ pub struct Manifests {
     /// The objects read but not simulated, as `(kind, name)`.
     pub read: Vec<(String, String)>,
     /// The ConfigMaps and Secrets among them, as `(kind, namespace, name)`.
-    pub config: Vec<(&'static str, String, String)>,
+    pub config: Vec<(ConfigKind, String, String)>,
     /// The Namespaces the manifests create.
     pub namespaces: Vec<String>,
     /// The `--namespace` they were read in, if one was given.
@@ -284,7 +285,7 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                 if let ("v1", "ConfigMap" | "Secret") = (api_version, kind) {
                     let ns = meta.and_then(|m| m.get("namespace")).and_then(Value::as_str).filter(|n| !n.is_empty());
                     let ns = ns.or(out.namespace.as_deref()).unwrap_or("default").to_string();
-                    let kind = if kind == "Secret" { "Secret" } else { "ConfigMap" };
+                    let kind = if kind == "Secret" { ConfigKind::Secret } else { ConfigKind::ConfigMap };
                     out.config.push((kind, ns, name.clone()));
                 }
                 out.read.push((kind.to_string(), name));
