@@ -63,6 +63,12 @@ impl Problem {
         self.severity = Severity::Warning;
         self
     }
+
+    /// The same problem as a note: what podsim read and how it takes it.
+    pub fn as_note(mut self) -> Self {
+        self.severity = Severity::Note;
+        self
+    }
     pub fn in_file(mut self, file: &Arc<SourceFile>, position: Option<Position>) -> Self {
         self.file = Some(file.clone());
         self.position = position;

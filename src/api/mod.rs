@@ -2,6 +2,7 @@
 //! and writes through requests, with resourceVersions and the watch records
 //! of the trace.
 
+pub mod config;
 pub mod deployment;
 pub mod endpointslice;
 pub mod meta;

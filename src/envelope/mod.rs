@@ -187,7 +187,8 @@ fn own_setup(
     };
     let text = manifest(&metadata, &spec);
     let file = Arc::new(SourceFile { name: format!("{origin} (the recorded spec of pod {pod})"), text });
-    let loaded = Manifests::load(&[file]).and_then(|m| {
+    let loaded = Manifests::load(&[file]).and_then(|mut m| {
+        m.assume_references_exist();
         // The app file may describe other pods' containers too (a rollout's).
         let names: Vec<&str> = m.pods.iter().flat_map(|p| p.containers.iter().map(|c| &*c.name)).collect();
         let behaviours = scenario.setup.behaviours.only(&names);

@@ -10,12 +10,14 @@ pub mod active_deadline;
 pub mod admission;
 pub mod backoff;
 pub mod config;
+pub mod config_objects;
 pub mod container_hash;
 pub mod events;
 pub mod http_client;
 pub mod images;
 mod kill;
 pub mod lifecycle;
+mod mounting;
 pub mod netns;
 pub mod pleg;
 mod pod_network;
@@ -28,7 +30,9 @@ pub mod runtime;
 mod start;
 pub mod status;
 mod sync;
+pub mod volume_manager;
 
+use crate::api::config::ConfigObject;
 use crate::api::pod::ApiPod;
 use crate::api::status::{Condition, PodStatus};
 use crate::app::Behaviours;
@@ -43,6 +47,7 @@ use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::record::{KubeletAction, ProcessFact};
 use backoff::Backoff;
+use config_objects::ObjectCache;
 use events::{Recorder, Subject};
 use pleg::{PlegEvent, Relisted};
 use pod_worker::PodWorker;
@@ -195,6 +200,19 @@ pub enum Ev {
         signal: Signal,
         names: Arc<(String, Arc<str>)>,
     },
+    /// The kubelet's ConfigMap or Secret watch delivered an object.
+    ObjectSeen(Box<ConfigObject>),
+    /// A pass of the volume reconciler for a pod with volumes not mounted.
+    MountVolumes {
+        pod: PodId,
+    },
+    /// `WaitForAttachAndMount` of sync `sync` looks again: its volumes are
+    /// mounted (`timeout` false) or its timeout passed.
+    MountWait {
+        pod: PodId,
+        sync: u64,
+        timeout: bool,
+    },
     /// A status PATCH returned.
     StatusPatched {
         pod: PodId,
@@ -235,6 +253,8 @@ struct KPod {
     others: Vec<Condition>,
     /// Gone from the API server: stopped, then forgotten.
     removed: bool,
+    /// Its configMap, secret and projected volumes not mounted yet.
+    volumes: volume_manager::PodVolumes,
 }
 
 pub struct Kubelet {
@@ -269,6 +289,11 @@ pub struct Kubelet {
     relisting: bool,
     /// On-demand relists requested during a global relist.
     deferred_relists: Vec<(PodId, SimTime)>,
+    /// The ConfigMaps and Secrets its watches have delivered.
+    objects: ObjectCache,
+    /// The phases of the volume populator's and reconciler's loops, drawn
+    /// when a pod first waits for a volume.
+    reconciler_phase: Option<(SimDuration, SimDuration)>,
 }
 
 impl KPod {
@@ -293,6 +318,7 @@ impl Kubelet {
         node: Node,
         cluster: Arc<Cluster>,
         behaviours: Arc<Behaviours>,
+        objects: &[ConfigObject],
         seed: u64,
         epoch_ns: u128,
     ) -> Self {
@@ -313,6 +339,8 @@ impl Kubelet {
             next_ip: 0,
             relisting: false,
             deferred_relists: Vec::new(),
+            objects: ObjectCache::new(objects),
+            reconciler_phase: None,
             id,
             node,
             cluster,
@@ -425,6 +453,9 @@ impl Kubelet {
                     self.process_exit(inst, runtime::SIGKILL_EXIT, ctx);
                 }
             }
+            Ev::ObjectSeen(object) => self.objects.seen(*object),
+            Ev::MountVolumes { pod } => self.mount_pass(pod, ctx),
+            Ev::MountWait { pod, sync, timeout } => self.mount_wait(pod, sync, timeout, ctx),
             Ev::StatusPatched { pod, stored } => {
                 if let Some(p) = self.pod(pod) {
                     p.status.patched(stored);
@@ -494,9 +525,13 @@ impl Kubelet {
             deletion_grace: None,
             generation,
             removed: false,
+            volumes: Default::default(),
         }));
         match admitted {
-            Ok(()) => self.update_pod(pod, ctx),
+            Ok(()) => {
+                self.add_pod_volumes(pod, ctx);
+                self.update_pod(pod, ctx)
+            }
             Err(predicate) => self.reject_pod(pod, predicate, ctx),
         }
     }

@@ -33,7 +33,8 @@ impl Kubelet {
                 // "Pod is marked for graceful deletion, begin teardown".
                 p.worker.lifecycle = Lifecycle::Terminating;
             }
-            return self.update_pod(pod, ctx);
+            self.update_pod(pod, ctx);
+            return self.cancel_mount_wait(pod, ctx);
         }
         if spec_changed || need_to_reconcile_readiness(&p.spec, &update) {
             self.update_pod(pod, ctx);
@@ -56,6 +57,7 @@ impl Kubelet {
             p.worker.lifecycle = Lifecycle::Terminating;
         }
         self.update_pod(pod, ctx);
+        self.cancel_mount_wait(pod, ctx);
     }
 
     /// A signal from outside: SIGKILL ends the process at once (137);

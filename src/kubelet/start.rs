@@ -5,6 +5,7 @@
 use super::Out;
 use super::actions::KillReason;
 use super::backoff::{Decision, do_backoff};
+use super::config_objects::make_environment;
 use super::container_hash;
 use super::images::{self, ImageAction};
 use super::kill::Target;
@@ -97,7 +98,16 @@ impl Kubelet {
         }
     }
 
+    /// The image is there: `generateContainerConfig` builds the container's
+    /// environment (a missing ConfigMap or Secret, or key, is
+    /// `CreateContainerConfigError`: no container, a `Failed` event, the
+    /// sync's error), then `CreateContainer`.
     pub(super) fn begin_create(&mut self, pod: PodId, c: usize, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        let spec = self.synced_spec(pod);
+        if let Err(message) = make_environment(spec.config.env_of(c), &spec.namespace, &self.objects) {
+            self.emit(pod, Some(c), true, "Failed", format!("Error: {message}"), ctx);
+            return self.start_failed(pod, c, "CreateContainerConfigError", message, None);
+        }
         let d = self.cluster.latencies.container_create.sample(&mut self.rng);
         self.schedule_step(pod, d, Wait::Create { container: c }, ctx);
     }

@@ -52,6 +52,10 @@ pub(super) enum Step {
 #[derive(Clone, Debug)]
 pub(super) enum Wait {
     Nothing,
+    /// `WaitForAttachAndMount`, polling since `started`.
+    Volumes {
+        started: SimTime,
+    },
     Overhead,
     Sandbox,
     StopSandbox,
@@ -95,6 +99,10 @@ pub(super) struct SyncRun {
 }
 
 impl SyncRun {
+    pub(super) fn id(&self) -> u64 {
+        self.id
+    }
+
     /// The pod spec this sync works from (an update since waits for the next sync).
     pub(super) fn spec(&self) -> &Arc<PodSpec> {
         &self.spec
@@ -202,6 +210,15 @@ impl Kubelet {
         for w in readiness_triggers {
             self.send(ctx, SimDuration::ZERO, Ev::ProbeManual { pod, worker: w });
         }
+        if !self.wait_for_attach_and_mount(pod, ctx) {
+            self.sync_pod_runtime(pod, ctx);
+        }
+    }
+
+    /// The rest of `Kubelet.SyncPod` once the volumes are mounted: the probe
+    /// manager adds the pod, then the runtime's `SyncPod` computes its actions.
+    pub(super) fn sync_pod_runtime(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        let snapshot = self.snapshot_of_sync(pod);
         let p = self.pod(pod).expect("synced pod exists");
         for w in p.probes.add_pod(&p.spec) {
             self.send(ctx, SimDuration::ZERO, Ev::ProbeTick { pod, worker: w, ticker: 0 });
@@ -434,7 +451,12 @@ impl Kubelet {
                 self.schedule_step(pod, d, Wait::Start { container, inst }, ctx);
             }
             Wait::Start { container, inst } => self.container_started(pod, container, inst, ctx),
-            Wait::Nothing | Wait::Overhead | Wait::Cleanup | Wait::PostStart { .. } | Wait::Kills { .. } => {}
+            Wait::Nothing
+            | Wait::Volumes { .. }
+            | Wait::Overhead
+            | Wait::Cleanup
+            | Wait::PostStart { .. }
+            | Wait::Kills { .. } => {}
         }
         self.advance(pod, ctx);
     }

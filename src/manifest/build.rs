@@ -55,6 +55,7 @@ pub fn pod_spec(pod: Pod) -> (PodSpec, Vec<(String, String)>) {
         host_network: spec.host_network.unwrap_or(false),
         containers,
         readiness_gates: spec.readiness_gates.iter().flatten().map(|g| g.condition_type.clone()).collect(),
+        config: Arc::new(super::references::needs(&spec)),
         qos,
         owner: None,
         object: pod,

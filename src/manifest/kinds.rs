@@ -7,7 +7,8 @@
 /// What becomes of one object.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Handling {
-    /// Pod, Service, ReplicaSet, Deployment, Namespace: read by their own code.
+    /// Pod, Service, ReplicaSet, Deployment, Namespace, ConfigMap, Secret:
+    /// read by their own code.
     Simulated,
     /// Accepted and listed in the run's note.
     Read,
@@ -47,10 +48,8 @@ const BUILT_IN_GROUPS: [&str; 23] = [
 
 /// Kinds that are read and listed: none of them changes when a pod starts,
 /// becomes ready or stops in podsim's model.
-const READ: [(&str, &str); 32] = [
+const READ: [(&str, &str); 30] = [
     ("", "ServiceAccount"),
-    ("", "ConfigMap"),
-    ("", "Secret"),
     ("", "Endpoints"),
     ("", "PersistentVolume"),
     ("", "PodTemplate"),
@@ -113,7 +112,7 @@ pub fn group(api_version: &str) -> &str {
 pub fn handling(api_version: &str, kind: &str) -> Handling {
     let g = group(api_version);
     match (api_version, kind) {
-        ("v1", "Pod" | "Service" | "Namespace") | ("apps/v1", "ReplicaSet" | "Deployment") => {
+        ("v1", "Pod" | "Service" | "Namespace" | "ConfigMap" | "Secret") | ("apps/v1", "ReplicaSet" | "Deployment") => {
             return Handling::Simulated;
         }
         _ => {}

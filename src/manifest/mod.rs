@@ -12,7 +12,6 @@ pub mod overlap;
 mod pod_update;
 mod pod_warnings;
 mod references;
-pub use references::ConfigKind;
 mod server_written;
 
 pub use names::qualified_name_errors;
@@ -23,8 +22,10 @@ mod unsupported;
 mod validation;
 pub mod workloads;
 
+use crate::api::config::ConfigObject;
 use crate::error::{Error, Problem, SourceFile};
 use crate::source::{Doc, decode_value, parse_documents};
+use crate::spec::ConfigKind;
 use crate::spec::{DeploymentSpec, PodSpec, ReplicaSetSpec, ServiceSpec};
 use k8s_openapi::api::core::v1::Pod;
 use kinds::Handling;
@@ -41,8 +42,8 @@ pub struct Manifests {
     pub warnings: Vec<Problem>,
     /// The objects read but not simulated, as `(kind, name)`.
     pub read: Vec<(String, String)>,
-    /// The ConfigMaps and Secrets among them, as `(kind, namespace, name)`.
-    pub config: Vec<(ConfigKind, String, String)>,
+    /// The ConfigMaps and Secrets among them, with their keys.
+    pub config: Vec<ConfigObject>,
     /// The Namespaces the manifests create.
     pub namespaces: Vec<String>,
     /// The `--namespace` they were read in, if one was given.
@@ -110,6 +111,18 @@ impl Manifests {
     /// As [`load`](Self::load), with kubectl's `--namespace`: the namespace
     /// of every object that names none, and the only one an object may name.
     pub fn load_in(files: &[Arc<SourceFile>], namespace: Option<&str>) -> Result<Manifests, Error> {
+        let out = Manifests::read_in(files, namespace)?;
+        if out.pods.is_empty() && out.replica_sets.is_empty() && out.deployments.is_empty() {
+            let mut problems = vec![Problem::error("the manifests declare no Pod: podsim needs one to simulate")];
+            problems.extend(out.warnings);
+            return Err(Error::Input(problems));
+        }
+        Ok(out)
+    }
+
+    /// As [`load_in`](Self::load_in), for objects applied to a running
+    /// cluster: they need not declare a pod.
+    pub fn read_in(files: &[Arc<SourceFile>], namespace: Option<&str>) -> Result<Manifests, Error> {
         let mut out = Manifests { namespace: namespace.map(str::to_string), ..Manifests::default() };
         let mut problems = Vec::new();
         for file in files {
@@ -129,10 +142,6 @@ impl Manifests {
         problems.extend(references::missing_config(&out));
         if let Some(note) = read_note(&out.read) {
             problems.push(note);
-        }
-        let workloads = out.replica_sets.len() + out.deployments.len();
-        if out.pods.is_empty() && workloads == 0 && !problems.iter().any(Problem::is_error) {
-            problems.push(Problem::error("the manifests declare no Pod: podsim needs one to simulate"));
         }
         if problems.iter().any(Problem::is_error) {
             problems.extend(out.warnings);
@@ -214,6 +223,19 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
     match (api_version, kind) {
         (_, "") => problems.push(doc.problem(&join(prefix, "kind"), "Object 'Kind' is missing")),
         ("", _) => problems.push(doc.problem(&join(prefix, "apiVersion"), "Object 'apiVersion' is missing")),
+        ("v1", "ConfigMap" | "Secret") => {
+            let meta = json.get("metadata");
+            let name = meta.and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or("");
+            let ns = meta.and_then(|m| m.get("namespace")).and_then(Value::as_str).filter(|n| !n.is_empty());
+            let kind = if kind == "Secret" { ConfigKind::Secret } else { ConfigKind::ConfigMap };
+            if name.is_empty() {
+                problems.push(
+                    doc.problem(&join(prefix, "metadata.name"), "Required value: name or generateName is required"),
+                );
+            } else {
+                out.config.push(ConfigObject::from_manifest(kind, ns.unwrap_or("default"), name, &json));
+            }
+        }
         ("v1", "Namespace") => {
             let name = json.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
             // The same Namespace in several files is one (`kubectl apply`
@@ -282,12 +304,6 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                 let meta = json.get("metadata");
                 let name = meta.and_then(|m| m.get("name").or_else(|| m.get("generateName")));
                 let name = name.and_then(Value::as_str).unwrap_or("").to_string();
-                if let ("v1", "ConfigMap" | "Secret") = (api_version, kind) {
-                    let ns = meta.and_then(|m| m.get("namespace")).and_then(Value::as_str).filter(|n| !n.is_empty());
-                    let ns = ns.or(out.namespace.as_deref()).unwrap_or("default").to_string();
-                    let kind = if kind == "Secret" { ConfigKind::Secret } else { ConfigKind::ConfigMap };
-                    out.config.push((kind, ns, name.clone()));
-                }
                 out.read.push((kind.to_string(), name));
             }
             Handling::Refused(why) => problems.push(doc.problem(

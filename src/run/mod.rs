@@ -285,6 +285,7 @@ pub fn setup(
         services: manifests.services.into_iter().map(Arc::new).collect(),
         replica_sets: manifests.replica_sets.into_iter().map(Arc::new).collect(),
         deployments: manifests.deployments.into_iter().map(Arc::new).collect(),
+        config: Arc::new(manifests.config),
         clients: Arc::new(clients),
     };
     Ok((setup, warnings))
@@ -437,12 +438,14 @@ fn resolve_apply(
     origin: &ActionOrigin,
 ) -> Result<(Manifests, Vec<SimAction>), Problem> {
     let source = crate::scenario::read_file(file).map_err(|e| origin.problem("apply", e.to_string()))?;
-    let loaded = Manifests::load_in(&[source], manifests.namespace.as_deref())
+    let loaded = Manifests::read_in(&[source], manifests.namespace.as_deref())
         .map_err(|e| origin.problem("apply", e.to_string()))?;
-    let workloads = loaded.deployments.len() + loaded.replica_sets.len();
-    if workloads == 0 || !loaded.pods.is_empty() || !loaded.services.is_empty() {
-        return Err(origin
-            .problem("apply", format!("{}: an apply file holds Deployments and ReplicaSets only", file.display())));
+    let objects = loaded.deployments.len() + loaded.replica_sets.len() + loaded.config.len();
+    if objects == 0 || !loaded.pods.is_empty() || !loaded.services.is_empty() {
+        return Err(origin.problem(
+            "apply",
+            format!("{}: an apply file holds Deployments, ReplicaSets, ConfigMaps and Secrets only", file.display()),
+        ));
     }
     let earlier = || std::iter::once(manifests).chain(applied);
     let name: Arc<str> = Arc::from(file.display().to_string());
@@ -469,6 +472,9 @@ fn resolve_apply(
             return Err(loaded.replica_set_problem(i, "metadata.name", message));
         }
         out.push(SimAction::Apply { file: name.clone(), object: Applied::ReplicaSet(Arc::new(r.clone())) });
+    }
+    for c in &loaded.config {
+        out.push(SimAction::Apply { file: name.clone(), object: Applied::Config(Arc::new(c.clone())) });
     }
     Ok((loaded, out))
 }

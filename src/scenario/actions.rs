@@ -9,6 +9,7 @@
 //!   - {at: 30s, setCondition: {pod: web, type: example.com/lb, status: "True"}}
 //!   - {at: 45s, kill: pod/web/app, signal: SIGTERM}
 //!   - {at: 30s, apply: ../manifests/web-v2.yaml}   # kubectl apply of a changed Deployment
+//!   - {at: 60s, apply: app-config.yaml}            # … or of a ConfigMap a pod waits for
 //!   - {at: 90s, scale: deployment/web, replicas: 5}
 //!   - {at: 2m, undo: deployment/web, toRevision: 1}  # toRevision 0 or absent: the previous one
 //!   - {at: 40s, delete: pod/web-*}                  # the oldest pod whose name starts with web-
@@ -58,9 +59,9 @@ pub enum Action {
     SetCondition { pod: String, condition: String, status: bool },
     /// A signal to a container's process from outside the kubelet.
     Kill { pod: String, container: String, signal: Signal },
-    /// `kubectl apply -f FILE` of Deployments the manifests declare: a new
-    /// spec (a rollout when the template changed). The path is relative to
-    /// the scenario file until the scenario is loaded.
+    /// `kubectl apply -f FILE` of Deployments (a new spec: a rollout when
+    /// the template changed), new ReplicaSets, ConfigMaps and Secrets. The
+    /// path is relative to the scenario file until the scenario is loaded.
     Apply { file: std::path::PathBuf },
     /// `kubectl scale deployment/NAME --replicas=N`.
     Scale { deployment: String, replicas: u32 },

@@ -3,6 +3,7 @@
 //! messages through one event queue that owns time.
 
 mod collector;
+mod config;
 mod network;
 mod nodes;
 mod routes;
@@ -14,6 +15,7 @@ mod watch;
 mod workloads;
 
 use crate::api::ApiServer;
+use crate::api::config::ConfigObject;
 use crate::api::meta::Propagation;
 use crate::api::pod_patch::PodPatch;
 use crate::api::status::{Condition, ConditionType, PodStatus};
@@ -157,6 +159,8 @@ pub enum Action {
 pub enum Applied {
     Deployment(Arc<DeploymentSpec>),
     ReplicaSet(Arc<ReplicaSetSpec>),
+    /// A ConfigMap or Secret, created or given new keys.
+    Config(Arc<ConfigObject>),
 }
 
 /// An action at its time.
@@ -180,6 +184,8 @@ pub struct Setup {
     pub services: Vec<Arc<ServiceSpec>>,
     pub replica_sets: Vec<Arc<ReplicaSetSpec>>,
     pub deployments: Vec<Arc<DeploymentSpec>>,
+    /// The ConfigMaps and Secrets the manifests create.
+    pub config: Arc<Vec<ConfigObject>>,
     pub clients: Arc<Vec<Client>>,
 }
 
@@ -223,6 +229,8 @@ pub struct World {
     pending: std::collections::BTreeMap<u64, network::Pending>,
     next_request: u64,
     network: Stream,
+    /// The kubelets' ConfigMap and Secret watches: their delivery delays.
+    config_watch: Stream,
 }
 
 impl World {
@@ -250,7 +258,15 @@ impl World {
                 .enumerate()
                 .map(|(i, n)| {
                     let id = NodeId(i as u32);
-                    Kubelet::new(id, n.clone(), setup.cluster.clone(), setup.behaviours.clone(), seed, setup.epoch_ns)
+                    Kubelet::new(
+                        id,
+                        n.clone(),
+                        setup.cluster.clone(),
+                        setup.behaviours.clone(),
+                        &setup.config,
+                        seed,
+                        setup.epoch_ns,
+                    )
                 })
                 .collect(),
             cluster: setup.cluster.clone(),
@@ -288,6 +304,7 @@ impl World {
             pending: Default::default(),
             next_request: 0,
             network: Stream::new(seed, "network"),
+            config_watch: Stream::new(seed, "watch/kubelet/configmaps-secrets"),
         };
         w.informers = watch::Informers::new(
             &mut w.watches,
@@ -523,6 +540,10 @@ impl World {
                     Applied::ReplicaSet(r) => {
                         self.trace.push(now, Record::Scenario { object: format!("replicaset/{}", r.name), what });
                         self.create_replica_set(&r);
+                    }
+                    Applied::Config(object) => {
+                        self.trace.push(now, Record::Scenario { object: object.kubectl_name(), what });
+                        self.apply_config(&object);
                     }
                 }
             }

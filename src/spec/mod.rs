@@ -4,10 +4,12 @@
 //! sees these types, so an invalid state (a probe with two handlers, a
 //! negative period) cannot reach it.
 
+mod config;
 mod ports;
 mod service;
 mod workload;
 
+pub use config::{ConfigKind, ConfigNeeds, ConfigRef, EnvNeed, VolumeNeed, VolumeSource};
 pub use ports::AssumedPort;
 pub use service::{ServicePort, ServiceSpec, TrafficPolicy};
 pub use workload::{DeploymentSpec, IntOrPercent, PodTemplate, ReplicaSetSpec, Strategy};
@@ -255,6 +257,8 @@ pub struct PodSpec {
     pub containers: Vec<ContainerSpec>,
     /// `spec.readinessGates[].conditionType`.
     pub readiness_gates: Vec<String>,
+    /// What its containers' environment and its volumes read from ConfigMaps and Secrets.
+    pub config: Arc<ConfigNeeds>,
     pub qos: QosClass,
     /// The ReplicaSet that created it (`ownerReferences[controller=true]`).
     pub owner: Option<OwnerRef>,

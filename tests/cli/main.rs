@@ -28,6 +28,7 @@ mod behaviours;
 mod book;
 mod check;
 mod clusters;
+mod config;
 mod exercises;
 mod namespaces;
 mod ownership;

@@ -64,5 +64,8 @@ fn an_apply_file_creates_replica_sets_but_updates_none() {
     let scenario = dir.write("p.yaml", "manifests: [rs.yaml]\nactions:\n- {at: 10s, apply: pod.yaml}\n");
     let run = podsim(["run", &scenario]);
     assert_error(&run, &scenario, 3, "actions[0].apply: ");
-    assert!(run.stderr.contains("pod.yaml: an apply file holds Deployments and ReplicaSets only"), "{run:?}");
+    assert!(
+        run.stderr.contains("pod.yaml: an apply file holds Deployments, ReplicaSets, ConfigMaps and Secrets only"),
+        "{run:?}"
+    );
 }

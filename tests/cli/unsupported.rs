@@ -60,7 +60,7 @@ metadata: {name: web}
     let run = podsim(["run", "-f", &file, "--until", "2s"]);
     assert_eq!(run.code, Some(0), "{run:?}");
     let note = "note: read, not simulated (they do not change how pods start, serve or stop here): \
-                ServiceAccount web; ClusterRole web-reader, web-admin; ConfigMap web-config; ServiceMonitor web\n";
+                ServiceAccount web; ClusterRole web-reader, web-admin; ServiceMonitor web\n";
     assert!(run.stderr.contains(note), "{run:?}");
     assert_eq!(run.stderr.matches("note:").count(), 1, "{run:?}");
 
@@ -250,36 +250,4 @@ fn a_pod_dump_names_what_the_api_server_writes() {
         "{run:?}"
     );
     assert!(!run.stdout.contains("Successfully assigned"), "{run:?}");
-}
-
-/// A ConfigMap or Secret a pod requires that no manifest creates is said
-/// where the pod references it, with what a cluster would do; an
-/// `optional` reference, or one a manifest satisfies, says nothing.
-#[test]
-fn a_missing_config_map_or_secret_is_said_where_it_is_referenced() {
-    let dir = TempDir::new("missing-config");
-    let pod = format!(
-        "{POD}    env:\n    - name: LOG_LEVEL\n      valueFrom:\n        configMapKeyRef: {{name: app-config, key: LOG_LEVEL}}\n    \
-         - name: TOKEN\n      valueFrom:\n        secretKeyRef: {{name: app-token, key: token, optional: true}}\n"
-    );
-    let file = dir.write("pod.yaml", &pod);
-    let run = podsim(["run", "-f", &file, "--until", "2s"]);
-    assert_eq!(run.code, Some(0), "{run:?}");
-    let warning = format!(
-        "warning: {file}:{}:33: spec.containers[0].env[0].valueFrom.configMapKeyRef.name: configmap \"app-config\" not found: \
-         no manifest creates it in namespace default, and a cluster without it would not start this container \
-         (CreateContainerConfigError)",
-        line_of(&pod, "configMapKeyRef")
-    );
-    assert!(run.stderr.contains(&warning), "{run:?}");
-    assert!(!run.stderr.contains("app-token"), "an optional reference: {run:?}");
-    let with = dir.write(
-        "with.yaml",
-        &format!(
-            "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: app-config}}\ndata: {{LOG_LEVEL: debug}}\n---\n{pod}"
-        ),
-    );
-    let satisfied = podsim(["run", "-f", &with, "--until", "2s"]);
-    assert_eq!(satisfied.code, Some(0), "{satisfied:?}");
-    assert!(!satisfied.stderr.contains("not found"), "{satisfied:?}");
 }

@@ -1,0 +1,19 @@
+//! ConfigMaps and Secrets applied during a run: each kubelet's watch
+//! delivers the object after its own delay (`watch` latency).
+
+use super::World;
+use crate::api::config::ConfigObject;
+use crate::ids::NodeId;
+use crate::kubelet;
+use std::sync::Arc;
+
+impl World {
+    /// `kubectl apply` of a ConfigMap or Secret: every kubelet's watch delivers it.
+    pub(super) fn apply_config(&mut self, object: &Arc<ConfigObject>) {
+        for i in 0..self.kubelets.len() {
+            let delay = self.cluster.latencies.watch.sample(&mut self.config_watch);
+            let ev = kubelet::Ev::ObjectSeen(Box::new((**object).clone()));
+            self.send_to_kubelet(NodeId(i as u32), delay, ev);
+        }
+    }
+}
