@@ -19,6 +19,7 @@
 //! to the container's n-th instance (restartCount n) and the last one to every
 //! later instance — real apps often behave differently once restarted.
 
+pub mod images;
 mod process;
 mod schema;
 
