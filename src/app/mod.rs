@@ -21,6 +21,7 @@
 
 mod process;
 mod schema;
+pub mod shell;
 
 pub use process::{ExecAnswer, GrpcAnswer, HttpAnswer, HttpResponse, Moments, OnAddressInUse, OnSigterm, Plan};
 pub use schema::{
