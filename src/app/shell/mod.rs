@@ -38,6 +38,8 @@
 //!   before (same files and contents, variables, `$?`, traps, background jobs)
 //!   repeats forever with that period: `while true; do sleep 1; done` runs
 //!   forever with constant files, `while true; do :; done` forever at once;
+//!   variables that only reach the container's log (a counter echoed each
+//!   second) are left out of the comparison ([`relevance`]);
 //! * a file keeps at most 4 KiB ([`fs`]): `while true; do echo x >> /tmp/log;
 //!   sleep 5; done` grows the file until the cap, then repeats exactly (so a
 //!   `cat` of a log that grew past it prints its first 4 KiB);
@@ -57,6 +59,7 @@
 
 pub(crate) mod fs;
 mod parse;
+mod relevance;
 mod run;
 
 #[cfg(test)]

@@ -466,7 +466,11 @@ impl Parser<'_> {
                 let name = first[..eq].to_string();
                 let rest = first[eq + 1..].to_string();
                 let mut parts = w.0;
-                parts[0] = Part::Lit(rest);
+                if rest.is_empty() {
+                    parts.remove(0);
+                } else {
+                    parts[0] = Part::Lit(rest);
+                }
                 s.assigns.push((name, Word(parts)));
                 continue;
             }

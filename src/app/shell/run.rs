@@ -164,6 +164,8 @@ pub(crate) struct Machine {
     stderr: String,
     captures: Vec<String>,
     subst_status: Option<i32>,
+    /// Variables the loop detector leaves out (see [`super::relevance`]).
+    output_only: BTreeSet<String>,
 }
 
 fn push_capped(buf: &mut String, text: &str) {
@@ -248,6 +250,7 @@ impl Machine {
             stderr: String::new(),
             captures: Vec::new(),
             subst_status: None,
+            output_only: BTreeSet::new(),
         }
     }
 
@@ -319,6 +322,9 @@ impl Machine {
             _ => vec![argv[0].clone()],
         };
         let cmd = parse::parse(script)?;
+        if self.nest == 0 {
+            self.output_only = super::relevance::output_only(&cmd);
+        }
         self.eval(p, &cmd, false)?;
         self.finish(p)
     }
@@ -449,6 +455,7 @@ impl Machine {
 
     fn key(&self, p: &Proc) -> Key {
         let mut proc = p.clone();
+        proc.vars.retain(|k, _| !self.output_only.contains(k));
         proc.jobs = p
             .jobs
             .iter()

@@ -172,8 +172,10 @@ fn huge_or_endless_work_is_refused_quickly() {
     let t = Instant::now();
     let big = "echo x; ".repeat(1 << 17);
     assert!(unsupported(&big).contains("too long"));
-    // A counter never repeats a state: the step cap ends it.
-    assert!(unsupported("i=0; while true; do i=$((i+1)); done").contains("too long"));
+    // A counter a test reads never repeats a state: the step cap ends it.
+    assert!(unsupported("i=0; while [ $i -ge 0 ]; do i=$((i+1)); done").contains("too long"));
+    // One nothing reads is left out of the comparison: a busy loop.
+    assert_eq!(sh("i=0; while true; do i=$((i+1)); done").exit(), None);
     let deep = format!("{}true{}", "{ ".repeat(500), "; }".repeat(500));
     assert!(unsupported(&deep).contains("nests deeper"));
     assert!(unsupported("x='eval \"$x\"'; eval \"$x\"").contains("nested deeper"));
@@ -279,4 +281,18 @@ fn unsupported_commands_are_named() {
     assert!(interpret(&argv(&["sh", "/start.sh"])).unwrap_err().what.contains("script file"));
     // Only commands the script reaches matter.
     assert_eq!(sh("exit 0; nginx").exit(), Some((ms(0), 0)));
+}
+
+#[test]
+fn a_counter_that_only_reaches_the_log_runs_forever() {
+    // The Kubernetes logging documentation's `counter` pod.
+    let s = sh("i=0; while true; do echo \"$i: $(date)\"; i=$((i+1)); sleep 1; done");
+    assert_eq!(s.exit(), None);
+    assert_eq!(s.sigterm(secs(30)), Sigterm::Ignore);
+    let s = sh("trap 'exit 0' TERM; i=0; while true; do echo $i; i=$((i+1)); sleep 2; done");
+    assert_eq!(s.exit(), None);
+    assert_eq!(s.sigterm(secs(31)), Sigterm::Exit { after: secs(1), code: 0 });
+    // A counter that decides something is followed exactly.
+    let s = sh("i=0; while true; do i=$((i+1)); if [ $i -gt 5 ]; then exit 3; fi; sleep 1; done");
+    assert_eq!(s.exit(), Some((secs(5), 3)));
 }
