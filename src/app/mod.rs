@@ -22,6 +22,7 @@
 pub mod images;
 mod process;
 mod schema;
+pub mod shell;
 
 pub use process::{ExecAnswer, GrpcAnswer, HttpAnswer, HttpResponse, Moments, OnAddressInUse, OnSigterm, Plan};
 pub use schema::{
