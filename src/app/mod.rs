@@ -18,8 +18,12 @@
 //! A container may instead map to a list of such behaviours: the n-th applies
 //! to the container's n-th instance (restartCount n) and the last one to every
 //! later instance — real apps often behave differently once restarted.
+//!
+//! A container the file does not describe is read from itself when podsim
+//! can ([`infer`]): a well-known image, or a shell script.
 
 pub mod images;
+pub mod infer;
 mod process;
 mod schema;
 pub mod shell;
@@ -32,6 +36,7 @@ pub use schema::{
 
 use crate::error::{Error, Problem, SourceFile};
 use crate::source::{Doc, decode_value, key_path, parse_single};
+use crate::spec::ContainerSpec;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -44,6 +49,25 @@ pub struct Behaviours {
     pub(crate) origin: Option<Doc>,
     /// What the file says that the kubelet would not act on.
     pub warnings: Vec<Problem>,
+    /// Behaviours read from containers the file does not describe, by
+    /// what inference reads (`inference_key`).
+    inferred: BTreeMap<String, Arc<ContainerBehaviour>>,
+}
+
+/// What inference reads of a container: its image, argv, environment and
+/// exec commands.
+fn inference_key(c: &ContainerSpec) -> String {
+    use crate::spec::{Handler, HookHandler};
+    let probes = [&c.startup, &c.readiness, &c.liveness].into_iter().flatten().filter_map(|p| match &p.handler {
+        Handler::Exec { command } => Some(command),
+        _ => None,
+    });
+    let hooks = [&c.post_start, &c.pre_stop].into_iter().flatten().filter_map(|h| match h {
+        HookHandler::Exec { command } => Some(command),
+        _ => None,
+    });
+    let execs: Vec<&Vec<String>> = probes.chain(hooks).collect();
+    format!("{}\0{:?}\0{:?}\0{:?}\0{execs:?}", c.image, c.command, c.args, c.env)
 }
 
 impl Behaviours {
@@ -51,7 +75,47 @@ impl Behaviours {
     pub fn only(&self, names: &[&str]) -> Behaviours {
         let mut containers = self.containers.clone();
         containers.retain(|k, _| names.contains(&k.as_str()));
-        Behaviours { containers, origin: self.origin.clone(), warnings: self.warnings.clone() }
+        let (origin, warnings, inferred) = (self.origin.clone(), self.warnings.clone(), self.inferred.clone());
+        Behaviours { containers, origin, warnings, inferred }
+    }
+
+    /// Reads `c` from itself unless the file describes it: `None` when the
+    /// file does; else the inference, kept for the run when it succeeds.
+    pub fn infer(&mut self, c: &ContainerSpec) -> Option<Result<infer::Inferred, String>> {
+        if self.containers.contains_key(&*c.name) {
+            return None;
+        }
+        let key = inference_key(c);
+        let inferred = infer::infer(c);
+        if let Ok(i) = &inferred {
+            self.inferred.insert(key, i.behaviour.clone());
+        }
+        Some(inferred)
+    }
+
+    /// The behaviour of instance `restart_count` of container `c`: the
+    /// file's, else the one inferred from the container, else `None`
+    /// (podsim's default app).
+    pub fn for_container(&self, c: &ContainerSpec, restart_count: u32) -> Option<Arc<ContainerBehaviour>> {
+        if let Some(b) = self.for_instance(&c.name, restart_count) {
+            return Some(b);
+        }
+        match self.inferred.is_empty() {
+            true => None,
+            false => self.inferred.get(&inference_key(c)).cloned(),
+        }
+    }
+
+    /// As [`names_ports`](Self::names_ports), counting an inferred behaviour.
+    pub fn names_ports_of(&self, c: &ContainerSpec) -> bool {
+        self.names_ports(&c.name) || self.for_container(c, 0).is_some_and(|b| b.ports.is_some())
+    }
+
+    /// As [`answers_exec`](Self::answers_exec), counting an inferred behaviour.
+    pub fn answers_exec_of(&self, c: &ContainerSpec, command: &str) -> bool {
+        self.answers_exec(&c.name, command)
+            || (!self.containers.contains_key(&*c.name)
+                && self.for_container(c, 0).is_some_and(|b| b.exec.contains_key(command)))
     }
 
     /// The behaviour of `container`'s instance number `restart_count`, or `None`
@@ -115,7 +179,7 @@ impl Behaviours {
             None => problems.push(doc.problem("", "missing field `containers`")),
         }
         match problems.is_empty() {
-            true => Ok(Behaviours { containers, origin: Some(doc), warnings }),
+            true => Ok(Behaviours { containers, origin: Some(doc), warnings, inferred: BTreeMap::new() }),
             false => Err(Error::Input(problems)),
         }
     }

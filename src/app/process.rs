@@ -167,6 +167,16 @@ impl Plan {
         Plan { behaviour: Some(b), ports, listen_after, exit, on_sigterm, on_address_in_use, http, exec, grpc }
     }
 
+    /// What SIGTERM does to the process when it arrives at `age`: the
+    /// script's answer for a behaviour inferred from one, else the drawn one.
+    pub fn sigterm_at(&self, age: SimDuration) -> OnSigterm {
+        match self.behaviour.as_ref().and_then(|b| b.script.as_ref()).map(|s| s.sigterm(age)) {
+            Some(super::shell::Sigterm::Ignore) => OnSigterm::Ignore,
+            Some(super::shell::Sigterm::Exit { after, code }) => OnSigterm::Exit { after, code },
+            None => self.on_sigterm,
+        }
+    }
+
     /// False for podsim's default app (no behaviour given).
     pub fn has_behaviour(&self) -> bool {
         self.behaviour.is_some()

@@ -37,6 +37,11 @@ pub struct ContainerBehaviour {
     /// bound one of its ports (absent: exits 1 at once).
     #[serde(default)]
     pub address_in_use: Option<AddressInUseSpec>,
+    /// The shell script this behaviour was inferred from, when it was: what
+    /// SIGTERM does depends on when it arrives (a trap waits for the
+    /// foreground `sleep`), so the script answers then (`Plan::sigterm_at`).
+    #[serde(skip)]
+    pub script: Option<Arc<super::shell::Script>>,
 }
 
 /// One stretch of a response schedule: `{until: 10s, status: 503, latency: 5ms}`.

@@ -84,7 +84,11 @@ impl Kubelet {
         match signal {
             Signal::Kill => self.process_exit(inst, SIGKILL_EXIT, ctx),
             Signal::Term => {
-                let on_sigterm = i.plan.on_sigterm;
+                let age = match i.state {
+                    super::runtime::InstState::Running { started } => now.since(started),
+                    _ => crate::time::SimDuration::ZERO,
+                };
+                let on_sigterm = i.plan.sigterm_at(age);
                 self.runtime.sigterm(inst);
                 if let OnSigterm::Exit { after, code } = on_sigterm {
                     self.send(ctx, after, Ev::Exit { inst, code });

@@ -286,7 +286,11 @@ impl Runtime {
         let inst = self.inst_mut(id);
         let deadline = now + timeout;
         inst.stopping = Some(Stopping { deadline, why });
-        match inst.plan.on_sigterm {
+        let age = match inst.state {
+            InstState::Running { started } => now.since(started),
+            _ => SimDuration::ZERO,
+        };
+        match inst.plan.sigterm_at(age) {
             OnSigterm::Exit { after, code } if now + after < deadline => StopOutcome::ExitsAt(now + after, code),
             _ => StopOutcome::Sigkill(deadline),
         }

@@ -202,8 +202,10 @@ impl Kubelet {
         let pod_spec = run.spec();
         let spec = &pod_spec.containers[c];
         let image = self.images.resolve(&spec.image);
-        let behaviour = self.behaviours.for_instance(&spec.name, restart_count);
-        let ports = pod_spec.default_ports(c, |name| self.behaviours.names_ports(name));
+        let behaviour = self.behaviours.for_container(spec, restart_count);
+        let ports = pod_spec.default_ports(c, |name| {
+            pod_spec.container_index(name).is_some_and(|i| self.behaviours.names_ports_of(&pod_spec.containers[i]))
+        });
         let plan = Plan::draw(behaviour, &ports, &mut self.app_rng);
         let inst = Instance {
             pod,

@@ -85,6 +85,17 @@ impl Manifests {
         doc.problem(&join(prefix, &format!("{spec}.{path}")), message)
     }
 
+    /// The object the `k`-th pod spec of `all_pod_specs` belongs to, as
+    /// kubectl names it: `pod/web`, `replicaset/web`, `deployment/web`.
+    pub fn pod_spec_owner(&self, k: usize) -> String {
+        let (pods, sets) = (self.pods.len(), self.replica_sets.len());
+        match k {
+            k if k < pods => format!("pod/{}", self.pods[k].name),
+            k if k < pods + sets => format!("replicaset/{}", self.replica_sets[k - pods].name),
+            k => format!("deployment/{}", self.deployments[k - pods - sets].name),
+        }
+    }
+
     /// A problem about field `path` of the `service`-th service, located in its file.
     pub fn service_problem(&self, service: usize, path: &str, message: impl Into<String>) -> Problem {
         let (doc, prefix) = &self.service_origins[service];

@@ -1,6 +1,7 @@
 //! Running one simulation: inputs in, trace out.
 
 mod clients;
+mod inference;
 
 use crate::app::Behaviours;
 use crate::cluster::{Cluster, Version};
@@ -272,8 +273,12 @@ pub fn setup(
     if !problems.is_empty() {
         return Err(Error::Input(problems));
     }
+    let mut behaviours = behaviours;
+    let every: Vec<&Manifests> = std::iter::once(&manifests).chain(&applied).collect();
+    let (notes, unanswered) = inference::infer_all(&every, &mut behaviours);
+    warnings.extend(notes);
     warnings.extend(assumed_port_warnings(&manifests, &behaviours));
-    warnings.extend(assumed_exec_warnings(&manifests, &behaviours));
+    warnings.extend(assumed_exec_warnings(&manifests, &behaviours, &unanswered));
     let epoch_ns = epoch.as_nanosecond().max(0) as u128;
     let setup = Setup {
         pods: manifests.pods.into_iter().map(Arc::new).collect(),
@@ -307,7 +312,11 @@ fn no_execute_warning(pod: &PodSpec, node: &crate::cluster::Node) -> Option<Stri
 
 /// An exec probe or hook whose command no behaviour answers exits 0 (the
 /// default app's answer): say so where it is written, never silently.
-fn assumed_exec_warnings(manifests: &Manifests, behaviours: &Behaviours) -> Vec<Problem> {
+fn assumed_exec_warnings(
+    manifests: &Manifests,
+    behaviours: &Behaviours,
+    unanswered: &inference::Unanswered,
+) -> Vec<Problem> {
     use crate::spec::{Handler, HookHandler, HookKind, ProbeKind};
     let mut out = Vec::new();
     for (k, pod) in manifests.all_pod_specs().enumerate() {
@@ -326,11 +335,15 @@ fn assumed_exec_warnings(manifests: &Manifests, behaviours: &Behaviours) -> Vec<
             }
             for (field, what, command) in execs {
                 let command = command.join(" ");
-                if behaviours.answers_exec(name, &command) {
+                if behaviours.answers_exec_of(container, &command) {
                     continue;
                 }
+                let why = match unanswered.get(&(name.to_string(), command.clone())) {
+                    Some(why) => format!(" (its script is read, but {why})"),
+                    None => String::new(),
+                };
                 let message = format!(
-                    "exec {what} {command:?} of container {name}: no behaviour gives its exit code, \
+                    "exec {what} {command:?} of container {name}: no behaviour gives its exit code{why}, \
                      so podsim assumes exit 0 (an `exec` entry in the behaviour file says otherwise)"
                 );
                 let path = format!("{}.{field}.exec.command", pod.api_path(c));
@@ -351,7 +364,9 @@ fn assumed_port_warnings(manifests: &Manifests, behaviours: &Behaviours) -> Vec<
     for (k, pod) in manifests.all_pod_specs().enumerate() {
         for (c, container) in pod.containers.iter().enumerate() {
             let name = &container.name;
-            for a in pod.assumed_ports(c, |n| behaviours.names_ports(n)) {
+            let names_ports =
+                |n: &str| pod.container_index(n).is_some_and(|i| behaviours.names_ports_of(&pod.containers[i]));
+            for a in pod.assumed_ports(c, names_ports) {
                 let what = if a.field.contains("Probe.") { "probe" } else { "hook" };
                 let port = a.port;
                 let head = format!(

@@ -171,6 +171,14 @@ pub struct ContainerSpec {
     pub name: Arc<str>,
     pub role: Role,
     pub image: String,
+    /// `command` and `args` as written (the image's ENTRYPOINT and CMD apply
+    /// where they are empty).
+    pub command: Vec<String>,
+    pub args: Vec<String>,
+    /// The `env` entries with a literal `value`, in order.
+    pub env: Vec<(String, String)>,
+    /// Its `volumeMounts[].mountPath`s.
+    pub mounts: Vec<String>,
     pub pull_policy: PullPolicy,
     pub ports: Vec<ContainerPort>,
     pub startup: Option<ProbeSpec>,

@@ -287,9 +287,11 @@ fn a_probe_run_that_outlasts_its_threshold_says_so() {
     assert!(rows[1].ends_with("web readiness probe succeeded (4 in a row, threshold 1)"), "{rows:?}");
 }
 
-/// The documentation's exec liveness pod, pasted unchanged: with no
-/// behaviour for `cat /tmp/healthy`, the run says where it assumes exit 0;
-/// a behaviour that answers the command silences it.
+/// The documentation's exec liveness pod, pasted unchanged, needs no
+/// behaviour: its script is read, and `cat /tmp/healthy` is answered from
+/// the script's files. A probe command the interpreter cannot run
+/// (`pg_isready`) is said where it is written, with why and the assumption
+/// (exit 0); a behaviour that answers it silences the warning.
 #[test]
 fn an_exec_probe_no_behaviour_answers_is_named_with_the_assumption() {
     let dir = TempDir::new("exec-assumed");
@@ -312,16 +314,23 @@ spec:
     let file = dir.write("pod.yaml", pod);
     let run = podsim(["run", "-f", &file, "--until", "10s"]);
     assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "note: no behaviour file describes these containers, so podsim reads them from themselves: \
+         container liveness of pod/liveness-exec (its shell script)\n",
+        "{run:?}"
+    );
+    let unknown = dir.write("pg.yaml", &pod.replace("[cat, /tmp/healthy]", "[pg_isready, -U, app]"));
+    let run = podsim(["run", "-f", &unknown, "--until", "10s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
     let warning = format!(
-        "warning: {file}:12:18: spec.containers[0].livenessProbe.exec.command: exec liveness probe \"cat /tmp/healthy\" \
-         of container liveness: no behaviour gives its exit code, so podsim assumes exit 0"
+        "warning: {unknown}:12:18: spec.containers[0].livenessProbe.exec.command: exec liveness probe \"pg_isready -U app\" \
+         of container liveness: no behaviour gives its exit code (its script is read, but command \"pg_isready\" is not \
+         one podsim can interpret), so podsim assumes exit 0"
     );
     assert!(run.stderr.contains(&warning), "{run:?}");
-    let app = dir.write(
-        "app.yaml",
-        "containers:\n  liveness:\n    exec:\n      \"cat /tmp/healthy\": [{until: 35s, exit: 0}, {exit: 1}]\n",
-    );
-    let answered = podsim(["run", "-f", &file, "--app", &app, "--until", "10s"]);
+    let app = dir.write("app.yaml", "containers:\n  liveness:\n    exec:\n      \"pg_isready -U app\": [{exit: 0}]\n");
+    let answered = podsim(["run", "-f", &unknown, "--app", &app, "--until", "10s"]);
     assert_eq!(answered.code, Some(0), "{answered:?}");
     assert!(!answered.stderr.contains("assumes exit 0"), "{answered:?}");
 }

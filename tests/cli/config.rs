@@ -98,7 +98,7 @@ fn a_missing_key_names_the_key_and_the_object() {
     let run = podsim(["run", "-f", &file, "--until", "20s"]);
     assert_eq!(run.code, Some(0), "{run:?}");
     assert!(run.stdout.contains("Error: couldn't find key LOG_LEVEL in ConfigMap default/app-config"), "{run:?}");
-    assert!(!run.stderr.contains("note:"), "the ConfigMap exists: {run:?}");
+    assert!(!run.stderr.contains("created by no manifest"), "the ConfigMap exists: {run:?}");
     let optional = file.replace("pod.yaml", "optional.yaml");
     std::fs::write(&optional, format!("{cm}{}", ENV_POD.replace("key: LOG_LEVEL}", "key: LOG_LEVEL, optional: true}")))
         .unwrap();

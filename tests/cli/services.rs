@@ -173,7 +173,9 @@ fn a_pod_without_the_named_target_port_gets_no_traffic() {
     let dir = TempDir::new("svc-named-target-traffic");
     let lacking = labelled_pod("web", "    - containerPort: 8080\n");
     let named = labelled_pod("web-2", "    - name: http\n      containerPort: 8080\n");
-    let pods = dir.write("pods.yaml", &format!("{lacking}---\n{named}"));
+    // An image podsim does not know: its default app serves the declared 8080 (nginx would serve 80).
+    let pods = format!("{lacking}---\n{named}").replace("image: nginx:1.27", "image: registry.example.com/web:1.0");
+    let pods = dir.write("pods.yaml", &pods);
     let file = dir.write("svc.yaml", &SERVICE.replace("targetPort: 8080", "targetPort: http"));
     let traffic = "service/web:http/@20s,every=1s,count=5";
     let run = podsim(["run", "-f", &pods, "-f", &file, "--until", "30s", "--traffic", traffic, "-o", "jsonl"]);

@@ -62,7 +62,7 @@ metadata: {name: web}
     let note = "note: read, not simulated (they do not change how pods start, serve or stop here): \
                 ServiceAccount web; ClusterRole web-reader, web-admin; ServiceMonitor web\n";
     assert!(run.stderr.contains(note), "{run:?}");
-    assert_eq!(run.stderr.matches("note:").count(), 1, "{run:?}");
+    assert_eq!(run.stderr.matches("note: read, not simulated").count(), 1, "{run:?}");
 
     let typo = dir.write("typo.yaml", &POD.replace("kind: Pod", "kind: Pood"));
     let bad = podsim(["run", "-f", &typo]);

@@ -15,6 +15,7 @@ mod c28_service;
 mod crash_loop;
 mod garbage_collector;
 mod hooks;
+mod inferred;
 mod initial_delay;
 mod kubelet_admission;
 mod liveness_exec;

@@ -1,0 +1,76 @@
+//! Behaviours read from the containers no behaviour file describes
+//! (`app::infer`), and what the run says about them: which containers podsim
+//! read from themselves, which run its default app and why, and where a
+//! command it cannot interpret is written.
+
+use crate::app::Behaviours;
+use crate::app::infer::Source;
+use crate::error::Problem;
+use crate::manifest::Manifests;
+use std::collections::BTreeMap;
+
+/// Why an exec command of a container has no inferred answer, by
+/// (container name, command).
+pub(super) type Unanswered = BTreeMap<(String, String), String>;
+
+/// Infers every container of every pod spec the run can have; returns the
+/// notes and warnings to print, and the exec commands left unanswered.
+pub(super) fn infer_all(all: &[&Manifests], behaviours: &mut Behaviours) -> (Vec<Problem>, Unanswered) {
+    let mut read = Vec::new();
+    let mut defaulted = Vec::new();
+    let mut problems = Vec::new();
+    let mut unanswered = Unanswered::new();
+    for m in all {
+        for (k, pod) in m.all_pod_specs().enumerate() {
+            for (c, container) in pod.containers.iter().enumerate() {
+                let Some(inferred) = behaviours.infer(container) else { continue };
+                let who = format!("container {} of {}", container.name, m.pod_spec_owner(k));
+                match inferred {
+                    Ok(i) => {
+                        let from = match i.source {
+                            Source::Image => format!("image {}", container.image),
+                            Source::Script => "its shell script".to_string(),
+                        };
+                        read.push(format!("{who} ({from})"));
+                        for (command, why) in i.unanswered {
+                            unanswered.insert((container.name.to_string(), command), why);
+                        }
+                    }
+                    Err(why) if !container.command.is_empty() => {
+                        let message = format!(
+                            "container {}: {why}, so podsim runs its default app (binds its declared ports at once, \
+                             answers every probe with success, runs until stopped, exits 0 on SIGTERM); a behaviour \
+                             file entry says otherwise",
+                            container.name
+                        );
+                        let path = format!("{}.command", pod.api_path(c));
+                        problems.push(m.pod_spec_problem(k, &path, message).warn());
+                    }
+                    Err(why) => defaulted.push(format!("{who} ({why})")),
+                }
+            }
+        }
+    }
+    dedup(&mut read);
+    dedup(&mut defaulted);
+    if !read.is_empty() {
+        problems.push(Problem::note(format!(
+            "no behaviour file describes these containers, so podsim reads them from themselves: {}",
+            read.join("; ")
+        )));
+    }
+    if !defaulted.is_empty() {
+        problems.push(Problem::note(format!(
+            "podsim's default app runs these containers (binds their declared ports at once, answers every probe \
+             with success, runs until stopped, exits 0 on SIGTERM; a behaviour file entry says otherwise): {}",
+            defaulted.join("; ")
+        )));
+    }
+    (problems, unanswered)
+}
+
+/// Removes repeats, keeping the first of each.
+fn dedup(lines: &mut Vec<String>) {
+    let mut seen = std::collections::BTreeSet::new();
+    lines.retain(|l| seen.insert(l.clone()));
+}
