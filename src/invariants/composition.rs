@@ -66,7 +66,7 @@ fn collect(trace: &Trace) -> BTreeMap<Arc<str>, PodLives> {
             {
                 startup_ok.entry(p.container_id.clone()).or_insert(e.t);
             }
-            Record::Process { pod, container, container_id, fact } => {
+            Record::Process { pod, container, container_id, fact, .. } => {
                 let l = pods.entry(pod.clone()).or_default().lives.entry(container.clone()).or_default();
                 match fact {
                     ProcessFact::Started => {

@@ -612,6 +612,7 @@ impl Kubelet {
             now,
             Record::Kubelet(KubeletAction {
                 pod: p.name.clone(),
+                namespace: p.namespace.clone(),
                 container: cname.clone(),
                 reason,
                 message: message.clone(),
@@ -626,11 +627,12 @@ impl Kubelet {
 
     fn process_fact(&mut self, inst: InstId, fact: ProcessFact, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let i = self.runtime.inst(inst);
-        let pod_name = self.pods[i.pod.0 as usize].as_ref().map(|p| p.name.clone()).unwrap_or_default();
-        ctx.trace.push(
-            ctx.q.now(),
-            Record::Process { pod: pod_name, container: i.name.clone(), container_id: i.container_id.clone(), fact },
-        );
+        let (pod, namespace) = match self.pods[i.pod.0 as usize].as_ref() {
+            Some(p) => (p.name.clone(), p.namespace.clone()),
+            None => Default::default(),
+        };
+        let (container, container_id) = (i.name.clone(), i.container_id.clone());
+        ctx.trace.push(ctx.q.now(), Record::Process { pod, namespace, container, container_id, fact });
     }
 
     fn process_exit(&mut self, inst: InstId, code: i32, ctx: &mut Ctx<'_, impl Outbox<Out>>) {

@@ -198,6 +198,7 @@ impl Kubelet {
                     let p = self.pod(pod).expect("probed pod exists");
                     let record = ProbeRun {
                         pod: p.name.clone(),
+                        namespace: p.namespace.clone(),
                         container: p.probes.workers[w].name.clone(),
                         container_id: self.runtime.inst(inst).container_id.clone(),
                         probe: kind,
@@ -223,6 +224,7 @@ impl Kubelet {
                 if ctx.trace.keeps_all() {
                     let record = ProbeRun {
                         pod: p.name.clone(),
+                        namespace: p.namespace.clone(),
                         container: worker.name.clone(),
                         container_id: self.runtime.inst(inst).container_id.clone(),
                         probe: kind,

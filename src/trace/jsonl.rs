@@ -96,6 +96,7 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
                 "PROBE",
                 &[
                     ("pod", json!(p.pod)),
+                    ("namespace", json!(p.namespace)),
                     ("container", json!(p.container)),
                     ("containerID", json!(p.container_id)),
                     ("probe", json!(p.probe.as_str())),
@@ -106,9 +107,10 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
                     ("published", json!(p.published)),
                 ],
             )?,
-            Record::Process { pod, container, container_id, fact } => {
+            Record::Process { pod, namespace, container, container_id, fact } => {
                 let mut fields = vec![
                     ("pod", json!(pod)),
+                    ("namespace", json!(namespace)),
                     ("container", json!(container)),
                     ("containerID", json!(container_id)),
                     ("fact", json!(fact.as_str())),
@@ -133,6 +135,7 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
                 "KUBELET",
                 &[
                     ("pod", json!(a.pod)),
+                    ("namespace", json!(a.namespace)),
                     ("container", json!(a.container)),
                     ("reason", json!(a.reason)),
                     ("message", json!(a.message)),

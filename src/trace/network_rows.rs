@@ -44,7 +44,8 @@ impl NetworkRows {
     }
 
     pub fn rows(&mut self, t: SimTime, record: &Record, out: &mut Vec<Row>) {
-        let mut push = |object: String, what: String, why: String| out.push(Row { t, object, what, why });
+        let mut push =
+            |object: String, what: String, why: String| out.push(Row { t, namespace: None, object, what, why });
         match record {
             Record::Service { svc, .. } => {
                 let s = &svc.spec;

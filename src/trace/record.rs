@@ -128,6 +128,7 @@ impl Verdict {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProbeRun {
     pub pod: Arc<str>,
+    pub namespace: Arc<str>,
     pub container: Arc<str>,
     /// The instance probed (`containerd://…`).
     pub container_id: Arc<str>,
@@ -148,6 +149,7 @@ pub struct ProbeRun {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KubeletAction {
     pub pod: Arc<str>,
+    pub namespace: Arc<str>,
     pub container: Option<Arc<str>>,
     pub reason: &'static str,
     pub message: String,
@@ -184,6 +186,7 @@ pub enum Record {
     Probe(ProbeRun),
     Process {
         pod: Arc<str>,
+        namespace: Arc<str>,
         container: Arc<str>,
         container_id: Arc<str>,
         fact: ProcessFact,

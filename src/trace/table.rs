@@ -18,6 +18,8 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     pub t: SimTime,
+    /// The namespace of a namespaced object (filled by `rows`).
+    pub namespace: Option<Arc<str>>,
     pub object: String,
     pub what: String,
     pub why: String,
@@ -32,12 +34,15 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
     let mut workloads = WorkloadRows::default();
     let mut out = Vec::new();
     for e in &trace.entries {
+        let first = out.len();
+        let namespace = namespace_of(&e.record);
         if let Record::Pod { pod, .. } = &e.record {
             network.pod(e.t, pod);
         }
         network.rows(e.t, &e.record, &mut out);
         workloads.rows(e.t, &e.record, &mut out);
-        let mut push = |object: String, what: String, why: String| out.push(Row { t: e.t, object, what, why });
+        let mut push =
+            |object: String, what: String, why: String| out.push(Row { t: e.t, namespace: None, object, what, why });
         match &e.record {
             Record::Pod { kind: WatchKind::Deleted, pod } => {
                 push(format!("pod/{}", pod.spec.name), "deleted from the API server".into(), String::new());
@@ -132,8 +137,30 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
             }
             _ => {}
         }
+        // Rows about namespaced objects carry the record's namespace.
+        for r in &mut out[first..] {
+            if !r.object.starts_with("node/") && !r.object.starts_with("client/") && r.object != "kubectl" {
+                r.namespace = namespace.clone();
+            }
+        }
     }
     out
+}
+
+/// The namespace of the object a record is about, when it is namespaced.
+fn namespace_of(record: &Record) -> Option<Arc<str>> {
+    match record {
+        Record::Pod { pod, .. } => Some(Arc::from(pod.spec.namespace.as_str())),
+        Record::Service { svc, .. } => Some(Arc::from(svc.spec.namespace.as_str())),
+        Record::Slice { slice, .. } => Some(slice.namespace.clone()),
+        Record::ReplicaSet { rs, .. } => Some(Arc::from(&*rs.spec.namespace)),
+        Record::Deployment { deployment, .. } => Some(Arc::from(deployment.spec.namespace.as_str())),
+        Record::Probe(p) => Some(p.namespace.clone()),
+        Record::Process { namespace, .. } => Some(namespace.clone()),
+        Record::Kubelet(a) => Some(a.namespace.clone()),
+        Record::Event(ev) => Some(ev.namespace.clone()),
+        _ => None,
+    }
 }
 
 /// The width of the CHANGE column; longer changes push their WHY right.
@@ -144,11 +171,20 @@ pub fn render(rows: &[Row]) -> String {
     let obj_w = rows.iter().map(|r| r.object.len()).max().unwrap_or(6).max(6);
     // A fixed CHANGE width: a row reads the same whatever else the run printed.
     let what_w = CHANGE_WIDTH;
+    // A NAMESPACE column, as `kubectl get -A` adds, when the run has more than one.
+    let namespaces: std::collections::BTreeSet<&str> = rows.iter().filter_map(|r| r.namespace.as_deref()).collect();
+    let ns_w = match namespaces.len() > 1 {
+        true => namespaces.iter().map(|n| n.len()).max().unwrap_or(0).max("NAMESPACE".len()),
+        false => 0,
+    };
+    let namespace = |n: &str| if ns_w == 0 { String::new() } else { format!("{n:ns_w$}  ") };
     let mut s = String::new();
-    let _ = writeln!(s, "{:>11}  {:obj_w$}  {:what_w$}  WHY", "TIME", "OBJECT", "CHANGE");
+    let head = namespace("NAMESPACE");
+    let _ = writeln!(s, "{:>11}  {head}{:obj_w$}  {:what_w$}  WHY", "TIME", "OBJECT", "CHANGE");
     for r in rows {
         let why = r.why.trim_end().replace('\n', " ⏎ ");
-        let line = format!("{:>11}  {:obj_w$}  {:what_w$}  {why}", r.t.to_string(), r.object, r.what);
+        let ns = namespace(r.namespace.as_deref().unwrap_or(""));
+        let line = format!("{:>11}  {ns}{:obj_w$}  {:what_w$}  {why}", r.t.to_string(), r.object, r.what);
         let _ = writeln!(s, "{}", line.trim_end());
     }
     s

@@ -25,7 +25,8 @@ pub struct WorkloadRows {
 
 impl WorkloadRows {
     pub fn rows(&mut self, t: SimTime, record: &Record, out: &mut Vec<Row>) {
-        let mut push = |object: String, what: String, why: String| out.push(Row { t, object, what, why });
+        let mut push =
+            |object: String, what: String, why: String| out.push(Row { t, namespace: None, object, what, why });
         match record {
             Record::ReplicaSet { kind, rs } => {
                 let object = format!("replicaset/{}", rs.spec.name);
@@ -405,7 +406,7 @@ mod tests {
     }
 
     fn row(ms: u64, object: &str, what: &str, why: &str) -> Row {
-        Row { t: t(ms), object: object.into(), what: what.into(), why: why.into() }
+        Row { t: t(ms), namespace: None, object: object.into(), what: what.into(), why: why.into() }
     }
 
     /// Feeds records in order and returns every row.

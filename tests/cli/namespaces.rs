@@ -75,3 +75,36 @@ fn the_namespace_flag_is_kubectls() {
         "{run:?}"
     );
 }
+
+/// With two namespaces the timeline table gets kubectl's NAMESPACE column
+/// (`kubectl get -A`): each namespaced row names its namespace, cluster
+/// objects (nodes) none; with one namespace the column is left out. In the
+/// JSON Lines trace the kubelet's records carry the pod's namespace.
+#[test]
+fn the_table_shows_namespaces_when_a_run_has_more_than_one() {
+    let dir = TempDir::new("namespaces-table");
+    let (shop, blog) = (dir.write("shop.yaml", &app("shop")), dir.write("blog.yaml", &app("blog")));
+    let run = podsim(["run", "-f", &shop, "-f", &blog, "--until", "8s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let header = run.stdout.lines().next().unwrap();
+    assert_eq!(header.split_whitespace().collect::<Vec<_>>(), ["TIME", "NAMESPACE", "OBJECT", "CHANGE", "WHY"]);
+    let cells = |l: &str| l.split_whitespace().take(3).map(str::to_string).collect::<Vec<_>>();
+    let rows: Vec<Vec<String>> = run.stdout.lines().skip(1).map(cells).collect();
+    for ns in ["shop", "blog"] {
+        for object in ["pod/web", "service/web"] {
+            assert!(rows.iter().any(|r| r[1] == ns && r[2] == object), "{ns} {object}: {run:?}");
+        }
+        assert!(rows.iter().any(|r| r[1] == ns && r[2].starts_with("endpointslice/web-")), "{run:?}");
+    }
+    assert!(rows.iter().filter(|r| r[1].starts_with("node/")).count() >= 2, "nodes have no namespace: {run:?}");
+    let one = podsim(["run", "-f", &shop, "--until", "8s"]);
+    assert!(one.stdout.lines().next().unwrap().split_whitespace().all(|c| c != "NAMESPACE"), "{one:?}");
+    let jsonl = podsim(["run", "-f", &shop, "-f", &blog, "--until", "20s", "-o", "jsonl"]);
+    for kind in ["PROCESS", "KUBELET"] {
+        let lines: Vec<&str> = jsonl.stdout.lines().filter(|l| l.contains(&format!("\"type\":\"{kind}\""))).collect();
+        assert!(!lines.is_empty(), "{kind}");
+        for ns in ["shop", "blog"] {
+            assert!(lines.iter().any(|l| l.contains(&format!("\"namespace\":\"{ns}\""))), "{kind} {ns}");
+        }
+    }
+}
