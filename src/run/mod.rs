@@ -133,7 +133,9 @@ pub fn setup(
     for (timed, origin) in &scenario.actions {
         let Action::Apply { file } = &timed.action else { continue };
         match resolve_apply(&manifests, &applied, file, origin) {
-            Ok((loaded, list)) => {
+            Ok((mut loaded, list)) => {
+                // What the file's reading said (kinds read, not simulated).
+                warnings.append(&mut loaded.warnings);
                 applied.push(loaded);
                 resolved.push(list);
             }
@@ -455,12 +457,15 @@ fn resolve_apply(
     let source = crate::scenario::read_file(file).map_err(|e| origin.problem("apply", e.to_string()))?;
     let loaded = Manifests::read_in(&[source], manifests.namespace.as_deref())
         .map_err(|e| origin.problem("apply", e.to_string()))?;
-    let objects = loaded.deployments.len() + loaded.replica_sets.len() + loaded.config.len();
-    if objects == 0 || !loaded.pods.is_empty() || !loaded.services.is_empty() {
-        return Err(origin.problem(
-            "apply",
-            format!("{}: an apply file holds Deployments, ReplicaSets, ConfigMaps and Secrets only", file.display()),
-        ));
+    let objects = loaded.deployments.len()
+        + loaded.replica_sets.len()
+        + loaded.config.len()
+        + loaded.pods.len()
+        + loaded.services.len()
+        + loaded.namespaces.len()
+        + loaded.read.len();
+    if objects == 0 {
+        return Err(origin.problem("apply", format!("{}: the file holds no object", file.display())));
     }
     let earlier = || std::iter::once(manifests).chain(applied);
     let name: Arc<str> = Arc::from(file.display().to_string());
@@ -490,6 +495,28 @@ fn resolve_apply(
     }
     for c in &loaded.config {
         out.push(SimAction::Apply { file: name.clone(), object: Applied::Config(Arc::new(c.clone())) });
+    }
+    // Pods and Services are created; one that exists already would be
+    // updated, which apply does not simulate (a `patch` action patches a pod).
+    for (i, p) in loaded.pods.iter().enumerate() {
+        if earlier().flat_map(|m| &m.pods).any(|m| m.name == p.name && m.namespace == p.namespace) {
+            let message = format!(
+                "pods {:?} already exists: an apply file's Pods are created; updating one is not simulated (a `patch` action changes a pod)",
+                p.name
+            );
+            return Err(loaded.problem(i, "metadata.name", message));
+        }
+        out.push(SimAction::Apply { file: name.clone(), object: Applied::Pod(Arc::new(p.clone())) });
+    }
+    for (i, s) in loaded.services.iter().enumerate() {
+        if earlier().flat_map(|m| &m.services).any(|m| m.name == s.name && m.namespace == s.namespace) {
+            let message = format!(
+                "services {:?} already exists: an apply file's Services are created; updating one is not simulated",
+                s.name
+            );
+            return Err(loaded.service_problem(i, "metadata.name", message));
+        }
+        out.push(SimAction::Apply { file: name.clone(), object: Applied::Service(Arc::new(s.clone())) });
     }
     Ok((loaded, out))
 }

@@ -59,9 +59,10 @@ pub enum Action {
     SetCondition { pod: String, condition: String, status: bool },
     /// A signal to a container's process from outside the kubelet.
     Kill { pod: String, container: String, signal: Signal },
-    /// `kubectl apply -f FILE` of Deployments (a new spec: a rollout when
-    /// the template changed), new ReplicaSets, ConfigMaps and Secrets. The
-    /// path is relative to the scenario file until the scenario is loaded.
+    /// `kubectl apply -f FILE`: Deployments (a new spec: a rollout when the
+    /// template changed), new ReplicaSets, Pods and Services, ConfigMaps and
+    /// Secrets. The path is relative to the scenario file until the
+    /// scenario is loaded.
     Apply { file: std::path::PathBuf },
     /// `kubectl scale deployment/NAME --replicas=N`.
     Scale { deployment: String, replicas: u32 },

@@ -161,6 +161,10 @@ pub enum Applied {
     ReplicaSet(Arc<ReplicaSetSpec>),
     /// A ConfigMap or Secret, created or given new keys.
     Config(Arc<ConfigObject>),
+    /// A new Pod.
+    Pod(Arc<PodSpec>),
+    /// A new Service.
+    Service(Arc<ServiceSpec>),
 }
 
 /// An action at its time.
@@ -247,6 +251,8 @@ impl World {
             .iter()
             .map(|n| (PodConfig::new(n.name.clone()), watches.register_sharing("apiserver/watch")))
             .collect();
+        // The Service path exists when a Service does, at the start or applied later.
+        let services = !setup.services.is_empty() || setup.applies(|o| matches!(o, Applied::Service(_)));
         let mut w = World {
             q: Queue::default(),
             trace: Trace::keeping(keep),
@@ -277,9 +283,11 @@ impl World {
             epoch_ns: setup.epoch_ns,
             actions: setup.actions.clone(),
             gates: Controllers::new(&setup.gates, setup.cluster.clone(), seed),
-            controller: (!setup.services.is_empty()).then(|| eps::Controller::new(setup.cluster.clone(), seed)),
-            replicasets: (!setup.replica_sets.is_empty() || !setup.deployments.is_empty() || setup.applies(|_| true))
-                .then(|| rs::Controller::new(setup.cluster.clone(), seed)),
+            controller: services.then(|| eps::Controller::new(setup.cluster.clone(), seed)),
+            replicasets: (!setup.replica_sets.is_empty()
+                || !setup.deployments.is_empty()
+                || setup.applies(|o| matches!(o, Applied::Deployment(_) | Applied::ReplicaSet(_))))
+            .then(|| rs::Controller::new(setup.cluster.clone(), seed)),
             deployments: (!setup.deployments.is_empty() || setup.applies(|o| matches!(o, Applied::Deployment(_))))
                 .then(|| deploy::Controller::new(setup.cluster.clone(), seed)),
             collector: setup
@@ -288,7 +296,7 @@ impl World {
                 .any(|a| matches!(a.action, Action::DeleteOwner { .. }))
                 .then(|| gc::Collector::new(setup.cluster.clone(), seed)),
             merges: proxy::MergeOrders::default(),
-            proxies: match setup.services.is_empty() {
+            proxies: match !services {
                 true => Vec::new(),
                 false => setup
                     .cluster
@@ -544,6 +552,15 @@ impl World {
                     Applied::Config(object) => {
                         self.trace.push(now, Record::Scenario { object: object.kubectl_name(), what });
                         self.apply_config(&object);
+                    }
+                    Applied::Pod(spec) => {
+                        self.trace.push(now, Record::Scenario { object: format!("pod/{}", spec.name), what });
+                        self.api.create(spec, now, &mut self.trace);
+                        self.sync_watch(false);
+                    }
+                    Applied::Service(spec) => {
+                        self.trace.push(now, Record::Scenario { object: format!("service/{}", spec.name), what });
+                        self.api.create_service(spec, self.cluster.service_cidr, now, &mut self.trace);
                     }
                 }
             }

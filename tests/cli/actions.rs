@@ -329,3 +329,45 @@ fn scenario_patches_are_checked_with_their_line() {
     assert_eq!(run.code, Some(0), "{run:?}");
     assert!(run.stdout.contains("phase=Failed"), "{run:?}");
 }
+
+/// `apply` of Pods and Services: each is created at the action's time (a
+/// Service brings the EndpointSlice controller and kube-proxy with it, so
+/// its slice lists the pods it selects, the running one and the new one),
+/// and a kind podsim reads but does not simulate is noted as in the
+/// manifests.
+#[test]
+fn an_apply_file_creates_pods_and_services() {
+    let dir = TempDir::new("apply-pod-service");
+    let pod = |name: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, labels: {{app: web}}}}\nspec:\n  containers:\n  \
+             - {{name: app, image: registry.example.com/web:1.0, ports: [{{containerPort: 8080}}]}}\n"
+        )
+    };
+    dir.write("base.yaml", &pod("first"));
+    let later = format!(
+        "apiVersion: v1\nkind: ServiceAccount\nmetadata: {{name: web}}\n---\napiVersion: v1\nkind: Service\n\
+         metadata: {{name: web}}\nspec:\n  selector: {{app: web}}\n  ports: [{{port: 80, targetPort: 8080}}]\n---\n{}",
+        pod("second")
+    );
+    dir.write("later.yaml", &later);
+    let scenario =
+        dir.write("s.yaml", "manifests: [base.yaml]\nuntil: 20s\nactions:\n- {at: 10s, apply: later.yaml}\n");
+    let run = podsim(["run", &scenario]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        run.stderr.contains(
+            "note: read, not simulated (they do not change how pods start, serve or stop here): ServiceAccount web"
+        ),
+        "{run:?}"
+    );
+    for object in ["pod/second", "service/web"] {
+        let applied = |l: &&str| {
+            let cells: Vec<&str> = l.split_whitespace().collect();
+            cells.starts_with(&["10.000s", object, "kubectl", "apply", "-f"]) && cells[5].ends_with("/later.yaml")
+        };
+        assert!(run.stdout.lines().any(|l| applied(&l)), "{object}: {run:?}");
+    }
+    assert!(run.stdout.contains("created, clusterIP"), "{run:?}");
+    assert!(run.stdout.contains("kube-proxy: default/web → 10.244.0.2:8080, 10.244.0.3:8080"), "{run:?}");
+}

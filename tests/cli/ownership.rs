@@ -59,13 +59,25 @@ fn an_apply_file_creates_replica_sets_but_updates_none() {
         line_of(&rs, "  name: web"),
         r#"metadata.name: replicasets.apps "web" already exists: an apply file's ReplicaSets are created; updating one is not simulated"#,
     );
+    // A Pod is created too; one that exists already is refused the same way.
     let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: solo}\nspec: {containers: [{name: web, image: nginx}]}\n";
     dir.write("pod.yaml", pod);
-    let scenario = dir.write("p.yaml", "manifests: [rs.yaml]\nactions:\n- {at: 10s, apply: pod.yaml}\n");
+    let scenario = dir.write("p.yaml", "manifests: [rs.yaml]\nuntil: 12s\nactions:\n- {at: 10s, apply: pod.yaml}\n");
+    let run = podsim(["run", &scenario]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("10.000s  pod/solo"), "{run:?}");
+    let again = dir.write("pod-again.yaml", pod);
+    let scenario = dir.write("q.yaml", "manifests: [pod.yaml]\nactions:\n- {at: 10s, apply: pod-again.yaml}\n");
+    let run = podsim(["run", &scenario]);
+    assert_error(
+        &run,
+        &again,
+        line_of(pod, "metadata:"),
+        r#"metadata.name: pods "solo" already exists: an apply file's Pods are created; updating one is not simulated (a `patch` action changes a pod)"#,
+    );
+    dir.write("empty.yaml", "# nothing\n---\n");
+    let scenario = dir.write("e.yaml", "manifests: [rs.yaml]\nactions:\n- {at: 10s, apply: empty.yaml}\n");
     let run = podsim(["run", &scenario]);
     assert_error(&run, &scenario, 3, "actions[0].apply: ");
-    assert!(
-        run.stderr.contains("pod.yaml: an apply file holds Deployments, ReplicaSets, ConfigMaps and Secrets only"),
-        "{run:?}"
-    );
+    assert!(run.stderr.contains("empty.yaml: the file holds no object"), "{run:?}");
 }
