@@ -2,6 +2,7 @@
 //! and writes through requests, with resourceVersions and the watch records
 //! of the trace.
 
+pub mod claim;
 pub mod config;
 pub mod deployment;
 pub mod endpointslice;
@@ -347,7 +348,7 @@ fn check_graceful_delete(request: Option<i64>, p: &ApiPod) -> i64 {
 }
 
 /// A random version-4 UUID, as the API server gives every object.
-fn uid(stream: &mut Stream) -> String {
+pub fn uid(stream: &mut Stream) -> String {
     let h = stream.hex(32);
     format!("{}-{}-4{}-a{}-{}", &h[0..8], &h[8..12], &h[13..16], &h[17..20], &h[20..32])
 }

@@ -59,6 +59,9 @@ pub struct Latencies {
     /// lookup fails (3 ARP probes, 1 s apart) and the client gets
     /// `No route to host`.
     pub no_route_to_host: Dist,
+    /// A claim's volume provisioned and the claim bound (the external
+    /// provisioner and the PV controller), from when it may be.
+    pub volume_provision: Dist,
 }
 
 impl Default for Latencies {
@@ -82,6 +85,7 @@ impl Default for Latencies {
             controller_write: u(5, 25),
             network: u(0, 1),
             no_route_to_host: Dist::Fixed(SimDuration::from_secs(3)),
+            volume_provision: u(1000, 3000),
         }
     }
 }

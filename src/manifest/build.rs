@@ -56,6 +56,12 @@ pub fn pod_spec(pod: Pod) -> (PodSpec, Vec<(String, String)>) {
         containers,
         readiness_gates: spec.readiness_gates.iter().flatten().map(|g| g.condition_type.clone()).collect(),
         config: Arc::new(super::references::needs(&spec)),
+        claims: spec
+            .volumes
+            .iter()
+            .flatten()
+            .filter_map(|v| v.persistent_volume_claim.as_ref().map(|c| Arc::from(c.claim_name.as_str())))
+            .collect(),
         qos,
         owner: None,
         object: pod,

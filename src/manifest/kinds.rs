@@ -7,8 +7,8 @@
 /// What becomes of one object.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Handling {
-    /// Pod, Service, ReplicaSet, Deployment, Namespace, ConfigMap, Secret:
-    /// read by their own code.
+    /// Pod, Service, ReplicaSet, Deployment, Namespace, ConfigMap, Secret,
+    /// PersistentVolumeClaim, StorageClass: read by their own code.
     Simulated,
     /// Accepted and listed in the run's note.
     Read,
@@ -48,7 +48,7 @@ const BUILT_IN_GROUPS: [&str; 23] = [
 
 /// Kinds that are read and listed: none of them changes when a pod starts,
 /// becomes ready or stops in podsim's model.
-const READ: [(&str, &str); 30] = [
+const READ: [(&str, &str); 29] = [
     ("", "ServiceAccount"),
     ("", "Endpoints"),
     ("", "PersistentVolume"),
@@ -78,11 +78,10 @@ const READ: [(&str, &str); 30] = [
     ("rbac.authorization.k8s.io", "RoleBinding"),
     ("rbac.authorization.k8s.io", "ClusterRoleBinding"),
     ("scheduling.k8s.io", "PriorityClass"),
-    ("storage.k8s.io", "StorageClass"),
 ];
 
 /// Kinds that would change the lifecycle, with why.
-const REFUSED: [(&str, &str, &str); 10] = [
+const REFUSED: [(&str, &str, &str); 9] = [
     ("apps", "StatefulSet", "a StatefulSet creates and orders its pods, and its controller is not modelled yet"),
     ("apps", "DaemonSet", "a DaemonSet runs a pod on every node, and its controller is not modelled yet"),
     ("batch", "Job", "a Job runs pods to completion, and its controller is not modelled yet"),
@@ -92,7 +91,6 @@ const REFUSED: [(&str, &str, &str); 10] = [
         "ReplicationController",
         "a ReplicationController creates pods, and its controller is not modelled (a ReplicaSet or Deployment is)",
     ),
-    ("", "PersistentVolumeClaim", "a pod that mounts a claim waits until it is bound, and claims are not modelled yet"),
     (
         "",
         "LimitRange",
@@ -112,7 +110,9 @@ pub fn group(api_version: &str) -> &str {
 pub fn handling(api_version: &str, kind: &str) -> Handling {
     let g = group(api_version);
     match (api_version, kind) {
-        ("v1", "Pod" | "Service" | "Namespace" | "ConfigMap" | "Secret") | ("apps/v1", "ReplicaSet" | "Deployment") => {
+        ("v1", "Pod" | "Service" | "Namespace" | "ConfigMap" | "Secret" | "PersistentVolumeClaim")
+        | ("apps/v1", "ReplicaSet" | "Deployment")
+        | ("storage.k8s.io/v1", "StorageClass") => {
             return Handling::Simulated;
         }
         _ => {}

@@ -3,6 +3,7 @@
 //! turned into the simulator's typed [`PodSpec`] and [`ServiceSpec`].
 
 mod build;
+mod claims;
 mod defaults;
 pub mod field;
 pub mod files;
@@ -25,7 +26,7 @@ pub mod workloads;
 use crate::api::config::ConfigObject;
 use crate::error::{Error, Problem, SourceFile};
 use crate::source::{Doc, decode_value, parse_documents};
-use crate::spec::ConfigKind;
+use crate::spec::{ClaimSpec, ConfigKind, StorageClass};
 use crate::spec::{DeploymentSpec, PodSpec, ReplicaSetSpec, ServiceSpec};
 use k8s_openapi::api::core::v1::Pod;
 use kinds::Handling;
@@ -46,6 +47,9 @@ pub struct Manifests {
     pub config: Vec<ConfigObject>,
     /// The Namespaces the manifests create.
     pub namespaces: Vec<String>,
+    /// The PersistentVolumeClaims, their binding mode resolved by the run.
+    pub claims: Vec<ClaimSpec>,
+    pub storage_classes: Vec<StorageClass>,
     /// The `--namespace` they were read in, if one was given.
     pub namespace: Option<String>,
     /// Where each pod was written (document and `items[i]` prefix).
@@ -151,6 +155,7 @@ impl Manifests {
         }
         problems.extend(out.target_port_warnings());
         problems.extend(references::missing_config(&out));
+        problems.extend(claims::missing_claims(&out));
         if let Some(note) = read_note(&out.read) {
             problems.push(note);
         }
@@ -198,7 +203,7 @@ fn in_namespace(
     let Some(ns) = namespace else { return Some(json) };
     let api_version = json.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let kind = json.get("kind").and_then(Value::as_str).unwrap_or("");
-    if kinds::handling(api_version, kind) != Handling::Simulated || kind == "Namespace" {
+    if kinds::handling(api_version, kind) != Handling::Simulated || matches!(kind, "Namespace" | "StorageClass") {
         return Some(json);
     }
     let Some(meta) = json.get_mut("metadata").and_then(Value::as_object_mut) else { return Some(json) };
@@ -234,6 +239,8 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
     match (api_version, kind) {
         (_, "") => problems.push(doc.problem(&join(prefix, "kind"), "Object 'Kind' is missing")),
         ("", _) => problems.push(doc.problem(&join(prefix, "apiVersion"), "Object 'apiVersion' is missing")),
+        ("v1", "PersistentVolumeClaim") => claims::read_claim(doc, &json, prefix, out, problems),
+        ("storage.k8s.io/v1", "StorageClass") => claims::read_storage_class(doc, &json, prefix, out, problems),
         ("v1", "ConfigMap" | "Secret") => {
             let meta = json.get("metadata");
             let name = meta.and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or("");

@@ -14,7 +14,7 @@ use crate::scenario::actions::{Action, OwnerKind, Timed};
 use crate::scenario::traffic::Traffic;
 use crate::scenario::{ActionOrigin, GateController, Scenario, parse_epoch, read_file};
 use crate::sim::{Action as SimAction, Applied, PodId, Scheduled, Setup, World};
-use crate::spec::PodSpec;
+use crate::spec::{BindingMode, ClaimSpec, PodSpec, StorageClass};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::render::Clock;
@@ -277,6 +277,7 @@ pub fn setup(
     }
     let mut behaviours = behaviours;
     let every: Vec<&Manifests> = std::iter::once(&manifests).chain(&applied).collect();
+    let classes: Vec<StorageClass> = every.iter().flat_map(|m| m.storage_classes.iter().cloned()).collect();
     let (notes, unanswered) = inference::infer_all(&every, &mut behaviours);
     warnings.extend(notes);
     warnings.extend(assumed_port_warnings(&manifests, &behaviours));
@@ -293,6 +294,7 @@ pub fn setup(
         replica_sets: manifests.replica_sets.into_iter().map(Arc::new).collect(),
         deployments: manifests.deployments.into_iter().map(Arc::new).collect(),
         config: Arc::new(manifests.config),
+        claims: manifests.claims.iter().map(|c| Arc::new(with_binding(c, &classes))).collect(),
         clients: Arc::new(clients),
     };
     Ok((setup, warnings))
@@ -448,6 +450,11 @@ fn listed<'a>(names: impl Iterator<Item = &'a str>) -> String {
 /// The objects of an `apply` file: Deployments, created or given a new spec
 /// (whose selector is immutable, `ValidateDeploymentUpdate`), and new
 /// ReplicaSets. `applied` are the apply files before it.
+/// The claim with the binding mode of its StorageClass (`BindingMode::of`).
+fn with_binding(c: &ClaimSpec, classes: &[StorageClass]) -> ClaimSpec {
+    ClaimSpec { binding: BindingMode::of(c.storage_class.as_deref(), classes), ..c.clone() }
+}
+
 fn resolve_apply(
     manifests: &Manifests,
     applied: &[Manifests],
@@ -463,6 +470,8 @@ fn resolve_apply(
         + loaded.pods.len()
         + loaded.services.len()
         + loaded.namespaces.len()
+        + loaded.claims.len()
+        + loaded.storage_classes.len()
         + loaded.read.len();
     if objects == 0 {
         return Err(origin.problem("apply", format!("{}: the file holds no object", file.display())));
@@ -495,6 +504,11 @@ fn resolve_apply(
     }
     for c in &loaded.config {
         out.push(SimAction::Apply { file: name.clone(), object: Applied::Config(Arc::new(c.clone())) });
+    }
+    let classes: Vec<StorageClass> =
+        earlier().chain([&loaded]).flat_map(|m| m.storage_classes.iter().cloned()).collect();
+    for c in &loaded.claims {
+        out.push(SimAction::Apply { file: name.clone(), object: Applied::Claim(Arc::new(with_binding(c, &classes))) });
     }
     // Pods and Services are created; one that exists already would be
     // updated, which apply does not simulate (a `patch` action patches a pod).

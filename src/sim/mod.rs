@@ -2,6 +2,7 @@
 //! and kube-proxy, the EndpointSlice controller and the clients, exchanging
 //! messages through one event queue that owns time.
 
+mod claims;
 mod collector;
 mod config;
 mod network;
@@ -37,7 +38,7 @@ use crate::proxy::{self, KubeProxy};
 use crate::rng::Stream;
 use crate::scenario::GateController;
 use crate::scenario::actions::{OwnerKind, Signal};
-use crate::spec::{DeploymentSpec, PodSpec, ReplicaSetSpec, ServiceSpec};
+use crate::spec::{ClaimSpec, DeploymentSpec, PodSpec, ReplicaSetSpec, ServiceSpec};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
 use crate::trace::record::{ApiEvent, EventSource, WatchKind};
@@ -49,6 +50,10 @@ use std::sync::Arc;
 pub enum Ev {
     /// The scenario creates a pod.
     Create(Arc<PodSpec>),
+    /// The scenario creates a PersistentVolumeClaim.
+    CreateClaim(Arc<ClaimSpec>),
+    /// Claim `i`'s volume is provisioned and the PV controller binds it.
+    ClaimBound(usize),
     /// A message to the scheduler.
     Scheduler(scheduler::Ev),
     /// A kubelet's status PATCH reaches the API server.
@@ -165,6 +170,8 @@ pub enum Applied {
     Pod(Arc<PodSpec>),
     /// A new Service.
     Service(Arc<ServiceSpec>),
+    /// A new PersistentVolumeClaim.
+    Claim(Arc<ClaimSpec>),
 }
 
 /// An action at its time.
@@ -190,6 +197,8 @@ pub struct Setup {
     pub deployments: Vec<Arc<DeploymentSpec>>,
     /// The ConfigMaps and Secrets the manifests create.
     pub config: Arc<Vec<ConfigObject>>,
+    /// The PersistentVolumeClaims the manifests create, their binding mode resolved.
+    pub claims: Vec<Arc<ClaimSpec>>,
     pub clients: Arc<Vec<Client>>,
 }
 
@@ -235,6 +244,12 @@ pub struct World {
     network: Stream,
     /// The kubelets' ConfigMap and Secret watches: their delivery delays.
     config_watch: Stream,
+    /// PersistentVolumeClaims, by creation order.
+    claims: Vec<Arc<crate::api::claim::ApiClaim>>,
+    /// Claims' UIDs and provisioning times.
+    claim_rng: Stream,
+    /// Pods whose PreBind waits for claims (indices) to be bound on a node.
+    prebind: Vec<(PodId, Arc<str>, Vec<usize>)>,
 }
 
 impl World {
@@ -313,6 +328,9 @@ impl World {
             next_request: 0,
             network: Stream::new(seed, "network"),
             config_watch: Stream::new(seed, "watch/kubelet/configmaps-secrets"),
+            claims: Vec::new(),
+            claim_rng: Stream::new(seed, "persistentvolumeclaims"),
+            prebind: Vec::new(),
         };
         w.informers = watch::Informers::new(
             &mut w.watches,
@@ -326,6 +344,9 @@ impl World {
             let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32)) };
             let mut ctx = Ctx { q: &mut out, trace: &mut w.trace };
             k.start(&mut ctx);
+        }
+        for c in &setup.claims {
+            w.q.at(SimTime::ZERO, Ev::CreateClaim(c.clone()));
         }
         for p in &setup.pods {
             w.q.at(SimTime::ZERO, Ev::Create(p.clone()));
@@ -432,6 +453,8 @@ impl World {
                 self.api.create(spec, now, &mut self.trace);
                 self.sync_watch(false);
             }
+            Ev::CreateClaim(spec) => self.create_claim(spec, now),
+            Ev::ClaimBound(i) => self.claim_bound(i, now),
             Ev::CreateReplicaSet(spec) => self.create_replica_set(&spec),
             Ev::RsController(ev) => {
                 drive(self.replicasets.as_mut(), ev, &mut self.q, &mut self.trace, routes::replicasets)
@@ -557,6 +580,11 @@ impl World {
                         self.trace.push(now, Record::Scenario { object: format!("pod/{}", spec.name), what });
                         self.api.create(spec, now, &mut self.trace);
                         self.sync_watch(false);
+                    }
+                    Applied::Claim(spec) => {
+                        let object = format!("persistentvolumeclaim/{}", spec.name);
+                        self.trace.push(now, Record::Scenario { object, what });
+                        self.create_claim(spec, now);
                     }
                     Applied::Service(spec) => {
                         self.trace.push(now, Record::Scenario { object: format!("service/{}", spec.name), what });

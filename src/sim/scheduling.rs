@@ -11,6 +11,9 @@ impl World {
     pub(super) fn schedule(&mut self, pod: PodId, now: SimTime) {
         match self.scheduler.schedule(pod) {
             Some(Decision::Bind(node)) => self.bind(pod, node, now),
+            Some(Decision::BindAfterProvisioning(node, claims)) => {
+                self.bind_after_provisioning(pod, node, &claims, now)
+            }
             Some(Decision::Unschedulable(message)) => {
                 self.scheduler_event(pod, "FailedScheduling", message.clone(), true, now);
                 self.api.unschedulable(pod, message, now, &mut self.trace);

@@ -4,11 +4,13 @@
 //! sees these types, so an invalid state (a probe with two handlers, a
 //! negative period) cannot reach it.
 
+mod claim;
 mod config;
 mod ports;
 mod service;
 mod workload;
 
+pub use claim::{BindingMode, ClaimSpec, StorageClass};
 pub use config::{ConfigKind, ConfigNeeds, ConfigRef, EnvNeed, VolumeNeed, VolumeSource};
 pub use ports::AssumedPort;
 pub use service::{ServicePort, ServiceSpec, TrafficPolicy};
@@ -267,6 +269,8 @@ pub struct PodSpec {
     pub readiness_gates: Vec<String>,
     /// What its containers' environment and its volumes read from ConfigMaps and Secrets.
     pub config: Arc<ConfigNeeds>,
+    /// The PersistentVolumeClaims its volumes name (`persistentVolumeClaim.claimName`).
+    pub claims: Vec<Arc<str>>,
     pub qos: QosClass,
     /// The ReplicaSet that created it (`ownerReferences[controller=true]`).
     pub owner: Option<OwnerRef>,

@@ -178,6 +178,11 @@ pub enum Record {
         kind: WatchKind,
         deployment: Arc<crate::api::deployment::ApiDeployment>,
     },
+    /// A PersistentVolumeClaim written.
+    Claim {
+        kind: WatchKind,
+        claim: Arc<crate::api::claim::ApiClaim>,
+    },
     /// A kube-proxy sync committed its rules.
     ProxySync(Arc<crate::proxy::ProxySync>),
     /// A client's request and what it got.
@@ -217,6 +222,7 @@ impl Record {
             | Record::Slice { .. }
             | Record::ReplicaSet { .. }
             | Record::Deployment { .. }
+            | Record::Claim { .. }
             | Record::ProxySync(_)
             | Record::Request(_)
             | Record::Process { .. } => true,

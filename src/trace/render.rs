@@ -194,3 +194,30 @@ pub fn event(e: &ApiEvent, clock: &Clock) -> core::Event {
     }
     out
 }
+
+/// The PersistentVolumeClaim object: name, namespace, class, the volume and
+/// selected node once set, and its phase.
+pub fn claim(c: &crate::api::claim::ApiClaim, clock: &Clock) -> k8s_openapi::api::core::v1::PersistentVolumeClaim {
+    use k8s_openapi::api::core::v1::{PersistentVolumeClaim, PersistentVolumeClaimSpec, PersistentVolumeClaimStatus};
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    let annotations = c
+        .selected_node
+        .as_ref()
+        .map(|n| std::collections::BTreeMap::from([("volume.kubernetes.io/selected-node".to_string(), n.to_string())]));
+    PersistentVolumeClaim {
+        metadata: ObjectMeta {
+            name: Some(c.spec.name.to_string()),
+            namespace: Some(c.spec.namespace.to_string()),
+            uid: Some(c.uid.to_string()),
+            creation_timestamp: Some(clock.time(c.created)),
+            annotations,
+            ..Default::default()
+        },
+        spec: Some(PersistentVolumeClaimSpec {
+            storage_class_name: c.spec.storage_class.as_deref().map(str::to_string),
+            volume_name: c.volume.as_deref().map(str::to_string),
+            ..Default::default()
+        }),
+        status: Some(PersistentVolumeClaimStatus { phase: Some(c.phase.as_str().to_string()), ..Default::default() }),
+    }
+}

@@ -124,6 +124,25 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                 };
                 push(format!("pod/{}", a.pod), what, a.message.clone());
             }
+            Record::Claim { kind, claim } => {
+                let what = match (kind, claim.phase) {
+                    (WatchKind::Added, phase) => format!("created, phase={}", phase.as_str()),
+                    (_, phase) => format!("phase={}", phase.as_str()),
+                };
+                let why = match (&claim.volume, &claim.selected_node) {
+                    (Some(v), _) => format!("bound to volume {v}"),
+                    (None, Some(n)) => format!("the scheduler chose {n}: its volume is being provisioned there"),
+                    (None, None) => match claim.spec.binding {
+                        crate::spec::BindingMode::Immediate => {
+                            "Immediate binding: its volume is being provisioned".into()
+                        }
+                        crate::spec::BindingMode::WaitForFirstConsumer => {
+                            "WaitForFirstConsumer: waiting for first consumer to be created before binding".into()
+                        }
+                    },
+                };
+                push(claim.kubectl_name(), what, why);
+            }
             Record::Scenario { object, what } => push(object.clone(), what.clone(), "scenario action".into()),
             Record::Kubectl { command, line, exit } => {
                 let why = match exit {
@@ -159,6 +178,7 @@ fn namespace_of(record: &Record) -> Option<Arc<str>> {
         Record::Process { namespace, .. } => Some(namespace.clone()),
         Record::Kubelet(a) => Some(a.namespace.clone()),
         Record::Event(ev) => Some(ev.namespace.clone()),
+        Record::Claim { claim, .. } => Some(claim.spec.namespace.clone()),
         _ => None,
     }
 }

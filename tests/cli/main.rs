@@ -27,6 +27,7 @@ mod actions;
 mod behaviours;
 mod book;
 mod check;
+mod claims;
 mod clusters;
 mod config;
 mod exercises;

@@ -96,6 +96,17 @@ fn histogram(reasons: impl Iterator<Item = &'static str>) -> String {
     lines.join(", ")
 }
 
+/// `FitError.Error` when a PreFilter plugin rejected the pod: its message
+/// instead of the per-node histogram, then the PostFilter plugins' (every
+/// node `UnschedulableAndUnresolvable`: preemption cannot help).
+pub fn pre_filter_message(nodes: usize, reason: &str, never_preempts: bool) -> String {
+    let preemption = match never_preempts {
+        true => "not eligible due to preemptionPolicy=Never.".to_string(),
+        false => format!("0/{nodes} nodes are available: {nodes} Preemption is not helpful for scheduling."),
+    };
+    format!("0/{nodes} nodes are available: {reason}. no new claims to deallocate, preemption: {preemption}")
+}
+
 /// The node the pod is bound to, or the `FailedScheduling` message
 /// (`FitError.Error`, with the DRA plugin's and preemption's PostFilter
 /// words). `used(node)` are the host ports the pods on `node` take.

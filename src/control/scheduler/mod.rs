@@ -10,6 +10,7 @@
 
 pub mod filters;
 pub mod node_ports;
+pub mod volume_binding;
 
 pub use filters::{Wanted, pick, tolerates, untolerated_taint};
 
@@ -34,6 +35,9 @@ pub enum Ev {
 pub enum Decision {
     /// The binding to this node.
     Bind(Arc<str>),
+    /// The node chosen, once these WaitForFirstConsumer claims (names in the
+    /// pod's namespace) are provisioned there and bound (PreBind).
+    BindAfterProvisioning(Arc<str>, Vec<Arc<str>>),
     /// `FailedScheduling` with `FitError`'s message; the pod waits.
     Unschedulable(String),
 }
@@ -43,12 +47,20 @@ pub struct Scheduler {
     pods: Informer<ApiPod>,
     /// `unschedulablePods`: waiting for an event that may make them fit.
     unschedulable: Vec<PodId>,
+    /// Its claim informer: what VolumeBinding reads.
+    claims: volume_binding::Claims,
     rng: Stream,
 }
 
 impl Scheduler {
     pub fn new(cluster: Arc<Cluster>, seed: u64) -> Self {
-        Scheduler { cluster, pods: Informer::default(), unschedulable: Vec::new(), rng: Stream::new(seed, "scheduler") }
+        Scheduler {
+            cluster,
+            pods: Informer::default(),
+            unschedulable: Vec::new(),
+            claims: Default::default(),
+            rng: Stream::new(seed, "scheduler"),
+        }
     }
 
     /// A pod change reaches its informer (the handlers of
@@ -92,6 +104,15 @@ impl Scheduler {
         let spec = p.spec.object.spec.as_ref();
         let tolerations = spec.and_then(|s| s.tolerations.as_deref()).unwrap_or(&[]);
         let never_preempts = spec.and_then(|s| s.preemption_policy.as_deref()) == Some("Never");
+        // VolumeBinding's PreFilter: a missing or unbound Immediate claim rules out every node.
+        let to_provision = match self.claims.pre_filter(&p.spec.namespace, &p.spec.claims) {
+            Ok(claims) => claims,
+            Err(reason) => {
+                let message = filters::pre_filter_message(self.cluster.nodes.len(), &reason, never_preempts);
+                self.unschedulable.push(pod);
+                return Some(Decision::Unschedulable(message));
+            }
+        };
         let ports = node_ports::host_ports(&p.spec.object);
         // The cache holds only pods that still count: terminal ones
         // (Succeeded, Failed) free their place and their ports. Counted in
@@ -111,11 +132,29 @@ impl Scheduler {
         let on = |n: &str| used.get(n).map_or(&[][..], Vec::as_slice);
         let wanted = Wanted { tolerations, ports: &ports, never_preempts };
         match pick(&self.cluster.nodes, &wanted, bound, on) {
-            Ok(node) => Some(Decision::Bind(node)),
+            Ok(node) if to_provision.is_empty() => Some(Decision::Bind(node)),
+            Ok(node) => Some(Decision::BindAfterProvisioning(node, to_provision)),
             Err(message) => {
                 self.unschedulable.push(pod);
                 Some(Decision::Unschedulable(message))
             }
+        }
+    }
+
+    /// A claim was added or changed (its informer): VolumeBinding's events
+    /// queue each unschedulable pod of its namespace that names it.
+    pub fn claim_changed(&mut self, claim: &crate::api::claim::ApiClaim, out: &mut impl Outbox<Ev>) {
+        self.claims.observe(claim);
+        let (ns, name) = (&claim.spec.namespace, &claim.spec.name);
+        let pods = &self.pods;
+        let names = |p: &PodId| {
+            pods.get(*p).is_some_and(|p| *p.spec.namespace == **ns && p.spec.claims.iter().any(|c| c == name))
+        };
+        let (moved, kept): (Vec<PodId>, Vec<PodId>) =
+            std::mem::take(&mut self.unschedulable).into_iter().partition(names);
+        self.unschedulable = kept;
+        for pod in moved {
+            self.queue(pod, out);
         }
     }
 
