@@ -14,6 +14,9 @@ pub struct ConfigObject {
     pub namespace: Arc<str>,
     pub name: Arc<str>,
     pub keys: BTreeSet<String>,
+    /// The text values written in the manifest (a ConfigMap's `data`, a
+    /// Secret's `stringData`): what a mounted file holds.
+    pub values: std::collections::BTreeMap<String, String>,
 }
 
 /// The ConfigMap the root CA publisher (`kube-root-ca.crt`) keeps in every namespace.
@@ -37,6 +40,7 @@ impl ConfigObject {
             namespace: Arc::from(namespace),
             name: Arc::from(ROOT_CA),
             keys: BTreeSet::from(["ca.crt".to_string()]),
+            values: Default::default(),
         }
     }
 
@@ -49,7 +53,13 @@ impl ConfigObject {
         };
         let keys =
             fields.iter().filter_map(|f| json.get(*f).and_then(|v| v.as_object())).flat_map(|m| m.keys().cloned());
-        ConfigObject { kind, namespace: Arc::from(namespace), name: Arc::from(name), keys: keys.collect() }
+        let text = match kind {
+            ConfigKind::ConfigMap => "data",
+            ConfigKind::Secret => "stringData",
+        };
+        let values = json.get(text).and_then(|v| v.as_object()).into_iter().flatten();
+        let values = values.filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string()))).collect();
+        ConfigObject { kind, namespace: Arc::from(namespace), name: Arc::from(name), keys: keys.collect(), values }
     }
 
     /// `kind/name` as kubectl names it: `configmap/app-config`.

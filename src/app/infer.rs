@@ -32,9 +32,10 @@ pub struct Inferred {
 /// Images with no ENTRYPOINT: a pod's `args` alone are the argv.
 const NO_ENTRYPOINT: [&str; 6] = ["busybox", "alpine", "ubuntu", "debian", "fedora", "centos"];
 
-/// Reads the container: its image's behaviour, else its script's; `Err`
+/// Reads the container: its image's behaviour, else its script's (run with
+/// its volumes `mounted`: directories, and files with their text); `Err`
 /// says why neither applies.
-pub fn infer(c: &ContainerSpec) -> Result<Inferred, String> {
+pub fn infer(c: &ContainerSpec, mounted: &[(String, Option<String>)]) -> Result<Inferred, String> {
     if let Some(dir) = mounted_configuration(c) {
         return Err(format!("image {:?} runs with its configuration ({dir}) mounted from a volume", c.image));
     }
@@ -42,7 +43,7 @@ pub fn infer(c: &ContainerSpec) -> Result<Inferred, String> {
         return Ok(Inferred { behaviour: Arc::new(b), source: Source::Image, unanswered: Vec::new() });
     }
     let argv = argv(c)?;
-    let script = shell::interpret_with_env(&argv, &c.env).map_err(|u| u.what)?;
+    let script = shell::interpret_mounted(&argv, &c.env, mounted).map_err(|u| u.what)?;
     let (behaviour, unanswered) = from_script(script, &exec_commands(c));
     Ok(Inferred { behaviour: Arc::new(behaviour), source: Source::Script, unanswered })
 }
@@ -57,7 +58,7 @@ fn mounted_configuration(c: &ContainerSpec) -> Option<&'static str> {
     let repository = repository.rsplit_once(':').filter(|(_, tag)| !tag.contains('/')).map_or(repository, |(r, _)| r);
     let name = repository.trim_start_matches("docker.io/").trim_start_matches("library/");
     let (_, dir) = CONFIGURED_BY.iter().find(|(image, _)| *image == name)?;
-    c.mounts.iter().any(|m| m.starts_with(dir)).then_some(*dir)
+    c.mounts.iter().any(|(path, _)| path.starts_with(dir)).then_some(*dir)
 }
 
 /// The argv the runtime runs (containerd: `command` then `args`; the
@@ -218,7 +219,7 @@ mod tests {
             &["/bin/sh", "-c", "touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600"],
             Some(&["cat", "/tmp/healthy"]),
         );
-        let inferred = infer(&c).unwrap();
+        let inferred = infer(&c, &[]).unwrap();
         assert_eq!(inferred.source, Source::Script);
         let b = &inferred.behaviour;
         let phases = &b.exec["cat /tmp/healthy"];
@@ -236,18 +237,18 @@ mod tests {
     #[test]
     fn a_known_image_comes_before_the_script_and_an_unknown_one_is_explained() {
         let agnhost = container("registry.k8s.io/e2e-test-images/agnhost:2.40", &[], &["liveness"], None);
-        assert_eq!(infer(&agnhost).unwrap().source, Source::Image);
+        assert_eq!(infer(&agnhost, &[]).unwrap().source, Source::Image);
         let app = container("example.com/shop:1.2", &[], &[], None);
         assert_eq!(
-            infer(&app).unwrap_err(),
+            infer(&app, &[]).unwrap_err(),
             "image \"example.com/shop:1.2\" is not one podsim knows, and the pod gives no command"
         );
         let db = container("postgres:16", &["pg_ctl", "start"], &[], None);
-        assert_eq!(infer(&db).unwrap_err(), "command \"pg_ctl\" is not one podsim can interpret");
+        assert_eq!(infer(&db, &[]).unwrap_err(), "command \"pg_ctl\" is not one podsim can interpret");
         let mut configured = container("nginx:1.27", &[], &[], None);
-        configured.mounts = vec!["/etc/nginx/conf.d".into()];
+        configured.mounts = vec![("/etc/nginx/conf.d".into(), "conf".into())];
         assert_eq!(
-            infer(&configured).unwrap_err(),
+            infer(&configured, &[]).unwrap_err(),
             "image \"nginx:1.27\" runs with its configuration (/etc/nginx) mounted from a volume"
         );
     }
@@ -257,7 +258,7 @@ mod tests {
     #[test]
     fn an_uninterpretable_probe_is_named() {
         let c = container("busybox", &["sh", "-c", "sleep 3600"], &[], Some(&["pg_isready", "-U", "app"]));
-        let inferred = infer(&c).unwrap();
+        let inferred = infer(&c, &[]).unwrap();
         assert!(inferred.behaviour.exec.is_empty());
         assert_eq!(
             inferred.unanswered,

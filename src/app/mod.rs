@@ -67,7 +67,7 @@ fn inference_key(c: &ContainerSpec) -> String {
         _ => None,
     });
     let execs: Vec<&Vec<String>> = probes.chain(hooks).collect();
-    format!("{}\0{:?}\0{:?}\0{:?}\0{execs:?}", c.image, c.command, c.args, c.env)
+    format!("{}\0{:?}\0{:?}\0{:?}\0{execs:?}\0{:?}", c.image, c.command, c.args, c.env, c.mounts)
 }
 
 impl Behaviours {
@@ -81,12 +81,16 @@ impl Behaviours {
 
     /// Reads `c` from itself unless the file describes it: `None` when the
     /// file does; else the inference, kept for the run when it succeeds.
-    pub fn infer(&mut self, c: &ContainerSpec) -> Option<Result<infer::Inferred, String>> {
+    pub fn infer(
+        &mut self,
+        c: &ContainerSpec,
+        mounted: &[(String, Option<String>)],
+    ) -> Option<Result<infer::Inferred, String>> {
         if self.containers.contains_key(&*c.name) {
             return None;
         }
         let key = inference_key(c);
-        let inferred = infer::infer(c);
+        let inferred = infer::infer(c, mounted);
         if let Ok(i) = &inferred {
             self.inferred.insert(key, i.behaviour.clone());
         }

@@ -183,6 +183,8 @@ impl PodState {
         let bad: Vec<String> = all
             .iter()
             .filter(|s| s.ready && (s.started == Some(false) || s.state.as_ref().is_none_or(|x| x.running.is_none())))
+            // A late readiness result of the instance that just exited.
+            .filter(|s| s.state.as_ref().is_none_or(|x| x.terminated.is_none()))
             .map(|s| s.name.clone())
             .collect();
         if bad.is_empty() {

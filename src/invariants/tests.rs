@@ -156,11 +156,19 @@ fn containers_ready_with_an_unready_container() -> Judged {
 
 /// A ready container whose startup has not succeeded.
 fn ready_but_not_started() -> Judged {
-    let with = |started: bool| {
-        let conditions = json!([condition("Ready", "True", 5), condition("ContainersReady", "True", 5)]);
-        pod(Value::Null, status("Running", conditions, json!([running("app", true, started, 1)])))
+    let conditions = || json!([condition("Ready", "True", 5), condition("ContainersReady", "True", 5)]);
+    let with =
+        |started: bool| pod(Value::Null, status("Running", conditions(), json!([running("app", true, started, 1)])));
+    let in_state = |state: Value| {
+        let c = json!({"name": "app", "image": "app:1", "imageID": "", "containerID": "containerd://app-0",
+            "ready": true, "started": false, "restartCount": 0, "state": state});
+        pod(Value::Null, status("Running", conditions(), json!([c])))
     };
-    judged(&[with(false)], &[with(true)])
+    // A late readiness result marks the instance that has just exited ready
+    // (SetContainerReadiness finds its containerID); a waiting one never is.
+    let exited = json!({"terminated": {"exitCode": 1, "reason": "Error", "startedAt": at(1), "finishedAt": at(4)}});
+    let waiting = json!({"waiting": {"reason": "CrashLoopBackOff"}});
+    judged(&[with(false), in_state(waiting)], &[with(true), in_state(exited)])
 }
 
 /// Initialized=True while the init container still runs and `app` waits.

@@ -105,6 +105,7 @@ mod tests {
             namespace: Arc::from("default"),
             name: Arc::from(name),
             keys: keys.iter().map(|k| k.to_string()).collect::<BTreeSet<_>>(),
+            values: Default::default(),
         }
     }
     fn r(kind: ConfigKind, name: &str, optional: bool) -> ConfigRef {

@@ -151,6 +151,7 @@ mod tests {
             namespace: Arc::from("default"),
             name: Arc::from("app-config"),
             keys: Default::default(),
+            values: Default::default(),
         });
         // Still in backoff at 0.6 s (not more than 500 ms since the error).
         assert!(v.reconcile(SimTime::from_millis(600), &needs, "default", &cache).is_empty());

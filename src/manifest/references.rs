@@ -188,6 +188,7 @@ impl Manifests {
                         namespace: Arc::from(namespace.as_str()),
                         name: r.name.clone(),
                         keys: Default::default(),
+                        values: Default::default(),
                     });
                     self.config.last_mut().expect("just pushed")
                 }

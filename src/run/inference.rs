@@ -3,10 +3,12 @@
 //! read from themselves, which run its default app and why, and where a
 //! command it cannot interpret is written.
 
+use crate::api::config::ConfigObject;
 use crate::app::Behaviours;
 use crate::app::infer::Source;
 use crate::error::Problem;
 use crate::manifest::Manifests;
+use crate::spec::{ConfigKind, ContainerSpec, PodSpec};
 use std::collections::BTreeMap;
 
 /// Why an exec command of a container has no inferred answer, by
@@ -20,10 +22,12 @@ pub(super) fn infer_all(all: &[&Manifests], behaviours: &mut Behaviours) -> (Vec
     let mut defaulted = Vec::new();
     let mut problems = Vec::new();
     let mut unanswered = Unanswered::new();
+    let config: Vec<&ConfigObject> = all.iter().flat_map(|m| &m.config).collect();
     for m in all {
         for (k, pod) in m.all_pod_specs().enumerate() {
             for (c, container) in pod.containers.iter().enumerate() {
-                let Some(inferred) = behaviours.infer(container) else { continue };
+                let files = mounted(container, pod, &config);
+                let Some(inferred) = behaviours.infer(container, &files) else { continue };
                 let who = format!("container {} of {}", container.name, m.pod_spec_owner(k));
                 match inferred {
                     Ok(i) => {
@@ -67,6 +71,32 @@ pub(super) fn infer_all(all: &[&Manifests], behaviours: &mut Behaviours) -> (Vec
         )));
     }
     (problems, unanswered)
+}
+
+/// The directories and files a container's volumes put in its file system:
+/// every mount path, and in a configMap or secret volume a file per key (or
+/// per `items` path) holding the text the manifest gives it, if any.
+fn mounted(c: &ContainerSpec, pod: &PodSpec, config: &[&ConfigObject]) -> Vec<(String, Option<String>)> {
+    let volumes = pod.object.spec.as_ref().and_then(|s| s.volumes.as_deref()).unwrap_or(&[]);
+    let mut out = Vec::new();
+    for (path, name) in &c.mounts {
+        out.push((path.clone(), None));
+        let Some(v) = volumes.iter().find(|v| &v.name == name) else { continue };
+        let (kind, object, items) = match (&v.config_map, &v.secret) {
+            (Some(cm), _) => (ConfigKind::ConfigMap, cm.name.as_str(), &cm.items),
+            (_, Some(s)) => (ConfigKind::Secret, s.secret_name.as_deref().unwrap_or(""), &s.items),
+            _ => continue,
+        };
+        let Some(o) = config.iter().find(|o| o.is(kind, &pod.namespace, object)) else { continue };
+        let text = |key: &str| Some(o.values.get(key).cloned().unwrap_or_default());
+        match items {
+            Some(items) => out.extend(
+                items.iter().filter(|i| o.keys.contains(&i.key)).map(|i| (format!("{path}/{}", i.path), text(&i.key))),
+            ),
+            None => out.extend(o.keys.iter().map(|k| (format!("{path}/{k}"), text(k)))),
+        }
+    }
+    out
 }
 
 /// Removes repeats, keeping the first of each.

@@ -179,8 +179,8 @@ pub struct ContainerSpec {
     pub args: Vec<String>,
     /// The `env` entries with a literal `value`, in order.
     pub env: Vec<(String, String)>,
-    /// Its `volumeMounts[].mountPath`s.
-    pub mounts: Vec<String>,
+    /// Its `volumeMounts`: each mount path with the volume's name.
+    pub mounts: Vec<(String, String)>,
     pub pull_policy: PullPolicy,
     pub ports: Vec<ContainerPort>,
     pub startup: Option<ProbeSpec>,

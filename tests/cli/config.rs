@@ -169,3 +169,42 @@ fn a_pod_waiting_for_a_volume_is_deleted_at_once() {
     let t: f64 = deleted.split_whitespace().next().unwrap().trim_end_matches('s').parse().unwrap();
     assert!(t < 23.0, "{deleted}");
 }
+
+/// The documentation's "Configure a Pod to Use a ConfigMap" pods, pasted
+/// unchanged, need no behaviour file: `env` prints the environment, `ls
+/// /etc/config/` lists the mounted keys, `cat /etc/config/keys` reads the
+/// `items` path; each exits 0, so the pod (restartPolicy Never) Succeeds.
+/// Without the ConfigMap the volume's pod never starts.
+#[test]
+fn the_docs_configmap_pods_run_to_completion() {
+    let dir = TempDir::new("docs-configmap");
+    let cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: special-config\n  namespace: default\n\
+              data:\n  SPECIAL_LEVEL: very\n  SPECIAL_TYPE: charm\n---\n";
+    let pod = |command: &str, tail: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: dapi-test-pod\nspec:\n  containers:\n    - name: test-container\n      \
+             image: registry.k8s.io/busybox\n      command: [ \"/bin/sh\", \"-c\", \"{command}\" ]\n{tail}  restartPolicy: Never\n"
+        )
+    };
+    let env = "      env:\n        - name: SPECIAL_LEVEL_KEY\n          valueFrom:\n            configMapKeyRef:\n              \
+               name: special-config\n              key: SPECIAL_LEVEL\n";
+    let mount = "      volumeMounts:\n      - name: config-volume\n        mountPath: /etc/config\n  volumes:\n    \
+                 - name: config-volume\n      configMap:\n        name: special-config\n";
+    let items = format!("{mount}        items:\n        - key: SPECIAL_LEVEL\n          path: keys\n");
+    for (name, text) in [
+        ("env.yaml", pod("env", env)),
+        ("ls.yaml", pod("ls /etc/config/", mount)),
+        ("keys.yaml", pod("cat /etc/config/keys", &items)),
+    ] {
+        let file = dir.write(name, &format!("{cm}{text}"));
+        let run = podsim(["run", "-f", &file, "--until", "20s"]);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        assert!(run.stderr.contains("container test-container of pod/dapi-test-pod (its shell script)"), "{run:?}");
+        assert!(run.stdout.contains("test-container process exited with 0"), "{name}: {run:?}");
+        assert!(run.stdout.contains("phase=Succeeded"), "{name}: {run:?}");
+    }
+    let missing = dir.write("missing.yaml", &pod("ls /etc/config/", mount));
+    let run = podsim(["run", "-f", &missing, "--until", "20s"]);
+    assert!(!run.stdout.contains("process started"), "{run:?}");
+    assert!(run.stdout.contains("FailedMount"), "{run:?}");
+}

@@ -78,6 +78,28 @@ impl Fs {
         Fs { nodes }
     }
 
+    /// This file system with the container's volumes in place: directories,
+    /// and files with their text (parents created).
+    pub(crate) fn with(mut self, mounted: &[(String, Option<String>)]) -> Fs {
+        for (path, text) in mounted {
+            let Some(key) = normalize(path) else { continue };
+            match text {
+                None => {
+                    let _ = self.mkdir(&key, true);
+                }
+                Some(text) => {
+                    if let Some(dir) = parent(&key) {
+                        let _ = self.mkdir(dir, true);
+                    }
+                    if self.open(&key, true).is_ok() {
+                        self.append(&key, text);
+                    }
+                }
+            }
+        }
+        self
+    }
+
     pub(crate) fn get(&self, path: &str) -> Option<&Node> {
         self.nodes.get(&normalize(path)?)
     }

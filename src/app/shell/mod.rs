@@ -118,6 +118,8 @@ pub enum Sigterm {
 pub struct Script {
     argv: Vec<String>,
     env: Vec<(String, String)>,
+    /// The volumes' directories and files, in place before the process starts.
+    mounted: Vec<(String, Option<String>)>,
     /// The file system after every instant it changes: the first at 0 ms.
     snaps: Vec<(u64, Fs)>,
     /// From `start` on, the states repeat with `period` (ms): the script runs
@@ -135,10 +137,21 @@ pub fn interpret(argv: &[String]) -> Result<Script, Unsupported> {
 /// As [`interpret`], with the container's environment (`env:` of the pod
 /// spec) visible to the script as variables.
 pub fn interpret_with_env(argv: &[String], env: &[(String, String)]) -> Result<Script, Unsupported> {
+    interpret_mounted(argv, env, &[])
+}
+
+/// As [`interpret_with_env`], in a file system that also holds the
+/// container's volumes: each `(path, None)` a directory, each
+/// `(path, Some(text))` a file (a ConfigMap key), their parents created.
+pub fn interpret_mounted(
+    argv: &[String],
+    env: &[(String, String)],
+    mounted: &[(String, Option<String>)],
+) -> Result<Script, Unsupported> {
     if argv.is_empty() {
         return Err(Unsupported::new("an empty command (the image's entrypoint applies)"));
     }
-    let mut m = Machine::new(Fs::busybox(), None, true);
+    let mut m = Machine::new(Fs::busybox().with(mounted), None, true);
     let mut p = Proc::new(env);
     let exit = match m.run_main(&mut p, argv) {
         Ok(()) => Some((m.now, p.status)),
@@ -146,7 +159,8 @@ pub fn interpret_with_env(argv: &[String], env: &[(String, String)]) -> Result<S
         Err(Halt::Unsupported(u)) => return Err(u),
         Err(Halt::SignalIgnored) => unreachable!("no signal is sent while interpreting"),
     };
-    Ok(Script { argv: argv.to_vec(), env: env.to_vec(), snaps: m.snaps, tail: m.tail, exit })
+    let (argv, env, mounted) = (argv.to_vec(), env.to_vec(), mounted.to_vec());
+    Ok(Script { argv, env, mounted, snaps: m.snaps, tail: m.tail, exit })
 }
 
 impl Script {
@@ -258,7 +272,7 @@ impl Script {
         {
             return Sigterm::Exit { after: SimDuration::ZERO, code };
         }
-        let mut m = Machine::new(Fs::busybox(), Some(age), false);
+        let mut m = Machine::new(Fs::busybox().with(&self.mounted), Some(age), false);
         let mut p = Proc::new(&self.env);
         match m.run_main(&mut p, &self.argv) {
             Ok(()) => Sigterm::Exit { after: SimDuration::from_millis(m.now.saturating_sub(age)), code: p.status },

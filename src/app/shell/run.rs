@@ -1057,6 +1057,23 @@ impl Machine {
                 self.out(p, "/\n")?;
                 p.status = 0;
             }
+            // The environment the process was given: its exported variables
+            // (the pod's `env`), one `NAME=value` line each; `printenv NAME`
+            // prints one value and fails when it is unset.
+            "env" | "printenv" if args.is_empty() => {
+                let lines: String =
+                    p.exported.iter().filter_map(|k| p.vars.get(k).map(|v| format!("{k}={v}\n"))).collect();
+                self.out(p, &lines)?;
+                p.status = 0;
+            }
+            "printenv" if args.len() == 1 => match p.vars.get(&args[0]).filter(|_| p.exported.contains(&args[0])) {
+                Some(v) => {
+                    let line = format!("{v}\n");
+                    self.out(p, &line)?;
+                    p.status = 0;
+                }
+                None => p.status = 1,
+            },
             "export" | "readonly" => {
                 for a in args.iter().filter(|a| !a.starts_with('-')) {
                     let (k, v) = match a.split_once('=') {

@@ -296,3 +296,16 @@ fn a_counter_that_only_reaches_the_log_runs_forever() {
     let s = sh("i=0; while true; do i=$((i+1)); if [ $i -gt 5 ]; then exit 3; fi; sleep 1; done");
     assert_eq!(s.exit(), Some((secs(5), 3)));
 }
+
+/// The docs' "Configure a Pod to Use a ConfigMap" container runs `env`: it
+/// prints its environment and exits 0 at once (busybox `env`).
+#[test]
+fn env_prints_the_environment_and_exits() {
+    let env = [("SPECIAL_LEVEL_KEY".to_string(), "very".to_string())];
+    let script = super::interpret_with_env(&["/bin/sh".into(), "-c".into(), "env".into()], &env).unwrap();
+    assert_eq!(script.exit(), Some((SimDuration::ZERO, 0)));
+    let o = script.exec(&["printenv".into(), "SPECIAL_LEVEL_KEY".into()], SimDuration::ZERO).unwrap();
+    assert_eq!((o.code, o.output.as_str()), (0, "very\n"));
+    let o = script.exec(&["printenv".into(), "NOPE".into()], SimDuration::ZERO).unwrap();
+    assert_eq!(o.code, 1);
+}
