@@ -30,6 +30,41 @@ pub enum Command {
     /// Draw pictures (SVG or PNG, by the file's extension): the swimlane
     /// timeline of one run, CDFs of milestone times, the happens-before graph.
     Plot(PlotArgs),
+    /// Print what `kubectl get` would print of a run: the objects at an
+    /// instant (the run's end by default), or every watch event (`-w`).
+    Get(GetArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GetArgs {
+    /// What to print, as kubectl names it: pods (po), deployments (deploy),
+    /// replicasets (rs), services (svc) or endpointslices; KIND/NAME for one object.
+    pub resource: String,
+    #[command(flatten)]
+    pub inputs: RunInputs,
+    /// Watch, as `kubectl get -w` run before the scenario starts: a row for
+    /// every watch event (each change of the object, and its deletion).
+    #[arg(short = 'w', long)]
+    pub watch: bool,
+    /// The instant to print the objects at, e.g. 30s (default: the run's end).
+    #[arg(long, value_parser = duration, value_name = "TIME")]
+    pub at: Option<SimDuration>,
+    /// Output format: the table (default), `wide` (its extra columns), or
+    /// `yaml`/`json` (the objects as the API server returns them then).
+    #[arg(short = 'o', long = "output", value_enum)]
+    pub output: Option<GetOutput>,
+    /// Every namespace, with a NAMESPACE column (default: the objects of
+    /// --namespace, else `default`).
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+}
+
+/// `kubectl get -o`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GetOutput {
+    Wide,
+    Yaml,
+    Json,
 }
 
 #[derive(Debug, clap::Args)]
@@ -198,6 +233,17 @@ pub enum Output {
 
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
+    #[command(flatten)]
+    pub inputs: RunInputs,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = Output::Table)]
+    pub output: Output,
+}
+
+/// What a run is made of, as `podsim run` takes it: a scenario, or manifests
+/// and flags, and actions and traffic added to it.
+#[derive(Debug, clap::Args)]
+pub struct RunInputs {
     /// A scenario file naming manifests, app behaviour, cluster profile, seed and duration.
     pub scenario: Option<PathBuf>,
     /// Manifests, as kubectl's -f: a file (YAML or JSON, multi-document,
@@ -262,9 +308,6 @@ pub struct RunArgs {
     #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(long = "traffic", value_name = "TARGET@START")]
     pub traffic: Vec<String>,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = Output::Table)]
-    pub output: Output,
 }
 
 fn duration(s: &str) -> Result<SimDuration, String> {

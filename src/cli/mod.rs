@@ -6,6 +6,7 @@
 
 mod args;
 mod check;
+mod get;
 mod plot;
 mod predict;
 mod report;
@@ -27,5 +28,6 @@ pub fn main() -> ExitCode {
         Command::Merge(args) => predict::merge(args),
         Command::Verify(args) => verify::verify(args),
         Command::Plot(args) => plot::plot(args),
+        Command::Get(args) => get::get(args),
     }
 }

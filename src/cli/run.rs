@@ -1,6 +1,6 @@
 //! `podsim run`.
 
-use super::args::{Output, RunArgs};
+use super::args::{Output, RunArgs, RunInputs};
 use super::report;
 use crate::error::Error;
 use crate::invariants::check_run;
@@ -14,8 +14,9 @@ use crate::trace::table;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-pub fn run(args: RunArgs) -> ExitCode {
-    let stderr = &mut io::stderr().lock();
+/// The run's inputs from the command line: the flags' actions and traffic
+/// parsed (`None` after reporting a bad one).
+pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs> {
     let mut actions = Vec::new();
     let mut bad = Vec::new();
     let flags = [
@@ -49,9 +50,9 @@ pub fn run(args: RunArgs) -> ExitCode {
     }
     if !bad.is_empty() {
         report::error(stderr, &Error::Input(bad));
-        return ExitCode::from(2);
+        return None;
     }
-    let inputs = Inputs {
+    Some(Inputs {
         scenario: args.scenario.clone(),
         manifests: args.manifests.clone(),
         recursive: args.recursive,
@@ -64,7 +65,12 @@ pub fn run(args: RunArgs) -> ExitCode {
         rollout_timeout: args.rollout_timeout,
         actions,
         traffic,
-    };
+    })
+}
+
+pub fn run(args: RunArgs) -> ExitCode {
+    let stderr = &mut io::stderr().lock();
+    let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
     let Some(prepared) = report::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     let mut trace = simulate(&prepared.setup, prepared.seed, SimTime::ZERO + prepared.until);
     if let Some(timeout) = prepared.rollout_timeout {

@@ -1,11 +1,14 @@
-//! What `kubectl` prints: the `get pods` row (`printPod`) and its human
-//! durations, computed from the Pod object exactly as kubectl does, so a
-//! simulated pod and a recorded one read the same.
+//! What `kubectl` prints: the `get` rows of each kind (`printPod` and its
+//! siblings), laid out by its tabwriter, and its human durations, computed
+//! from the objects exactly as kubectl does, so a simulated pod and a
+//! recorded one read the same.
 
 mod duration;
 mod get_pods;
+pub mod printers;
 pub mod rollout_status;
 pub mod rollout_watch;
+pub mod tabwriter;
 
 pub use duration::human_duration;
 pub use get_pods::{PodLine, print_pod};

@@ -31,6 +31,7 @@ mod claims;
 mod clusters;
 mod config;
 mod exercises;
+mod get;
 mod namespaces;
 mod ownership;
 mod plot;

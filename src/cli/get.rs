@@ -1,0 +1,247 @@
+//! `podsim get`: what `kubectl get` would print of a run — the objects at an
+//! instant, or every watch event — from the trace's API records.
+
+use super::args::{GetArgs, GetOutput};
+use super::report;
+use super::run::inputs;
+use crate::error::{Error, Problem};
+use crate::kubectl::printers::{self, Kind};
+use crate::kubectl::tabwriter::TabWriter;
+use crate::run::simulate;
+use crate::time::SimTime;
+use crate::trace::record::{Record, WatchKind};
+use crate::trace::render::{self, Clock};
+use crate::trace::{Trace, render_network, render_workloads};
+use k8s_openapi::jiff::Timestamp;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// `KIND[/NAME]` with kubectl's names and short names.
+fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
+    let (kind, name) = match text.split_once('/') {
+        Some((k, n)) => (k, Some(n.to_string())),
+        None => (text, None),
+    };
+    let kind = match kind.to_ascii_lowercase().as_str() {
+        "pods" | "pod" | "po" => Kind::Pod,
+        "deployments" | "deployment" | "deploy" | "deployments.apps" => Kind::Deployment,
+        "replicasets" | "replicaset" | "rs" | "replicasets.apps" => Kind::ReplicaSet,
+        "services" | "service" | "svc" => Kind::Service,
+        "endpointslices" | "endpointslice" | "endpointslices.discovery.k8s.io" => Kind::EndpointSlice,
+        other => {
+            return Err(format!(
+                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, services and endpointslices)"
+            ));
+        }
+    };
+    Ok((kind, name.filter(|n| !n.is_empty())))
+}
+
+/// One object of the trace as the API server returns it, with its kind's row.
+struct Object {
+    namespace: String,
+    name: String,
+    json: Value,
+}
+
+/// The object a record writes, rendered, if it is of `kind` (`None` for others).
+fn object(
+    record: &Record,
+    kind: Kind,
+    clock: &Clock,
+    services: &BTreeMap<crate::ids::ServiceId, std::sync::Arc<crate::api::service::ApiService>>,
+) -> Option<(WatchKind, Object)> {
+    let (watch, json, namespace, name) = match (record, kind) {
+        (Record::Pod { kind, pod }, Kind::Pod) => (
+            *kind,
+            serde_json::to_value(render::pod(pod, clock)).ok()?,
+            pod.spec.namespace.clone(),
+            pod.spec.name.clone(),
+        ),
+        (Record::Deployment { kind, deployment }, Kind::Deployment) => {
+            let d = render_workloads::deployment(deployment, clock);
+            (*kind, serde_json::to_value(&d).ok()?, deployment.spec.namespace.clone(), deployment.spec.name.clone())
+        }
+        (Record::ReplicaSet { kind, rs }, Kind::ReplicaSet) => {
+            let r = render_workloads::replica_set(rs, clock);
+            (*kind, serde_json::to_value(&r).ok()?, rs.spec.namespace.to_string(), rs.spec.name.to_string())
+        }
+        (Record::Service { kind, svc }, Kind::Service) => {
+            let s = render_network::service(svc, clock);
+            (*kind, serde_json::to_value(&s).ok()?, svc.spec.namespace.clone(), svc.spec.name.clone())
+        }
+        (Record::Slice { kind, slice }, Kind::EndpointSlice) => {
+            let s = render_network::endpoint_slice(slice, services.get(&slice.service)?, clock);
+            (*kind, serde_json::to_value(&s).ok()?, slice.namespace.to_string(), slice.name.to_string())
+        }
+        _ => return None,
+    };
+    Some((watch, Object { namespace, name, json }))
+}
+
+/// The row kubectl prints for `o` at `now`.
+fn row(kind: Kind, o: &Object, now: Timestamp, wide: bool) -> Option<Vec<String>> {
+    let v = o.json.clone();
+    Some(match kind {
+        Kind::Pod => printers::pod_row(&serde_json::from_value(v).ok()?, now, wide),
+        Kind::Deployment => printers::deployment_row(&serde_json::from_value(v).ok()?, now, wide),
+        Kind::ReplicaSet => printers::replica_set_row(&serde_json::from_value(v).ok()?, now, wide),
+        Kind::Service => printers::service_row(&serde_json::from_value(v).ok()?, now, wide),
+        Kind::EndpointSlice => printers::endpoint_slice_row(&serde_json::from_value(v).ok()?, now),
+    })
+}
+
+/// What the command prints: the rows, laid out by kubectl's tabwriter.
+struct Printer {
+    kind: Kind,
+    wide: bool,
+    all_namespaces: bool,
+    tabs: TabWriter,
+    headed: bool,
+}
+
+impl Printer {
+    fn rows(&mut self, objects: &[&Object], now: Timestamp) -> String {
+        let mut rows = Vec::new();
+        if !self.headed {
+            let mut header = printers::header(self.kind, self.wide);
+            if self.all_namespaces {
+                header.insert(0, "NAMESPACE".into());
+            }
+            rows.push(header);
+            self.headed = true;
+        }
+        for o in objects {
+            let Some(mut r) = row(self.kind, o, now, self.wide) else { continue };
+            if self.all_namespaces {
+                r.insert(0, o.namespace.clone());
+            }
+            rows.push(r);
+        }
+        self.tabs.flush(&rows)
+    }
+}
+
+pub fn get(args: GetArgs) -> ExitCode {
+    let stderr = &mut io::stderr().lock();
+    let (kind, name) = match resource(&args.resource) {
+        Ok(r) => r,
+        Err(e) => {
+            report::error(stderr, &Error::Input(vec![Problem::error(format!("resource {:?}: {e}", args.resource))]));
+            return ExitCode::from(2);
+        }
+    };
+    let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
+    let Some(prepared) = report::prepared(&inputs, stderr) else { return ExitCode::from(2) };
+    let end = SimTime::ZERO + prepared.until;
+    let trace = simulate(&prepared.setup, prepared.seed, end);
+    let at = args.at.map_or(end, |t| (SimTime::ZERO + t).min(end));
+    let namespace = args.inputs.namespace.clone().unwrap_or_else(|| "default".into());
+    let wanted =
+        |o: &Object| (args.all_namespaces || o.namespace == namespace) && name.as_ref().is_none_or(|n| *n == o.name);
+    let clock = &prepared.clock;
+    let stdout = &mut io::stdout().lock();
+    let wide = args.output == Some(GetOutput::Wide);
+    let mut printer =
+        Printer { kind, wide, all_namespaces: args.all_namespaces, tabs: TabWriter::default(), headed: false };
+    let out = match (args.watch, args.output) {
+        (true, Some(GetOutput::Yaml | GetOutput::Json)) => {
+            let e = Problem::error("-w prints the table: -o yaml and -o json print the objects at one instant (--at)");
+            report::error(stderr, &Error::Input(vec![e]));
+            return ExitCode::from(2);
+        }
+        (true, _) => watch(&trace, kind, clock, &wanted, &mut printer),
+        (false, output) => {
+            let objects = at_instant(&trace, kind, clock, at);
+            let objects: Vec<&Object> = objects.values().filter(|o| wanted(o)).collect();
+            // kubectl exits 1 for an object that is not there, 0 for an empty list.
+            if objects.is_empty() && name.is_some() {
+                let _ = writeln!(stderr, "{}", not_found(kind, name.as_deref(), &namespace, args.all_namespaces));
+                return ExitCode::from(1);
+            }
+            match output {
+                Some(GetOutput::Yaml | GetOutput::Json) => {
+                    let value = match (&name, objects.as_slice()) {
+                        (Some(_), [one]) => one.json.clone(),
+                        _ => {
+                            serde_json::json!({"apiVersion": "v1", "items": objects.iter().map(|o| o.json.clone()).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
+                        }
+                    };
+                    let text = match output {
+                        Some(GetOutput::Yaml) => serde_saphyr::to_string(&value).unwrap_or_default(),
+                        _ => serde_json::to_string_pretty(&value).unwrap_or_default(),
+                    };
+                    if text.ends_with('\n') { text } else { text + "\n" }
+                }
+                _ if objects.is_empty() => {
+                    let _ = writeln!(stderr, "{}", not_found(kind, None, &namespace, args.all_namespaces));
+                    String::new()
+                }
+                _ => printer.rows(&objects, clock.time(at).0),
+            }
+        }
+    };
+    if let Err(e) = stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush())
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        let _ = writeln!(stderr, "error: writing the output: {e}");
+        return ExitCode::from(2);
+    }
+    ExitCode::SUCCESS
+}
+
+/// kubectl's words when nothing matches.
+fn not_found(kind: Kind, name: Option<&str>, namespace: &str, all: bool) -> String {
+    let resource = match kind {
+        Kind::Pod => "pods",
+        Kind::Deployment => "deployments.apps",
+        Kind::ReplicaSet => "replicasets.apps",
+        Kind::Service => "services",
+        Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
+    };
+    match (name, all) {
+        (Some(n), _) => format!("Error from server (NotFound): {resource} {n:?} not found"),
+        (None, true) => "No resources found".into(),
+        (None, false) => format!("No resources found in {namespace} namespace."),
+    }
+}
+
+/// Every object of `kind` as it is at `at`, by namespace and name (the API's list order).
+fn at_instant(trace: &Trace, kind: Kind, clock: &Clock, at: SimTime) -> BTreeMap<(String, String), Object> {
+    let mut services = BTreeMap::new();
+    let mut objects = BTreeMap::new();
+    for e in trace.entries.iter().take_while(|e| e.t <= at) {
+        if let Record::Service { svc, .. } = &e.record {
+            services.insert(svc.id, svc.clone());
+        }
+        let Some((watch, o)) = object(&e.record, kind, clock, &services) else { continue };
+        let key = (o.namespace.clone(), o.name.clone());
+        match watch {
+            WatchKind::Deleted => {
+                objects.remove(&key);
+            }
+            _ => {
+                objects.insert(key, o);
+            }
+        }
+    }
+    objects
+}
+
+/// `kubectl get -w` from before the run: a row per watch event, each at its instant.
+fn watch(trace: &Trace, kind: Kind, clock: &Clock, wanted: &dyn Fn(&Object) -> bool, printer: &mut Printer) -> String {
+    let mut services = BTreeMap::new();
+    let mut out = String::new();
+    for e in &trace.entries {
+        if let Record::Service { svc, .. } = &e.record {
+            services.insert(svc.id, svc.clone());
+        }
+        let Some((_, o)) = object(&e.record, kind, clock, &services) else { continue };
+        if wanted(&o) {
+            out.push_str(&printer.rows(&[&o], clock.time(e.t).0));
+        }
+    }
+    out
+}

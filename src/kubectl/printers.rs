@@ -1,0 +1,244 @@
+//! The `kubectl get` tables of each kind podsim simulates, cell for cell as
+//! kubectl's printers make them (pkg/printers/internalversion/printers.go:
+//! `printPod`, `printDeployment`, `printReplicaSet`, `printService`,
+//! `printEndpointSlice`), with the `-o wide` columns.
+
+use super::{human_duration, print_pod};
+use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
+use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec, Service};
+use k8s_openapi::api::discovery::v1::EndpointSlice;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta, Time};
+use k8s_openapi::jiff::Timestamp;
+use std::collections::BTreeMap;
+
+/// The column headers of a kind's table.
+pub fn header(kind: Kind, wide: bool) -> Vec<String> {
+    let (base, extra): (&[&str], &[&str]) = match kind {
+        Kind::Pod => {
+            (&["NAME", "READY", "STATUS", "RESTARTS", "AGE"], &["IP", "NODE", "NOMINATED NODE", "READINESS GATES"])
+        }
+        Kind::Deployment => {
+            (&["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"])
+        }
+        Kind::ReplicaSet => (&["NAME", "DESIRED", "CURRENT", "READY", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
+        Kind::Service => (&["NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"], &["SELECTOR"]),
+        Kind::EndpointSlice => (&["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"], &[]),
+    };
+    let extra = if wide { extra } else { &[] };
+    base.iter().chain(extra).map(|s| s.to_string()).collect()
+}
+
+/// The kinds `podsim get` prints.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Pod,
+    Deployment,
+    ReplicaSet,
+    Service,
+    EndpointSlice,
+}
+
+/// `translateTimestampSince`: the AGE cell at `now`.
+fn age(meta: &ObjectMeta, now: Timestamp) -> String {
+    match &meta.creation_timestamp {
+        Some(Time(t)) => human_duration(now.duration_since(*t).as_millis() as i64),
+        None => "<unknown>".into(),
+    }
+}
+
+fn name(meta: &ObjectMeta) -> String {
+    meta.name.clone().unwrap_or_default()
+}
+
+fn or_none(s: Option<String>) -> String {
+    s.filter(|s| !s.is_empty()).unwrap_or_else(|| "<none>".into())
+}
+
+/// `printPod`'s row.
+pub fn pod_row(pod: &Pod, now: Timestamp, wide: bool) -> Vec<String> {
+    let line = print_pod(pod);
+    let mut row = vec![
+        name(&pod.metadata),
+        format!("{}/{}", line.ready.0, line.ready.1),
+        line.status.clone(),
+        line.restarts_cell(now),
+        age(&pod.metadata, now),
+    ];
+    if wide {
+        let status = pod.status.as_ref();
+        row.push(or_none(status.and_then(|s| s.pod_ip.clone())));
+        row.push(or_none(pod.spec.as_ref().and_then(|s| s.node_name.clone())));
+        row.push(or_none(status.and_then(|s| s.nominated_node_name.clone())));
+        row.push(line.readiness_gates.map_or_else(|| "<none>".into(), |(on, all)| format!("{on}/{all}")));
+    }
+    row
+}
+
+/// `layoutContainerCells`: the template's container names and images.
+fn containers(template: Option<&PodTemplateSpec>) -> [String; 2] {
+    let containers = template.and_then(|t| t.spec.as_ref()).map(|s| s.containers.as_slice()).unwrap_or(&[]);
+    let names: Vec<&str> = containers.iter().map(|c| c.name.as_str()).collect();
+    let images: Vec<&str> = containers.iter().map(|c| c.image.as_deref().unwrap_or("")).collect();
+    [names.join(","), images.join(",")]
+}
+
+/// `metav1.FormatLabelSelector`: `k=v` pairs by key, then expressions; `<none>` when empty.
+fn selector(s: Option<&LabelSelector>) -> String {
+    let Some(s) = s else { return "<none>".into() };
+    let mut parts: Vec<String> = s.match_labels.iter().flatten().map(|(k, v)| format!("{k}={v}")).collect();
+    for e in s.match_expressions.iter().flatten() {
+        let values = e.values.clone().unwrap_or_default().join(",");
+        parts.push(match e.operator.as_str() {
+            "In" => format!("{} in ({values})", e.key),
+            "NotIn" => format!("{} notin ({values})", e.key),
+            "Exists" => e.key.clone(),
+            "DoesNotExist" => format!("!{}", e.key),
+            other => format!("{} {other} ({values})", e.key),
+        });
+    }
+    if parts.is_empty() { "<none>".into() } else { parts.join(",") }
+}
+
+/// `printDeployment`'s row.
+pub fn deployment_row(d: &Deployment, now: Timestamp, wide: bool) -> Vec<String> {
+    let spec = &d.spec;
+    let status = d.status.clone().unwrap_or_default();
+    let desired = spec.replicas.unwrap_or(0);
+    let mut row = vec![
+        name(&d.metadata),
+        format!("{}/{desired}", status.ready_replicas.unwrap_or(0)),
+        status.updated_replicas.unwrap_or(0).to_string(),
+        status.available_replicas.unwrap_or(0).to_string(),
+        age(&d.metadata, now),
+    ];
+    if wide {
+        row.extend(containers(Some(&spec.template)));
+        row.push(selector(Some(&spec.selector)));
+    }
+    row
+}
+
+/// `printReplicaSet`'s row.
+pub fn replica_set_row(r: &ReplicaSet, now: Timestamp, wide: bool) -> Vec<String> {
+    let spec = &r.spec;
+    let status = r.status.clone().unwrap_or_default();
+    let mut row = vec![
+        name(&r.metadata),
+        spec.replicas.unwrap_or(0).to_string(),
+        status.replicas.to_string(),
+        status.ready_replicas.unwrap_or(0).to_string(),
+        age(&r.metadata, now),
+    ];
+    if wide {
+        row.extend(containers(spec.template.as_ref()));
+        row.push(selector(Some(&spec.selector)));
+    }
+    row
+}
+
+/// `printService`'s row: EXTERNAL-IP `<none>` for a ClusterIP Service,
+/// PORT(S) `80/TCP` (`80:30080/TCP` with a node port).
+pub fn service_row(s: &Service, now: Timestamp, wide: bool) -> Vec<String> {
+    let spec = s.spec.clone().unwrap_or_default();
+    let ports: Vec<String> = spec
+        .ports
+        .iter()
+        .flatten()
+        .map(|p| {
+            let protocol = p.protocol.clone().unwrap_or_else(|| "TCP".into());
+            match p.node_port {
+                Some(n) if n != 0 => format!("{}:{n}/{protocol}", p.port),
+                _ => format!("{}/{protocol}", p.port),
+            }
+        })
+        .collect();
+    let mut row = vec![
+        name(&s.metadata),
+        spec.type_.clone().unwrap_or_else(|| "ClusterIP".into()),
+        or_none(spec.cluster_ip.clone()),
+        "<none>".into(),
+        if ports.is_empty() { "<none>".into() } else { ports.join(",") },
+        age(&s.metadata, now),
+    ];
+    if wide {
+        // `labels.FormatLabels`: sorted `k=v`, `<none>` when empty.
+        let labels: BTreeMap<&String, &String> = spec.selector.iter().flatten().collect();
+        let pairs: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        row.push(if pairs.is_empty() { "<none>".into() } else { pairs.join(",") });
+    }
+    row
+}
+
+/// `printEndpointSlice`'s row: PORTS `formatDiscoveryPorts`, ENDPOINTS the
+/// first three addresses and ` + N more...` (`formatDiscoveryEndpoints`).
+pub fn endpoint_slice_row(s: &EndpointSlice, now: Timestamp) -> Vec<String> {
+    let ports = match s.ports.as_deref() {
+        None | Some([]) => "<unset>".to_string(),
+        Some(ports) => {
+            let each: Vec<String> = ports.iter().map(|p| p.port.map_or("<unset>".into(), |n| n.to_string())).collect();
+            each.join(",")
+        }
+    };
+    let addresses: Vec<&String> = s.endpoints.iter().flatten().flat_map(|e| &e.addresses).collect();
+    let endpoints = match addresses.len() {
+        0 => "<none>".to_string(),
+        n if n > 3 => {
+            let first: Vec<&str> = addresses[..3].iter().map(|a| a.as_str()).collect();
+            format!("{} + {} more...", first.join(","), n - 3)
+        }
+        _ => addresses.iter().map(|a| a.as_str()).collect::<Vec<_>>().join(","),
+    };
+    vec![name(&s.metadata), s.address_type.clone(), ports, endpoints, age(&s.metadata, now)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use k8s_openapi::api::core::v1::{ServicePort, ServiceSpec};
+    use k8s_openapi::api::discovery::v1::{Endpoint, EndpointPort};
+
+    fn at(s: &str) -> Timestamp {
+        s.parse().unwrap()
+    }
+
+    fn meta(name: &str) -> ObjectMeta {
+        ObjectMeta {
+            name: Some(name.into()),
+            creation_timestamp: Some(Time(at("2026-01-01T00:00:00Z"))),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_cluster_ip_service_row() {
+        let s = Service {
+            metadata: meta("web"),
+            spec: Some(ServiceSpec {
+                cluster_ip: Some("10.96.0.12".into()),
+                ports: Some(vec![ServicePort { port: 80, protocol: Some("TCP".into()), ..Default::default() }]),
+                selector: Some(BTreeMap::from([("tier".into(), "web".into()), ("app".into(), "shop".into())])),
+                ..Default::default()
+            }),
+            status: None,
+        };
+        assert_eq!(
+            service_row(&s, at("2026-01-01T00:02:05Z"), true),
+            ["web", "ClusterIP", "10.96.0.12", "<none>", "80/TCP", "2m5s", "app=shop,tier=web"]
+        );
+    }
+
+    #[test]
+    fn endpoint_slice_rows_list_three_addresses() {
+        let endpoint = |ip: &str| Endpoint { addresses: vec![ip.into()], ..Default::default() };
+        let mut s =
+            EndpointSlice { metadata: meta("web-abcde"), address_type: "IPv4".into(), endpoints: None, ports: None };
+        let now = at("2026-01-01T00:00:09Z");
+        assert_eq!(endpoint_slice_row(&s, now), ["web-abcde", "IPv4", "<unset>", "<none>", "9s"]);
+        s.ports = Some(vec![EndpointPort { port: Some(8080), ..Default::default() }]);
+        s.endpoints = Some(["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5"].map(endpoint).to_vec());
+        assert_eq!(
+            endpoint_slice_row(&s, now),
+            ["web-abcde", "IPv4", "8080", "10.0.0.1,10.0.0.2,10.0.0.3 + 2 more...", "9s"]
+        );
+    }
+}

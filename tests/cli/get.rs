@@ -1,0 +1,99 @@
+//! `podsim get`: what `kubectl get` prints of the run, cell for cell
+//! (kubectl's printers and tabwriter), at an instant or as a watch.
+
+use super::podsim;
+
+const PROBES: &str = "models/scenarios/probe-actions.yaml";
+
+/// At the end of the probe-actions run (3 min): the pod restarted once,
+/// 110 s before (`RESTARTS 1 (110s ago)`: HumanDuration keeps seconds under
+/// 2 minutes), AGE `3m`; columns padded to the widest cell plus 3.
+#[test]
+fn the_pod_list_at_the_end_of_the_run() {
+    let run = podsim(["get", "pods", PROBES]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "NAME     READY   STATUS    RESTARTS       AGE\nworker   1/1     Running   1 (110s ago)   3m\n"
+    );
+}
+
+/// `--at 40s -o wide`: the readiness probe failed at 37 s (`0/1`); the wide
+/// columns are the pod IP, its node, no nominated node and no gates.
+#[test]
+fn the_pod_at_an_instant_with_the_wide_columns() {
+    let run = podsim(["get", "po/worker", PROBES, "--at", "40s", "-o", "wide"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "NAME     READY   STATUS    RESTARTS   AGE   IP           NODE     NOMINATED NODE   READINESS GATES\n\
+         worker   0/1     Running   0          40s   10.244.0.2   node-1   <none>           <none>\n"
+    );
+}
+
+/// `-w`: a row per watch event, the first with the header; the columns
+/// widen when a longer cell comes (ContainerCreating) and never narrow.
+#[test]
+fn a_watch_prints_every_event() {
+    let run = podsim(["get", "pods", PROBES, "-w"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "NAME     READY   STATUS    RESTARTS   AGE");
+    assert_eq!(lines[1], "worker   0/1     Pending   0          0s");
+    assert!(lines.contains(&"worker   0/1     ContainerCreating   0          0s"), "{run:?}");
+    assert!(lines.contains(&"worker   0/1     Running             1 (0s ago)   70s"), "{run:?}");
+    let records = podsim(["run", PROBES, "-o", "jsonl"]);
+    let pod_events =
+        records.stdout.lines().filter(|l| l.contains("\"kind\":\"Pod\"") && !l.contains("\"type\":\"EVENT\"")).count();
+    assert_eq!(lines.len() - 1, pod_events, "one row per ADDED/MODIFIED/DELETED record");
+}
+
+/// Deployments and ReplicaSets of the stuck-rollout scenario, in its
+/// namespace; the objects as the API server returns them (`-o yaml`, a List).
+#[test]
+fn workloads_in_their_namespace() {
+    let scenario = "models/scenarios/c28-bad-rollout.yaml";
+    let none = podsim(["get", "deployments", scenario]);
+    assert_eq!((none.code, none.stdout.as_str()), (Some(0), ""), "{none:?}");
+    assert_eq!(none.stderr, "No resources found in default namespace.\n");
+    let run = podsim(["get", "deploy", scenario, "-n", "c28", "-o", "wide"]);
+    assert_eq!(
+        run.stdout,
+        "NAME        READY   UP-TO-DATE   AVAILABLE   AGE   CONTAINERS   IMAGES                      SELECTOR\n\
+         c28-probe   1/1     1            1           4m    probe-app    python:3.12-slim-bookworm   app=c28-probe\n"
+    );
+    let rs = podsim(["get", "rs", scenario, "-n", "c28"]);
+    assert!(rs.stdout.starts_with("NAME                   DESIRED   CURRENT   READY   AGE\n"), "{rs:?}");
+    let yaml = podsim(["get", "deploy", scenario, "-A", "--at", "5s", "-o", "yaml"]);
+    assert!(yaml.stdout.starts_with("apiVersion: v1\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n"), "{yaml:?}");
+    assert!(yaml.stdout.ends_with("kind: List\nmetadata:\n  resourceVersion: \"\"\n"), "{yaml:?}");
+}
+
+/// A Service and its EndpointSlice, every namespace (`-A` adds NAMESPACE).
+#[test]
+fn services_and_endpoint_slices() {
+    let scenario = "models/scenarios/c28-service.yaml";
+    let svc = podsim(["get", "svc", scenario, "-A", "-o", "wide"]);
+    assert_eq!(
+        svc.stdout,
+        "NAMESPACE   NAME        TYPE        CLUSTER-IP      EXTERNAL-IP   PORT(S)     AGE   SELECTOR\n\
+         c28         c28-probe   ClusterIP   10.96.238.139   <none>        18080/TCP   40s   app=c28-probe\n"
+    );
+    let slices = podsim(["get", "endpointslices", scenario, "-n", "c28"]);
+    assert_eq!(
+        slices.stdout,
+        "NAME              ADDRESSTYPE   PORTS   ENDPOINTS    AGE\nc28-probe-dnvdg   IPv4          18080   10.244.1.2   40s\n"
+    );
+}
+
+/// kubectl's errors: an object that is not there exits 1; an unknown kind is bad input.
+#[test]
+fn what_is_not_there() {
+    let run = podsim(["get", "pod/nope", PROBES]);
+    assert_eq!((run.code, run.stderr.as_str()), (Some(1), "Error from server (NotFound): pods \"nope\" not found\n"));
+    let bad = podsim(["get", "jobs", PROBES]);
+    assert_eq!(bad.code, Some(2), "{bad:?}");
+    assert!(bad.stderr.contains("the server doesn't have a resource type \"jobs\""), "{bad:?}");
+    let watch_yaml = podsim(["get", "pods", PROBES, "-w", "-o", "yaml"]);
+    assert_eq!(watch_yaml.code, Some(2), "{watch_yaml:?}");
+}
