@@ -30,9 +30,10 @@ fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
         "replicasets" | "replicaset" | "rs" | "replicasets.apps" => Kind::ReplicaSet,
         "services" | "service" | "svc" => Kind::Service,
         "endpointslices" | "endpointslice" | "endpointslices.discovery.k8s.io" => Kind::EndpointSlice,
+        "events" | "event" | "ev" => Kind::Event,
         other => {
             return Err(format!(
-                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, services and endpointslices)"
+                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, services, endpointslices and events)"
             ));
         }
     };
@@ -72,6 +73,13 @@ fn object(
             let s = render_network::service(svc, clock);
             (*kind, serde_json::to_value(&s).ok()?, svc.spec.namespace.clone(), svc.spec.name.clone())
         }
+        // Each write of an Event (created, or its count raised by the correlator).
+        (Record::Event(ev), Kind::Event) => (
+            WatchKind::Modified,
+            serde_json::to_value(render::event(ev, clock)).ok()?,
+            ev.namespace.to_string(),
+            ev.name.clone(),
+        ),
         (Record::Slice { kind, slice }, Kind::EndpointSlice) => {
             let s = render_network::endpoint_slice(slice, services.get(&slice.service)?, clock);
             (*kind, serde_json::to_value(&s).ok()?, slice.namespace.to_string(), slice.name.to_string())
@@ -90,6 +98,7 @@ fn row(kind: Kind, o: &Object, now: Timestamp, wide: bool) -> Option<Vec<String>
         Kind::ReplicaSet => printers::replica_set_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::Service => printers::service_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::EndpointSlice => printers::endpoint_slice_row(&serde_json::from_value(v).ok()?, now),
+        Kind::Event => printers::event_row(&serde_json::from_value(v).ok()?, now, wide),
     })
 }
 
@@ -200,6 +209,7 @@ fn not_found(kind: Kind, name: Option<&str>, namespace: &str, all: bool) -> Stri
         Kind::ReplicaSet => "replicasets.apps",
         Kind::Service => "services",
         Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
+        Kind::Event => "events",
     };
     match (name, all) {
         (Some(n), _) => format!("Error from server (NotFound): {resource} {n:?} not found"),

@@ -5,7 +5,7 @@
 
 use super::{human_duration, print_pod};
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
-use k8s_openapi::api::core::v1::{Pod, PodTemplateSpec, Service};
+use k8s_openapi::api::core::v1::{Event, Pod, PodTemplateSpec, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta, Time};
 use k8s_openapi::jiff::Timestamp;
@@ -13,6 +13,11 @@ use std::collections::BTreeMap;
 
 /// The column headers of a kind's table.
 pub fn header(kind: Kind, wide: bool) -> Vec<String> {
+    if kind == Kind::Event && wide {
+        let cells =
+            ["LAST SEEN", "TYPE", "REASON", "OBJECT", "SUBOBJECT", "SOURCE", "MESSAGE", "FIRST SEEN", "COUNT", "NAME"];
+        return cells.iter().map(|s| s.to_string()).collect();
+    }
     let (base, extra): (&[&str], &[&str]) = match kind {
         Kind::Pod => {
             (&["NAME", "READY", "STATUS", "RESTARTS", "AGE"], &["IP", "NODE", "NOMINATED NODE", "READINESS GATES"])
@@ -23,6 +28,7 @@ pub fn header(kind: Kind, wide: bool) -> Vec<String> {
         Kind::ReplicaSet => (&["NAME", "DESIRED", "CURRENT", "READY", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
         Kind::Service => (&["NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"], &["SELECTOR"]),
         Kind::EndpointSlice => (&["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"], &[]),
+        Kind::Event => (&["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], &[]),
     };
     let extra = if wide { extra } else { &[] };
     base.iter().chain(extra).map(|s| s.to_string()).collect()
@@ -36,6 +42,7 @@ pub enum Kind {
     ReplicaSet,
     Service,
     EndpointSlice,
+    Event,
 }
 
 /// `translateTimestampSince`: the AGE cell at `now`.
@@ -189,6 +196,51 @@ pub fn endpoint_slice_row(s: &EndpointSlice, now: Timestamp) -> Vec<String> {
         _ => addresses.iter().map(|a| a.as_str()).collect::<Vec<_>>().join(","),
     };
     vec![name(&s.metadata), s.address_type.clone(), ports, endpoints, age(&s.metadata, now)]
+}
+
+/// `printEvent`'s row: LAST SEEN (the first timestamp when there is no
+/// last), TYPE, REASON, OBJECT `kind/name` in lower case, MESSAGE trimmed;
+/// `-o wide` puts SUBOBJECT and SOURCE before the MESSAGE and FIRST SEEN,
+/// COUNT and NAME after it.
+pub fn event_row(e: &Event, now: Timestamp, wide: bool) -> Vec<String> {
+    let since = |t: &Option<Time>| t.as_ref().map(|Time(t)| human_duration(now.duration_since(*t).as_millis() as i64));
+    // An events.k8s.io event (the scheduler's) has an eventTime instead.
+    let event_time = e.event_time.as_ref().map(|t| human_duration(now.duration_since(t.0).as_millis() as i64));
+    let first = since(&e.first_timestamp).or(event_time).unwrap_or_else(|| "<unknown>".into());
+    let last = since(&e.last_timestamp).unwrap_or_else(|| first.clone());
+    let involved = &e.involved_object;
+    let kind = involved.kind.clone().unwrap_or_default().to_lowercase();
+    let target = match involved.name.as_deref() {
+        Some(n) if !n.is_empty() => format!("{kind}/{n}"),
+        _ => kind,
+    };
+    let message = e.message.clone().unwrap_or_default().trim().to_string();
+    let (type_, reason) = (e.type_.clone().unwrap_or_default(), e.reason.clone().unwrap_or_default());
+    if !wide {
+        return vec![last, type_, reason, target, message];
+    }
+    // `formatEventSource`: the source's component, else the reporting
+    // controller; `, ` and the source's host, else the reporting instance.
+    let first_non_empty = |a: Option<&String>, b: Option<&String>| {
+        a.filter(|s| !s.is_empty()).or(b.filter(|s| !s.is_empty())).cloned().unwrap_or_default()
+    };
+    let es = e.source.as_ref();
+    let component = first_non_empty(es.and_then(|s| s.component.as_ref()), e.reporting_component.as_ref());
+    let instance = first_non_empty(es.and_then(|s| s.host.as_ref()), e.reporting_instance.as_ref());
+    let source = if instance.is_empty() { component } else { format!("{component}, {instance}") };
+    let count = e.count.filter(|c| *c != 0).unwrap_or(1).to_string();
+    vec![
+        last,
+        type_,
+        reason,
+        target,
+        involved.field_path.clone().unwrap_or_default(),
+        source,
+        message,
+        first,
+        count,
+        name(&e.metadata),
+    ]
 }
 
 #[cfg(test)]

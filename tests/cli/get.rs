@@ -97,3 +97,35 @@ fn what_is_not_there() {
     let watch_yaml = podsim(["get", "pods", PROBES, "-w", "-o", "yaml"]);
     assert_eq!(watch_yaml.code, Some(2), "{watch_yaml:?}");
 }
+
+/// `get events`: kubectl's event rows in the API's order (by name: the
+/// involved object, then time), LAST SEEN from the last timestamp (the
+/// scheduler's events.k8s.io event from its eventTime, to the microsecond),
+/// OBJECT `pod/worker`; `-o wide` adds SUBOBJECT, SOURCE, FIRST SEEN, COUNT, NAME.
+#[test]
+fn events_as_kubectl_lists_them() {
+    let run = podsim(["get", "events", PROBES]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "LAST SEEN   TYPE      REASON      OBJECT       MESSAGE");
+    assert_eq!(
+        lines[1],
+        "2m59s       Normal    Scheduled   pod/worker   Successfully assigned default/worker to node-1"
+    );
+    assert_eq!(lines[2], "3m          Normal    Pulling     pod/worker   Pulling image \"python:3.11-slim-bookworm\"");
+    assert!(lines.contains(
+        &"112s        Normal    Killing     pod/worker   Container app failed liveness probe, will be restarted"
+    ));
+    let wide = podsim(["get", "ev", PROBES, "-o", "wide"]);
+    let header: Vec<&str> =
+        wide.stdout.lines().next().unwrap().split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+    assert_eq!(
+        header,
+        ["LAST SEEN", "TYPE", "REASON", "OBJECT", "SUBOBJECT", "SOURCE", "MESSAGE", "FIRST SEEN", "COUNT", "NAME"]
+    );
+    assert!(wide.stdout.contains("   spec.containers{app}   kubelet, node-1 "), "{wide:?}");
+    assert!(
+        wide.stdout.contains("   default-scheduler, "),
+        "an events.k8s.io event: its reporting controller: {wide:?}"
+    );
+}
