@@ -238,6 +238,10 @@ pub struct RunArgs {
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Output::Table)]
     pub output: Output,
+    /// Only the table's rows about these objects: KIND/NAME, KIND/PREFIX*
+    /// or a whole KIND, e.g. pod/web-*,service/web or deployment. Repeatable.
+    #[arg(long, value_delimiter = ',', value_name = "OBJECT")]
+    pub only: Vec<String>,
 }
 
 /// What a run is made of, as `podsim run` takes it: a scenario, or manifests

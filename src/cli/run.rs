@@ -78,7 +78,15 @@ pub fn run(args: RunArgs) -> ExitCode {
     }
     let stdout = &mut io::stdout().lock();
     let written = match args.output {
-        Output::Table => stdout.write_all(table::render(&table::rows(&trace, &prepared.clock)).as_bytes()),
+        Output::Table => {
+            let all = table::rows(&trace, &prepared.clock);
+            for p in &args.only {
+                if table::only(all.clone(), std::slice::from_ref(p)).is_empty() {
+                    let _ = writeln!(stderr, "warning: --only {p}: no row of the run is about such an object");
+                }
+            }
+            stdout.write_all(table::render(&table::only(all, &args.only)).as_bytes())
+        }
         Output::Jsonl => {
             let cluster = &prepared.setup.cluster;
             let header = Header {

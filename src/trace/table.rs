@@ -183,6 +183,21 @@ fn namespace_of(record: &Record) -> Option<Arc<str>> {
     }
 }
 
+/// The rows about the objects `patterns` name (all of them for none): a
+/// pattern is `KIND/NAME`, `KIND/PREFIX*` or a whole `KIND` (`pod`,
+/// `deployment`, `node`, `client`, `kubectl`…).
+pub fn only(rows: Vec<Row>, patterns: &[String]) -> Vec<Row> {
+    if patterns.is_empty() {
+        return rows;
+    }
+    let matches = |object: &str, p: &str| match p.strip_suffix('*') {
+        Some(prefix) => object.starts_with(prefix),
+        None if !p.contains('/') => object == p || object.split_once('/').is_some_and(|(kind, _)| kind == p),
+        None => object == p,
+    };
+    rows.into_iter().filter(|r| patterns.iter().any(|p| matches(&r.object, p))).collect()
+}
+
 /// The width of the CHANGE column; longer changes push their WHY right.
 const CHANGE_WIDTH: usize = 48;
 

@@ -107,3 +107,19 @@ fn probe_on_an_undeclared_named_port_warns_block_style() {
     assert_ok(&run);
     assert_problem(&run, "warning", &file, line_of(&text, "readinessProbe:"), "spec.containers[0].readinessProbe: ");
 }
+
+/// `--only`: the table's rows about the objects named — a whole kind, a
+/// name, or a name prefix — and a warning for a pattern no row matches.
+#[test]
+fn only_keeps_the_rows_about_the_objects_named() {
+    let scenario = "models/scenarios/c28-service.yaml";
+    let run = podsim(["run", scenario, "--only", "node,endpointslice"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let objects: Vec<&str> = run.stdout.lines().skip(1).map(|l| l.split_whitespace().nth(1).unwrap()).collect();
+    assert!(objects.iter().all(|o| o.starts_with("node/") || o.starts_with("endpointslice/")), "{objects:?}");
+    assert!(objects.iter().any(|o| o.starts_with("node/")) && objects.iter().any(|o| o.starts_with("endpointslice/")));
+    let pods = podsim(["run", scenario, "--only", "pod/c28-*", "--only", "pod/nope"]);
+    let objects: Vec<&str> = pods.stdout.lines().skip(1).map(|l| l.split_whitespace().nth(1).unwrap()).collect();
+    assert!(!objects.is_empty() && objects.iter().all(|o| o.starts_with("pod/c28-")), "{objects:?}");
+    assert!(pods.stderr.contains("warning: --only pod/nope: no row of the run is about such an object"), "{pods:?}");
+}
