@@ -33,6 +33,20 @@ pub enum Command {
     /// Print what `kubectl get` would print of a run: the objects at an
     /// instant (the run's end by default), or every watch event (`-w`).
     Get(GetArgs),
+    /// Print what `kubectl describe pod` would print of a run's pod at an
+    /// instant (the run's end by default).
+    Describe(DescribeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DescribeArgs {
+    /// The pod, as kubectl names it: pod/NAME (also po/NAME, pods/NAME).
+    pub resource: String,
+    #[command(flatten)]
+    pub inputs: RunInputs,
+    /// The instant to describe the pod at, e.g. 30s (default: the run's end).
+    #[arg(long, value_parser = duration, value_name = "TIME")]
+    pub at: Option<SimDuration>,
 }
 
 #[derive(Debug, clap::Args)]

@@ -1,7 +1,7 @@
 //! `podsim get`: what `kubectl get` would print of a run — the objects at an
 //! instant, or every watch event — from the trace's API records.
 
-use super::args::{GetArgs, GetOutput};
+use super::args::{DescribeArgs, GetArgs, GetOutput};
 use super::report;
 use super::run::inputs;
 use crate::error::{Error, Problem};
@@ -254,4 +254,49 @@ fn watch(trace: &Trace, kind: Kind, clock: &Clock, wanted: &dyn Fn(&Object) -> b
         }
     }
     out
+}
+
+/// `podsim describe pod/NAME`: `kubectl describe pod` of the pod as it is at
+/// `--at` (the run's end by default), with the events about it then.
+pub fn describe(args: DescribeArgs) -> ExitCode {
+    let stderr = &mut io::stderr().lock();
+    let name = match resource(&args.resource) {
+        Ok((Kind::Pod, Some(name))) => name,
+        Ok(_) | Err(_) => {
+            let e = format!("resource {:?}: podsim describes one pod, as pod/NAME", args.resource);
+            report::error(stderr, &Error::Input(vec![Problem::error(e)]));
+            return ExitCode::from(2);
+        }
+    };
+    let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
+    let Some(prepared) = report::prepared(&inputs, stderr) else { return ExitCode::from(2) };
+    let end = SimTime::ZERO + prepared.until;
+    let trace = simulate(&prepared.setup, prepared.seed, end);
+    let at = args.at.map_or(end, |t| (SimTime::ZERO + t).min(end));
+    let namespace = args.inputs.namespace.clone().unwrap_or_else(|| "default".into());
+    let clock = &prepared.clock;
+    let pods = at_instant(&trace, Kind::Pod, clock, at);
+    let Some(pod) = pods.get(&(namespace.clone(), name.clone())) else {
+        let _ = writeln!(stderr, "Error from server (NotFound): pods {name:?} not found");
+        return ExitCode::from(1);
+    };
+    let Ok(pod): Result<k8s_openapi::api::core::v1::Pod, _> = serde_json::from_value(pod.json.clone()) else {
+        return ExitCode::from(2);
+    };
+    let uid = pod.metadata.uid.clone();
+    let events: Vec<k8s_openapi::api::core::v1::Event> = at_instant(&trace, Kind::Event, clock, at)
+        .into_values()
+        .filter(|e| e.namespace == namespace)
+        .filter_map(|e| serde_json::from_value::<k8s_openapi::api::core::v1::Event>(e.json).ok())
+        .filter(|e| e.involved_object.kind.as_deref() == Some("Pod") && e.involved_object.uid == uid)
+        .collect();
+    let text = crate::kubectl::describe::describe_pod(&pod, &events, clock.time(at).0);
+    let stdout = &mut io::stdout().lock();
+    if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush())
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        let _ = writeln!(stderr, "error: writing the output: {e}");
+        return ExitCode::from(2);
+    }
+    ExitCode::SUCCESS
 }

@@ -29,5 +29,6 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::verify(args),
         Command::Plot(args) => plot::plot(args),
         Command::Get(args) => get::get(args),
+        Command::Describe(args) => get::describe(args),
     }
 }

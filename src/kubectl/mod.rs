@@ -3,6 +3,7 @@
 //! from the objects exactly as kubectl does, so a simulated pod and a
 //! recorded one read the same.
 
+pub mod describe;
 mod duration;
 mod get_pods;
 pub mod printers;

@@ -75,3 +75,79 @@ mod tests {
         assert_eq!(w.flush(&[row(&["A", "B"])]), "A     B\n");
     }
 }
+
+/// Go's `text/tabwriter` as `kubectl describe` sets it up (`tabbedString`:
+/// minwidth 0, padding 2, spaces): each tab-terminated cell belongs to a
+/// column, and a column's width is set per block of consecutive lines that
+/// have a cell in it (a line without one ends the block), to the widest
+/// cell plus the padding; the text after a line's last tab is not padded.
+pub fn go_tabwriter(text: &str, min_width: usize, padding: usize) -> String {
+    let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    let mut out = String::new();
+    let mut widths = Vec::new();
+    format(&lines, 0, lines.len(), &mut widths, min_width, padding, &mut out);
+    out
+}
+
+/// `Writer.format`: the column blocks of column `widths.len()` within lines `from..to`.
+fn format(
+    lines: &[Vec<&str>],
+    from: usize,
+    to: usize,
+    widths: &mut Vec<usize>,
+    min_width: usize,
+    padding: usize,
+    out: &mut String,
+) {
+    let column = widths.len();
+    let mut start = from;
+    let mut this = from;
+    while this < to {
+        if column + 1 >= lines[this].len() {
+            this += 1;
+            continue;
+        }
+        write_lines(lines, start, this, widths, out);
+        start = this;
+        let mut width = min_width;
+        while this < to && column + 1 < lines[this].len() {
+            width = width.max(lines[this][column].chars().count() + padding);
+            this += 1;
+        }
+        widths.push(width);
+        format(lines, start, this, widths, min_width, padding, out);
+        widths.pop();
+        start = this;
+    }
+    write_lines(lines, start, to, widths, out);
+}
+
+/// `Writer.writeLines`: each cell padded to its column's width, the last as it is.
+fn write_lines(lines: &[Vec<&str>], from: usize, to: usize, widths: &[usize], out: &mut String) {
+    for line in &lines[from..to] {
+        for (j, cell) in line.iter().enumerate() {
+            out.push_str(cell);
+            if j + 1 < line.len() && j < widths.len() {
+                let pad = widths[j].saturating_sub(cell.chars().count());
+                out.extend(std::iter::repeat_n(' ', pad));
+            }
+        }
+        out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod go_tests {
+    use super::go_tabwriter;
+
+    /// A line without a tab ends the blocks: `Containers:` splits the
+    /// header's block from the containers' (trace 006's describe).
+    #[test]
+    fn blocks_end_at_lines_without_the_column() {
+        let text = "Name:\tweb\nStart Time:\tThu\nLabels:\tapp=nginx\n\tpod-template-hash=67d\nContainers:\n  nginx:\n    Image:\tnginx\n    Restart Count:\t0\n";
+        assert_eq!(
+            go_tabwriter(text, 0, 2),
+            "Name:        web\nStart Time:  Thu\nLabels:      app=nginx\n             pod-template-hash=67d\nContainers:\n  nginx:\n    Image:          nginx\n    Restart Count:  0\n"
+        );
+    }
+}

@@ -129,3 +129,36 @@ fn events_as_kubectl_lists_them() {
         "an events.k8s.io event: its reporting controller: {wide:?}"
     );
 }
+
+/// `podsim describe pod/NAME`: kubectl describe's sections, laid out by its
+/// tabwriter (padding 2; a line without a tab, such as `IPs:` or
+/// `Command:`, ends a column block), the restarted container's `Last
+/// State`, and the Events table: the scheduler's events.k8s.io event first
+/// (no lastTimestamp), repeats as `x3 over 114s` (three liveness failures
+/// one period apart, the last 112 s before the end).
+#[test]
+fn describe_prints_what_kubectl_describe_prints() {
+    let run = podsim(["describe", "pod/worker", PROBES]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let out = &run.stdout;
+    for block in [
+        "Name:             worker\nNamespace:        default\nPriority:         0\nService Account:  default\nNode:             node-1/10.0.0.10\n",
+        "IP:               10.244.0.2\nIPs:\n  IP:  10.244.0.2\nContainers:\n  app:\n",
+        "    State:          Running\n      Started:      Thu, 01 Jan 2026 00:01:10 +0000\n    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    137\n",
+        "    Liveness:     http-get http://:8080/live delay=0s timeout=1s period=1s #success=1 #failure=3\n",
+        "Conditions:\n  Type                        Status\n  PodReadyToStartContainers   True \n",
+        "Tolerations:                  node.kubernetes.io/not-ready:NoExecute op=Exists for 300s\n                              node.kubernetes.io/unreachable:NoExecute op=Exists for 300s\n",
+    ] {
+        assert!(out.contains(block), "{block}\n---\n{out}");
+    }
+    let events: Vec<&str> = out.lines().skip_while(|l| *l != "Events:").collect();
+    assert!(events[3].starts_with("  Normal   Scheduled  2m59s "), "{events:?}");
+    assert!(
+        out.contains("  Warning  Unhealthy  112s (x3 over 114s)     kubelet            Liveness probe failed:"),
+        "{out}"
+    );
+    let early = podsim(["describe", "pod/worker", PROBES, "--at", "3s"]);
+    assert!(early.stdout.contains("    State:          Waiting\n      Reason:       ContainerCreating\n"), "{early:?}");
+    let missing = podsim(["describe", "pod/nope", PROBES]);
+    assert_eq!(missing.code, Some(1), "{missing:?}");
+}
