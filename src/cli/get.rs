@@ -142,16 +142,11 @@ pub fn get(args: GetArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
-    let Some(prepared) = report::prepared(&inputs, stderr) else { return ExitCode::from(2) };
-    let end = SimTime::ZERO + prepared.until;
-    let trace = simulate(&prepared.setup, prepared.seed, end);
-    let at = args.at.map_or(end, |t| (SimTime::ZERO + t).min(end));
+    let Some((trace, clock, at)) = simulated(&args.inputs, args.at, stderr) else { return ExitCode::from(2) };
     let namespace = args.inputs.namespace.clone().unwrap_or_else(|| "default".into());
     let wanted =
         |o: &Object| (args.all_namespaces || o.namespace == namespace) && name.as_ref().is_none_or(|n| *n == o.name);
-    let clock = &prepared.clock;
-    let stdout = &mut io::stdout().lock();
+    let clock = &clock;
     let wide = args.output == Some(GetOutput::Wide);
     let mut printer =
         Printer { kind, wide, all_namespaces: args.all_namespaces, tabs: TabWriter::default(), headed: false };
@@ -192,13 +187,22 @@ pub fn get(args: GetArgs) -> ExitCode {
             }
         }
     };
-    if let Err(e) = stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush())
-        && e.kind() != io::ErrorKind::BrokenPipe
-    {
-        let _ = writeln!(stderr, "error: writing the output: {e}");
-        return ExitCode::from(2);
-    }
-    ExitCode::SUCCESS
+    report::emit(&out, stderr)
+}
+
+/// The run the inputs describe, its clock, and the instant asked for
+/// (`--at`, at most the run's end; the end by default).
+fn simulated(
+    args: &super::args::RunInputs,
+    at: Option<crate::time::SimDuration>,
+    stderr: &mut impl Write,
+) -> Option<(Trace, Clock, SimTime)> {
+    let inputs = inputs(args, stderr)?;
+    let prepared = report::prepared(&inputs, stderr)?;
+    let end = SimTime::ZERO + prepared.until;
+    let trace = simulate(&prepared.setup, prepared.seed, end);
+    let at = at.map_or(end, |t| (SimTime::ZERO + t).min(end));
+    Some((trace, prepared.clock, at))
 }
 
 /// kubectl's words when nothing matches.
@@ -268,13 +272,9 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
-    let Some(prepared) = report::prepared(&inputs, stderr) else { return ExitCode::from(2) };
-    let end = SimTime::ZERO + prepared.until;
-    let trace = simulate(&prepared.setup, prepared.seed, end);
-    let at = args.at.map_or(end, |t| (SimTime::ZERO + t).min(end));
+    let Some((trace, clock, at)) = simulated(&args.inputs, args.at, stderr) else { return ExitCode::from(2) };
+    let clock = &clock;
     let namespace = args.inputs.namespace.clone().unwrap_or_else(|| "default".into());
-    let clock = &prepared.clock;
     let pods = at_instant(&trace, Kind::Pod, clock, at);
     let Some(pod) = pods.get(&(namespace.clone(), name.clone())) else {
         let _ = writeln!(stderr, "Error from server (NotFound): pods {name:?} not found");
@@ -291,12 +291,5 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
         .filter(|e| e.involved_object.kind.as_deref() == Some("Pod") && e.involved_object.uid == uid)
         .collect();
     let text = crate::kubectl::describe::describe_pod(&pod, &events, clock.time(at).0);
-    let stdout = &mut io::stdout().lock();
-    if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush())
-        && e.kind() != io::ErrorKind::BrokenPipe
-    {
-        let _ = writeln!(stderr, "error: writing the output: {e}");
-        return ExitCode::from(2);
-    }
-    ExitCode::SUCCESS
+    report::emit(&text, stderr)
 }

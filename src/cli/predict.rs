@@ -1,7 +1,7 @@
 //! `podsim predict`: many seeded runs, milestone statistics and orderings.
 
 use super::args::{MergeArgs, Output, PredictArgs};
-use super::report;
+use super::report::{self, emit};
 use crate::predict::MAX_ORDERED;
 use crate::predict::partial::{self, parse_shard, shard_runs};
 use crate::predict::{Prediction, predict as analyse, run_all};
@@ -89,17 +89,6 @@ fn render(p: &Prediction, scenario: &str, output: Output, as_dot: bool) -> Strin
         (false, Output::Table) => table(p, scenario),
         (false, Output::Jsonl) => format!("{}\n", to_json(p)),
     }
-}
-
-fn emit(text: &str, stderr: &mut dyn Write) -> ExitCode {
-    let stdout = &mut io::stdout().lock();
-    if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush())
-        && e.kind() != io::ErrorKind::BrokenPipe
-    {
-        let _ = writeln!(stderr, "error: writing the output: {e}");
-        return ExitCode::from(2);
-    }
-    ExitCode::SUCCESS
 }
 
 fn secs(t: SimTime) -> String {

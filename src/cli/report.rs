@@ -4,6 +4,7 @@
 use crate::error::{Error, Problem, Severity};
 use crate::run::{Inputs, Prepared, prepare};
 use std::io::Write;
+use std::process::ExitCode;
 
 /// Reads the inputs and prints their warnings; on errors prints them and
 /// gives nothing (nothing is simulated).
@@ -53,4 +54,17 @@ pub fn error(out: &mut impl Write, e: &Error) {
             let _ = writeln!(out, "error: {e}");
         }
     }
+}
+
+/// Writes a command's output to stdout; a closed pipe (`| head`) is not an
+/// error, another write failure is (exit 2).
+pub fn emit(text: &str, stderr: &mut dyn Write) -> ExitCode {
+    let stdout = &mut std::io::stdout().lock();
+    if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        let _ = writeln!(stderr, "error: writing the output: {e}");
+        return ExitCode::from(2);
+    }
+    ExitCode::SUCCESS
 }
