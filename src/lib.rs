@@ -20,7 +20,8 @@
 //!   controllers claim and adopt objects), [`proxy`] (kube-proxy per node),
 //!   [`client`] (requests through a Service);
 //! - outputs: [`trace`] (records, JSON Lines, timeline table),
-//!   [`envelope`] (timings across many runs) and [`plot`] (pictures);
+//!   [`envelope`] (timings across many runs), [`plot`] (pictures) and
+//!   [`report`] (one self-contained HTML page of a run or a prediction);
 //! - many runs: [`milestones`] (named instants of a trace), [`predict`]
 //!   (their statistics and orderings over seeds), [`verify`] (properties
 //!   checked in every run, counterexamples shrunk);
@@ -51,6 +52,7 @@ pub mod observe;
 pub mod plot;
 pub mod predict;
 pub mod proxy;
+pub mod report;
 pub mod rng;
 pub mod run;
 pub mod scenario;

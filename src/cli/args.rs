@@ -36,6 +36,27 @@ pub enum Command {
     /// Print what `kubectl describe pod` would print of a run's pod at an
     /// instant (the run's end by default).
     Describe(DescribeArgs),
+    /// Write one self-contained HTML page: a run's swimlanes (hover or click
+    /// a mark for the object at that instant), its events and probe results;
+    /// with --runs, the milestone CDFs, the ordering graph, the orderings
+    /// that vary, and the slowest and fastest seeds with their timelines.
+    Report(ReportArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub inputs: RunInputs,
+    /// The page to write, e.g. report.html (- for the standard output).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+    /// Also run the scenario this many times (seeds SEED, SEED+1, …) and show
+    /// the prediction, with the slowest and fastest seeds' timelines.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: Option<u32>,
+    /// Threads for --runs (default: every core); the page does not depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
 }
 
 #[derive(Debug, clap::Args)]

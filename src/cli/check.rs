@@ -1,7 +1,7 @@
 //! `podsim check`: judge recordings (or podsim traces) against the invariants.
 
 use super::args::{CheckArgs, Output};
-use super::report;
+use super::problems;
 use crate::cluster::{Cluster, Version};
 use crate::envelope::{Envelope, envelopes, render};
 use crate::error::{Error, Problem};
@@ -28,7 +28,7 @@ pub fn check(args: CheckArgs) -> ExitCode {
     let cluster = match profile(&args) {
         Ok(c) => c,
         Err(e) => {
-            report::error(stderr, &e);
+            problems::error(stderr, &e);
             return ExitCode::from(2);
         }
     };
@@ -46,12 +46,12 @@ pub fn check(args: CheckArgs) -> ExitCode {
     let (result, problems) = match check_files(&paths, Checker::new(cluster)) {
         Ok(r) => r,
         Err(e) => {
-            report::error(stderr, &e);
+            problems::error(stderr, &e);
             return ExitCode::from(2);
         }
     };
     for p in &problems {
-        report::problem(stderr, &p.clone().warn());
+        problems::problem(stderr, &p.clone().warn());
     }
     if result.pods.is_empty() && result.controllers.is_empty() {
         let _ = writeln!(stderr, "{NOTHING_READ}");
@@ -78,7 +78,7 @@ fn against(
     let prepared = match prepare(inputs) {
         Ok(p) => p,
         Err(e) => {
-            report::error(stderr, &e);
+            problems::error(stderr, &e);
             return ExitCode::from(2);
         }
     };
@@ -88,7 +88,7 @@ fn against(
         match read_file(path, &mut |r| records.push(r)) {
             Ok(p) => problems.extend(p),
             Err(e) => {
-                report::error(stderr, &e);
+                problems::error(stderr, &e);
                 return ExitCode::from(2);
             }
         }
@@ -101,12 +101,12 @@ fn against(
     let (envelopes, notes) = match envelopes(&records, &prepared, runs) {
         Ok(e) => e,
         Err(e) => {
-            report::error(stderr, &e);
+            problems::error(stderr, &e);
             return ExitCode::from(2);
         }
     };
     for p in problems.iter().chain(&notes) {
-        report::problem(stderr, &p.clone().warn());
+        problems::problem(stderr, &p.clone().warn());
     }
     if result.pods.is_empty() && result.controllers.is_empty() {
         let _ = writeln!(stderr, "{NOTHING_READ}");

@@ -2,7 +2,7 @@
 //! instant, or every watch event — from the trace's API records.
 
 use super::args::{DescribeArgs, GetArgs, GetOutput};
-use super::report;
+use super::problems;
 use super::run::inputs;
 use crate::error::{Error, Problem};
 use crate::kubectl::printers::{self, Kind};
@@ -138,7 +138,7 @@ pub fn get(args: GetArgs) -> ExitCode {
     let (kind, name) = match resource(&args.resource) {
         Ok(r) => r,
         Err(e) => {
-            report::error(stderr, &Error::Input(vec![Problem::error(format!("resource {:?}: {e}", args.resource))]));
+            problems::error(stderr, &Error::Input(vec![Problem::error(format!("resource {:?}: {e}", args.resource))]));
             return ExitCode::from(2);
         }
     };
@@ -153,7 +153,7 @@ pub fn get(args: GetArgs) -> ExitCode {
     let out = match (args.watch, args.output) {
         (true, Some(GetOutput::Yaml | GetOutput::Json)) => {
             let e = Problem::error("-w prints the table: -o yaml and -o json print the objects at one instant (--at)");
-            report::error(stderr, &Error::Input(vec![e]));
+            problems::error(stderr, &Error::Input(vec![e]));
             return ExitCode::from(2);
         }
         (true, _) => watch(&trace, kind, clock, &wanted, &mut printer),
@@ -187,7 +187,7 @@ pub fn get(args: GetArgs) -> ExitCode {
             }
         }
     };
-    report::emit(&out, stderr)
+    problems::emit(&out, stderr)
 }
 
 /// The run the inputs describe, its clock, and the instant asked for
@@ -198,7 +198,7 @@ fn simulated(
     stderr: &mut impl Write,
 ) -> Option<(Trace, Clock, SimTime)> {
     let inputs = inputs(args, stderr)?;
-    let prepared = report::prepared(&inputs, stderr)?;
+    let prepared = problems::prepared(&inputs, stderr)?;
     let end = SimTime::ZERO + prepared.until;
     let trace = simulate(&prepared.setup, prepared.seed, end);
     let at = at.map_or(end, |t| (SimTime::ZERO + t).min(end));
@@ -268,7 +268,7 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
         Ok((Kind::Pod, Some(name))) => name,
         Ok(_) | Err(_) => {
             let e = format!("resource {:?}: podsim describes one pod, as pod/NAME", args.resource);
-            report::error(stderr, &Error::Input(vec![Problem::error(e)]));
+            problems::error(stderr, &Error::Input(vec![Problem::error(e)]));
             return ExitCode::from(2);
         }
     };
@@ -291,5 +291,5 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
         .filter(|e| e.involved_object.kind.as_deref() == Some("Pod") && e.involved_object.uid == uid)
         .collect();
     let text = crate::kubectl::describe::describe_pod(&pod, &events, clock.time(at).0);
-    report::emit(&text, stderr)
+    problems::emit(&text, stderr)
 }

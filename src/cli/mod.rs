@@ -9,6 +9,7 @@ mod check;
 mod get;
 mod plot;
 mod predict;
+mod problems;
 mod report;
 mod run;
 mod verify;
@@ -30,5 +31,6 @@ pub fn main() -> ExitCode {
         Command::Plot(args) => plot::plot(args),
         Command::Get(args) => get::get(args),
         Command::Describe(args) => get::describe(args),
+        Command::Report(args) => report::report(args),
     }
 }

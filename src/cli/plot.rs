@@ -2,7 +2,7 @@
 
 use super::args::{CdfArgs, GraphArgs, Picture, PlotArgs, PlotInputs, Sweep, TimelineArgs};
 use super::predict::progress;
-use super::report;
+use super::problems;
 use crate::plot::{Format, cdf, graph, save, timeline};
 use crate::predict::{Runs, predict, run_all};
 use crate::run::{Inputs, Prepared, simulate};
@@ -44,7 +44,7 @@ fn inputs(args: &PlotInputs, seed: Option<u64>, stderr: &mut impl Write) -> Resu
         seed,
         ..Inputs::default()
     };
-    report::prepared(&inputs, stderr).ok_or(Failure::Input)
+    problems::prepared(&inputs, stderr).ok_or(Failure::Input)
 }
 
 fn plot_timeline(args: TimelineArgs, stderr: &mut impl Write) -> Result<(), Failure> {

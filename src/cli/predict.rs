@@ -1,7 +1,7 @@
 //! `podsim predict`: many seeded runs, milestone statistics and orderings.
 
 use super::args::{MergeArgs, Output, PredictArgs};
-use super::report::{self, emit};
+use super::problems::{self, emit};
 use crate::predict::MAX_ORDERED;
 use crate::predict::partial::{self, parse_shard, shard_runs};
 use crate::predict::{Prediction, predict as analyse, run_all};
@@ -28,7 +28,7 @@ pub fn predict(args: PredictArgs) -> ExitCode {
         until: args.until,
         ..Inputs::default()
     };
-    let Some(prepared) = report::prepared(&inputs, stderr) else { return ExitCode::from(2) };
+    let Some(prepared) = problems::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     let jobs = jobs(args.jobs);
     let which = shard.map_or(0..args.runs, |(k, n)| shard_runs(args.runs, k, n));
     let bar = progress(which.len() as u64);

@@ -1,70 +1,102 @@
-//! Printing problems: `error: file:line:col: field: message` with the line
-//! quoted, so a user can fix the input without searching.
+//! `podsim report`: the HTML page of a run, and with --runs of a prediction.
 
-use crate::error::{Error, Problem, Severity};
-use crate::run::{Inputs, Prepared, prepare};
-use std::io::Write;
+use super::args::ReportArgs;
+use super::predict::{jobs, progress};
+use super::problems;
+use super::run::inputs;
+use crate::predict::{predict, run_all};
+use crate::report::{Page, RunPart, SweepPart, seeds};
+use crate::run::{Prepared, add_rollout_status, simulate};
+use crate::time::SimTime;
+use crate::trace::Trace;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
-/// Reads the inputs and prints their warnings; on errors prints them and
-/// gives nothing (nothing is simulated).
-pub fn prepared(inputs: &Inputs, out: &mut impl Write) -> Option<Prepared> {
-    match prepare(inputs) {
-        Ok(p) => {
-            for w in &p.warnings {
-                problem(out, w);
-            }
-            Some(p)
-        }
-        Err(e) => {
-            error(out, &e);
-            None
-        }
-    }
-}
+/// Seeds listed at each end of the ranking; each gets its own timeline.
+const RANKED: usize = 3;
 
-pub fn problem(out: &mut impl Write, p: &Problem) {
-    let word = match p.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
+pub fn report(args: ReportArgs) -> ExitCode {
+    let stderr = &mut io::stderr().lock();
+    let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
+    let Some(p) = problems::prepared(&inputs, stderr) else { return ExitCode::from(2) };
+    let until = SimTime::ZERO + p.until;
+    let trace = |seed: u64| {
+        let mut t = simulate(&p.setup, seed, until);
+        if let Some(timeout) = p.rollout_timeout {
+            add_rollout_status(&mut t, &p.setup, timeout);
+        }
+        t
     };
-    let _ = writeln!(out, "{word}: {p}");
-    if let (Some(line), Some(pos)) = (p.source_line(), p.position.as_ref()) {
-        let n = pos.line.to_string();
-        let _ = writeln!(out, "{:w$} |", "", w = n.len());
-        let _ = writeln!(out, "{n} | {line}");
-        let col = (pos.column.max(1) - 1) as usize;
-        let caret = "^".repeat(pos.len.clamp(1, line.len().saturating_sub(col).max(1)));
-        let _ = writeln!(out, "{:w$} | {:col$}{caret}", "", "", w = n.len());
-    }
-}
-
-pub fn error(out: &mut impl Write, e: &Error) {
-    match e {
-        Error::Input(problems) => {
-            for p in problems {
-                problem(out, p);
+    let first = trace(p.seed);
+    let sweep = args.runs.map(|n| {
+        let bar = progress(n as u64);
+        let runs = run_all(&p.setup, p.seed, 0..n, until, jobs(args.jobs), &|| bar.inc(1));
+        bar.finish_and_clear();
+        let prediction = predict(&runs, p.seed);
+        let ranking = seeds::rank(&runs, RANKED);
+        (runs, prediction, ranking)
+    });
+    // The ranked seeds' own runs, each once, in the ranking's order.
+    let mut others: Vec<(u64, String, Trace)> = Vec::new();
+    if let Some((_, _, Some(r))) = &sweep {
+        let ends = [("slowest", &r.slowest), ("fastest", &r.fastest)];
+        for (end, list) in ends {
+            for (i, (seed, _)) in list.iter().enumerate() {
+                if *seed != p.seed && !others.iter().any(|(s, ..)| s == seed) {
+                    others.push((*seed, format!("{} {end}", ordinal(i)), trace(*seed)));
+                }
             }
-            let n = problems.iter().filter(|p| p.is_error()).count();
-            let _ =
-                writeln!(out, "podsim: {n} error{} in the input; nothing was simulated", if n == 1 { "" } else { "s" });
         }
-        Error::Io { .. } => {
-            let _ = writeln!(out, "error: {e}");
+    }
+    let part = |seed: u64, heading: String, trace| RunPart { seed, heading, trace, clock: &p.clock, until };
+    let mut runs = vec![part(p.seed, "The first run".into(), &first)];
+    runs.extend(others.iter().map(|(seed, heading, t)| part(*seed, heading.clone(), t)));
+    let page = Page {
+        title: format!("podsim report: {}", name(&args)),
+        facts: facts(&p, &args),
+        runs,
+        sweep: sweep.as_ref().map(|(runs, prediction, ranking)| SweepPart {
+            runs,
+            prediction,
+            ranking: ranking.as_ref(),
+        }),
+    };
+    let text = page.html();
+    if args.output.as_os_str() == "-" {
+        return problems::emit(&text, stderr);
+    }
+    match std::fs::write(&args.output, text) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {}: {e}", args.output.display());
+            ExitCode::from(2)
         }
     }
 }
 
-/// Writes a command's output to stdout; a closed pipe (`| head`) is not an
-/// error, another write failure is (exit 2).
-pub fn emit(text: &str, stderr: &mut dyn Write) -> ExitCode {
-    let stdout = &mut std::io::stdout().lock();
-    if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush())
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        let _ = writeln!(stderr, "error: writing the output: {e}");
-        return ExitCode::from(2);
+/// `slowest`, `2nd slowest`, `3rd slowest`.
+fn ordinal(i: usize) -> &'static str {
+    ["the", "the 2nd", "the 3rd"].get(i).copied().unwrap_or("a")
+}
+
+/// The scenario's path, else the manifests'.
+fn name(args: &ReportArgs) -> String {
+    match &args.inputs.scenario {
+        Some(s) => s.display().to_string(),
+        None => args.inputs.manifests.iter().map(|m| m.display().to_string()).collect::<Vec<_>>().join(", "),
     }
-    ExitCode::SUCCESS
+}
+
+fn facts(p: &Prepared, args: &ReportArgs) -> Vec<(&'static str, String)> {
+    let mut out = vec![
+        ("seed", p.seed.to_string()),
+        ("simulated", p.until.to_string()),
+        ("Kubernetes", p.setup.cluster.version.to_string()),
+        ("cluster", p.setup.cluster.name.clone()),
+    ];
+    if let Some(n) = args.runs {
+        out.push(("runs", n.to_string()));
+    }
+    out.push(("podsim", env!("CARGO_PKG_VERSION").to_string()));
+    out
 }

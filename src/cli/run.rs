@@ -1,7 +1,7 @@
 //! `podsim run`.
 
 use super::args::{Output, RunArgs, RunInputs};
-use super::report;
+use super::problems;
 use crate::error::Error;
 use crate::invariants::check_run;
 use crate::run::{Inputs, add_rollout_status, simulate};
@@ -49,7 +49,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
         }
     }
     if !bad.is_empty() {
-        report::error(stderr, &Error::Input(bad));
+        problems::error(stderr, &Error::Input(bad));
         return None;
     }
     Some(Inputs {
@@ -71,7 +71,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
 pub fn run(args: RunArgs) -> ExitCode {
     let stderr = &mut io::stderr().lock();
     let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
-    let Some(prepared) = report::prepared(&inputs, stderr) else { return ExitCode::from(2) };
+    let Some(prepared) = problems::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     let mut trace = simulate(&prepared.setup, prepared.seed, SimTime::ZERO + prepared.until);
     if let Some(timeout) = prepared.rollout_timeout {
         add_rollout_status(&mut trace, &prepared.setup, timeout);

@@ -3,7 +3,7 @@
 
 use super::args::{Output, VerifyArgs};
 use super::predict::{jobs, progress};
-use super::report;
+use super::problems;
 use crate::rng::draws::{Draw, Drawn};
 use crate::run::Inputs;
 use crate::time::{SimDuration, SimTime};
@@ -33,7 +33,7 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
         until: args.until,
         ..Inputs::default()
     };
-    let Some(prepared) = report::prepared(&inputs, stderr) else { return ExitCode::from(2) };
+    let Some(prepared) = problems::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     if let Some(message) = beyond_the_run(&properties, prepared.until) {
         let _ = writeln!(stderr, "error: {message}");
         return ExitCode::from(2);

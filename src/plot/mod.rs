@@ -3,12 +3,12 @@
 //! graph. Each is drawn once against plotters' backend trait, so SVG and PNG
 //! show the same picture; the format comes from the file's extension.
 
-mod axis;
+pub(crate) mod axis;
 pub mod cdf;
 mod font;
 pub mod graph;
-mod key;
-mod palette;
+pub(crate) mod key;
+pub mod palette;
 mod png;
 pub mod timeline;
 
@@ -57,12 +57,7 @@ pub fn save(picture: &impl Picture, path: &Path) -> Result<(), String> {
     let failed = |e: Box<dyn Error>| format!("{}: {e}", path.display());
     match Format::of(path)? {
         Format::Svg => {
-            let mut svg = String::new();
-            {
-                let area = SVGBackend::with_string(&mut svg, picture.size()).into_drawing_area();
-                picture.draw(&area).map_err(failed)?;
-                area.present().map_err(|e| failed(e.into()))?;
-            }
+            let svg = svg(picture).map_err(failed)?;
             std::fs::write(path, svg).map_err(|e| format!("{}: {e}", path.display()))
         }
         Format::Png => {
@@ -71,6 +66,18 @@ pub fn save(picture: &impl Picture, path: &Path) -> Result<(), String> {
             area.present().map_err(|e| failed(e.into()))
         }
     }
+}
+
+/// The picture as an SVG document's text (for a file, or inline in a page).
+pub fn svg(picture: &impl Picture) -> Result<String, Box<dyn Error>> {
+    font::register();
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, picture.size()).into_drawing_area();
+        picture.draw(&area)?;
+        area.present()?;
+    }
+    Ok(svg)
 }
 
 /// Writes `text` at `at`, anchored by `h` and vertically centred.

@@ -36,6 +36,7 @@ mod namespaces;
 mod ownership;
 mod plot;
 mod predict;
+mod report;
 mod runs;
 mod scenarios;
 mod services;

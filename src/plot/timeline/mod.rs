@@ -9,7 +9,7 @@ mod model;
 mod network;
 mod pods;
 
-pub use model::Timeline;
+pub use model::{Bar, Group, Lane, Mark, ObjectKey, Timeline};
 
 use crate::milestones::{extract, names::Names};
 use crate::time::SimTime;

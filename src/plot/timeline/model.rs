@@ -15,7 +15,18 @@ pub struct Timeline {
 /// A titled block of lanes: one pod, one Service's endpoints, the nodes, the clients.
 pub struct Group {
     pub title: String,
+    /// The API object the lanes show, for views that can show it whole.
+    pub object: Option<ObjectKey>,
     pub lanes: Vec<Lane>,
+}
+
+/// The object behind a group of lanes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ObjectKey {
+    /// A pod, by UID.
+    Pod(std::sync::Arc<str>),
+    /// A Service, whose EndpointSlices the lanes show.
+    Service(crate::ids::ServiceId),
 }
 
 #[derive(Default)]

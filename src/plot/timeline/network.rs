@@ -1,7 +1,7 @@
 //! The Service path's lanes: each Service's endpoints (one lane per pod),
 //! each node's kube-proxy syncs, each client's requests.
 
-use super::model::{Group, Lane, Spans};
+use super::model::{Group, Lane, ObjectKey, Spans};
 use crate::api::endpointslice::{ApiSlice, Endpoint};
 use crate::ids::{ServiceId, SliceId};
 
@@ -76,14 +76,23 @@ impl Network {
                 })
                 .collect();
             if !lanes.is_empty() {
-                groups.push(Group { title: format!("svc/{name}: endpoints in its EndpointSlices"), lanes });
+                groups.push(Group {
+                    title: format!("svc/{name}: endpoints in its EndpointSlices"),
+                    object: Some(ObjectKey::Service(*id)),
+                    lanes,
+                });
             }
         }
         if !self.proxies.is_empty() {
-            groups.push(Group { title: "kube-proxy: each node's rule syncs".into(), lanes: self.proxies });
+            groups.push(Group {
+                title: "kube-proxy: each node's rule syncs".into(),
+                object: None,
+                lanes: self.proxies,
+            });
         }
         if !self.clients.is_empty() {
-            groups.push(Group { title: "clients: each request, at the time it was sent".into(), lanes: self.clients });
+            let title = "clients: each request, at the time it was sent".into();
+            groups.push(Group { title, object: None, lanes: self.clients });
         }
         groups
     }

@@ -1,7 +1,7 @@
 //! A pod's lanes: each container's state with its probe results underneath,
 //! then the pod's conditions.
 
-use super::model::{Group, Lane, Spans};
+use super::model::{Group, Lane, ObjectKey, Spans};
 use crate::api::pod::ApiPod;
 use crate::api::status::{ConditionType, ContainerState, ContainerStatus};
 use crate::plot::palette::Look;
@@ -12,6 +12,7 @@ use std::sync::Arc;
 /// One pod, as the versions the API server stored show it.
 pub struct PodLanes {
     title: String,
+    uid: Arc<str>,
     /// The node it was bound to, once it was.
     node: Option<Arc<str>>,
     containers: Vec<Container>,
@@ -43,7 +44,7 @@ impl PodLanes {
                 probes: Vec::new(),
             })
             .collect();
-        PodLanes { title, node: None, containers, conditions: Vec::new() }
+        PodLanes { title, uid: pod.meta.uid.clone(), node: None, containers, conditions: Vec::new() }
     }
 
     /// A new version of the pod at `t`.
@@ -123,7 +124,7 @@ impl PodLanes {
             Some(node) => format!("{} on {node}", self.title),
             None => self.title,
         };
-        Group { title, lanes }
+        Group { title, object: Some(ObjectKey::Pod(self.uid)), lanes }
     }
 }
 
