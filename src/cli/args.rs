@@ -1,15 +1,27 @@
 //! Flags, defined once; `--help` is generated from these doc comments.
 
+use super::color::When;
+use crate::cluster::Version;
 use crate::time::{SimDuration, parse_duration};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 /// A discrete-event simulator of the Kubernetes pod lifecycle.
 #[derive(Debug, Parser)]
-#[command(name = "podsim", version, about, long_about = None)]
+#[command(name = "podsim", version = version(), about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// When to colour the output: auto (a terminal, unless NO_COLOR is set),
+    /// always (even a pipe, whatever NO_COLOR says) or never.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = When::Auto, hide_possible_values = true)]
+    pub color: When,
+}
+
+/// What `-V` and `--version` print after `podsim `: the release, then the
+/// Kubernetes versions it models, which a user needs as much.
+pub fn version() -> String {
+    format!("{}\n{}", env!("CARGO_PKG_VERSION"), Version::modelled())
 }
 
 #[derive(Debug, Subcommand)]
@@ -41,6 +53,10 @@ pub enum Command {
     /// with --runs, the milestone CDFs, the ordering graph, the orderings
     /// that vary, and the slowest and fastest seeds with their timelines.
     Report(ReportArgs),
+    /// Print the shell completion script for bash, zsh, fish, powershell or elvish.
+    Completions(CompletionsArgs),
+    /// Print the man page of podsim (roff), or of one of its commands.
+    Man(ManArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -57,6 +73,31 @@ pub struct ReportArgs {
     /// Threads for --runs (default: every core); the page does not depend on it.
     #[arg(long)]
     pub jobs: Option<usize>,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!(
+    "Install it, e.g.:\n",
+    "  bash: podsim completions bash > ~/.local/share/bash-completion/completions/podsim\n",
+    "  zsh:  podsim completions zsh > ~/.zfunc/_podsim   (and fpath+=~/.zfunc in ~/.zshrc)\n",
+    "  fish: podsim completions fish > ~/.config/fish/completions/podsim.fish",
+))]
+pub struct CompletionsArgs {
+    /// The shell to complete podsim's commands and flags in.
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!(
+    "Read it, e.g.:     podsim man | man -l -        (podsim man run | man -l -: `podsim run`'s)\n",
+    "Install it, e.g.:  podsim man > /usr/local/share/man/man1/podsim.1",
+))]
+pub struct ManArgs {
+    /// A command, to print its own page: e.g. `run` gives podsim-run(1),
+    /// `plot cdf` podsim-plot-cdf(1). Without one: podsim(1), which lists
+    /// the commands.
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]

@@ -1,11 +1,12 @@
 //! `podsim check`: judge recordings (or podsim traces) against the invariants.
 
 use super::args::{CheckArgs, Output};
+use super::color::{self, Style};
 use super::problems;
 use crate::cluster::{Cluster, Version};
-use crate::envelope::{Envelope, envelopes, render};
+use crate::envelope::{Envelope, Fit, envelopes, render};
 use crate::error::{Error, Problem};
-use crate::invariants::{Checker, catalogue, check_files};
+use crate::invariants::{Checker, Verdict, catalogue, check_files};
 use crate::observe::read_file;
 use crate::run::{Inputs, prepare};
 use std::io::{self, Write};
@@ -59,7 +60,7 @@ pub fn check(args: CheckArgs) -> ExitCode {
     }
     let stdout = &mut io::stdout().lock();
     let text = match args.output {
-        Output::Table => result.render(),
+        Output::Table => result.render_with(&verdict),
         Output::Jsonl => serde_json::to_string_pretty(&result).unwrap_or_default() + "\n",
     };
     let _ = stdout.write_all(text.as_bytes());
@@ -114,7 +115,7 @@ fn against(
     }
     let stdout = &mut io::stdout().lock();
     let text = match output {
-        Output::Table => result.render() + &render(&envelopes),
+        Output::Table => result.render_with(&verdict) + &render(&envelopes, &fit),
         Output::Jsonl => {
             let both = serde_json::json!({"invariants": result, "envelopes": envelopes});
             serde_json::to_string_pretty(&both).unwrap_or_default() + "\n"
@@ -134,6 +135,26 @@ fn against(
         return ExitCode::from(2);
     }
     ExitCode::SUCCESS
+}
+
+/// A verdict's word, coloured when stdout is: `holds` green, `VIOLATED` red.
+fn verdict(v: &Verdict) -> String {
+    let style = match v {
+        Verdict::Holds { .. } => Style::Pass,
+        Verdict::Violated { .. } => Style::Fail,
+        Verdict::NotApplicable { .. } => return v.word().to_string(),
+    };
+    color::stdout().paint(style, v.word())
+}
+
+/// An envelope line's fit, coloured when stdout is: inside green, outside red, not simulated yellow.
+fn fit(f: &Fit, text: String) -> String {
+    let style = match f {
+        Fit::Inside => Style::Pass,
+        Fit::NotSimulated => Style::Unsure,
+        Fit::Early { .. } | Fit::Late { .. } | Fit::Fewer { .. } | Fit::More { .. } => Style::Fail,
+    };
+    color::stdout().paint(style, &text)
 }
 
 /// `--list`: one block per invariant.

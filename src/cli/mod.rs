@@ -6,7 +6,10 @@
 
 mod args;
 mod check;
+mod color;
+mod completions;
 mod get;
+mod man;
 mod plot;
 mod predict;
 mod problems;
@@ -14,14 +17,22 @@ mod report;
 mod run;
 mod verify;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
+use std::ffi::OsString;
 use std::process::ExitCode;
 
 pub use args::{CheckArgs, Cli, Command, Output, RunArgs};
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<OsString> = std::env::args_os().collect();
+    // `--color` is read before parsing too, so that clap's help and errors follow it.
+    let mut command = Cli::command().color(color::for_clap(color::scan(&args)));
+    let cli = match command.try_get_matches_from_mut(&args).and_then(|m| Cli::from_arg_matches(&m)) {
+        Ok(cli) => cli,
+        Err(e) => e.format(&mut command).exit(),
+    };
+    color::init(cli.color);
     match cli.command {
         Command::Run(args) => run::run(args),
         Command::Check(args) => check::check(args),
@@ -32,5 +43,7 @@ pub fn main() -> ExitCode {
         Command::Get(args) => get::get(args),
         Command::Describe(args) => get::describe(args),
         Command::Report(args) => report::report(args),
+        Command::Completions(args) => completions::completions(args),
+        Command::Man(args) => man::man(args),
     }
 }

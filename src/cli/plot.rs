@@ -28,7 +28,7 @@ pub fn plot(args: PlotArgs) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Input) => ExitCode::from(2),
         Err(Failure::Message(m)) => {
-            let _ = writeln!(stderr, "error: {m}");
+            problems::fail(stderr, m);
             ExitCode::from(2)
         }
     }

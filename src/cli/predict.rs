@@ -10,7 +10,7 @@ use crate::time::SimTime;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 use std::fmt::Write as _;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
 pub fn predict(args: PredictArgs) -> ExitCode {
@@ -18,7 +18,7 @@ pub fn predict(args: PredictArgs) -> ExitCode {
     let shard = match args.shard.as_deref().map(parse_shard).transpose() {
         Ok(s) => s,
         Err(e) => {
-            let _ = writeln!(stderr, "error: --shard {e}");
+            problems::fail(stderr, format_args!("--shard {e}"));
             return ExitCode::from(2);
         }
     };
@@ -69,7 +69,7 @@ pub fn merge(args: MergeArgs) -> ExitCode {
         match std::fs::read_to_string(path) {
             Ok(text) => files.push((path.display().to_string(), text)),
             Err(e) => {
-                let _ = writeln!(stderr, "error: {}: {e}", path.display());
+                problems::fail(stderr, format_args!("{}: {e}", path.display()));
                 return ExitCode::from(2);
             }
         }
@@ -77,7 +77,7 @@ pub fn merge(args: MergeArgs) -> ExitCode {
     match partial::merge(&files) {
         Ok(m) => emit(&render(&analyse(&m.runs, m.first_seed), &m.scenario, args.output, args.dot), stderr),
         Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
+            problems::fail(stderr, e);
             ExitCode::from(2)
         }
     }

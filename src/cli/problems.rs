@@ -1,8 +1,10 @@
 //! Printing problems: `error: file:line:col: field: message` with the line
 //! quoted, so a user can fix the input without searching.
 
+use super::color::{self, Style};
 use crate::error::{Error, Problem, Severity};
 use crate::run::{Inputs, Prepared, prepare};
+use std::fmt::Display;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -23,13 +25,29 @@ pub fn prepared(inputs: &Inputs, out: &mut impl Write) -> Option<Prepared> {
     }
 }
 
-pub fn problem(out: &mut impl Write, p: &Problem) {
-    let word = match p.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
+/// `error:`, `warning:` or `note:`, coloured when stderr is.
+pub fn label(severity: Severity) -> String {
+    let (word, style) = match severity {
+        Severity::Error => ("error:", Style::Error),
+        Severity::Warning => ("warning:", Style::Warning),
+        Severity::Note => ("note:", Style::Note),
     };
-    let _ = writeln!(out, "{word}: {p}");
+    color::stderr().paint(style, word)
+}
+
+/// `error: MESSAGE` for a failure that quotes no input (a flag, a file, a write).
+pub fn fail(out: &mut (impl Write + ?Sized), message: impl Display) {
+    let _ = writeln!(out, "{} {message}", label(Severity::Error));
+}
+
+/// `warning: MESSAGE` for a caveat that quotes no input.
+pub fn warn(out: &mut (impl Write + ?Sized), message: impl Display) {
+    let _ = writeln!(out, "{} {message}", label(Severity::Warning));
+}
+
+/// One problem, its line quoted with a caret under the column, so the input can be fixed where it is.
+pub fn problem(out: &mut impl Write, p: &Problem) {
+    let _ = writeln!(out, "{} {p}", label(p.severity));
     if let (Some(line), Some(pos)) = (p.source_line(), p.position.as_ref()) {
         let n = pos.line.to_string();
         let _ = writeln!(out, "{:w$} |", "", w = n.len());
@@ -40,6 +58,7 @@ pub fn problem(out: &mut impl Write, p: &Problem) {
     }
 }
 
+/// An error reading the inputs: each problem, then how many errors stopped the run.
 pub fn error(out: &mut impl Write, e: &Error) {
     match e {
         Error::Input(problems) => {
@@ -50,9 +69,7 @@ pub fn error(out: &mut impl Write, e: &Error) {
             let _ =
                 writeln!(out, "podsim: {n} error{} in the input; nothing was simulated", if n == 1 { "" } else { "s" });
         }
-        Error::Io { .. } => {
-            let _ = writeln!(out, "error: {e}");
-        }
+        Error::Io { .. } => fail(out, e),
     }
 }
 
@@ -63,7 +80,7 @@ pub fn emit(text: &str, stderr: &mut dyn Write) -> ExitCode {
     if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush())
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
-        let _ = writeln!(stderr, "error: writing the output: {e}");
+        fail(stderr, format_args!("writing the output: {e}"));
         return ExitCode::from(2);
     }
     ExitCode::SUCCESS

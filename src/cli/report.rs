@@ -9,7 +9,7 @@ use crate::report::{Page, RunPart, SweepPart, seeds};
 use crate::run::{Prepared, add_rollout_status, simulate};
 use crate::time::SimTime;
 use crate::trace::Trace;
-use std::io::{self, Write};
+use std::io;
 use std::process::ExitCode;
 
 /// Seeds listed at each end of the ranking; each gets its own timeline.
@@ -68,7 +68,7 @@ pub fn report(args: ReportArgs) -> ExitCode {
     match std::fs::write(&args.output, text) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(stderr, "error: {}: {e}", args.output.display());
+            problems::fail(stderr, format_args!("{}: {e}", args.output.display()));
             ExitCode::from(2)
         }
     }

@@ -82,7 +82,7 @@ pub fn run(args: RunArgs) -> ExitCode {
             let all = table::rows(&trace, &prepared.clock);
             for p in &args.only {
                 if table::only(all.clone(), std::slice::from_ref(p)).is_empty() {
-                    let _ = writeln!(stderr, "warning: --only {p}: no row of the run is about such an object");
+                    problems::warn(stderr, format_args!("--only {p}: no row of the run is about such an object"));
                 }
             }
             stdout.write_all(table::render(&table::only(all, &args.only)).as_bytes())
@@ -105,7 +105,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     if let Err(e) = written.and_then(|_| stdout.flush())
         && e.kind() != io::ErrorKind::BrokenPipe
     {
-        let _ = writeln!(stderr, "error: writing the output: {e}");
+        problems::fail(stderr, format_args!("writing the output: {e}"));
         return ExitCode::from(2);
     }
     let report = check_run(&trace, &prepared.clock, &prepared.setup, SimTime::ZERO + prepared.until);

@@ -2,8 +2,10 @@
 //! counterexample with its seed, and its shrunk timeline.
 
 use super::args::{Output, VerifyArgs};
+use super::color::{self, Paint, Style};
 use super::predict::{jobs, progress};
 use super::problems;
+use crate::error::Severity;
 use crate::rng::draws::{Draw, Drawn};
 use crate::run::Inputs;
 use crate::time::{SimDuration, SimTime};
@@ -35,7 +37,7 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
     };
     let Some(prepared) = problems::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     if let Some(message) = beyond_the_run(&properties, prepared.until) {
-        let _ = writeln!(stderr, "error: {message}");
+        problems::fail(stderr, message);
         return ExitCode::from(2);
     }
     let runs = args.runs.unwrap_or(if args.seed.is_some() { 1 } else { 1000 });
@@ -47,14 +49,19 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
     let outcomes = match outcomes {
         Ok(o) => o,
         Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
+            problems::fail(stderr, e);
             return ExitCode::from(2);
         }
     };
     let scenario = args.scenario.display().to_string();
     let text = match args.output {
         Output::Table => {
-            let ctx = Context { scenario: &scenario, first_seed: prepared.seed, clock: &prepared.clock };
+            let ctx = Context {
+                scenario: &scenario,
+                first_seed: prepared.seed,
+                clock: &prepared.clock,
+                paint: color::stdout(),
+            };
             properties.iter().zip(&outcomes).map(|(p, o)| ctx.report(p, o)).collect::<Vec<_>>().join("\n")
         }
         Output::Jsonl => properties.iter().zip(&outcomes).map(|(p, o)| format!("{}\n", to_json(p, o))).collect(),
@@ -63,7 +70,7 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
     if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush())
         && e.kind() != io::ErrorKind::BrokenPipe
     {
-        let _ = writeln!(stderr, "error: writing the output: {e}");
+        problems::fail(stderr, format_args!("writing the output: {e}"));
         return ExitCode::from(2);
     }
     match outcomes.iter().all(Outcome::holds) {
@@ -77,6 +84,7 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
 fn properties(args: &VerifyArgs) -> Result<Vec<Property>, String> {
     let mut out = Vec::new();
     let mut errors = String::new();
+    let error = problems::label(Severity::Error);
     let caret = |errors: &mut String, text: &str, column: usize| {
         let _ = writeln!(errors, "  | {text}\n  | {:w$}^", "", w = column.saturating_sub(1));
     };
@@ -84,7 +92,7 @@ fn properties(args: &VerifyArgs) -> Result<Vec<Property>, String> {
         match parse(text) {
             Ok(p) => out.push(p),
             Err(e) => {
-                let _ = writeln!(errors, "error: --property: column {}: {}", e.column, e.message);
+                let _ = writeln!(errors, "{error} --property: column {}: {}", e.column, e.message);
                 caret(&mut errors, text, e.column);
             }
         }
@@ -93,23 +101,23 @@ fn properties(args: &VerifyArgs) -> Result<Vec<Property>, String> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) => {
-                let _ = writeln!(errors, "error: {}: {e}", path.display());
+                let _ = writeln!(errors, "{error} {}: {e}", path.display());
                 continue;
             }
         };
         match parse_file(&text) {
             Ok(ps) if ps.is_empty() => {
-                let _ = writeln!(errors, "error: {}: no property in the file", path.display());
+                let _ = writeln!(errors, "{error} {}: no property in the file", path.display());
             }
             Ok(ps) => out.extend(ps),
             Err((line, e)) => {
-                let _ = writeln!(errors, "error: {}:{line}:{}: {}", path.display(), e.column, e.message);
+                let _ = writeln!(errors, "{error} {}:{line}:{}: {}", path.display(), e.column, e.message);
                 caret(&mut errors, text.lines().nth(line - 1).unwrap_or_default(), e.column);
             }
         }
     }
     if out.is_empty() && errors.is_empty() {
-        errors.push_str("error: no property to verify (give --property TEXT or --properties FILE)\n");
+        let _ = writeln!(errors, "{error} no property to verify (give --property TEXT or --properties FILE)");
     }
     match errors.is_empty() {
         true => Ok(out),
@@ -134,15 +142,22 @@ struct Context<'a> {
     scenario: &'a str,
     first_seed: u64,
     clock: &'a Clock,
+    /// Colours the verdicts when stdout is coloured.
+    paint: Paint,
 }
 
 impl Context<'_> {
+    /// The verdict's word in its colour, padded so the properties line up.
+    fn verdict(&self, style: Style, word: &str) -> String {
+        format!("{}{:pad$}", self.paint.paint(style, word), "", pad = 11 - word.len())
+    }
+
     fn report(&self, p: &Property, o: &Outcome) -> String {
         let mut out = String::new();
         let seeds = |runs: u32| format!("seeds {}–{}", self.first_seed, self.first_seed + runs.max(1) as u64 - 1);
         match o {
             Outcome::Holds { runs, witness } => {
-                let _ = writeln!(out, "HOLDS      {}", p.text);
+                let _ = writeln!(out, "{}{}", self.verdict(Style::Pass, "HOLDS"), p.text);
                 let _ = writeln!(out, "  in {runs} runs ({})", seeds(*runs));
                 if let Some((seed, w)) = witness {
                     let first =
@@ -151,11 +166,11 @@ impl Context<'_> {
                 }
             }
             Outcome::NotSeen { runs } => {
-                let _ = writeln!(out, "NOT SEEN   {}", p.text);
+                let _ = writeln!(out, "{}{}", self.verdict(Style::Unsure, "NOT SEEN"), p.text);
                 let _ = writeln!(out, "  in none of {runs} runs ({})", seeds(*runs));
             }
             Outcome::Counterexample { seed, run, instant: i, shrunk } => {
-                let _ = writeln!(out, "BROKEN     {}", p.text);
+                let _ = writeln!(out, "{}{}", self.verdict(Style::Fail, "BROKEN"), p.text);
                 let _ = writeln!(out, "  counterexample: seed {seed} (run {run}), at {}{}", i.at, instant(i));
                 match shrunk {
                     Some(s) => {

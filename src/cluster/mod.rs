@@ -219,11 +219,11 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
     let file = f.clone();
     let mut problems = Vec::new();
     let version = match f.kubernetes.as_deref().map(Version::parse) {
-        None => Version::NEWEST,
+        None => Version::DEFAULT,
         Some(Ok(v)) => v,
         Some(Err(e)) => {
             problems.push(("kubernetes".to_string(), e));
-            Version::NEWEST
+            Version::DEFAULT
         }
     };
     let gates = match FeatureGates::resolve(version, &f.feature_gates) {

@@ -14,6 +14,14 @@ pub enum Version {
 impl Version {
     pub const NEWEST: Version = Version::V1_37;
     pub const ALL: [Version; 4] = [Version::V1_34, Version::V1_35, Version::V1_36, Version::V1_37];
+    /// The version a profile that names none models.
+    pub const DEFAULT: Version = Version::NEWEST;
+
+    /// `Kubernetes 1.34, 1.35, 1.36, 1.37 (default 1.37)`: what `podsim --version` says it models.
+    pub fn modelled() -> String {
+        let all: Vec<String> = Version::ALL.iter().map(Version::to_string).collect();
+        format!("Kubernetes {} (default {})", all.join(", "), Version::DEFAULT)
+    }
 
     /// Accepts `1.37`, `v1.37`, `1.37.2`.
     pub fn parse(text: &str) -> Result<Version, String> {
@@ -62,5 +70,11 @@ mod tests {
         assert!(Version::parse("1.33").is_err());
         assert!(Version::parse("2.0").is_err());
         assert!(Version::parse("1.37.x").is_err());
+    }
+
+    #[test]
+    fn the_modelled_line_names_every_version_and_the_default() {
+        assert_eq!(Version::modelled(), "Kubernetes 1.34, 1.35, 1.36, 1.37 (default 1.37)");
+        assert_eq!(crate::cluster::Cluster::default().version, Version::DEFAULT);
     }
 }

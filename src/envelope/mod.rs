@@ -507,8 +507,9 @@ fn recorded_grace(records: &[Record], pod: &str) -> Option<i64> {
 }
 
 /// Renders envelopes as a table, each line followed by what its recorded
-/// interval was read from.
-pub fn render(envelopes: &[Envelope]) -> String {
+/// interval was read from; `paint` writes each fit's words (`inside`,
+/// `LATE by 2.0s`), which the command line colours.
+pub fn render(envelopes: &[Envelope], paint: &dyn Fn(&Fit, String) -> String) -> String {
     use std::fmt::Write;
     let secs = |ms: i64| format!("{:.1}s", ms as f64 / 1000.0);
     // A gap under a tenth of a second is shown in milliseconds, never as `0.0s`.
@@ -543,6 +544,7 @@ pub fn render(envelopes: &[Envelope]) -> String {
                 Fit::More { by } => format!("MORE by {by}"),
                 Fit::NotSimulated => "not simulated".to_string(),
             };
+            let fit = paint(&l.fit, fit);
             let _ = writeln!(s, "  {:<52} recorded {:<16} simulated {:<30} {fit}", l.timing, recorded, simulated);
             let at = l.at.as_deref().map_or(String::new(), |a| format!(" ({a})"));
             let _ = writeln!(s, "      {}{at}", l.reading);

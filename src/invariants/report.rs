@@ -113,6 +113,11 @@ impl Report {
 
     /// One block per pod, one line per invariant, violations in detail.
     pub fn render(&self) -> String {
+        self.render_with(&|v| v.word().to_string())
+    }
+
+    /// As `render`, each verdict's word written by `word` (the command line colours it).
+    pub fn render_with(&self, word: &dyn Fn(&Verdict) -> String) -> String {
         let mut s = String::new();
         for (pod, observed, verdicts) in self.entries() {
             // Entries that are not one pod are named in parentheses: `(EndpointSlices)`, `(ReplicaSet web-1)`.
@@ -129,7 +134,8 @@ impl Report {
                         format!("{} violation{}", violations.len(), if violations.len() == 1 { "" } else { "s" })
                     }
                 };
-                let _ = writeln!(s, "  {:<9} {:<36} {detail}", v.word(), inv.name);
+                let pad = 9usize.saturating_sub(v.word().len());
+                let _ = writeln!(s, "  {}{:pad$} {:<36} {detail}", word(v), "", inv.name);
                 if let Verdict::Violated { violations } = v {
                     for x in violations {
                         let _ = writeln!(s, "            at {}", x.records.join(", "));

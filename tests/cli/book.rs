@@ -163,10 +163,16 @@ fn quoted_commands() -> Vec<Quoted> {
         let name = page.file_name().unwrap().to_string_lossy().into_owned();
         let all = lines(&text);
         let mut i = 0;
+        // Whether the current block has shown a `$ ` session: its other lines are output.
+        let mut in_session = false;
         while i < all.len() {
             let l = &all[i];
             let at = format!("{name}:{}", l.number);
-            if l.fenced {
+            let new_block = i == 0 || !all[i - 1].fenced || all[i - 1].number + 1 != l.number;
+            in_session = l.fenced && (l.text.starts_with("$ ") || (in_session && !new_block));
+            if in_session && !l.text.starts_with("$ ") {
+                // What a session prints (`podsim 0.1.0`), not a command.
+            } else if l.fenced {
                 // A command line, continued by trailing backslashes.
                 let mut joined = l.text.trim_start().trim_start_matches("$ ").trim_start_matches("- ").to_string();
                 while joined.ends_with('\\') && i + 1 < all.len() && all[i + 1].fenced {
@@ -417,6 +423,7 @@ fn run_chapter(page: &Path, steps: &[Step]) -> Vec<String> {
             .current_dir(&cwd)
             .env("PATH", &path)
             .env_remove("RUST_LOG")
+            .env_remove("CLICOLOR_FORCE")
             .output()
             .expect("run sh");
         let text = String::from_utf8_lossy(&out.stdout);

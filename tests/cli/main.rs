@@ -30,6 +30,7 @@ mod check;
 mod claims;
 mod clusters;
 mod config;
+mod conventions;
 mod exercises;
 mod get;
 mod namespaces;
@@ -97,7 +98,8 @@ impl std::fmt::Debug for Run {
 }
 
 /// Runs the binary from the crate root (so `models/...` paths resolve), with backtraces on
-/// so that a panic cannot go unnoticed.
+/// so that a panic cannot go unnoticed, and without `CLICOLOR_FORCE`, which would colour
+/// the pipes whose bytes the tests compare.
 pub(crate) fn podsim<I, S>(args: I) -> Run
 where
     I: IntoIterator<Item = S>,
@@ -108,6 +110,7 @@ where
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("RUST_BACKTRACE", "1")
         .env_remove("RUST_LOG")
+        .env_remove("CLICOLOR_FORCE")
         .output()
         .expect("run podsim");
     Run {
@@ -129,6 +132,7 @@ where
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("RUST_BACKTRACE", "1")
         .env_remove("RUST_LOG")
+        .env_remove("CLICOLOR_FORCE")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
