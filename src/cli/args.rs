@@ -45,8 +45,9 @@ pub enum Command {
     /// Print what `kubectl get` would print of a run: the objects at an
     /// instant (the run's end by default), or every watch event (`-w`).
     Get(GetArgs),
-    /// Print what `kubectl describe pod` would print of a run's pod at an
-    /// instant (the run's end by default).
+    /// Print what `kubectl describe` would print of a run's pod, Deployment,
+    /// ReplicaSet, Service or EndpointSlice at an instant (the run's end by
+    /// default), with the events about it then.
     Describe(DescribeArgs),
     /// Write one self-contained HTML page: a run's swimlanes (hover or click
     /// a mark for the object at that instant), its events and probe results;
@@ -102,11 +103,12 @@ pub struct ManArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct DescribeArgs {
-    /// The pod, as kubectl names it: pod/NAME (also po/NAME, pods/NAME).
+    /// The object, as kubectl names it: KIND/NAME, KIND one of pod (po),
+    /// deployment (deploy), replicaset (rs), service (svc) or endpointslice.
     pub resource: String,
     #[command(flatten)]
     pub inputs: RunInputs,
-    /// The instant to describe the pod at, e.g. 30s (default: the run's end).
+    /// The instant to describe the object at, e.g. 30s (default: the run's end).
     #[arg(long, value_parser = duration, value_name = "TIME")]
     pub at: Option<SimDuration>,
 }

@@ -1,7 +1,7 @@
 //! `podsim get`: what `kubectl get` would print of a run — the objects at an
 //! instant, or every watch event — from the trace's API records.
 
-use super::args::{DescribeArgs, GetArgs, GetOutput};
+use super::args::{GetArgs, GetOutput};
 use super::problems;
 use super::run::inputs;
 use crate::error::{Error, Problem};
@@ -19,7 +19,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 /// `KIND[/NAME]` with kubectl's names and short names.
-fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
+pub(super) fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
     let (kind, name) = match text.split_once('/') {
         Some((k, n)) => (k, Some(n.to_string())),
         None => (text, None),
@@ -41,10 +41,10 @@ fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
 }
 
 /// One object of the trace as the API server returns it, with its kind's row.
-struct Object {
-    namespace: String,
-    name: String,
-    json: Value,
+pub(super) struct Object {
+    pub(super) namespace: String,
+    pub(super) name: String,
+    pub(super) json: Value,
 }
 
 /// The object a record writes, rendered, if it is of `kind` (`None` for others).
@@ -192,7 +192,7 @@ pub fn get(args: GetArgs) -> ExitCode {
 
 /// The run the inputs describe, its clock, and the instant asked for
 /// (`--at`, at most the run's end; the end by default).
-fn simulated(
+pub(super) fn simulated(
     args: &super::args::RunInputs,
     at: Option<crate::time::SimDuration>,
     stderr: &mut impl Write,
@@ -206,7 +206,7 @@ fn simulated(
 }
 
 /// kubectl's words when nothing matches.
-fn not_found(kind: Kind, name: Option<&str>, namespace: &str, all: bool) -> String {
+pub(super) fn not_found(kind: Kind, name: Option<&str>, namespace: &str, all: bool) -> String {
     let resource = match kind {
         Kind::Pod => "pods",
         Kind::Deployment => "deployments.apps",
@@ -223,7 +223,7 @@ fn not_found(kind: Kind, name: Option<&str>, namespace: &str, all: bool) -> Stri
 }
 
 /// Every object of `kind` as it is at `at`, by namespace and name (the API's list order).
-fn at_instant(trace: &Trace, kind: Kind, clock: &Clock, at: SimTime) -> BTreeMap<(String, String), Object> {
+pub(super) fn at_instant(trace: &Trace, kind: Kind, clock: &Clock, at: SimTime) -> BTreeMap<(String, String), Object> {
     let mut services = BTreeMap::new();
     let mut objects = BTreeMap::new();
     for e in trace.entries.iter().take_while(|e| e.t <= at) {
@@ -258,38 +258,4 @@ fn watch(trace: &Trace, kind: Kind, clock: &Clock, wanted: &dyn Fn(&Object) -> b
         }
     }
     out
-}
-
-/// `podsim describe pod/NAME`: `kubectl describe pod` of the pod as it is at
-/// `--at` (the run's end by default), with the events about it then.
-pub fn describe(args: DescribeArgs) -> ExitCode {
-    let stderr = &mut io::stderr().lock();
-    let name = match resource(&args.resource) {
-        Ok((Kind::Pod, Some(name))) => name,
-        Ok(_) | Err(_) => {
-            let e = format!("resource {:?}: podsim describes one pod, as pod/NAME", args.resource);
-            problems::error(stderr, &Error::Input(vec![Problem::error(e)]));
-            return ExitCode::from(2);
-        }
-    };
-    let Some((trace, clock, at)) = simulated(&args.inputs, args.at, stderr) else { return ExitCode::from(2) };
-    let clock = &clock;
-    let namespace = args.inputs.namespace.clone().unwrap_or_else(|| "default".into());
-    let pods = at_instant(&trace, Kind::Pod, clock, at);
-    let Some(pod) = pods.get(&(namespace.clone(), name.clone())) else {
-        let _ = writeln!(stderr, "Error from server (NotFound): pods {name:?} not found");
-        return ExitCode::from(1);
-    };
-    let Ok(pod): Result<k8s_openapi::api::core::v1::Pod, _> = serde_json::from_value(pod.json.clone()) else {
-        return ExitCode::from(2);
-    };
-    let uid = pod.metadata.uid.clone();
-    let events: Vec<k8s_openapi::api::core::v1::Event> = at_instant(&trace, Kind::Event, clock, at)
-        .into_values()
-        .filter(|e| e.namespace == namespace)
-        .filter_map(|e| serde_json::from_value::<k8s_openapi::api::core::v1::Event>(e.json).ok())
-        .filter(|e| e.involved_object.kind.as_deref() == Some("Pod") && e.involved_object.uid == uid)
-        .collect();
-    let text = crate::kubectl::describe::describe_pod(&pod, &events, clock.time(at).0);
-    problems::emit(&text, stderr)
 }

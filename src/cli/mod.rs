@@ -8,6 +8,7 @@ mod args;
 mod check;
 mod color;
 mod completions;
+mod describe;
 mod get;
 mod man;
 mod plot;
@@ -41,7 +42,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::verify(args),
         Command::Plot(args) => plot::plot(args),
         Command::Get(args) => get::get(args),
-        Command::Describe(args) => get::describe(args),
+        Command::Describe(args) => describe::describe(args),
         Command::Report(args) => report::report(args),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => man::man(args),

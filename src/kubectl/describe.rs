@@ -6,7 +6,8 @@
 use super::human_duration;
 use super::tabwriter::go_tabwriter;
 use k8s_openapi::api::core::v1::{
-    Container, ContainerState, ContainerStatus, Event, Pod, Probe, ResourceRequirements, Toleration, Volume,
+    Container, ContainerState, ContainerStatus, Event, Pod, Probe, ResourceRequirements, Toleration,
+    TopologySpreadConstraint, Volume,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
@@ -15,15 +16,15 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// `time.RFC1123Z`: `Thu, 01 Jan 2026 00:00:05 +0000`.
-fn rfc1123z(t: &Time) -> String {
+pub(super) fn rfc1123z(t: &Time) -> String {
     t.0.strftime("%a, %d %b %Y %H:%M:%S %z").to_string()
 }
 
 /// The prefix writer: `level` times two spaces, then the text.
-struct Writer(String);
+pub(super) struct Writer(pub(super) String);
 
 impl Writer {
-    fn line(&mut self, level: usize, text: &str) {
+    pub(super) fn line(&mut self, level: usize, text: &str) {
         self.0.push_str(&"  ".repeat(level));
         self.0.push_str(text);
         self.0.push('\n');
@@ -55,7 +56,7 @@ pub fn describe_pod(pod: &Pod, events: &[Event], now: Timestamp) -> String {
         w.line(0, &format!("Start Time:\t{}", rfc1123z(t)));
     }
     labels(&mut w, "Labels", meta.labels.as_ref());
-    annotations(&mut w, meta.annotations.as_ref());
+    annotations(&mut w, "Annotations", meta.annotations.as_ref());
     let phase = status.phase.clone().unwrap_or_default();
     match (&meta.deletion_timestamp, phase.as_str()) {
         (Some(t), p) if p != "Failed" && p != "Succeeded" => {
@@ -89,9 +90,15 @@ pub fn describe_pod(pod: &Pod, events: &[Event], now: Timestamp) -> String {
     }
     let inits = spec.init_containers.clone().unwrap_or_default();
     if !inits.is_empty() {
-        containers(&mut w, "Init Containers", &inits, status.init_container_statuses.as_deref().unwrap_or_default());
+        containers(
+            &mut w,
+            "Init Containers",
+            &inits,
+            status.init_container_statuses.as_deref().unwrap_or_default(),
+            "",
+        );
     }
-    containers(&mut w, "Containers", &spec.containers, status.container_statuses.as_deref().unwrap_or_default());
+    containers(&mut w, "Containers", &spec.containers, status.container_statuses.as_deref().unwrap_or_default(), "");
     let conditions = status.conditions.clone().unwrap_or_default();
     if let Some(gates) = spec.readiness_gates.as_ref().filter(|g| !g.is_empty()) {
         w.line(0, "Readiness Gates:");
@@ -108,16 +115,17 @@ pub fn describe_pod(pod: &Pod, events: &[Event], now: Timestamp) -> String {
             w.line(1, &format!("{} \t{} ", c.type_, c.status));
         }
     }
-    volumes(&mut w, spec.volumes.as_deref().unwrap_or_default());
+    volumes(&mut w, spec.volumes.as_deref().unwrap_or_default(), "");
     w.line(0, &format!("QoS Class:\t{}", status.qos_class.clone().unwrap_or_default()));
     labels(&mut w, "Node-Selectors", spec.node_selector.as_ref());
-    tolerations(&mut w, spec.tolerations.clone().unwrap_or_default());
+    tolerations(&mut w, "Tolerations", spec.tolerations.clone().unwrap_or_default());
+    topology_spread(&mut w, spec.topology_spread_constraints.clone().unwrap_or_default(), "");
     describe_events(&mut w, events, now);
     go_tabwriter(&w.0, 0, 2)
 }
 
 /// `printLabelsMultiline`: sorted `k=v`, one a line, or `<none>`.
-fn labels(w: &mut Writer, title: &str, labels: Option<&BTreeMap<String, String>>) {
+pub(super) fn labels(w: &mut Writer, title: &str, labels: Option<&BTreeMap<String, String>>) {
     let labels = labels.filter(|l| !l.is_empty());
     let Some(labels) = labels else { return w.line(0, &format!("{title}:\t<none>")) };
     for (i, (k, v)) in labels.iter().enumerate() {
@@ -130,7 +138,7 @@ fn labels(w: &mut Writer, title: &str, labels: Option<&BTreeMap<String, String>>
 
 /// `printAnnotationsMultiline`: sorted `key: value`, the last-applied
 /// configuration left out, a long or multi-line value under its key.
-fn annotations(w: &mut Writer, annotations: Option<&BTreeMap<String, String>>) {
+pub(super) fn annotations(w: &mut Writer, title: &str, annotations: Option<&BTreeMap<String, String>>) {
     const MAX: usize = 140;
     let shown: Vec<(&String, &String)> = annotations
         .into_iter()
@@ -138,10 +146,10 @@ fn annotations(w: &mut Writer, annotations: Option<&BTreeMap<String, String>>) {
         .filter(|(k, _)| k.as_str() != "kubectl.kubernetes.io/last-applied-configuration")
         .collect();
     if shown.is_empty() {
-        return w.line(0, "Annotations:\t<none>");
+        return w.line(0, &format!("{title}:\t<none>"));
     }
     for (i, (k, v)) in shown.iter().enumerate() {
-        let lead = if i == 0 { "Annotations:\t" } else { "\t" };
+        let lead = if i == 0 { format!("{title}:\t") } else { "\t".to_string() };
         let value = v.trim_end_matches('\n');
         if value.len() + k.len() + 2 > MAX || value.contains('\n') {
             w.line(0, &format!("{lead}{k}:"));
@@ -156,12 +164,21 @@ fn annotations(w: &mut Writer, annotations: Option<&BTreeMap<String, String>>) {
 }
 
 /// `describeContainers`: each container's basics, command, state,
-/// resources, probes, environment and mounts.
-fn containers(w: &mut Writer, label: &str, containers: &[Container], statuses: &[ContainerStatus]) {
-    w.line(0, &format!("{label}:{}", if containers.is_empty() { " <none>" } else { "" }));
+/// resources, probes, environment and mounts. `space` is `"  "` in a pod
+/// template (`DescribePodTemplate`), which indents the label by two and
+/// each container's name by one more.
+pub(super) fn containers(
+    w: &mut Writer,
+    label: &str,
+    containers: &[Container],
+    statuses: &[ContainerStatus],
+    space: &str,
+) {
+    w.line(0, &format!("{space}{label}:{}", if containers.is_empty() { " <none>" } else { "" }));
+    let name_indent = if space.is_empty() { "" } else { " " };
     for c in containers {
         let status = statuses.iter().find(|s| s.name == c.name);
-        w.line(1, &format!("{}:", c.name));
+        w.line(1, &format!("{name_indent}{}:", c.name));
         if let Some(s) = status {
             w.line(2, &format!("Container ID:\t{}", s.container_id.clone().unwrap_or_default()));
         }
@@ -344,14 +361,15 @@ fn environment(w: &mut Writer, c: &Container) {
     }
 }
 
-/// `describeVolumes`, for the volume kinds podsim reads.
-fn volumes(w: &mut Writer, volumes: &[Volume]) {
+/// `describeVolumes`, for the volume kinds podsim reads (`space` as in `containers`).
+pub(super) fn volumes(w: &mut Writer, volumes: &[Volume], space: &str) {
     if volumes.is_empty() {
-        return w.line(0, "Volumes:\t<none>");
+        return w.line(0, &format!("{space}Volumes:\t<none>"));
     }
-    w.line(0, "Volumes:");
+    w.line(0, &format!("{space}Volumes:"));
+    let name_indent = if space.is_empty() { "" } else { " " };
     for v in volumes {
-        w.line(1, &format!("{}:", v.name));
+        w.line(1, &format!("{name_indent}{}:", v.name));
         if let Some(s) = &v.secret {
             w.line(2, "Type:\tSecret (a volume populated by a Secret)");
             w.line(2, &format!("SecretName:\t{}", s.secret_name.clone().unwrap_or_default()));
@@ -395,9 +413,9 @@ fn volumes(w: &mut Writer, volumes: &[Volume]) {
 }
 
 /// `printPodTolerationsMultiline`: by key, `key=value:effect op=Exists for 300s`.
-fn tolerations(w: &mut Writer, mut tolerations: Vec<Toleration>) {
+pub(super) fn tolerations(w: &mut Writer, title: &str, mut tolerations: Vec<Toleration>) {
     if tolerations.is_empty() {
-        return w.line(0, "Tolerations:\t<none>");
+        return w.line(0, &format!("{title}:\t<none>"));
     }
     tolerations.sort_by(|a, b| a.key.cmp(&b.key));
     for (i, t) in tolerations.iter().enumerate() {
@@ -418,7 +436,20 @@ fn tolerations(w: &mut Writer, mut tolerations: Vec<Toleration>) {
         if let Some(secs) = t.toleration_seconds {
             let _ = write!(s, " for {secs}s");
         }
-        let lead = if i == 0 { "Tolerations:\t" } else { "\t" };
+        let lead = if i == 0 { format!("{title}:\t") } else { "\t".to_string() };
+        w.line(0, &format!("{lead}{s}"));
+    }
+}
+
+/// `describeTopologySpreadConstraints`: by topology key, nothing when there are none.
+pub(super) fn topology_spread(w: &mut Writer, mut tscs: Vec<TopologySpreadConstraint>, space: &str) {
+    tscs.sort_by(|a, b| a.topology_key.cmp(&b.topology_key));
+    for (i, t) in tscs.iter().enumerate() {
+        let lead = if i == 0 { format!("{space}Topology Spread Constraints:\t") } else { format!("{space}\t") };
+        let mut s = format!("{}:{} when max skew {} is exceeded", t.topology_key, t.when_unsatisfiable, t.max_skew);
+        if let Some(sel) = &t.label_selector {
+            let _ = write!(s, " for selector {}", super::selector::format_label_selector(sel));
+        }
         w.line(0, &format!("{lead}{s}"));
     }
 }
@@ -426,7 +457,7 @@ fn tolerations(w: &mut Writer, mut tolerations: Vec<Toleration>) {
 /// `DescribeEvents`: sorted by last timestamp (`SortableEvents`: an
 /// events.k8s.io event has none, so it sorts first), `x3 over 20s` for
 /// repeats, the source's component.
-fn describe_events(w: &mut Writer, events: &[Event], now: Timestamp) {
+pub(super) fn describe_events(w: &mut Writer, events: &[Event], now: Timestamp) {
     if events.is_empty() {
         return w.line(0, "Events:\t<none>");
     }
@@ -513,7 +544,7 @@ mod tests {
             effect: Some("NoSchedule".into()),
             ..Default::default()
         };
-        tolerations(&mut w, vec![cp, all]);
+        tolerations(&mut w, "Tolerations", vec![cp, all]);
         assert_eq!(
             go_tabwriter(&w.0, 0, 2),
             "Tolerations:  op=Exists\n              node-role.kubernetes.io/control-plane:NoSchedule op=Exists\n"

@@ -4,11 +4,14 @@
 //! recorded one read the same.
 
 pub mod describe;
+pub mod describe_network;
+pub mod describe_workloads;
 mod duration;
 mod get_pods;
 pub mod printers;
 pub mod rollout_status;
 pub mod rollout_watch;
+pub mod selector;
 pub mod tabwriter;
 
 pub use duration::human_duration;

@@ -31,6 +31,7 @@ mod claims;
 mod clusters;
 mod config;
 mod conventions;
+mod describe;
 mod exercises;
 mod get;
 mod namespaces;
