@@ -154,13 +154,25 @@ pub(super) fn annotations(w: &mut Writer, title: &str, annotations: Option<&BTre
         if value.len() + k.len() + 2 > MAX || value.contains('\n') {
             w.line(0, &format!("{lead}{k}:"));
             for s in value.split('\n') {
-                let s: String = if s.len() > MAX - 2 { format!("{}...", &s[..MAX - 5]) } else { s.to_string() };
-                w.line(0, &format!("\t  {s}"));
+                w.line(0, &format!("\t  {}", shorten(s, MAX - 2)));
             }
         } else {
             w.line(0, &format!("{lead}{k}: {value}"));
         }
     }
+}
+
+/// `shorten`: the first `max` bytes and `...` (cut at a character boundary,
+/// where Go would cut inside a multi-byte character).
+fn shorten(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &s[..end])
 }
 
 /// `describeContainers`: each container's basics, command, state,
@@ -531,6 +543,16 @@ mod tests {
             ..probe()
         };
         assert_eq!(describe_probe(&grpc), "grpc <pod>:9090  delay=5s timeout=1s period=5s #success=1 #failure=3");
+    }
+
+    /// `printAnnotationsMultiline`: a value too long for one line goes under
+    /// its key, each of its lines cut at 138 bytes (`shorten`), never inside a character.
+    #[test]
+    fn long_annotations_go_under_their_key() {
+        let mut w = Writer(String::new());
+        let long = format!("{}é{}", "a".repeat(137), "b".repeat(10));
+        annotations(&mut w, "Annotations", Some(&BTreeMap::from([("k".to_string(), long)])));
+        assert_eq!(go_tabwriter(&w.0, 0, 2), format!("Annotations:  k:\n                {}...\n", "a".repeat(137)));
     }
 
     /// `printPodTolerationsMultiline`: by key; `op=Exists` alone for the toleration of everything.
