@@ -3,6 +3,7 @@
 use super::color::When;
 use crate::cluster::Version;
 use crate::time::{SimDuration, parse_duration};
+use crate::trace::table::RowType;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -320,6 +321,15 @@ pub struct RunArgs {
     /// or a whole KIND, e.g. pod/web-*,service/web or deployment. Repeatable.
     #[arg(long, value_delimiter = ',', value_name = "OBJECT")]
     pub only: Vec<String>,
+    /// Only the table's rows of these types: pod, probe, process, kubelet,
+    /// event, workload, service, proxy, request, kubectl, scenario, claim,
+    /// e.g. --types kubectl,request. Repeatable.
+    #[arg(long, value_delimiter = ',', value_name = "TYPE", value_parser = row_type)]
+    pub types: Vec<RowType>,
+}
+
+fn row_type(s: &str) -> Result<RowType, String> {
+    RowType::parse(s)
 }
 
 /// What a run is made of, as `podsim run` takes it: a scenario, or manifests

@@ -85,9 +85,18 @@ pub fn run(args: RunArgs) -> ExitCode {
                     problems::warn(stderr, format_args!("--only {p}: no row of the run is about such an object"));
                 }
             }
-            stdout.write_all(table::render(&table::only(all, &args.only)).as_bytes())
+            for t in &args.types {
+                if !all.iter().any(|r| r.kind == *t) {
+                    problems::warn(stderr, format_args!("--types {}: no row of the run is of this type", t.as_str()));
+                }
+            }
+            let rows = table::of_types(table::only(all, &args.only), &args.types);
+            stdout.write_all(table::render(&rows).as_bytes())
         }
         Output::Jsonl => {
+            if !args.only.is_empty() || !args.types.is_empty() {
+                problems::warn(stderr, "--only and --types narrow the table; -o jsonl writes every record");
+            }
             let cluster = &prepared.setup.cluster;
             let header = Header {
                 schema: SCHEMA,

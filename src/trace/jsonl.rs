@@ -8,6 +8,8 @@ use super::record::{ProcessFact, Record};
 use super::render::{self, Clock};
 use super::render_network;
 use super::render_workloads;
+use super::table::{self, RowType};
+use super::workload_rows::WorkloadRows;
 use crate::api::pod::ApiPod;
 use crate::time::SimTime;
 use foldhash::{HashMap, HashMapExt};
@@ -47,6 +49,24 @@ impl<W: Write> Line<'_, W> {
         }
         writeln!(self.out, "}}")
     }
+    /// A row of the table that says what `kubectl get` prints (KUBECTL_GET).
+    fn kubectl_get(&mut self, t: SimTime, object: &str, namespace: &str, what: &str, why: &str) -> io::Result<()> {
+        use serde_json::json;
+        let fields =
+            [("object", json!(object)), ("namespace", json!(namespace)), ("change", json!(what)), ("why", json!(why))];
+        self.write(t, "KUBECTL_GET", &fields)
+    }
+
+    /// The `kubectl get rs,deploy` rows a workload record makes in the table.
+    fn kubectl_rows(&mut self, t: SimTime, r: &Record, rows: &mut WorkloadRows, namespace: &str) -> io::Result<()> {
+        let mut out = Vec::new();
+        rows.rows(t, r, &mut out);
+        for row in out.iter().filter(|row| row.kind == RowType::Kubectl) {
+            self.kubectl_get(t, &row.object, namespace, &row.what, &row.why)?;
+        }
+        Ok(())
+    }
+
     fn object<T: Serialize>(&mut self, t: SimTime, kind: &str, object: &T) -> io::Result<()> {
         let ms = t.as_millis();
         write!(self.out, "{{\"t\":{}.{:03},\"type\":\"{kind}\",\"object\":", ms / 1000, ms % 1000)?;
@@ -60,6 +80,8 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
     let mut line = Line { out };
     line.write(SimTime::ZERO, "HEADER", &[("run", serde_json::to_value(header)?)])?;
     let mut last: HashMap<Arc<str>, Arc<ApiPod>> = HashMap::new();
+    let mut printed: HashMap<Arc<str>, String> = HashMap::new();
+    let mut workloads = WorkloadRows::default();
     let mut services = HashMap::new();
     for e in &trace.entries {
         match &e.record {
@@ -72,13 +94,23 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
                 line.object(e.t, kind.as_str(), &render_network::endpoint_slice(slice, svc, clock))?
             }
             Record::ReplicaSet { kind, rs } => {
-                line.object(e.t, kind.as_str(), &render_workloads::replica_set(rs, clock))?
+                line.object(e.t, kind.as_str(), &render_workloads::replica_set(rs, clock))?;
+                line.kubectl_rows(e.t, &e.record, &mut workloads, &rs.spec.namespace)?
             }
             Record::Deployment { kind, deployment } => {
-                line.object(e.t, kind.as_str(), &render_workloads::deployment(deployment, clock))?
+                line.object(e.t, kind.as_str(), &render_workloads::deployment(deployment, clock))?;
+                line.kubectl_rows(e.t, &e.record, &mut workloads, &deployment.spec.namespace)?
             }
             Record::Pod { kind, pod } => {
-                line.object(e.t, kind.as_str(), &render::pod(pod, clock))?;
+                let rendered = render::pod(pod, clock);
+                line.object(e.t, kind.as_str(), &rendered)?;
+                // The table's `kubectl get pods` row, when what kubectl prints changes.
+                let what = table::kubectl_pod(&rendered);
+                if printed.get(&pod.meta.uid) != Some(&what) {
+                    let object = format!("pod/{}", pod.spec.name);
+                    line.kubectl_get(e.t, &object, &pod.spec.namespace, &what, "kubectl get pods")?;
+                    printed.insert(pod.meta.uid.clone(), what);
+                }
                 for c in changes(last.get(&pod.meta.uid).map(|p| &**p), pod) {
                     line.write(
                         e.t,

@@ -7,6 +7,7 @@ pub mod record;
 pub mod render;
 pub mod render_network;
 pub mod render_workloads;
+mod request_rows;
 pub mod table;
 pub mod workload_rows;
 

@@ -3,11 +3,11 @@
 //! they are committed, and each client's requests when what they get changes.
 
 use super::record::{Record, WatchKind};
-use super::table::Row;
+use super::request_rows::RequestRows;
+use super::table::{Row, RowType};
 use crate::api::endpointslice::{ApiSlice, Endpoint};
 use crate::api::pod::ApiPod;
 use crate::api::status::ConditionType;
-use crate::client::RequestRecord;
 use crate::proxy::{Action, ProxySync, Rules, ServiceRule};
 use crate::time::SimTime;
 use foldhash::HashMap;
@@ -19,8 +19,8 @@ pub struct NetworkRows {
     slices: HashMap<Arc<str>, Arc<ApiSlice>>,
     services: HashMap<u32, (String, bool)>,
     programmed: HashMap<Arc<str>, Arc<Rules>>,
-    /// Per client: the outcome of its last request (to show changes only).
-    last_outcome: HashMap<Arc<str>, String>,
+    /// The clients' rows, aggregated.
+    pub requests: RequestRows,
     /// Per pod UID: its Ready condition now, and when it last turned False
     /// and True (the controller may write from an older view of the pod, so
     /// an endpoint is explained by the last turn to *its* value); and when
@@ -44,8 +44,9 @@ impl NetworkRows {
     }
 
     pub fn rows(&mut self, t: SimTime, record: &Record, out: &mut Vec<Row>) {
+        let kind = RowType::of(record);
         let mut push =
-            |object: String, what: String, why: String| out.push(Row { t, namespace: None, object, what, why });
+            |object: String, what: String, why: String| out.push(Row { t, namespace: None, kind, object, what, why });
         match record {
             Record::Service { svc, .. } => {
                 let s = &svc.spec;
@@ -68,10 +69,12 @@ impl NetworkRows {
                 let old = self.slices.get(&slice.name).cloned();
                 if *kind == WatchKind::Deleted {
                     self.slices.remove(&slice.name);
+                    self.serving_changed(slice.service.0);
                     push(object, "deleted".into(), String::new());
                     return;
                 }
                 self.slices.insert(slice.name.clone(), slice.clone());
+                self.serving_changed(slice.service.0);
                 let pnra = self.services.get(&slice.service.0).is_some_and(|s| s.1);
                 let before: &[Endpoint] = old.as_ref().map_or(&[], |o| &o.content.endpoints);
                 if old.is_none() && slice.content.endpoints.is_empty() {
@@ -112,16 +115,19 @@ impl NetworkRows {
                     }
                 }
             }
-            Record::Request(r) => {
-                let summary = request_summary(r);
-                if self.last_outcome.insert(r.client.clone(), summary.clone()).as_deref() == Some(&summary) {
-                    return;
-                }
-                let what = format!("GET {} #{} → {}", r.path, r.n, r.outcome.summary());
-                push(format!("client/{}", r.client), what, request_why(r));
-            }
+            Record::Request(r) => self.requests.request(t, r, out),
             _ => {}
         }
+    }
+
+    /// Tells the clients of Service `id` which pods its endpoints serve from now.
+    fn serving_changed(&mut self, id: u32) {
+        let Some((name, _)) = self.services.get(&id) else { return };
+        let pods: std::collections::BTreeSet<Arc<str>> = (self.slices.values())
+            .filter(|s| s.service.0 == id)
+            .flat_map(|s| s.content.endpoints.iter().filter(|e| e.serving).map(|e| e.target.name.clone()))
+            .collect();
+        self.requests.serving(name, &pods);
     }
 
     /// `podToEndpoint`'s reading of the pod, and how long after the pod changed.
@@ -172,21 +178,4 @@ fn rule_text(r: &ServiceRule) -> String {
 fn sync_why(t: SimTime, s: &ProxySync) -> String {
     let kind = if s.full { "full" } else { "partial" };
     format!("{kind} sync started {}, iptables-restore done {} later", s.started, t.since(s.started))
-}
-
-/// What makes two requests' outcomes "the same" for the table.
-fn request_summary(r: &RequestRecord) -> String {
-    format!("{:?}|{:?}", r.outcome, r.pod.as_ref().map(|p| &p.1))
-}
-
-fn request_why(r: &RequestRecord) -> String {
-    let via = match (&r.endpoint, &r.pod) {
-        (Some(e), Some((pod, _))) => format!(" → pod/{pod} ({e})"),
-        (Some(e), None) => format!(" → {e}"),
-        _ => String::new(),
-    };
-    let sticky = if r.sticky { ", by ClientIP affinity" } else { "" };
-    let detail = r.outcome.detail();
-    let detail = if detail.is_empty() { String::new() } else { format!(": {detail}") };
-    format!("sent {} from {} to {}{via}{sticky}{detail}", r.sent, r.from, r.target)
 }

@@ -20,9 +20,100 @@ pub struct Row {
     pub t: SimTime,
     /// The namespace of a namespaced object (filled by `rows`).
     pub namespace: Option<Arc<str>>,
+    pub kind: RowType,
     pub object: String,
     pub what: String,
     pub why: String,
+}
+
+/// What a row is about, for `--types`: the layer whose record made it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RowType {
+    /// A Pod's status, conditions, containers' states, deletion.
+    Pod,
+    Probe,
+    /// A container's process: started, listening, hooks, signals, exit.
+    Process,
+    /// What the kubelet did and announced (pulled, created, killing, back-off…).
+    Kubelet,
+    /// Scheduling events (Scheduled, FailedScheduling).
+    Event,
+    /// Deployments and ReplicaSets.
+    Workload,
+    /// Services and their EndpointSlices' endpoints.
+    Service,
+    /// kube-proxy's rules on each node.
+    Proxy,
+    /// Clients' requests, aggregated.
+    Request,
+    /// What a kubectl command prints (`get -w`, `rollout status`).
+    Kubectl,
+    /// The scenario's actions.
+    Scenario,
+    /// PersistentVolumeClaims.
+    Claim,
+}
+
+impl RowType {
+    pub const ALL: [RowType; 12] = [
+        RowType::Pod,
+        RowType::Probe,
+        RowType::Process,
+        RowType::Kubelet,
+        RowType::Event,
+        RowType::Workload,
+        RowType::Service,
+        RowType::Proxy,
+        RowType::Request,
+        RowType::Kubectl,
+        RowType::Scenario,
+        RowType::Claim,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RowType::Pod => "pod",
+            RowType::Probe => "probe",
+            RowType::Process => "process",
+            RowType::Kubelet => "kubelet",
+            RowType::Event => "event",
+            RowType::Workload => "workload",
+            RowType::Service => "service",
+            RowType::Proxy => "proxy",
+            RowType::Request => "request",
+            RowType::Kubectl => "kubectl",
+            RowType::Scenario => "scenario",
+            RowType::Claim => "claim",
+        }
+    }
+
+    /// The type a word names, or the list of words.
+    pub fn parse(word: &str) -> Result<RowType, String> {
+        let all = RowType::ALL;
+        (all.iter().find(|t| t.as_str() == word).copied()).ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|t| t.as_str()).collect();
+            format!("unknown row type {word:?} (the types: {})", names.join(", "))
+        })
+    }
+
+    /// The type of the rows a record makes (a kubectl printer's row is
+    /// `Kubectl` whatever its record: the printing sites say so).
+    pub fn of(record: &Record) -> RowType {
+        match record {
+            Record::Pod { .. } => RowType::Pod,
+            Record::Service { .. } | Record::Slice { .. } => RowType::Service,
+            Record::ReplicaSet { .. } | Record::Deployment { .. } => RowType::Workload,
+            Record::Claim { .. } => RowType::Claim,
+            Record::ProxySync(_) => RowType::Proxy,
+            Record::Request(_) => RowType::Request,
+            Record::Event(_) => RowType::Event,
+            Record::Probe(_) => RowType::Probe,
+            Record::Process { .. } => RowType::Process,
+            Record::Kubelet(_) => RowType::Kubelet,
+            Record::Kubectl { .. } => RowType::Kubectl,
+            Record::Scenario { .. } => RowType::Scenario,
+        }
+    }
 }
 
 /// The rows of a trace, in time order.
@@ -41,8 +132,10 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
         }
         network.rows(e.t, &e.record, &mut out);
         workloads.rows(e.t, &e.record, &mut out);
-        let mut push =
-            |object: String, what: String, why: String| out.push(Row { t: e.t, namespace: None, object, what, why });
+        let kind = RowType::of(&e.record);
+        let mut push = |object: String, what: String, why: String| {
+            out.push(Row { t: e.t, namespace: None, kind, object, what, why })
+        };
         match &e.record {
             Record::Pod { kind: WatchKind::Deleted, pod } => {
                 push(format!("pod/{}", pod.spec.name), "deleted from the API server".into(), String::new());
@@ -54,14 +147,13 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                 }
                 last.insert(pod.meta.uid.clone(), pod.clone());
                 // What `kubectl get pods -w` would print, when that changes.
-                let line = print_pod(&render::pod(pod, clock));
-                let what = format!(
-                    "kubectl {} (READY {}/{}, RESTARTS {})",
-                    line.status, line.ready.0, line.ready.1, line.restarts
-                );
+                let what = kubectl_pod(&render::pod(pod, clock));
                 if printed.get(&pod.meta.uid) != Some(&what) {
                     printed.insert(pod.meta.uid.clone(), what.clone());
                     push(format!("pod/{}", pod.spec.name), what, "kubectl get pods".into());
+                    if let Some(r) = out.last_mut() {
+                        r.kind = RowType::Kubectl;
+                    }
                 }
             }
             // An errored probe repeats every period: one row per new error.
@@ -163,7 +255,28 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
             }
         }
     }
+    // Each client's requests since its last row close the table, in time order.
+    let before = out.len();
+    network.requests.finish(&mut out);
+    if out.len() > before {
+        out.sort_by_key(|r| r.t);
+    }
     out
+}
+
+/// A pod's `kubectl get pods` row as the table states it:
+/// `kubectl Running (READY 1/1, RESTARTS 0)`.
+pub fn kubectl_pod(pod: &k8s_openapi::api::core::v1::Pod) -> String {
+    let line = print_pod(pod);
+    format!("kubectl {} (READY {}/{}, RESTARTS {})", line.status, line.ready.0, line.ready.1, line.restarts)
+}
+
+/// The rows of the types asked for (all of them for none).
+pub fn of_types(rows: Vec<Row>, types: &[RowType]) -> Vec<Row> {
+    match types.is_empty() {
+        true => rows,
+        false => rows.into_iter().filter(|r| types.contains(&r.kind)).collect(),
+    }
 }
 
 /// The namespace of the object a record is about, when it is namespaced.

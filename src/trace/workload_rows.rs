@@ -4,7 +4,7 @@
 //! changes (`kubectl describe deploy`).
 
 use super::record::{Record, WatchKind};
-use super::table::Row;
+use super::table::{Row, RowType};
 use crate::api::deployment::{ApiDeployment, Condition, ConditionStatus, ConditionType, Reason};
 use crate::api::meta::{FOREGROUND, Meta, ORPHAN};
 use crate::api::replicaset::ApiReplicaSet;
@@ -25,8 +25,11 @@ pub struct WorkloadRows {
 
 impl WorkloadRows {
     pub fn rows(&mut self, t: SimTime, record: &Record, out: &mut Vec<Row>) {
-        let mut push =
-            |object: String, what: String, why: String| out.push(Row { t, namespace: None, object, what, why });
+        // kubectl get's rows are kubectl's; the rest are the workload's.
+        let mut push = |object: String, what: String, why: String| {
+            let kind = if why.starts_with("kubectl get") { RowType::Kubectl } else { RowType::Workload };
+            out.push(Row { t, namespace: None, kind, object, what, why })
+        };
         match record {
             Record::ReplicaSet { kind, rs } => {
                 let object = format!("replicaset/{}", rs.spec.name);
@@ -406,7 +409,8 @@ mod tests {
     }
 
     fn row(ms: u64, object: &str, what: &str, why: &str) -> Row {
-        Row { t: t(ms), namespace: None, object: object.into(), what: what.into(), why: why.into() }
+        let kind = if why.starts_with("kubectl get") { RowType::Kubectl } else { RowType::Workload };
+        Row { t: t(ms), namespace: None, kind, object: object.into(), what: what.into(), why: why.into() }
     }
 
     /// Feeds records in order and returns every row.

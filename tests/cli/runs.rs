@@ -123,3 +123,58 @@ fn only_keeps_the_rows_about_the_objects_named() {
     assert!(!objects.is_empty() && objects.iter().all(|o| o.starts_with("pod/c28-")), "{objects:?}");
     assert!(pods.stderr.contains("warning: --only pod/nope: no row of the run is about such an object"), "{pods:?}");
 }
+
+/// 1,000 requests a second through a rolling update: the client's rows are
+/// the changes (no endpoint, the first 200, the new pod, the old pod's RST
+/// and reset while the new one answers, its IP gone), each with the counts
+/// since the last row, not a row per request; every request is counted once.
+#[test]
+fn requests_are_aggregated_per_client_and_outcome() {
+    let fast = "service/c28-probe:http/identity@10s,rate=1000/s,from=node/kind-worker,name=fast";
+    let run = podsim(["run", "models/scenarios/c28-rollout.yaml", "--types", "request", "--traffic", fast]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let rows: Vec<&str> = run.stdout.lines().filter(|l| l.contains("client/fast")).collect();
+    assert!(rows.len() <= 12, "a row per change, not per request: {} rows\n{}", rows.len(), rows.join("\n"));
+    assert!(rows[0].contains("GET /identity #1 → connection refused"), "{}", rows[0]);
+    assert!(rows[1].contains("→ 200") && rows[1].contains("since the last row: #1–#"), "{}", rows[1]);
+    let last = rows.last().expect("a closing row");
+    assert!(last.contains("the client's requests since its last row"), "{last}");
+    // The closing row ends at the client's last answered request, as the trace has it.
+    let jsonl = podsim(["run", "models/scenarios/c28-rollout.yaml", "-o", "jsonl", "--traffic", fast]);
+    let answered = (jsonl.stdout.lines())
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["type"] == "REQUEST" && v["client"] == "fast")
+        .filter_map(|v| v["n"].as_u64())
+        .max()
+        .expect("requests in the trace");
+    assert!(answered > 70_000, "1000/s for 80 s: {answered}");
+    assert!(last.contains(&format!("–#{answered}: ")), "{last}");
+    // Only client rows with --types request.
+    assert!(run.stdout.lines().skip(1).all(|l| l.contains(" client/")), "{run:?}");
+}
+
+#[test]
+fn types_keep_the_rows_of_the_layers_named_and_jsonl_has_the_kubectl_rows() {
+    let run = podsim(["run", "models/scenarios/c28-bad-rollout.yaml", "--types", "kubectl"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let rows: Vec<&str> = run.stdout.lines().skip(1).collect();
+    assert!(rows.iter().all(|l| l.contains("kubectl")), "{rows:?}");
+    let pods = rows.iter().filter(|l| l.contains(" pod/") && l.contains("kubectl get pods")).count();
+    let workloads = rows.iter().filter(|l| l.contains("kubectl get deploy") || l.contains("kubectl get rs")).count();
+    assert!(pods > 0 && workloads > 0, "{rows:?}");
+    let bad = podsim(["run", "models/scenarios/c28-bad-rollout.yaml", "--types", "pods"]);
+    assert_eq!(bad.code, Some(2), "{bad:?}");
+    assert!(bad.stderr.contains("unknown row type \"pods\" (the types: pod, probe, process"), "{bad:?}");
+    // The same kubectl rows, as KUBECTL_GET records of the JSON Lines trace.
+    let jsonl = podsim(["run", "models/scenarios/c28-bad-rollout.yaml", "-o", "jsonl"]);
+    let records: Vec<serde_json::Value> = (jsonl.stdout.lines())
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["type"] == "KUBECTL_GET")
+        .collect();
+    assert_eq!(records.len(), pods + workloads, "one record per kubectl row of the table");
+    let first = &records[0];
+    assert_eq!(first["object"], "pod/c28-probe-5cb8c6cb66-sq5zk");
+    assert_eq!(first["namespace"], "c28");
+    assert_eq!(first["change"], "kubectl Pending (READY 0/1, RESTARTS 0)");
+    assert_eq!(first["why"], "kubectl get pods");
+}
