@@ -12,6 +12,7 @@ mod predict;
 mod report;
 mod run;
 mod verify;
+mod words;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -4,8 +4,10 @@
 use super::args::{Output, VerifyArgs};
 use super::predict::{jobs, progress};
 use super::report;
+use super::run::inputs;
+use super::words::{self, quote};
 use crate::rng::draws::{Draw, Drawn};
-use crate::run::Inputs;
+use crate::run::add_rollout_status;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::render::Clock;
 use crate::trace::table;
@@ -26,32 +28,34 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let inputs = Inputs {
-        scenario: Some(args.scenario.clone()),
-        kubernetes: args.kubernetes.clone(),
-        seed: args.seed,
-        until: args.until,
-        ..Inputs::default()
-    };
+    let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
     let Some(prepared) = report::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     if let Some(message) = beyond_the_run(&properties, prepared.until) {
         let _ = writeln!(stderr, "error: {message}");
         return ExitCode::from(2);
     }
-    let runs = args.runs.unwrap_or(if args.seed.is_some() { 1 } else { 1000 });
+    let runs = args.runs.unwrap_or(if args.inputs.seed.is_some() { 1 } else { 1000 });
     let jobs = jobs(args.jobs);
     let bar = progress(runs as u64);
     let until = SimTime::ZERO + prepared.until;
     let outcomes = check_all(&prepared.setup, &properties, prepared.seed, runs, until, jobs, &|n| bar.inc(n));
     bar.finish_and_clear();
-    let outcomes = match outcomes {
+    let mut outcomes = match outcomes {
         Ok(o) => o,
         Err(e) => {
             let _ = writeln!(stderr, "error: {e}");
             return ExitCode::from(2);
         }
     };
-    let scenario = args.scenario.display().to_string();
+    // The shrunk timeline shows what `kubectl rollout status` printed, as `run` would.
+    if let Some(timeout) = prepared.rollout_timeout {
+        for o in &mut outcomes {
+            if let Outcome::Counterexample { shrunk: Some(s), .. } = o {
+                add_rollout_status(&mut s.trace, &prepared.setup, timeout);
+            }
+        }
+    }
+    let scenario = words::inputs(&args.inputs);
     let text = match args.output {
         Output::Table => {
             let ctx = Context { scenario: &scenario, first_seed: prepared.seed, clock: &prepared.clock };
@@ -204,7 +208,7 @@ impl Context<'_> {
                     out,
                     "  re-run: podsim verify {} --seed {seed} --property {}",
                     self.scenario,
-                    shell_quote(&p.text)
+                    quote(&p.text)
                 );
                 let _ = writeln!(out, "  its full timeline: podsim run {} --seed {seed}", self.scenario);
             }
@@ -238,10 +242,6 @@ fn draw(d: &Draw) -> String {
         ),
         Drawn::Fraction { drawn, nominal } => format!("{} = {drawn:.3} of the jitter range (nominal {nominal})", d.key),
     }
-}
-
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
 }
 
 fn to_json(p: &Property, o: &Outcome) -> Value {
