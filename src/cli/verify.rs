@@ -13,6 +13,7 @@ use crate::trace::render::Clock;
 use crate::trace::table;
 use crate::verify::eval::Instant;
 use crate::verify::language::{Property, parse};
+use crate::verify::words::words;
 use crate::verify::{Outcome, parse_file, verify as check_all};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -168,13 +169,16 @@ impl Context<'_> {
                                 String::from("with every timing draw at its nominal value"),
                                 "the configuration breaks it, not an unlucky timing",
                             ),
-                            (n, true) => (
-                                format!("with {n} timing draws left random, every other at its nominal value"),
-                                "none of them can be pinned",
-                            ),
-                            (n, false) => (
-                                format!("with {n} timing draws left random, every other at its nominal value"),
-                                "shrinking budget spent",
+                            (n, minimal) => (
+                                format!(
+                                    "with {n} timing draw{} left random, every other at its nominal value",
+                                    if n == 1 { "" } else { "s" }
+                                ),
+                                match (minimal, n) {
+                                    (true, 1) => "it cannot be pinned",
+                                    (true, _) => "none of them can be pinned",
+                                    (false, _) => "shrinking budget spent",
+                                },
                             ),
                         };
                         let _ = writeln!(
@@ -186,7 +190,8 @@ impl Context<'_> {
                             instant(&s.instant)
                         );
                         for d in &s.random {
-                            let _ = writeln!(out, "    {}", draw(d));
+                            let _ = writeln!(out, "    {}", words(d));
+                            let _ = writeln!(out, "      {}", draw(d));
                         }
                         let rows: Vec<_> =
                             table::rows(&s.trace, self.clock).into_iter().filter(|r| r.t <= s.instant.at).collect();
@@ -232,15 +237,12 @@ fn instant(i: &Instant) -> String {
     s
 }
 
+/// The draw's key and distribution, for `--seed` re-runs and tools:
+/// `kubelet/kind-worker/loop:phase(node/kind-worker, PLEG relist)#1, from uniform(0s, 1s)`.
 fn draw(d: &Draw) -> String {
     match &d.value {
-        Drawn::Millis { drawn, nominal, dist } => format!(
-            "{} = {} from {dist} (nominal {})",
-            d.key,
-            SimDuration::from_millis(*drawn),
-            SimDuration::from_millis(*nominal)
-        ),
-        Drawn::Fraction { drawn, nominal } => format!("{} = {drawn:.3} of the jitter range (nominal {nominal})", d.key),
+        Drawn::Millis { dist, .. } => format!("{}, from {dist}", d.key),
+        Drawn::Fraction { .. } => format!("{}, a fraction of the jitter range", d.key),
     }
 }
 
@@ -262,9 +264,10 @@ fn to_json(p: &Property, o: &Outcome) -> Value {
                     Drawn::Millis { drawn, nominal, dist } => json!({
                         "draw": d.key.to_string(), "value": secs(SimTime::ZERO + SimDuration::from_millis(*drawn)),
                         "nominal": secs(SimTime::ZERO + SimDuration::from_millis(*nominal)), "dist": dist,
+                        "words": words(d),
                     }),
                     Drawn::Fraction { drawn, nominal } => json!({
-                        "draw": d.key.to_string(), "fraction": drawn, "nominal": nominal,
+                        "draw": d.key.to_string(), "fraction": drawn, "nominal": nominal, "words": words(d),
                     }),
                 }).collect::<Vec<_>>(),
             })),

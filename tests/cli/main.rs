@@ -39,6 +39,7 @@ mod predict;
 mod runs;
 mod scenarios;
 mod services;
+mod shrinking;
 mod sweeps;
 mod syntax;
 mod unsupported;
