@@ -2,7 +2,7 @@
 //! `lognormal(2s, 1s)`. Every draw is clamped at zero and rounded to the
 //! millisecond grid, and uses `libm` so results are identical on every machine.
 
-use crate::rng::Stream;
+use crate::rng::{Label, Stream};
 use crate::time::{SimDuration, parse_duration};
 use std::fmt;
 
@@ -68,7 +68,9 @@ impl Dist {
     }
 
     /// Draws one duration. A fixed value draws nothing from the stream.
-    pub fn sample(&self, rng: &mut Stream) -> SimDuration {
+    /// `label` names the draw for `verify`'s shrinking ([`Label`]); it is
+    /// made only then.
+    pub fn sample(&self, rng: &mut Stream, label: impl FnOnce() -> Label) -> SimDuration {
         let ms = match *self {
             Dist::Fixed(d) => return d,
             Dist::Uniform(lo, hi) => {
@@ -85,7 +87,7 @@ impl Dist {
             }
         };
         let drawn = SimDuration::from_millis(if ms.is_finite() && ms > 0.0 { libm::round(ms) as u64 } else { 0 });
-        rng.timing(drawn, self.nominal(), || self.to_string())
+        rng.timing(drawn, self.nominal(), || self.to_string(), label)
     }
 }
 
@@ -140,6 +142,11 @@ impl<'de> serde::Deserialize<'de> for Dist {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::What;
+
+    fn t() -> Label {
+        Label::new(What::Listen, "t")
+    }
 
     #[test]
     fn parses_every_form() {
@@ -162,17 +169,17 @@ mod tests {
         let mut r1 = Stream::new(1, "t");
         let mut r2 = Stream::new(1, "t");
         for _ in 0..1000 {
-            let x = u.sample(&mut r1);
+            let x = u.sample(&mut r1, t);
             assert!(x >= SimDuration::from_secs(1) && x <= SimDuration::from_secs(3));
-            let _ = n.sample(&mut r1); // clamped, never panics
-            let _ = l.sample(&mut r1);
+            let _ = n.sample(&mut r1, t); // clamped, never panics
+            let _ = l.sample(&mut r1, t);
         }
         for _ in 0..1000 {
-            let _ = u.sample(&mut r2);
-            let _ = n.sample(&mut r2);
-            let _ = l.sample(&mut r2);
+            let _ = u.sample(&mut r2, t);
+            let _ = n.sample(&mut r2, t);
+            let _ = l.sample(&mut r2, t);
         }
-        assert_eq!(u.sample(&mut r1), u.sample(&mut r2));
+        assert_eq!(u.sample(&mut r1, t), u.sample(&mut r2, t));
     }
 
     #[test]
@@ -180,7 +187,7 @@ mod tests {
         let l = Dist::parse("lognormal(2s, 1s)").unwrap();
         let mut r = Stream::new(3, "t");
         let n = 20_000;
-        let total: u64 = (0..n).map(|_| l.sample(&mut r).as_millis()).sum();
+        let total: u64 = (0..n).map(|_| l.sample(&mut r, t).as_millis()).sum();
         let mean = total as f64 / n as f64;
         assert!((mean - 2000.0).abs() < 50.0, "mean {mean}");
     }

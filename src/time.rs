@@ -157,7 +157,10 @@ fn go_duration(ms: u64) -> String {
     }
 }
 
-/// Parses `90s`, `5m`, `250ms`, `1m30s`, `1.5s`, `2h`; a bare `0` is zero.
+/// Parses `90s`, `5m`, `250ms`, `1m30s`, `1.5s`, `2h`, `1d2h`; a bare `0` is
+/// zero. `d` is 24 h: Go's `time.ParseDuration` stops at `h`, but a sweep
+/// over days of simulated time reads better as `3d` than as `72h` (durations
+/// still print as Go does, hours the biggest unit: `25h0m0s`).
 pub fn parse_duration(text: &str) -> Result<SimDuration, String> {
     let s = text.trim();
     if s == "0" {
@@ -174,7 +177,7 @@ pub fn parse_duration(text: &str) -> Result<SimDuration, String> {
     while !rest.is_empty() {
         let num_len = rest
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .ok_or_else(|| format!("{s:?}: missing unit (use ms, s, m or h)"))?;
+            .ok_or_else(|| format!("{s:?}: missing unit (use ms, s, m, h or d)"))?;
         if num_len == 0 {
             return Err(format!("{s:?}: expected a number before the unit"));
         }
@@ -186,7 +189,8 @@ pub fn parse_duration(text: &str) -> Result<SimDuration, String> {
             "s" => 1000.0,
             "m" => 60_000.0,
             "h" => 3_600_000.0,
-            other => return Err(format!("{s:?}: unknown unit {other:?} (use ms, s, m or h)")),
+            "d" => 86_400_000.0,
+            other => return Err(format!("{s:?}: unknown unit {other:?} (use ms, s, m, h or d)")),
         };
         total_ms += value * factor;
         rest = &rest[unit_len..];
@@ -216,6 +220,20 @@ mod tests {
     }
 
     #[test]
+    fn days_are_24_hours() {
+        assert_eq!(parse_duration("1d"), Ok(SimDuration::from_secs(86_400)));
+        assert_eq!(parse_duration("1d2h"), Ok(SimDuration::from_secs(93_600)));
+        assert_eq!(parse_duration("0.5d"), Ok(SimDuration::from_secs(43_200)));
+        assert_eq!(parse_duration("2d30m"), Ok(SimDuration::from_secs(2 * 86_400 + 1800)));
+        // Units may come in any order and repeat, as in Go; `d` is one more.
+        assert_eq!(parse_duration("1h1d"), parse_duration("25h"));
+        let unknown = parse_duration("1w").unwrap_err();
+        assert!(unknown.contains("(use ms, s, m, h or d)"), "{unknown}");
+        assert!(parse_duration("1").unwrap_err().contains("missing unit (use ms, s, m, h or d)"));
+        assert!(parse_duration("1dd").is_err());
+    }
+
+    #[test]
     fn prints_like_go() {
         assert_eq!(SimDuration::from_secs(10).to_string(), "10s");
         assert_eq!(SimDuration::from_secs(80).to_string(), "1m20s");
@@ -223,5 +241,8 @@ mod tests {
         assert_eq!(SimDuration::from_millis(1500).to_string(), "1.5s");
         assert_eq!(SimDuration::from_millis(250).to_string(), "250ms");
         assert_eq!(SimTime::from_millis(12_000).to_string(), "12.000s");
+        // Days are read, never printed: Go's biggest unit is the hour.
+        assert_eq!(SimDuration::from_secs(90_000).to_string(), "25h0m0s");
+        assert_eq!(parse_duration("1d").map(|d| d.to_string()), Ok("24h0m0s".to_string()));
     }
 }

@@ -115,10 +115,19 @@ impl ApiServer {
         })
     }
 
-    /// POST a pod with `generateName: <prefix>`.
-    pub fn create_generated(&mut self, spec: Arc<PodSpec>, prefix: &str, now: SimTime, trace: &mut Trace) -> PodId {
+    /// POST a pod with `generateName: <prefix>`; `alias` is its
+    /// seed-independent name ([`PodSpec::alias`]).
+    pub fn create_generated(
+        &mut self,
+        spec: Arc<PodSpec>,
+        prefix: &str,
+        alias: Arc<str>,
+        now: SimTime,
+        trace: &mut Trace,
+    ) -> PodId {
         let name = self.pods.generate_name(&spec.namespace, prefix, &mut self.names);
         let mut named = (*spec).clone();
+        named.alias = alias;
         named.object.metadata.generate_name = Some(prefix.to_string());
         named.object.metadata.name = Some(name.clone());
         named.name = name;

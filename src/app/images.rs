@@ -500,7 +500,7 @@ mod tests {
     }
 
     fn plan(b: ContainerBehaviour) -> Plan {
-        Plan::draw(Some(Arc::new(b)), &[1234], &mut Stream::new(1, "t"))
+        Plan::draw(Some(Arc::new(b)), &[1234], Arc::from("t"), &mut Stream::new(1, "t"))
     }
 
     /// The status of a GET of `path` at `ms` since start, after SIGTERM or not.

@@ -230,7 +230,7 @@ mod tests {
         let exit = b.exit.as_ref().unwrap();
         assert_eq!((exit.after.clone(), exit.code), (Dist::Fixed(SimDuration::from_secs(630)), 0));
         assert_eq!(b.ports, Some(Vec::new()));
-        let plan = crate::app::Plan::draw(Some(b.clone()), &[], &mut crate::rng::Stream::new(1, "t"));
+        let plan = crate::app::Plan::draw(Some(b.clone()), &[], Arc::from("t"), &mut crate::rng::Stream::new(1, "t"));
         assert_eq!(plan.sigterm_at(SimDuration::from_secs(5)), crate::app::OnSigterm::Ignore);
     }
 

@@ -3,7 +3,7 @@
 
 use super::schema::{ContainerBehaviour, GrpcStatus, HttpAnswerSpec, Moment, Stretch};
 use crate::dist::Dist;
-use crate::rng::Stream;
+use crate::rng::{Label, Stream, What};
 use crate::time::SimDuration;
 use std::sync::Arc;
 
@@ -73,10 +73,11 @@ struct Schedule {
 }
 
 impl Schedule {
-    fn draw<S: Stretch>(entries: &[S], rng: &mut Stream) -> Schedule {
+    /// `label`: each boundary's draw (`answer_change` of the path).
+    fn draw<S: Stretch>(entries: &[S], rng: &mut Stream, label: &dyn Fn() -> Label) -> Schedule {
         let find = |m: Moment| entries.iter().position(|e| e.moment() == m);
         let timed: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].moment() == Moment::Timed).collect();
-        let untils = untils(timed.iter().map(|&i| entries[i].until()), rng);
+        let untils = untils(timed.iter().map(|&i| entries[i].until()), rng, label);
         Schedule { timed, untils, after_prestop: find(Moment::AfterPrestop), after_sigterm: find(Moment::AfterSigterm) }
     }
 
@@ -127,6 +128,8 @@ pub struct Plan {
     http: Vec<Schedule>,
     exec: Vec<Schedule>,
     grpc: Vec<Schedule>,
+    /// The container its draws are about (`pod/web@rev2#3/app`).
+    about: Arc<str>,
 }
 
 impl Plan {
@@ -134,7 +137,14 @@ impl Plan {
     /// unless its behaviour names `ports`. `None` is podsim's default app:
     /// binds its default ports at once, answers every request with success,
     /// runs forever, exits 0 on SIGTERM and 1 when a port is taken.
-    pub fn draw(behaviour: Option<Arc<ContainerBehaviour>>, default_ports: &[u16], rng: &mut Stream) -> Plan {
+    /// `about` names the container in its draws' labels.
+    pub fn draw(
+        behaviour: Option<Arc<ContainerBehaviour>>,
+        default_ports: &[u16],
+        about: Arc<str>,
+        rng: &mut Stream,
+    ) -> Plan {
+        let label = |what: What| Label::new(what, about.clone());
         let Some(b) = behaviour else {
             return Plan {
                 behaviour: None,
@@ -146,25 +156,38 @@ impl Plan {
                 http: Vec::new(),
                 exec: Vec::new(),
                 grpc: Vec::new(),
+                about,
             };
         };
-        let listen_after = latency(&b.listen, rng);
-        let exit = b.exit.as_ref().map(|e| (e.after.sample(rng), e.code));
+        let listen_after = latency(&b.listen, rng, || label(What::Listen));
+        let exit = b.exit.as_ref().map(|e| (e.after.sample(rng, || label(What::Exit)), e.code));
         let on_sigterm = match &b.sigterm {
             Some(s) if s.ignore => OnSigterm::Ignore,
-            Some(s) => OnSigterm::Exit { after: latency(&s.exit_after, rng), code: s.code.unwrap_or(0) },
+            Some(s) => OnSigterm::Exit {
+                after: latency(&s.exit_after, rng, || label(What::SigtermExit)),
+                code: s.code.unwrap_or(0),
+            },
             None => OnSigterm::Exit { after: SimDuration::ZERO, code: 0 },
         };
-        let http = b.http.values().map(|ps| Schedule::draw(ps, rng)).collect();
-        let exec = b.exec.values().map(|ps| Schedule::draw(ps, rng)).collect();
-        let grpc = b.grpc.values().map(|ps| Schedule::draw(ps, rng)).collect();
+        let change = |to: String| label(What::AnswerChange).with(to);
+        let http = b.http.iter().map(|(k, ps)| Schedule::draw(ps, rng, &|| change(format!("GET {k}")))).collect();
+        let exec = b.exec.iter().map(|(k, ps)| Schedule::draw(ps, rng, &|| change(format!("exec {k}")))).collect();
+        let grpc = b.grpc.iter().map(|(k, ps)| Schedule::draw(ps, rng, &|| change(grpc_name(k)))).collect();
         let on_address_in_use = match &b.address_in_use {
             None => EXIT_ON_ADDRESS_IN_USE,
             Some(a) if a.ignore => OnAddressInUse::Ignore,
-            Some(a) => OnAddressInUse::Exit { after: latency(&a.exit_after, rng), code: a.code.unwrap_or(1) },
+            Some(a) => OnAddressInUse::Exit {
+                after: latency(&a.exit_after, rng, || label(What::AddressInUseExit)),
+                code: a.code.unwrap_or(1),
+            },
         };
         let ports = b.ports.clone().unwrap_or_else(|| default_ports.to_vec());
-        Plan { behaviour: Some(b), ports, listen_after, exit, on_sigterm, on_address_in_use, http, exec, grpc }
+        Plan { behaviour: Some(b), ports, listen_after, exit, on_sigterm, on_address_in_use, http, exec, grpc, about }
+    }
+
+    /// The label of a draw about one answer of this process.
+    fn answer(&self, what: What, to: String) -> Label {
+        Label::new(what, self.about.clone()).with(to)
     }
 
     /// What SIGTERM does to the process when it arrives at `age`: the
@@ -206,7 +229,7 @@ impl Plan {
             return HttpAnswer::Response(HttpResponse { status: 404, latency: SimDuration::ZERO, location: None });
         };
         let p = &b.http[path][self.http[i].pick(age, moments)];
-        let latency = latency(&p.latency, rng);
+        let latency = latency(&p.latency, rng, || self.answer(What::AnswerLatency, format!("GET {path}")));
         match &p.answer {
             HttpAnswerSpec::Status { status, location } => {
                 HttpAnswer::Response(HttpResponse { status: *status, latency, location: location.clone() })
@@ -214,7 +237,8 @@ impl Plan {
             HttpAnswerSpec::Forward(f) => HttpAnswer::Relay {
                 port: f.port.0,
                 path: f.path.clone(),
-                timeout: f.timeout.as_ref().map(|t| t.sample(rng)),
+                timeout: (f.timeout.as_ref())
+                    .map(|t| t.sample(rng, || self.answer(What::RelayTimeout, format!("GET {path}")))),
                 latency,
             },
         }
@@ -231,7 +255,8 @@ impl Plan {
         match b.grpc.keys().position(|k| k == service) {
             Some(i) => {
                 let p = &b.grpc[service][self.grpc[i].pick(age, moments)];
-                GrpcAnswer::Status { status: p.status, latency: latency(&p.latency, rng) }
+                let latency = latency(&p.latency, rng, || self.answer(What::AnswerLatency, grpc_name(service)));
+                GrpcAnswer::Status { status: p.status, latency }
             }
             None => GrpcAnswer::NotFound,
         }
@@ -244,18 +269,32 @@ impl Plan {
         match listed {
             Some((b, i)) => {
                 let phase = &b.exec[command][self.exec[i].pick(age, moments)];
-                ExecAnswer { code: phase.exit, latency: latency(&phase.latency, rng), output: phase.output.clone() }
+                let latency =
+                    latency(&phase.latency, rng, || self.answer(What::AnswerLatency, format!("exec {command}")));
+                ExecAnswer { code: phase.exit, latency, output: phase.output.clone() }
             }
             None => ExecAnswer { code: 0, latency: SimDuration::ZERO, output: None },
         }
     }
 }
 
+/// `gRPC Check(SERVICE)`, the server's own for "".
+fn grpc_name(service: &str) -> String {
+    match service {
+        "" => "gRPC Check".to_string(),
+        s => format!("gRPC Check({s})"),
+    }
+}
+
 /// Draws a schedule's boundaries; random ones are kept non-decreasing.
-fn untils<'a>(items: impl Iterator<Item = Option<&'a Dist>>, rng: &mut Stream) -> Vec<SimDuration> {
+fn untils<'a>(
+    items: impl Iterator<Item = Option<&'a Dist>>,
+    rng: &mut Stream,
+    label: &dyn Fn() -> Label,
+) -> Vec<SimDuration> {
     let mut out: Vec<SimDuration> = Vec::new();
     for u in items.flatten() {
-        let d = u.sample(rng).max(out.last().copied().unwrap_or(SimDuration::ZERO));
+        let d = u.sample(rng, label).max(out.last().copied().unwrap_or(SimDuration::ZERO));
         out.push(d);
     }
     out
@@ -267,8 +306,8 @@ fn stretch(untils: &[SimDuration], age: SimDuration) -> usize {
 }
 
 /// Draws an optional duration; absent is zero.
-fn latency(d: &Option<Dist>, rng: &mut Stream) -> SimDuration {
-    d.as_ref().map_or(SimDuration::ZERO, |d| d.sample(rng))
+fn latency(d: &Option<Dist>, rng: &mut Stream, label: impl FnOnce() -> Label) -> SimDuration {
+    d.as_ref().map_or(SimDuration::ZERO, |d| d.sample(rng, label))
 }
 
 #[cfg(test)]
@@ -279,7 +318,7 @@ mod tests {
 
     fn plan(text: &str) -> Plan {
         let b = Behaviours::load(&Arc::new(SourceFile { name: "a.yaml".into(), text: text.into() })).unwrap();
-        Plan::draw(b.for_instance("app", 0), &[8080], &mut Stream::new(1, "t"))
+        Plan::draw(b.for_instance("app", 0), &[8080], Arc::from("t"), &mut Stream::new(1, "t"))
     }
 
     const M: Moments = Moments { prestop: false, sigterm: false };
@@ -359,7 +398,7 @@ mod tests {
 
     #[test]
     fn the_default_app_always_succeeds() {
-        let p = Plan::draw(None, &[80], &mut Stream::new(1, "t"));
+        let p = Plan::draw(None, &[80], Arc::from("t"), &mut Stream::new(1, "t"));
         let mut r = Stream::new(1, "r");
         assert_eq!(p.ports(), &[80]);
         assert_eq!(p.http("/anything", SimDuration::ZERO, M, &mut r), http(200));

@@ -163,29 +163,20 @@ pub enum Picture {
     Graph(GraphArgs),
 }
 
-/// The scenario and model flags every picture takes.
+/// The run inputs and the output file every picture takes.
 #[derive(Debug, clap::Args)]
 pub struct PlotInputs {
-    /// The scenario file.
-    pub scenario: PathBuf,
+    #[command(flatten)]
+    pub run: RunInputs,
     /// The picture to write: FILE.svg or FILE.png.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
-    /// Kubernetes version to model (1.34–1.37), overriding the profile's.
-    #[arg(long, value_name = "VERSION")]
-    pub kubernetes: Option<String>,
-    /// How much simulated time each run lasts.
-    #[arg(long, value_parser = duration)]
-    pub until: Option<SimDuration>,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct TimelineArgs {
     #[command(flatten)]
     pub inputs: PlotInputs,
-    /// Seed of the run (default: the scenario's).
-    #[arg(long)]
-    pub seed: Option<u64>,
 }
 
 /// The seeded runs a picture of many runs is drawn from.
@@ -200,52 +191,50 @@ pub struct Sweep {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("seed", first_seed))]
 pub struct CdfArgs {
     #[command(flatten)]
     pub inputs: PlotInputs,
     #[command(flatten)]
     pub sweep: Sweep,
-    /// A milestone to draw (repeatable; default: the pods' and Services' key steps).
-    #[arg(short = 'm', long = "milestone", value_name = "NAME")]
+    /// Milestones to draw: a name, a prefix ending where a name part ends
+    /// (pod/web), or a pattern with * (*:ready). Repeatable; default: the
+    /// pods' and Services' key steps.
+    #[arg(short = 'm', long = "milestone", value_name = "PATTERN")]
     pub milestones: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("seed", first_seed))]
 pub struct GraphArgs {
     #[command(flatten)]
     pub inputs: PlotInputs,
     #[command(flatten)]
     pub sweep: Sweep,
-    /// A milestone to draw (repeatable; default: every ordered one, or past 40 the key ones).
-    #[arg(short = 'm', long = "milestone", value_name = "NAME")]
+    /// Milestones to draw: a name, a prefix ending where a name part ends
+    /// (pod/web), or a pattern with * (*:ready). Repeatable; default: every
+    /// ordered one, or past 40 the key ones.
+    #[arg(short = 'm', long = "milestone", value_name = "PATTERN")]
     pub milestones: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("seed", |a| a.help("The first seed (default: the scenario's, else 1); re-runs a counterexample")))]
 pub struct VerifyArgs {
-    /// The scenario file.
-    pub scenario: PathBuf,
+    #[command(flatten)]
+    pub inputs: RunInputs,
     /// A property, e.g. 'always ready_endpoints(svc/web) >= 1 after 30s' (repeatable).
     #[arg(short = 'p', long = "property", value_name = "PROPERTY")]
     pub properties: Vec<String>,
     /// A file of properties, one per line, `#` comments (repeatable).
-    #[arg(short = 'f', long = "properties", value_name = "FILE")]
+    #[arg(long = "properties", value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// How many runs at most (default 1000; 1 with --seed).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: Option<u32>,
-    /// The first seed (default: the scenario's); re-runs a counterexample.
-    #[arg(long)]
-    pub seed: Option<u64>,
     /// Threads (default: every core); the results do not depend on it.
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// Kubernetes version to model (1.34–1.37), overriding the profile's.
-    #[arg(long, value_name = "VERSION")]
-    pub kubernetes: Option<String>,
-    /// How much simulated time each run lasts.
-    #[arg(long, value_parser = duration)]
-    pub until: Option<SimDuration>,
     /// Output format: table (a report per property: HOLDS, NOT SEEN or BROKEN,
     /// with the seed, the instant and the shrunk timeline of a counterexample), or json
     /// (one JSON object per property, one per line; `jsonl` is the same).
@@ -254,21 +243,16 @@ pub struct VerifyArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("seed", first_seed))]
 pub struct PredictArgs {
-    /// The scenario file (its seed is the first run's).
-    pub scenario: PathBuf,
+    #[command(flatten)]
+    pub inputs: RunInputs,
     /// How many runs (seeds SEED, SEED+1, …).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
     /// Threads (default: every core); the results do not depend on it.
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// Kubernetes version to model (1.34–1.37), overriding the profile's.
-    #[arg(long, value_name = "VERSION")]
-    pub kubernetes: Option<String>,
-    /// How much simulated time each run lasts.
-    #[arg(long, value_parser = duration)]
-    pub until: Option<SimDuration>,
     /// Output format: table (each milestone's distribution, then the
     /// orderings), or json (the whole prediction as one JSON object on one
     /// line; `jsonl` is the same).
@@ -277,10 +261,41 @@ pub struct PredictArgs {
     /// Print the happens-before graph in Graphviz DOT instead.
     #[arg(long)]
     pub dot: bool,
+    #[command(flatten)]
+    pub selection: Selection,
     /// Run only shard K of N (a contiguous block of the runs) and write its
     /// runs' milestones as a partial result for `podsim merge`.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+}
+
+/// Which milestones and orderings a prediction prints, and in what order.
+#[derive(Debug, clap::Args)]
+pub struct Selection {
+    /// Only the milestones this matches (repeatable), in the table, the JSON
+    /// and the graph alike: an exact name; a prefix ending where a part of
+    /// the name ends (pod/web is pod web's milestones and its containers',
+    /// deploy/web@rev2 that revision's); or a pattern where * is any run of
+    /// characters (*:ready, pod/web@rev2#*:ready). The orderings are those
+    /// among the chosen milestones.
+    #[arg(short = 'm', long = "milestone", value_name = "PATTERN")]
+    pub milestones: Vec<String>,
+    /// Which ordering sections to print: both (ALWAYS BEFORE and ORDER
+    /// VARIES), always, varies or none. Milestones print by median time
+    /// (ties by name), edges in that order, and the pairs whose order varies
+    /// closest to a coin toss first (the smallest share for the commonest
+    /// order; ties by names).
+    #[arg(long, value_enum, default_value_t = Orderings::Both, value_name = "WHICH")]
+    pub orderings: Orderings,
+}
+
+/// `--orderings`: which ordering sections of a prediction print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Orderings {
+    Both,
+    Always,
+    Varies,
+    None,
 }
 
 #[derive(Debug, clap::Args)]
@@ -296,6 +311,8 @@ pub struct MergeArgs {
     /// Print the happens-before graph in Graphviz DOT instead.
     #[arg(long)]
     pub dot: bool,
+    #[command(flatten)]
+    pub selection: Selection,
 }
 
 /// `-o`: for humans or for machines. `json` and `jsonl` name the same value;
@@ -363,7 +380,7 @@ pub struct RunInputs {
     /// Seed of the run (default 1).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// How much simulated time to run, e.g. 90s, 5m, 250ms (default 10m).
+    /// How much simulated time to run, e.g. 90s, 5m, 250ms, 1d (default 10m).
     #[arg(long, value_parser = duration)]
     pub until: Option<SimDuration>,
     /// After each rollout (`apply` action), run `kubectl rollout status
@@ -404,6 +421,11 @@ pub struct RunInputs {
 
 fn duration(s: &str) -> Result<SimDuration, String> {
     parse_duration(s)
+}
+
+/// `--seed` of a sweep: where its seeds start.
+fn first_seed(a: clap::Arg) -> clap::Arg {
+    a.help("The first seed: runs have seeds SEED, SEED+1, … (default: the scenario's, else 1)")
 }
 
 #[derive(Debug, clap::Args)]

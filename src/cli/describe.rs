@@ -87,7 +87,7 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
     };
     // The objects are podsim's own renderings: one that does not read back is a bug, said as such.
     let Some(text) = text else {
-        let _ = writeln!(stderr, "error: podsim could not read back its own {} {name:?}", args.resource);
+        problems::fail(stderr, format_args!("podsim could not read back its own {} {name:?}", args.resource));
         return ExitCode::from(2);
     };
     problems::emit(&text, stderr)

@@ -17,6 +17,7 @@ mod problems;
 mod report;
 mod run;
 mod verify;
+mod words;
 
 use clap::{CommandFactory, FromArgMatches};
 use std::ffi::OsString;

@@ -1,11 +1,13 @@
 //! `podsim plot`: pictures of one run or of many.
 
 use super::args::{CdfArgs, GraphArgs, Picture, PlotArgs, PlotInputs, Sweep, TimelineArgs};
-use super::predict::progress;
+use super::predict::{ignored_rollout_timeout, progress};
 use super::problems;
+use super::run::inputs as run_inputs;
+use super::words;
 use crate::plot::{Format, cdf, graph, save, timeline};
-use crate::predict::{Runs, predict, run_all};
-use crate::run::{Inputs, Prepared, simulate};
+use crate::predict::{Runs, in_telling_order, predict, run_all};
+use crate::run::{Prepared, simulate};
 use crate::time::SimTime;
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -35,23 +37,19 @@ pub fn plot(args: PlotArgs) -> ExitCode {
 }
 
 /// Checks the output's format before anything runs, then reads the inputs.
-fn inputs(args: &PlotInputs, seed: Option<u64>, stderr: &mut impl Write) -> Result<Prepared, Failure> {
+fn inputs(args: &PlotInputs, stderr: &mut impl Write) -> Result<Prepared, Failure> {
     Format::of(&args.output).map_err(Failure::Message)?;
-    let inputs = Inputs {
-        scenario: Some(args.scenario.clone()),
-        kubernetes: args.kubernetes.clone(),
-        until: args.until,
-        seed,
-        ..Inputs::default()
-    };
-    problems::prepared(&inputs, stderr).ok_or(Failure::Input)
+    let inputs = run_inputs(&args.run, stderr).ok_or(Failure::Input)?;
+    let prepared = problems::prepared(&inputs, stderr).ok_or(Failure::Input)?;
+    ignored_rollout_timeout(&args.run, "a picture does not show what kubectl prints", stderr);
+    Ok(prepared)
 }
 
 fn plot_timeline(args: TimelineArgs, stderr: &mut impl Write) -> Result<(), Failure> {
-    let p = inputs(&args.inputs, args.seed, stderr)?;
+    let p = inputs(&args.inputs, stderr)?;
     let until = SimTime::ZERO + p.until;
     let trace = simulate(&p.setup, p.seed, until);
-    let title = format!("{}: seed {}, {} simulated", args.inputs.scenario.display(), p.seed, p.until);
+    let title = format!("{}: seed {}, {} simulated", words::inputs(&args.inputs.run), p.seed, p.until);
     save(&timeline::build(&trace, title, until), &args.inputs.output).map_err(Failure::Message)
 }
 
@@ -70,17 +68,19 @@ fn over(p: &Prepared, runs: u32) -> String {
 }
 
 fn plot_cdf(args: CdfArgs, stderr: &mut impl Write) -> Result<(), Failure> {
-    let p = inputs(&args.inputs, None, stderr)?;
+    let p = inputs(&args.inputs, stderr)?;
     let runs = many(&p, &args.sweep);
     let chosen = cdf::choose(&runs.names, &args.milestones).map_err(Failure::Message)?;
-    let title = format!("{}: milestone times over {}", args.inputs.scenario.display(), over(&p, args.sweep.runs));
+    let title = format!("{}: milestone times over {}", words::inputs(&args.inputs.run), over(&p, args.sweep.runs));
     save(&cdf::Cdf::new(&runs, &chosen, title), &args.inputs.output).map_err(Failure::Message)
 }
 
 fn plot_graph(args: GraphArgs, stderr: &mut impl Write) -> Result<(), Failure> {
-    let p = inputs(&args.inputs, None, stderr)?;
+    let p = inputs(&args.inputs, stderr)?;
     let runs = many(&p, &args.sweep);
-    let prediction = predict(&runs, p.seed);
+    // The most telling first: boxes by median within a layer, the
+    // closest races first among those listed.
+    let prediction = in_telling_order(predict(&runs, p.seed));
     if let Some(n) = prediction.ordering.skipped {
         return Err(Failure::Message(format!(
             "{n} milestones: more than the {} podsim orders pairwise, so there is no graph to draw",
@@ -90,7 +90,7 @@ fn plot_graph(args: GraphArgs, stderr: &mut impl Write) -> Result<(), Failure> {
     let (shown, note) = graph::choose(&prediction, &args.milestones).map_err(Failure::Message)?;
     let title = format!(
         "{}: what always happens before what, over {}",
-        args.inputs.scenario.display(),
+        words::inputs(&args.inputs.run),
         over(&p, args.sweep.runs)
     );
     save(&graph::Graph::new(&prediction, &shown, note, title), &args.inputs.output).map_err(Failure::Message)

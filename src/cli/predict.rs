@@ -1,16 +1,18 @@
 //! `podsim predict`: many seeded runs, milestone statistics and orderings.
 
-use super::args::{MergeArgs, Output, PredictArgs};
+use super::args::{MergeArgs, Orderings, Output, PredictArgs, RunInputs, Selection};
 use super::problems::{self, emit};
+use super::run::inputs;
+use super::words;
+use crate::milestones::pattern;
 use crate::predict::MAX_ORDERED;
 use crate::predict::partial::{self, parse_shard, shard_runs};
-use crate::predict::{Prediction, predict as analyse, run_all};
-use crate::run::Inputs;
+use crate::predict::{Prediction, Runs, in_telling_order, predict as analyse, run_all};
 use crate::time::SimTime;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 use std::fmt::Write as _;
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 pub fn predict(args: PredictArgs) -> ExitCode {
@@ -22,25 +24,44 @@ pub fn predict(args: PredictArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let inputs = Inputs {
-        scenario: Some(args.scenario.clone()),
-        kubernetes: args.kubernetes.clone(),
-        until: args.until,
-        ..Inputs::default()
-    };
+    let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
     let Some(prepared) = problems::prepared(&inputs, stderr) else { return ExitCode::from(2) };
+    ignored_rollout_timeout(&args.inputs, "a prediction reads milestones, which kubectl does not change", stderr);
     let jobs = jobs(args.jobs);
     let which = shard.map_or(0..args.runs, |(k, n)| shard_runs(args.runs, k, n));
     let bar = progress(which.len() as u64);
     let until = SimTime::ZERO + prepared.until;
     let runs = run_all(&prepared.setup, prepared.seed, which, until, jobs, &|| bar.inc(1));
     bar.finish_and_clear();
-    let scenario = args.scenario.display().to_string();
+    let runs = chosen(runs, &args.selection, stderr);
+    let scenario = words::inputs(&args.inputs);
     let text = match shard {
         Some(s) => partial::write(&runs, &scenario, prepared.seed, args.runs, s),
-        None => render(&analyse(&runs, prepared.seed), &scenario, args.output, args.dot),
+        None => render(&analyse(&runs, prepared.seed), &scenario, args.output, args.dot, args.selection.orderings),
     };
     emit(&text, stderr)
+}
+
+/// `--rollout-timeout` adds what `kubectl rollout status` prints to a run's
+/// timeline, which only `run` and `verify`'s shrunk timeline show: say so
+/// rather than take it silently.
+pub(super) fn ignored_rollout_timeout(args: &RunInputs, why: &str, stderr: &mut impl Write) {
+    if args.rollout_timeout.is_some() {
+        problems::warn(stderr, format_args!("--rollout-timeout: {why}; ignored"));
+    }
+}
+
+/// The runs' milestones that `-m` chooses, with a warning for each pattern
+/// that chooses none (the prediction is of the others).
+fn chosen(runs: Runs, selection: &Selection, stderr: &mut impl Write) -> Runs {
+    if selection.milestones.is_empty() {
+        return runs;
+    }
+    let (keep, unmatched) = pattern::choose(&runs.names, &selection.milestones);
+    for p in unmatched {
+        problems::warn(stderr, format_args!("--milestone {p}: no milestone of the runs matches it"));
+    }
+    runs.only(&keep)
 }
 
 /// Threads for a sweep: as asked, else every core.
@@ -75,7 +96,11 @@ pub fn merge(args: MergeArgs) -> ExitCode {
         }
     }
     match partial::merge(&files) {
-        Ok(m) => emit(&render(&analyse(&m.runs, m.first_seed), &m.scenario, args.output, args.dot), stderr),
+        Ok(m) => {
+            let runs = chosen(m.runs, &args.selection, stderr);
+            let p = analyse(&runs, m.first_seed);
+            emit(&render(&p, &m.scenario, args.output, args.dot, args.selection.orderings), stderr)
+        }
         Err(e) => {
             problems::fail(stderr, e);
             ExitCode::from(2)
@@ -83,11 +108,23 @@ pub fn merge(args: MergeArgs) -> ExitCode {
     }
 }
 
-fn render(p: &Prediction, scenario: &str, output: Output, as_dot: bool) -> String {
+/// The prediction in its telling order ([`in_telling_order`]), as asked.
+fn render(p: &Prediction, scenario: &str, output: Output, as_dot: bool, orderings: Orderings) -> String {
+    let p = &in_telling_order(p.clone());
     match (as_dot, output) {
         (true, _) => dot(p),
-        (false, Output::Table) => table(p, scenario),
-        (false, Output::Jsonl) => format!("{}\n", to_json(p)),
+        (false, Output::Table) => table(p, scenario, orderings),
+        (false, Output::Jsonl) => format!("{}\n", to_json(p, orderings)),
+    }
+}
+
+/// Whether `--orderings` prints the ALWAYS BEFORE and the ORDER VARIES sections.
+fn sections(orderings: Orderings) -> (bool, bool) {
+    match orderings {
+        Orderings::Both => (true, true),
+        Orderings::Always => (true, false),
+        Orderings::Varies => (false, true),
+        Orderings::None => (false, false),
     }
 }
 
@@ -101,7 +138,8 @@ fn percent(n: u32, of: u32) -> String {
 }
 
 /// The milestone table, the reduced happens-before edges, and the races.
-pub fn table(p: &Prediction, scenario: &str) -> String {
+pub fn table(p: &Prediction, scenario: &str, orderings: Orderings) -> String {
+    let (always, varies) = sections(orderings);
     let mut out = String::new();
     let last = p.first_seed + p.runs as u64 - 1;
     let _ = writeln!(out, "{scenario}: {} runs, seeds {}–{last}\n", p.runs, p.first_seed);
@@ -123,19 +161,26 @@ pub fn table(p: &Prediction, scenario: &str) -> String {
             secs(s.max)
         );
     }
-    if let Some(n) = p.ordering.skipped {
+    if let Some(n) = p.ordering.skipped.filter(|_| always || varies) {
         let _ = writeln!(
             out,
-            "\nORDERING not computed: {n} milestones, more than the {MAX_ORDERED} podsim orders pairwise"
+            "\nORDERING not computed: {n} milestones, more than the {MAX_ORDERED} podsim orders pairwise (choose fewer with -m)"
         );
         return out;
     }
-    let _ =
-        writeln!(out, "\nALWAYS BEFORE (whenever the second happened, the first was earlier; transitively reduced)");
-    for (a, b) in &p.ordering.always_before {
-        let _ = writeln!(out, "  {} → {}", p.names[*a], p.names[*b]);
+    if always {
+        let _ = writeln!(
+            out,
+            "\nALWAYS BEFORE (whenever the second happened, the first was earlier; transitively reduced)"
+        );
+        for (a, b) in &p.ordering.always_before {
+            let _ = writeln!(out, "  {} → {}", p.names[*a], p.names[*b]);
+        }
     }
-    let _ = writeln!(out, "\nORDER VARIES");
+    if !varies {
+        return out;
+    }
+    let _ = writeln!(out, "\nORDER VARIES (closest to a coin toss first)");
     if p.ordering.varies.is_empty() {
         let _ = writeln!(out, "  (none)");
     }
@@ -157,10 +202,12 @@ pub fn table(p: &Prediction, scenario: &str) -> String {
     out
 }
 
-/// The prediction as one JSON object.
-pub fn to_json(p: &Prediction) -> serde_json::Value {
+/// The prediction as one JSON object; the ordering sections not asked
+/// for are left out.
+pub fn to_json(p: &Prediction, orderings: Orderings) -> serde_json::Value {
     let s = |t: SimTime| t.as_millis() as f64 / 1000.0;
-    json!({
+    let (always, varies) = sections(orderings);
+    let mut v = json!({
         "runs": p.runs,
         "firstSeed": p.first_seed,
         "milestones": p.names.iter().zip(&p.stats).map(|(n, st)| json!({
@@ -172,7 +219,16 @@ pub fn to_json(p: &Prediction) -> serde_json::Value {
         "varies": p.ordering.varies.iter().map(|v| json!({
             "a": p.names[v.a], "b": p.names[v.b], "aFirst": v.before, "same": v.same, "bFirst": v.after,
         })).collect::<Vec<_>>(),
-    })
+    });
+    if let Some(o) = v.as_object_mut() {
+        if !always {
+            o.remove("alwaysBefore");
+        }
+        if !varies {
+            o.remove("varies");
+        }
+    }
+    v
 }
 
 /// The reduced happens-before graph in Graphviz DOT.

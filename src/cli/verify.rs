@@ -6,13 +6,16 @@ use super::color::{self, Paint, Style};
 use super::predict::{jobs, progress};
 use super::problems;
 use crate::error::Severity;
+use super::run::inputs;
+use super::words::{self, quote};
 use crate::rng::draws::{Draw, Drawn};
-use crate::run::Inputs;
+use crate::run::add_rollout_status;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::render::Clock;
 use crate::trace::table;
 use crate::verify::eval::Instant;
 use crate::verify::language::{Property, parse};
+use crate::verify::words::words;
 use crate::verify::{Outcome, parse_file, verify as check_all};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -28,32 +31,34 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let inputs = Inputs {
-        scenario: Some(args.scenario.clone()),
-        kubernetes: args.kubernetes.clone(),
-        seed: args.seed,
-        until: args.until,
-        ..Inputs::default()
-    };
+    let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
     let Some(prepared) = problems::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     if let Some(message) = beyond_the_run(&properties, prepared.until) {
         problems::fail(stderr, message);
         return ExitCode::from(2);
     }
-    let runs = args.runs.unwrap_or(if args.seed.is_some() { 1 } else { 1000 });
+    let runs = args.runs.unwrap_or(if args.inputs.seed.is_some() { 1 } else { 1000 });
     let jobs = jobs(args.jobs);
     let bar = progress(runs as u64);
     let until = SimTime::ZERO + prepared.until;
     let outcomes = check_all(&prepared.setup, &properties, prepared.seed, runs, until, jobs, &|n| bar.inc(n));
     bar.finish_and_clear();
-    let outcomes = match outcomes {
+    let mut outcomes = match outcomes {
         Ok(o) => o,
         Err(e) => {
             problems::fail(stderr, e);
             return ExitCode::from(2);
         }
     };
-    let scenario = args.scenario.display().to_string();
+    // The shrunk timeline shows what `kubectl rollout status` printed, as `run` would.
+    if let Some(timeout) = prepared.rollout_timeout {
+        for o in &mut outcomes {
+            if let Outcome::Counterexample { shrunk: Some(s), .. } = o {
+                add_rollout_status(&mut s.trace, &prepared.setup, timeout);
+            }
+        }
+    }
+    let scenario = words::inputs(&args.inputs);
     let text = match args.output {
         Output::Table => {
             let ctx = Context {
@@ -179,13 +184,16 @@ impl Context<'_> {
                                 String::from("with every timing draw at its nominal value"),
                                 "the configuration breaks it, not an unlucky timing",
                             ),
-                            (n, true) => (
-                                format!("with {n} timing draws left random, every other at its nominal value"),
-                                "none of them can be pinned",
-                            ),
-                            (n, false) => (
-                                format!("with {n} timing draws left random, every other at its nominal value"),
-                                "shrinking budget spent",
+                            (n, minimal) => (
+                                format!(
+                                    "with {n} timing draw{} left random, every other at its nominal value",
+                                    if n == 1 { "" } else { "s" }
+                                ),
+                                match (minimal, n) {
+                                    (true, 1) => "it cannot be pinned",
+                                    (true, _) => "none of them can be pinned",
+                                    (false, _) => "shrinking budget spent",
+                                },
                             ),
                         };
                         let _ = writeln!(
@@ -197,7 +205,8 @@ impl Context<'_> {
                             instant(&s.instant)
                         );
                         for d in &s.random {
-                            let _ = writeln!(out, "    {}", draw(d));
+                            let _ = writeln!(out, "    {}", words(d));
+                            let _ = writeln!(out, "      {}", draw(d));
                         }
                         let rows: Vec<_> =
                             table::rows(&s.trace, self.clock).into_iter().filter(|r| r.t <= s.instant.at).collect();
@@ -219,7 +228,7 @@ impl Context<'_> {
                     out,
                     "  re-run: podsim verify {} --seed {seed} --property {}",
                     self.scenario,
-                    shell_quote(&p.text)
+                    quote(&p.text)
                 );
                 let _ = writeln!(out, "  its full timeline: podsim run {} --seed {seed}", self.scenario);
             }
@@ -243,20 +252,13 @@ fn instant(i: &Instant) -> String {
     s
 }
 
+/// The draw's key and distribution, for `--seed` re-runs and tools:
+/// `kubelet/kind-worker/loop:phase(node/kind-worker, PLEG relist)#1, from uniform(0s, 1s)`.
 fn draw(d: &Draw) -> String {
     match &d.value {
-        Drawn::Millis { drawn, nominal, dist } => format!(
-            "{} = {} from {dist} (nominal {})",
-            d.key,
-            SimDuration::from_millis(*drawn),
-            SimDuration::from_millis(*nominal)
-        ),
-        Drawn::Fraction { drawn, nominal } => format!("{} = {drawn:.3} of the jitter range (nominal {nominal})", d.key),
+        Drawn::Millis { dist, .. } => format!("{}, from {dist}", d.key),
+        Drawn::Fraction { .. } => format!("{}, a fraction of the jitter range", d.key),
     }
-}
-
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
 }
 
 fn to_json(p: &Property, o: &Outcome) -> Value {
@@ -277,9 +279,10 @@ fn to_json(p: &Property, o: &Outcome) -> Value {
                     Drawn::Millis { drawn, nominal, dist } => json!({
                         "draw": d.key.to_string(), "value": secs(SimTime::ZERO + SimDuration::from_millis(*drawn)),
                         "nominal": secs(SimTime::ZERO + SimDuration::from_millis(*nominal)), "dist": dist,
+                        "words": words(d),
                     }),
                     Drawn::Fraction { drawn, nominal } => json!({
-                        "draw": d.key.to_string(), "fraction": drawn, "nominal": nominal,
+                        "draw": d.key.to_string(), "fraction": drawn, "nominal": nominal, "words": words(d),
                     }),
                 }).collect::<Vec<_>>(),
             })),

@@ -4,6 +4,7 @@
 use crate::dist::Dist;
 use crate::ids::PodId;
 use crate::ids::ServiceId;
+use crate::rng::{Label, What};
 use crate::time::{SimDuration, SimTime};
 use std::sync::Arc;
 
@@ -53,14 +54,25 @@ pub enum Schedule {
 
 impl Schedule {
     /// The time of request `n` (1-based) given request `n - 1` left at
-    /// `previous`, or `None` when the client is done.
-    pub fn next(&self, n: u32, previous: Option<SimTime>, rng: &mut crate::rng::Stream) -> Option<SimTime> {
+    /// `previous`, or `None` when the client is done. `client` names the
+    /// gap's draw (`client/NAME`).
+    pub fn next(
+        &self,
+        n: u32,
+        previous: Option<SimTime>,
+        rng: &mut crate::rng::Stream,
+        client: &str,
+    ) -> Option<SimTime> {
         match self {
             Schedule::At(times) => times.get(n as usize - 1).copied(),
             Schedule::Every { count: Some(c), .. } if n > *c => None,
             Schedule::Every { start, every, .. } => match previous {
                 None => Some(*start),
-                Some(p) => Some(p + every.sample(rng).max(SimDuration::from_millis(1))),
+                Some(p) => {
+                    let label =
+                        || Label::new(What::ClientInterval, format!("client/{client}")).with(format!("request {n}"));
+                    Some(p + every.sample(rng, label).max(SimDuration::from_millis(1)))
+                }
             },
         }
     }

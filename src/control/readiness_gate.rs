@@ -12,7 +12,7 @@ use crate::cluster::Cluster;
 use crate::dist::Dist;
 use crate::engine::Outbox;
 use crate::ids::PodId;
-use crate::rng::Stream;
+use crate::rng::{Label, Stream, What};
 use crate::scenario::GateController;
 use crate::trace::record::WatchKind;
 use foldhash::{HashSet, HashSetExt};
@@ -65,9 +65,10 @@ impl Controllers {
                 continue;
             }
             let lat = &self.cluster.latencies;
-            let after = lat.watch.sample(&mut self.rng)
-                + delay.sample(&mut self.rng)
-                + lat.controller_write.sample(&mut self.rng);
+            let label = |what: What| move || Label::new(what, pod.spec.alias.clone()).with(&**condition);
+            let after = lat.watch.sample(&mut self.rng, label(What::GateWatch))
+                + delay.sample(&mut self.rng, label(What::GateDelay))
+                + lat.controller_write.sample(&mut self.rng, label(What::GateWrite));
             out.after(after, GatePatch { pod: pod.id, condition: condition.clone(), status: desired });
         }
     }

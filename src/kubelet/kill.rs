@@ -13,6 +13,7 @@ use super::sync::Wait;
 use super::{Ev, Kubelet};
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
+use crate::rng::What;
 use crate::spec::{HookKind, PodSpec, Role};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::record::ProcessFact;
@@ -347,7 +348,10 @@ impl Kubelet {
         ctx: &mut Ctx<'_, impl Outbox<Out>>,
     ) -> u64 {
         let now = ctx.q.now();
-        let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
+        let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng, || {
+            let hook = if kind == HookKind::PreStop { "preStop hook" } else { "postStart hook" };
+            super::draws::label(&self.pods, What::HookOverhead, pod, Some(container)).with(hook)
+        });
         let sandbox = self.runtime.sandbox(pod);
         let ip = sandbox.and_then(|s| s.reported_ip()).cloned();
         let netns = sandbox.map(|s| s.netns);

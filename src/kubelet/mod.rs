@@ -12,6 +12,7 @@ pub mod backoff;
 pub mod config;
 pub mod config_objects;
 pub mod container_hash;
+mod draws;
 pub mod events;
 pub mod http_client;
 pub mod images;
@@ -40,7 +41,7 @@ use crate::client::{Answered, Silence};
 use crate::cluster::{Cluster, Gate, Node};
 use crate::engine::{Ctx, Outbox};
 use crate::ids::{NodeId, PodId};
-use crate::rng::Stream;
+use crate::rng::{Label, Stream, What};
 use crate::scenario::actions::Signal;
 use crate::spec::PodSpec;
 use crate::time::{SimDuration, SimTime};
@@ -48,6 +49,7 @@ use crate::trace::Record;
 use crate::trace::record::{KubeletAction, ProcessFact};
 use backoff::Backoff;
 use config_objects::ObjectCache;
+use draws::label;
 use events::{Recorder, Subject};
 use pleg::{PlegEvent, Relisted};
 use pod_worker::PodWorker;
@@ -351,14 +353,15 @@ impl Kubelet {
     /// Starts the kubelet's tickers, each at a random phase: the kubelet has
     /// been running long before the simulation starts.
     pub fn start(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let mut at = |period: SimDuration, ev: Ev, rng: &mut Stream| {
-            let offset = rng.phase(period);
+        let node = &self.node.name;
+        let mut at = |period: SimDuration, ev: Ev, ticker: &'static str, rng: &mut Stream| {
+            let offset = rng.phase(period, || Label::new(What::Phase, format!("node/{node}")).with(ticker));
             ctx.q.after(offset, Out::Own(ev));
         };
-        at(RELIST_PERIOD, Ev::Relist, &mut self.rng);
-        at(SYNC_TICK, Ev::SyncTick, &mut self.rng);
-        at(HOUSEKEEPING, Ev::Housekeeping, &mut self.rng);
-        at(STATUS_RESYNC, Ev::StatusResync, &mut self.rng);
+        at(RELIST_PERIOD, Ev::Relist, "PLEG relist", &mut self.rng);
+        at(SYNC_TICK, Ev::SyncTick, "sync loop tick", &mut self.rng);
+        at(HOUSEKEEPING, Ev::Housekeeping, "housekeeping", &mut self.rng);
+        at(STATUS_RESYNC, Ev::StatusResync, "status resync", &mut self.rng);
     }
 
     fn send(&self, ctx: &mut Ctx<'_, impl Outbox<Out>>, delay: SimDuration, ev: Ev) {
@@ -378,7 +381,9 @@ impl Kubelet {
             Ev::Relist => {
                 self.relisting = true;
                 let snapshots = self.live_pods().map(|p| (p, self.pleg.read(&self.runtime, p))).collect();
-                let d = self.cluster.latencies.pleg_relist.sample(&mut self.rng);
+                let node = &self.node.name;
+                let d = (self.cluster.latencies.pleg_relist)
+                    .sample(&mut self.rng, || Label::new(What::PlegRelist, format!("node/{node}")));
                 self.send(ctx, d, Ev::RelistDone { started: now, snapshots });
             }
             Ev::RelistDone { started, snapshots } => {
@@ -577,13 +582,18 @@ impl Kubelet {
         let deleting = p.deletion_grace.is_some();
         if p.status.take_delete(deleting) {
             let uid = p.uid.clone();
-            let d = self.cluster.latencies.api_write.sample(&mut self.rng);
+            let d = self
+                .cluster
+                .latencies
+                .api_write
+                .sample(&mut self.rng, || label(&self.pods, What::FinalDelete, pod, None));
             ctx.q.after(d, Out::DeletePod { pod, uid });
         }
     }
 
     fn send_patch(&mut self, pod: PodId, status: PodStatus, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let d = self.cluster.latencies.api_write.sample(&mut self.rng);
+        let d =
+            self.cluster.latencies.api_write.sample(&mut self.rng, || label(&self.pods, What::StatusPatch, pod, None));
         ctx.q.after(d, Out::PatchStatus { pod, node: self.id, status: Box::new(status) });
     }
 

@@ -9,6 +9,7 @@ use super::volume_manager::{LOOP_PERIOD, MOUNT_TIMEOUT, PodVolumes, next_tick, s
 use super::{Ev, Kubelet};
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
+use crate::rng::{Label, What};
 
 impl Kubelet {
     /// The populator adds the pod's volumes; one whose object the kubelet
@@ -21,8 +22,11 @@ impl Kubelet {
             return;
         }
         let rng = &mut self.rng;
-        let (populator, reconciler) =
-            *self.reconciler_phase.get_or_insert_with(|| (rng.phase(LOOP_PERIOD), rng.phase(LOOP_PERIOD)));
+        let node = &self.node.name;
+        let ticker = |which: &'static str| move || Label::new(What::Phase, format!("node/{node}")).with(which);
+        let (populator, reconciler) = *self.reconciler_phase.get_or_insert_with(|| {
+            (rng.phase(LOOP_PERIOD, ticker("volume populator")), rng.phase(LOOP_PERIOD, ticker("volume reconciler")))
+        });
         let first = next_tick(reconciler, next_tick(populator, now));
         self.send(ctx, first.since(now), Ev::MountVolumes { pod });
     }

@@ -15,6 +15,7 @@ use crate::app::OnAddressInUse;
 use crate::client::{Answered, Reply, Silence};
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
+use crate::rng::{Label, What};
 use crate::time::SimDuration;
 use crate::trace::record::ProcessFact;
 use std::sync::Arc;
@@ -78,7 +79,8 @@ impl Kubelet {
             false => self.runtime.pods_with_ip(ip).collect(),
         };
         if pods.is_empty() && !host {
-            let d = self.cluster.latencies.no_route_to_host.sample(&mut self.server_rng);
+            let d = (self.cluster.latencies.no_route_to_host)
+                .sample(&mut self.server_rng, || Label::new(What::NoRouteToHost, format!("{ip}:{port}")));
             let answer = Answered { reply: Reply::NoRoute, pod: None };
             ctx.q.after(SimDuration::ZERO, Out::Reached { req, silence: Silence::NoRoute });
             ctx.q.after(d + back, Out::Reply { req, answer });

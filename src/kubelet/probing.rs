@@ -14,7 +14,7 @@ use super::{Ev, Kubelet};
 use crate::cluster::Gate;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
-use crate::rng::Stream;
+use crate::rng::{Label, Stream, What};
 use crate::spec::{Handler, PortRef, ProbeKind, RestartPolicy, Role};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
@@ -150,7 +150,10 @@ impl Kubelet {
                 if instance.is_running() {
                     let joined = command.join(" ");
                     let answer = instance.plan.exec(&joined, instance.age(now), instance.moments, rng);
-                    let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng);
+                    let overhead = self.cluster.latencies.exec_probe.sample(&mut self.rng, || {
+                        let about = format!("{}/{}", p.spec.alias, spec.name);
+                        Label::new(What::ExecOverhead, about).with(format!("{} probe", worker.kind.as_str()))
+                    });
                     let outcome = handler::exec(answer, &joined, overhead, exec_timeout.then_some(probe.timeout));
                     served.push(Served { inst, from: SimDuration::ZERO, to: outcome.took });
                     Ok(outcome)

@@ -7,6 +7,7 @@ use super::actions::KillReason;
 use super::backoff::{Decision, do_backoff};
 use super::config_objects::make_environment;
 use super::container_hash;
+use super::draws::{self, label};
 use super::images::{self, ImageAction};
 use super::kill::Target;
 use super::runtime::{InstId, InstState, Instance};
@@ -17,6 +18,7 @@ use crate::app::{Moments, Plan};
 use crate::cluster::Version;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
+use crate::rng::What;
 use crate::spec::{HookKind, Role};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::record::ProcessFact;
@@ -61,8 +63,11 @@ impl Kubelet {
             ImageAction::Pull { cached } => {
                 self.emit(pod, Some(c), false, "Pulling", format!("Pulling image {:?}", container.image), ctx);
                 let lat = &self.cluster.latencies;
-                let d =
-                    if cached { lat.image_pull_cached.clone() } else { lat.image_pull.clone() }.sample(&mut self.rng);
+                let dist = if cached { &lat.image_pull_cached } else { &lat.image_pull };
+                let d = dist.sample(&mut self.rng, || {
+                    let what = if cached { "the cached image " } else { "the image " };
+                    label(&self.pods, What::ImagePull, pod, Some(c)).with(format!("{what}{}", container.image))
+                });
                 self.schedule_step(pod, d, Wait::Pull { container: c, began: now }, ctx);
             }
             ImageAction::NeverPullMissing => {
@@ -108,7 +113,8 @@ impl Kubelet {
             self.emit(pod, Some(c), true, "Failed", format!("Error: {message}"), ctx);
             return self.start_failed(pod, c, "CreateContainerConfigError", message, None);
         }
-        let d = self.cluster.latencies.container_create.sample(&mut self.rng);
+        let d = (self.cluster.latencies.container_create)
+            .sample(&mut self.rng, || label(&self.pods, What::ContainerCreate, pod, Some(c)));
         self.schedule_step(pod, d, Wait::Create { container: c }, ctx);
     }
 
@@ -206,7 +212,7 @@ impl Kubelet {
         let ports = pod_spec.default_ports(c, |name| {
             pod_spec.container_index(name).is_some_and(|i| self.behaviours.names_ports_of(&pod_spec.containers[i]))
         });
-        let plan = Plan::draw(behaviour, &ports, &mut self.app_rng);
+        let plan = Plan::draw(behaviour, &ports, draws::about(&self.pods, pod, Some(c)), &mut self.app_rng);
         let inst = Instance {
             pod,
             container: c,

@@ -4,6 +4,7 @@
 
 use super::Out;
 use super::actions::{self, Kill, KillReason, ProbeView};
+use super::draws::label;
 use super::kill::Target;
 use super::netns::NetnsId;
 use super::pleg::PodSnapshot;
@@ -15,7 +16,7 @@ use crate::api::status::{PodPhase, PodReason};
 use crate::cluster::{Gate, Version};
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
-use crate::rng::fnv1a;
+use crate::rng::{What, fnv1a};
 use crate::spec::{PodSpec, ProbeKind};
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -341,7 +342,11 @@ impl Kubelet {
     fn run_step(&mut self, pod: PodId, step: Step, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         match step {
             Step::Overhead => {
-                let d = self.cluster.latencies.pod_sync.sample(&mut self.rng);
+                let d = self
+                    .cluster
+                    .latencies
+                    .pod_sync
+                    .sample(&mut self.rng, || label(&self.pods, What::PodSync, pod, None));
                 self.schedule_step(pod, d, Wait::Overhead, ctx);
             }
             Step::KillPod { why, grace } => {
@@ -379,12 +384,14 @@ impl Kubelet {
                 self.kill_group(pod, vec![target], false, None, Arc::from(why), None, ctx);
             }
             Step::CreateSandbox => {
-                let d = self.cluster.latencies.sandbox_create.sample(&mut self.rng);
+                let d = (self.cluster.latencies.sandbox_create)
+                    .sample(&mut self.rng, || label(&self.pods, What::SandboxCreate, pod, None));
                 self.schedule_step(pod, d, Wait::Sandbox, ctx);
             }
             Step::StopSandbox => {
                 if self.runtime.sandbox(pod).is_some() {
-                    let d = self.cluster.latencies.sandbox_stop.sample(&mut self.rng);
+                    let d = (self.cluster.latencies.sandbox_stop)
+                        .sample(&mut self.rng, || label(&self.pods, What::SandboxStop, pod, None));
                     self.schedule_step(pod, d, Wait::StopSandbox, ctx);
                 }
             }
@@ -396,7 +403,8 @@ impl Kubelet {
                 self.generate_and_set(pod, &fresh, true, ctx);
             }
             Step::Cleanup => {
-                let d = self.cluster.latencies.pod_cleanup.sample(&mut self.rng);
+                let d = (self.cluster.latencies.pod_cleanup)
+                    .sample(&mut self.rng, || label(&self.pods, What::PodCleanup, pod, None));
                 self.schedule_step(pod, d, Wait::Cleanup, ctx);
             }
             Step::TerminatePod => {
@@ -447,7 +455,8 @@ impl Kubelet {
                 let inst = self.create_instance(pod, container);
                 let msg = self.lifecycle_message("Created", container, pod);
                 self.emit(pod, Some(container), false, "Created", msg, ctx);
-                let d = self.cluster.latencies.container_start.sample(&mut self.rng);
+                let d = (self.cluster.latencies.container_start)
+                    .sample(&mut self.rng, || label(&self.pods, What::ContainerStart, pod, Some(container)));
                 self.schedule_step(pod, d, Wait::Start { container, inst }, ctx);
             }
             Wait::Start { container, inst } => self.container_started(pod, container, inst, ctx),
@@ -480,9 +489,10 @@ impl Kubelet {
     /// The sync returned: `completeWork`, and in 1.37 the on-demand relist.
     pub(super) fn complete_sync(&mut self, pod: PodId, outcome: SyncOutcome, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
-        let unit = self.rng.jitter();
+        let unit = self.rng.jitter(|| label(&self.pods, What::ResyncJitter, pod, None));
         let version = self.cluster.version;
-        let resync = self.cluster.kubelet.sync_frequency.sample(&mut self.rng);
+        let resync =
+            self.cluster.kubelet.sync_frequency.sample(&mut self.rng, || label(&self.pods, What::Resync, pod, None));
         let on_demand = self.on_demand_relist();
         let p = self.pod(pod).expect("synced pod exists");
         let acted = p.sync.take().is_some_and(|r| r.acted);
@@ -500,7 +510,8 @@ impl Kubelet {
             return;
         }
         if on_demand && acted && outcome == SyncOutcome::Ok {
-            let d = self.cluster.latencies.on_demand_relist.sample(&mut self.rng);
+            let d = (self.cluster.latencies.on_demand_relist)
+                .sample(&mut self.rng, || label(&self.pods, What::OnDemandRelist, pod, None));
             self.send(ctx, d, Ev::OnDemandRelist { pod, requested: now });
         }
         if again {

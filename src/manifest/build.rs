@@ -44,8 +44,10 @@ pub fn pod_spec(pod: Pod) -> (PodSpec, Vec<(String, String)>) {
         }
         g => g,
     };
+    let name = pod.metadata.name.clone().unwrap_or_default();
     let built = PodSpec {
-        name: pod.metadata.name.clone().unwrap_or_default(),
+        alias: Arc::from(format!("pod/{name}")),
+        name,
         namespace: pod.metadata.namespace.clone().unwrap_or_else(|| "default".to_string()),
         labels: pod.metadata.labels.clone().unwrap_or_default(),
         restart_policy,

@@ -17,6 +17,7 @@ pub mod endpoints;
 pub mod events;
 mod found;
 pub mod names;
+pub mod pattern;
 mod pods;
 mod processes;
 mod proxies;

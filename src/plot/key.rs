@@ -2,6 +2,7 @@
 //! (scheduled, initialized, Ready, the first 200, a rollout's end…) rather
 //! than every milestone a run reached, or the ones the user names.
 
+use crate::milestones::pattern;
 use std::sync::Arc;
 
 /// The key events, most telling first: a pod's steps, the Service path,
@@ -41,14 +42,20 @@ pub fn key(names: &[Arc<str>]) -> Vec<usize> {
     keyed.into_iter().map(|(_, i)| i).collect()
 }
 
-/// Indexes of the `asked` names; an unknown one is an error listing them all.
+/// Indexes of the milestones the `asked` patterns choose
+/// ([`pattern::matches`]), in the patterns' order and each once; a pattern
+/// that chooses none is an error listing them all (a picture without the
+/// line asked for would mislead).
 pub fn find(names: &[Arc<str>], asked: &[String]) -> Result<Vec<usize>, String> {
-    (asked.iter())
-        .map(|a| {
-            (names.iter().position(|n| **n == **a))
-                .ok_or_else(|| format!("unknown milestone {a:?}; the runs reached these:\n{}", list(names)))
-        })
-        .collect()
+    let mut out: Vec<usize> = Vec::new();
+    for a in asked {
+        let chosen: Vec<usize> = (0..names.len()).filter(|&i| pattern::matches(a, &names[i])).collect();
+        if chosen.is_empty() {
+            return Err(format!("no milestone matches {a:?}; the runs reached these:\n{}", list(names)));
+        }
+        out.extend(chosen.into_iter().filter(|i| !out.contains(i)).collect::<Vec<_>>());
+    }
+    Ok(out)
 }
 
 /// The names, one per line, indented.
@@ -58,7 +65,18 @@ pub fn list(names: &[Arc<str>]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::rank;
+    use super::{find, rank};
+    use std::sync::Arc;
+
+    #[test]
+    fn asked_patterns_choose_in_their_order_each_milestone_once() {
+        let names: Vec<Arc<str>> =
+            ["pod/web:ready", "pod/web:scheduled", "svc/web:first_ok"].into_iter().map(Arc::from).collect();
+        let asked = |a: &[&str]| find(&names, &a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(asked(&["svc/web:first_ok", "pod/web"]), Ok(vec![2, 0, 1]));
+        assert_eq!(asked(&["*:ready", "pod/web:ready"]), Ok(vec![0]));
+        assert!(asked(&["pod/web:redy"]).unwrap_err().starts_with("no milestone matches \"pod/web:redy\""));
+    }
 
     #[test]
     fn pod_steps_and_first_restarts_are_key_not_every_milestone() {

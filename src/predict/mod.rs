@@ -6,9 +6,11 @@
 mod ordering;
 pub mod partial;
 mod stats;
+mod telling;
 
 pub use ordering::{MAX_ORDERED, Ordering, Varies, analyse};
 pub use stats::Stats;
+pub use telling::in_telling_order;
 
 use crate::milestones::extract;
 use crate::run::simulate_state;
@@ -88,6 +90,16 @@ impl Runs {
             })
             .collect();
         Runs { names, seeds, times }
+    }
+
+    /// The runs with only the milestones `keep` (indexes into `names`, in
+    /// order): what a prediction of those milestones alone is made of.
+    pub fn only(&self, keep: &[usize]) -> Runs {
+        Runs {
+            names: keep.iter().map(|&m| self.names[m].clone()).collect(),
+            seeds: self.seeds.clone(),
+            times: self.times.iter().map(|row| keep.iter().map(|&m| row[m]).collect()).collect(),
+        }
     }
 }
 

@@ -22,7 +22,7 @@ use crate::cluster::Cluster;
 use crate::control::runtime::Watching;
 use crate::engine::{Ctx, Outbox};
 use crate::informer::Informer;
-use crate::rng::Stream;
+use crate::rng::{Label, Stream, What};
 use crate::time::SimTime;
 use crate::trace::Record;
 use crate::trace::record::WatchKind;
@@ -105,7 +105,8 @@ pub struct KubeProxy {
 impl KubeProxy {
     pub fn new(node: Arc<str>, cluster: Arc<Cluster>, seed: u64) -> Self {
         let mut rng = Stream::new(seed, &format!("kube-proxy/{node}"));
-        let next_full = SimTime::ZERO + rng.phase(MAX_INTERVAL);
+        let label = || Label::new(What::Phase, format!("node/{node}")).with("full sync");
+        let next_full = SimTime::ZERO + rng.phase(MAX_INTERVAL, label);
         KubeProxy {
             node: node.clone(),
             cluster,
@@ -158,7 +159,8 @@ impl KubeProxy {
         let full = now >= self.next_full && !skip_full;
         let cfg = &self.cluster.kube_proxy;
         let per = if full { cfg.full_sync_time_per_endpoint } else { cfg.sync_time_per_endpoint };
-        let took = cfg.sync_time.sample(&mut self.rng) + per.times(endpoints);
+        let label = || Label::new(What::ProxySync, format!("node/{}", self.node));
+        let took = cfg.sync_time.sample(&mut self.rng, label) + per.times(endpoints);
         self.running = Some(Running { started: now, full, endpoints, rules });
         ctx.q.after(took, Ev::Done);
     }
@@ -207,7 +209,8 @@ impl KubeProxy {
             rules: self.rules.clone(),
         };
         ctx.trace.push(now, Record::ProxySync(Arc::new(sync)));
-        let min = self.cluster.kube_proxy.min_sync_period.sample(&mut self.rng);
+        let label = || Label::new(What::ProxyMinSyncPeriod, format!("node/{}", self.node));
+        let min = self.cluster.kube_proxy.min_sync_period.sample(&mut self.rng, label);
         let next = self.runner.finished(now, min);
         ctx.q.at(now + MAX_INTERVAL, Ev::Hourly(self.runner.generation));
         next

@@ -8,6 +8,9 @@
 //! ([`draws`]).
 
 pub mod draws;
+pub mod label;
+
+pub use label::{Label, What};
 
 use crate::time::SimDuration;
 use draws::{Drawn, Tracked};
@@ -27,30 +30,45 @@ impl Stream {
     pub fn new(seed: u64, name: &str) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(fnv1a(name.as_bytes()));
-        let tracked = draws::current().map(|policy| Box::new(Tracked { policy, stream: name.into(), count: 0 }));
+        let tracked = draws::current().map(|policy| Box::new(Tracked::new(policy, name)));
         Stream { rng, tracked }
     }
 
-    /// A timing draw: `drawn` (already taken from this stream), or `nominal`
-    /// when the run's draw policy pins it.
-    pub fn timing(&mut self, drawn: SimDuration, nominal: SimDuration, dist: impl FnOnce() -> String) -> SimDuration {
+    /// A timing draw: `drawn` (already taken from this stream), or what the
+    /// run's draw policy gives the draw `label` names: the value it had in
+    /// the run being shrunk, or `nominal`. The label and the text of the
+    /// distribution are made only when a policy is on (in `verify`'s
+    /// shrinking), so ordinary runs pay nothing for them.
+    pub fn timing(
+        &mut self,
+        drawn: SimDuration,
+        nominal: SimDuration,
+        dist: impl FnOnce() -> String,
+        label: impl FnOnce() -> Label,
+    ) -> SimDuration {
         let Some(t) = &mut self.tracked else { return drawn };
         let value = Drawn::Millis { drawn: drawn.as_millis(), nominal: nominal.as_millis(), dist: dist() };
-        if t.draw(value) { nominal } else { drawn }
+        match t.draw(label(), value) {
+            Drawn::Millis { drawn, .. } => SimDuration::from_millis(drawn),
+            Drawn::Fraction { .. } => SimDuration::ZERO,
+        }
     }
 
     /// Uniform in [0, 1) used as a timing jitter, pinned to ½ like a timing draw.
-    pub fn jitter(&mut self) -> f64 {
+    pub fn jitter(&mut self, label: impl FnOnce() -> Label) -> f64 {
         let drawn = self.unit();
         let Some(t) = &mut self.tracked else { return drawn };
-        if t.draw(Drawn::Fraction { drawn, nominal: 0.5 }) { 0.5 } else { drawn }
+        match t.draw(label(), Drawn::Fraction { drawn, nominal: 0.5 }) {
+            Drawn::Fraction { drawn, .. } => drawn,
+            Drawn::Millis { .. } => 0.5,
+        }
     }
 
     /// Uniform in [0, period) as a timing draw (a ticker's phase), nominally half.
-    pub fn phase(&mut self, period: SimDuration) -> SimDuration {
+    pub fn phase(&mut self, period: SimDuration, label: impl FnOnce() -> Label) -> SimDuration {
         let ms = period.as_millis().max(1);
         let drawn = SimDuration::from_millis(self.below(ms));
-        self.timing(drawn, SimDuration::from_millis(ms / 2), || format!("uniform(0s, {period})"))
+        self.timing(drawn, SimDuration::from_millis(ms / 2), || format!("uniform(0s, {period})"), label)
     }
 
     /// Uniform in [0, 1), from the top 53 bits of one word (portable, exact).

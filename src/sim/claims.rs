@@ -7,6 +7,7 @@
 use super::{PodId, World};
 use crate::api::claim::{ApiClaim, ClaimPhase};
 use crate::engine::Routed;
+use crate::rng::{Label, What};
 use crate::spec::{BindingMode, ClaimSpec};
 use crate::time::SimTime;
 use crate::trace::Record;
@@ -29,7 +30,9 @@ impl World {
 
     /// The provisioner starts on claim `i`; the claim is bound after the profile's latency.
     fn provision(&mut self, i: usize, now: SimTime) {
-        let d = self.cluster.latencies.volume_provision.sample(&mut self.claim_rng);
+        let claims = &self.claims;
+        let d = (self.cluster.latencies.volume_provision)
+            .sample(&mut self.claim_rng, || Label::new(What::VolumeProvision, format!("pvc/{}", claims[i].spec.name)));
         self.q.at(now + d, super::Ev::ClaimBound(i));
     }
 

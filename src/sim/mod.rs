@@ -35,7 +35,7 @@ use crate::engine::{Ctx, Queue, Routed};
 use crate::kubelet::config::PodConfig;
 use crate::kubelet::{self, Kubelet};
 use crate::proxy::{self, KubeProxy};
-use crate::rng::Stream;
+use crate::rng::{Label, Stream, What};
 use crate::scenario::GateController;
 use crate::scenario::actions::{OwnerKind, Signal};
 use crate::spec::{ClaimSpec, DeploymentSpec, PodSpec, ReplicaSetSpec, ServiceSpec};
@@ -250,6 +250,8 @@ pub struct World {
     claim_rng: Stream,
     /// Pods whose PreBind waits for claims (indices) to be bound on a node.
     prebind: Vec<(PodId, Arc<str>, Vec<usize>)>,
+    /// Pods a ReplicaSet created so far, by alias group (`workloads::alias`).
+    aliases: std::collections::HashMap<String, u32>,
 }
 
 impl World {
@@ -331,6 +333,7 @@ impl World {
             claims: Vec::new(),
             claim_rng: Stream::new(seed, "persistentvolumeclaims"),
             prebind: Vec::new(),
+            aliases: Default::default(),
         };
         w.informers = watch::Informers::new(
             &mut w.watches,
@@ -361,7 +364,7 @@ impl World {
             w.q.at(SimTime::ZERO, Ev::ApplyDeployment(d.clone()));
         }
         for i in 0..w.clients.len() {
-            if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i]) {
+            if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i], &w.clients[i].name) {
                 w.q.at(t, Ev::Send { client: i, n: 1 });
             }
         }
@@ -418,7 +421,9 @@ impl World {
             if let Some(node) = node {
                 let (config, watcher) = &mut self.pod_configs[node.index()];
                 if let Some(ev) = config.change(kind, &pod, removed_next) {
-                    let at = self.watches.due(*watcher, self.q.now(), &self.cluster.latencies.watch);
+                    let name = &self.cluster.nodes[node.index()].name;
+                    let label = || Label::new(What::Watch, pod.spec.alias.clone()).with(format!("node/{name}"));
+                    let at = self.watches.due(*watcher, self.q.now(), &self.cluster.latencies.watch, label);
                     self.q.at(at, Ev::Kubelet(node, ev));
                 }
             }
@@ -439,7 +444,8 @@ impl World {
             for entry in &self.trace.entries[from..] {
                 let Some(kind) = Kind::of(&entry.record) else { continue };
                 for s in group.iter().filter(|s| s.kind == kind) {
-                    let at = self.watches.due(s.watcher, now, watch);
+                    let api = &self.api;
+                    let at = self.watches.due(s.watcher, now, watch, || watch::subject(api, &entry.record));
                     self.q.at(at, s.to.event(&entry.record));
                 }
             }

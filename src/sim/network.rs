@@ -6,6 +6,7 @@ use super::{Ev, NodeId, World};
 use crate::client::{Answered, Outcome, Refusal, Reply, RequestRecord, Silence, Source, Target};
 use crate::kubelet;
 use crate::proxy::{Route, route};
+use crate::rng::{Label, What};
 use crate::trace::Record;
 use std::net::Ipv4Addr;
 use std::sync::Arc;
@@ -23,7 +24,7 @@ impl World {
         let now = self.q.now();
         let clients = self.clients.clone();
         let c = &clients[client];
-        if let Some(t) = c.schedule.next(n + 1, Some(now), &mut self.client_rngs[client]) {
+        if let Some(t) = c.schedule.next(n + 1, Some(now), &mut self.client_rngs[client], &c.name) {
             self.q.at(t, Ev::Send { client, n: n + 1 });
         }
         let (node, source_ip) = match &c.from {
@@ -89,8 +90,9 @@ impl World {
         let to_node = self.node_of(&ip);
         let req = self.next_request;
         self.next_request += 1;
-        let there = self.cluster.latencies.network.sample(&mut self.network);
-        let back = self.cluster.latencies.network.sample(&mut self.network);
+        let label = |what: What| move || Label::new(what, format!("client/{}", c.name)).with(format!("request {n}"));
+        let there = self.cluster.latencies.network.sample(&mut self.network, label(What::RequestThere));
+        let back = self.cluster.latencies.network.sample(&mut self.network, label(What::RequestBack));
         // A silence is a slow answer unless the pod's node says otherwise
         // (`Reached`); an IP on no node never answers ARP.
         let silence = match to_node {
@@ -100,7 +102,8 @@ impl World {
                 Silence::Slow
             }
             None => {
-                let d = self.cluster.latencies.no_route_to_host.sample(&mut self.network);
+                let d = (self.cluster.latencies.no_route_to_host)
+                    .sample(&mut self.network, || Label::new(What::NoRouteToHost, format!("{ip}:{port}")));
                 let answer = Answered { reply: Reply::NoRoute, pod: None };
                 self.q.after(there + d + back, Ev::Reply { req, answer });
                 Silence::NoRoute

@@ -5,6 +5,7 @@
 //! informer of its kind.
 
 use super::{Ev, NodeId};
+use crate::api::ApiServer;
 use crate::api::store::{Kind, Watch};
 use crate::control::deployment as deploy;
 use crate::control::endpointslice as eps;
@@ -13,10 +14,11 @@ use crate::control::replicaset as rs;
 use crate::control::runtime::Watching;
 use crate::dist::Dist;
 use crate::proxy;
-use crate::rng::Stream;
+use crate::rng::{Label, Stream, What};
 use crate::time::SimTime;
 use crate::trace::Record;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// One informer's watch, registered once: a change is delivered by id, not
 /// by looking its name up.
@@ -77,18 +79,36 @@ impl Watches {
         Watcher(self.watches.len() as u32 - 1)
     }
 
-    /// When a change made at `now` reaches `watcher`.
-    pub fn due(&mut self, watcher: Watcher, now: SimTime, latency: &Dist) -> SimTime {
+    /// When a change made at `now` reaches `watcher`; `label` names the
+    /// draw by the object changed ([`subject`]).
+    pub fn due(&mut self, watcher: Watcher, now: SimTime, latency: &Dist, label: impl FnOnce() -> Label) -> SimTime {
         let w = &mut self.watches[watcher.0 as usize];
         let s = &mut self.streams[w.stream];
         let rng = s.rng.get_or_insert_with(|| match s.informer {
             true => Stream::new(self.seed, &format!("watch/{}", s.name)),
             false => Stream::new(self.seed, &s.name),
         });
-        let at = (now + latency.sample(rng)).max(w.last);
+        let at = (now + latency.sample(rng, label)).max(w.last);
         w.last = at;
         at
     }
+}
+
+/// The object a watch record is about, by a seed-independent name (a pod
+/// by its alias), and for an EndpointSlice (whose name is generated) its
+/// Service's, with the kind as detail: what a watch draw's label names.
+pub fn subject(api: &ApiServer, record: &Record) -> Label {
+    let (subject, detail): (Arc<str>, &str) = match record {
+        Record::Pod { pod, .. } => (pod.spec.alias.clone(), ""),
+        Record::Service { svc, .. } => (Arc::from(format!("svc/{}", svc.spec.name)), ""),
+        Record::Slice { slice, .. } => {
+            (Arc::from(format!("svc/{}", api.service(slice.service).spec.name)), "EndpointSlice")
+        }
+        Record::ReplicaSet { rs, .. } => (Arc::from(format!("rs/{}", rs.spec.name)), ""),
+        Record::Deployment { deployment, .. } => (Arc::from(format!("deploy/{}", deployment.spec.name)), ""),
+        _ => (Arc::from("?"), ""),
+    };
+    Label::new(What::Watch, subject).with(detail)
 }
 
 /// The component an informer feeds.

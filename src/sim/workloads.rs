@@ -38,7 +38,8 @@ impl World {
         let now = self.q.now();
         let rs = match write {
             Write::CreatePod { rs, pod, prefix } => {
-                let id = self.api.create_generated(pod, &prefix, now, &mut self.trace);
+                let alias = self.alias(rs);
+                let id = self.api.create_generated(pod, &prefix, alias, now, &mut self.trace);
                 let message = format!("Created pod: {}", self.api.pod(id).spec.name);
                 self.rs_event(rs, "SuccessfulCreate", message);
                 self.sync_watch(false);
@@ -70,6 +71,20 @@ impl World {
             let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
             c.written(rs, &mut ctx);
         }
+    }
+
+    /// The next pod of ReplicaSet `rs` by the name milestones give it
+    /// (`milestones::names`): `pod/<deployment>@rev<k>#<n>` for a
+    /// Deployment's, `pod/<replicaset>#<n>` for another's.
+    fn alias(&mut self, rs: RsId) -> Arc<str> {
+        let r = &self.api.replica_set(rs).spec;
+        let group = match r.owner.as_ref().filter(|o| o.kind == "Deployment") {
+            Some(d) => format!("{}@rev{}", d.name, revisions::revision(&r.annotations).unwrap_or(0)),
+            None => r.name.to_string(),
+        };
+        let n = self.aliases.entry(group.clone()).or_default();
+        *n += 1;
+        Arc::from(format!("pod/{group}#{n}"))
     }
 
     fn rs_claim_answered(&mut self, rs: RsId, answer: ClaimAnswer) {

@@ -274,6 +274,12 @@ pub struct PodSpec {
     pub qos: QosClass,
     /// The ReplicaSet that created it (`ownerReferences[controller=true]`).
     pub owner: Option<OwnerRef>,
+    /// Its seed-independent name, as milestones name it: `pod/web@rev2#3`
+    /// for the third pod of a Deployment's revision 2, `pod/NAME` for a pod
+    /// the manifests name. What its timing draws are about
+    /// (`rng::Label`): a generated name depends on the seed and on the
+    /// order objects were created in, which shrinking changes.
+    pub alias: Arc<str>,
     /// The defaulted API object, for rendering the trace's Pod objects.
     pub object: Pod,
 }

@@ -12,6 +12,7 @@ pub mod functions;
 pub mod language;
 pub mod shrink;
 pub mod view;
+pub mod words;
 
 use crate::run::simulate_state;
 use crate::sim::Setup;

@@ -4,16 +4,19 @@
 //! Delta debugging (Zeller's ddmin) over the draws of the failing run whose
 //! value was not already nominal: try halves, then complements, then finer
 //! splits, until no single draw can be pinned without the property holding.
+//! A draw kept random replays the value it had in the failing run, found by
+//! its key (`rng::draws`), so each trial asks one question: do these draws,
+//! at these values, break it?
 
 use super::eval::{Instant, RunResult, check};
 use super::language::Property;
 use super::view::RunView;
-use crate::rng::draws::{Draw, DrawKey, Policy, with_policy};
+use crate::rng::draws::{Draw, Policy, with_policy};
 use crate::run::simulate;
 use crate::sim::Setup;
 use crate::time::SimTime;
 use crate::trace::Trace;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Runs spent on shrinking one counterexample, at most.
 pub const BUDGET: u32 = 400;
@@ -53,9 +56,14 @@ impl Trial<'_> {
         }
     }
 
-    fn breaks(&mut self, random: &[DrawKey]) -> bool {
-        self.runs < BUDGET && self.run(Policy::keep(random.iter().cloned().collect())).0.is_some()
+    fn breaks(&mut self, random: &[Draw]) -> bool {
+        self.runs < BUDGET && self.run(keeping(random)).0.is_some()
     }
+}
+
+/// The policy that keeps `random` at their values and pins every other draw.
+fn keeping(random: &[Draw]) -> std::sync::Arc<Policy> {
+    Policy::keep(random.iter().map(|d| (d.key.clone(), d.value.clone())).collect::<BTreeMap<_, _>>())
 }
 
 /// Shrinks the counterexample of `property` at `seed`.
@@ -63,14 +71,13 @@ pub fn shrink(setup: &Setup, seed: u64, until: SimTime, property: &Property) -> 
     let mut trial = Trial { setup, seed, until, property, runs: 0 };
     let recorder = Policy::record();
     trial.run(recorder.clone()).0?;
-    let candidates: Vec<DrawKey> =
-        recorder.draws().into_iter().filter(|d| !d.value.is_nominal()).map(|d| d.key).collect();
+    let candidates: Vec<Draw> = recorder.draws().into_iter().filter(|d| !d.value.is_nominal()).collect();
     let count = candidates.len();
-    let kept = ddmin(candidates, &mut |keys| trial.breaks(keys));
+    let kept = ddmin(candidates, &mut |draws| trial.breaks(draws));
     let minimal = trial.runs < BUDGET;
-    let policy = Policy::keep(kept.iter().cloned().collect::<BTreeSet<_>>());
+    let policy = keeping(&kept);
     let (instant, trace) = trial.run(policy.clone());
-    let kept: BTreeSet<DrawKey> = kept.into_iter().collect();
+    let kept: BTreeSet<_> = kept.into_iter().map(|d| d.key).collect();
     let random = policy.draws().into_iter().filter(|d| kept.contains(&d.key)).collect();
     Some(Shrunk { random, candidates: count, instant: instant?, trace, runs: trial.runs, minimal })
 }

@@ -42,6 +42,8 @@ mod report;
 mod runs;
 mod scenarios;
 mod services;
+mod shrinking;
+mod sweeps;
 mod syntax;
 mod unsupported;
 mod validation;

@@ -136,12 +136,12 @@ fn properties_load_from_a_file_and_errors_name_its_line_and_column() {
         "good.props",
         "# the pod never restarts\nnever restarts(pod/*) > 0\n\neventually pod/c28-probe:ready within 30s\n",
     );
-    let run = podsim(["verify", C28, "--runs", "20", "-f", &good]);
+    let run = podsim(["verify", C28, "--runs", "20", "--properties", &good]);
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(run.stdout.matches("HOLDS").count(), 2, "{}", run.stdout);
 
     let bad = dir.write("bad.props", "never restarts(pod/*) > 0\n\neventually pod/c28-probe:ready within\n");
-    let run = podsim(["verify", C28, "-f", &bad]);
+    let run = podsim(["verify", C28, "--properties", &bad]);
     assert_bad_input(&run);
     assert!(run.stderr.starts_with(&format!("error: {bad}:3:38: within needs a duration")), "{}", run.stderr);
 }

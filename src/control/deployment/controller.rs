@@ -29,7 +29,7 @@ use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::{DeploymentId, RsId};
 use crate::informer::Informer;
-use crate::rng::Stream;
+use crate::rng::{Label, Stream, What};
 use crate::spec::{DeploymentSpec, PodTemplate, Strategy};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
@@ -110,6 +110,21 @@ pub enum Write {
     Recheck { d: DeploymentId, uid: Arc<str> },
     /// PATCH a ReplicaSet's controller reference (`AdoptReplicaSet`, `ReleaseReplicaSet`).
     PatchRs { d: DeploymentId, rs: RsId, patch: OwnerPatch },
+}
+
+/// What a write's latency draw is about: its Deployment, and the write.
+fn write_label(deployments: &Informer<ApiDeployment>, write: &Write) -> Label {
+    let (d, what) = match write {
+        Write::CreateRs { d, .. } => (d, "create a ReplicaSet"),
+        Write::UpdateRs { d, .. } => (d, "update a ReplicaSet"),
+        Write::Status { d, .. } => (d, "write the status"),
+        Write::DeleteRs { d, .. } => (d, "delete a ReplicaSet"),
+        Write::Event { d, .. } => (d, "record an event"),
+        Write::Recheck { d, .. } => (d, "re-check the Deployment"),
+        Write::PatchRs { d, .. } => (d, "adopt or release a ReplicaSet"),
+    };
+    let name = deployments.get(*d).map_or_else(|| "?".to_string(), |x| format!("deploy/{}", x.spec.name));
+    Label::new(What::ApiWrite, name).with(what)
 }
 
 /// The API server's answer to a write of the sync's plan.
@@ -391,9 +406,10 @@ impl Controller {
                     *read = *stored;
                 }
                 w.sent = on_refusal;
+                let deployments = &self.deployments;
                 let delay = match write {
                     Write::Event { .. } => SimDuration::ZERO,
-                    _ => self.cluster.latencies.api_write.sample(&mut self.rng),
+                    _ => self.cluster.latencies.api_write.sample(&mut self.rng, || write_label(deployments, &write)),
                 };
                 ctx.q.after(delay, Out::Write(Box::new(write)));
             }
@@ -449,7 +465,8 @@ impl Controller {
             return;
         }
         if let Some(write) = c.next_call() {
-            let delay = self.cluster.latencies.api_write.sample(&mut self.rng);
+            let deployments = &self.deployments;
+            let delay = self.cluster.latencies.api_write.sample(&mut self.rng, || write_label(deployments, &write));
             ctx.q.after(delay, Out::Write(Box::new(write)));
             return;
         }

@@ -25,7 +25,7 @@ use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::ids::{ServiceId, SliceId};
 use crate::informer::Informer;
-use crate::rng::Stream;
+use crate::rng::{Label, Stream, What};
 use crate::trace::Record;
 use crate::trace::record::WatchKind;
 use foldhash::{HashMap, HashMapExt};
@@ -105,7 +105,8 @@ impl runtime::Controller for Controller {
                 };
                 // `queueServiceForEndpointSlice`: a change the controller did not make.
                 if ours {
-                    let batch = self.cluster.endpoint_slice.endpoint_updates_batch_period.sample(&mut self.rng);
+                    let label = || service_label(&self.services, What::EndpointBatch, slice.service, "a slice changed");
+                    let batch = self.cluster.endpoint_slice.endpoint_updates_batch_period.sample(&mut self.rng, label);
                     self.add_after(slice.service, SLICE_CHANGE_DELAY.max(batch), ctx);
                 }
             }
@@ -193,7 +194,8 @@ impl Controller {
             .map(|s| s.id)
             .collect();
         for id in matching {
-            let batch = self.cluster.endpoint_slice.endpoint_updates_batch_period.sample(&mut self.rng);
+            let label = || service_label(&self.services, What::EndpointBatch, id, "a pod changed");
+            let batch = self.cluster.endpoint_slice.endpoint_updates_batch_period.sample(&mut self.rng, label);
             self.add_after(id, batch, ctx);
         }
     }
@@ -254,7 +256,8 @@ impl Controller {
         let next = self.workers.state(id).and_then(VecDeque::pop_front);
         match next {
             Some(write) => {
-                let d = self.cluster.latencies.api_write.sample(&mut self.rng);
+                let label = || service_label(&self.services, What::ApiWrite, id, "write an EndpointSlice");
+                let d = self.cluster.latencies.api_write.sample(&mut self.rng, label);
                 ctx.q.after(d, Out::Write(Box::new(Request { service: id, write })));
             }
             None => {
@@ -273,4 +276,10 @@ fn endpoint_changed(old: &ApiPod, new: &ApiPod) -> bool {
         || old.meta.deletion.is_some()
         || ready(old) != ready(new)
         || old.status.pod_ip != new.status.pod_ip
+}
+
+/// What a draw of the controller is about: the Service it syncs.
+fn service_label(services: &Informer<ApiService>, what: What, id: ServiceId, why: &'static str) -> Label {
+    let name = services.get(id).map_or_else(|| "svc/?".to_string(), |s| format!("svc/{}", s.spec.name));
+    Label::new(what, name).with(why)
 }

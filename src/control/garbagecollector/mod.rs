@@ -28,7 +28,7 @@ use crate::control::workers::Workers;
 use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::{ObjectId, Owner};
-use crate::rng::Stream;
+use crate::rng::{Label, Stream, What};
 use crate::spec::OwnerRef;
 use crate::trace::Record;
 use crate::trace::record::WatchKind;
@@ -323,10 +323,30 @@ impl Collector {
 
     /// Sends a call; `removeFinalizer` is two (a GET, then the PUT).
     fn call(&mut self, call: Call, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let mut d = self.cluster.latencies.api_write.sample(&mut self.rng);
+        let label = || call_label(&call);
+        let mut d = self.cluster.latencies.api_write.sample(&mut self.rng, label);
         if let Call::RemoveFinalizer { .. } = call {
-            d = d + self.cluster.latencies.api_write.sample(&mut self.rng);
+            d = d + self.cluster.latencies.api_write.sample(&mut self.rng, label);
         }
         ctx.q.after(d, Out::Call(call));
     }
+}
+
+/// What a call's latency draw is about: the object, by its kind and its
+/// place in the API server's store (the collector knows objects by id),
+/// and the call.
+fn call_label(call: &Call) -> Label {
+    let object = |o: ObjectId| match o {
+        ObjectId::Pod(id) => format!("pod #{}", id.0),
+        ObjectId::ReplicaSet(id) => format!("replicaset #{}", id.0),
+        ObjectId::Deployment(id) => format!("deployment #{}", id.0),
+    };
+    let (about, what) = match call {
+        Call::Get { item } => (object(*item), "GET the object"),
+        Call::GetOwner { item, .. } => (object(*item), "GET its owner"),
+        Call::Delete { item, .. } => (object(*item), "DELETE the object"),
+        Call::RemoveFinalizer { owner, .. } => (object((*owner).into()), "remove a finalizer"),
+        Call::Orphan { dependent, .. } => (object(*dependent), "orphan a dependent"),
+    };
+    Label::new(What::ApiWrite, about).with(what)
 }

@@ -25,7 +25,7 @@ use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::ids::RsId;
 use crate::informer::Informer;
-use crate::rng::Stream;
+use crate::rng::{Label, Stream, What};
 use crate::spec::{PodSpec, PodTemplate};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
@@ -483,7 +483,19 @@ impl Controller {
     }
 
     fn send(&mut self, write: Write, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let d = self.cluster.latencies.api_write.sample(&mut self.rng);
+        let sets = &self.sets;
+        let label = || {
+            let (rs, what) = match &write {
+                Write::CreatePod { rs, .. } => (rs, "create a pod"),
+                Write::DeletePod { rs, .. } => (rs, "delete a pod"),
+                Write::Status { rs, .. } => (rs, "write the status"),
+                Write::Recheck { rs, .. } => (rs, "re-check the ReplicaSet"),
+                Write::PatchPod { rs, .. } => (rs, "adopt or release a pod"),
+            };
+            let name = sets.get(*rs).map_or_else(|| "?".to_string(), |r| format!("rs/{}", r.spec.name));
+            Label::new(What::ApiWrite, name).with(what)
+        };
+        let d = self.cluster.latencies.api_write.sample(&mut self.rng, label);
         ctx.q.after(d, Out::Write(write));
     }
 

@@ -19,7 +19,7 @@ use crate::cluster::Cluster;
 use crate::engine::Outbox;
 use crate::ids::PodId;
 use crate::informer::Informer;
-use crate::rng::Stream;
+use crate::rng::{Label, Stream, What};
 use crate::trace::record::WatchKind;
 use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
@@ -89,7 +89,9 @@ impl Scheduler {
 
     /// The pod's attempt lands after the profile's scheduling latency.
     fn queue(&mut self, pod: PodId, out: &mut impl Outbox<Ev>) {
-        let d = self.cluster.latencies.scheduling.sample(&mut self.rng);
+        let pods = &self.pods;
+        let about = || pods.get(pod).map_or_else(|| Arc::from("pod/?"), |p| p.spec.alias.clone());
+        let d = self.cluster.latencies.scheduling.sample(&mut self.rng, || Label::new(What::Scheduling, about()));
         out.after(d, Ev::Schedule(pod));
     }
 

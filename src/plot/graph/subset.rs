@@ -19,7 +19,7 @@ pub fn choose(p: &Prediction, asked: &[String]) -> Result<(Vec<usize>, Option<St
     }
     let key = key::key(&p.names);
     let note =
-        format!("the {} key milestones of {} ordered ones; choose others with -m NAME", key.len(), ordered.len());
+        format!("the {} key milestones of {} ordered ones; choose others with -m PATTERN", key.len(), ordered.len());
     Ok((key, Some(note)))
 }
 
