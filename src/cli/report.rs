@@ -74,9 +74,9 @@ pub fn report(args: ReportArgs) -> ExitCode {
     }
 }
 
-/// `slowest`, `2nd slowest`, `3rd slowest`.
+/// `The slowest`, `The 2nd slowest`, `The 3rd slowest`.
 fn ordinal(i: usize) -> &'static str {
-    ["the", "the 2nd", "the 3rd"].get(i).copied().unwrap_or("a")
+    ["The", "The 2nd", "The 3rd"].get(i).copied().unwrap_or("A")
 }
 
 /// The scenario's path, else the manifests'.

@@ -107,7 +107,7 @@ fn run_section(r: &RunPart) -> String {
     if left_out > 0 {
         let _ = writeln!(
             out,
-            "<p class=\"kept\">{left_out} more pods are not drawn (the page draws the first {}); `podsim get pods --at T` lists them all.</p>",
+            "<p class=\"kept\">{left_out} more pods are not drawn (the page draws the first {}); `podsim get pods` lists them all.</p>",
             swimlanes::MAX_PODS
         );
     }
