@@ -31,9 +31,10 @@ pub(super) fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
         "services" | "service" | "svc" => Kind::Service,
         "endpointslices" | "endpointslice" | "endpointslices.discovery.k8s.io" => Kind::EndpointSlice,
         "events" | "event" | "ev" => Kind::Event,
+        "persistentvolumeclaims" | "persistentvolumeclaim" | "pvc" => Kind::Claim,
         other => {
             return Err(format!(
-                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, services, endpointslices and events)"
+                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, services, endpointslices, events and persistentvolumeclaims)"
             ));
         }
     };
@@ -80,6 +81,10 @@ fn object(
             ev.namespace.to_string(),
             ev.name.clone(),
         ),
+        (Record::Claim { kind, claim }, Kind::Claim) => {
+            let c = render::claim(claim, clock);
+            (*kind, serde_json::to_value(&c).ok()?, claim.spec.namespace.to_string(), claim.spec.name.to_string())
+        }
         (Record::Slice { kind, slice }, Kind::EndpointSlice) => {
             let s = render_network::endpoint_slice(slice, services.get(&slice.service)?, clock);
             (*kind, serde_json::to_value(&s).ok()?, slice.namespace.to_string(), slice.name.to_string())
@@ -99,6 +104,7 @@ fn row(kind: Kind, o: &Object, now: Timestamp, wide: bool) -> Option<Vec<String>
         Kind::Service => printers::service_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::EndpointSlice => printers::endpoint_slice_row(&serde_json::from_value(v).ok()?, now),
         Kind::Event => printers::event_row(&serde_json::from_value(v).ok()?, now, wide),
+        Kind::Claim => printers::claim_row(&serde_json::from_value(v).ok()?, now, wide),
     })
 }
 
@@ -214,6 +220,7 @@ pub(super) fn not_found(kind: Kind, name: Option<&str>, namespace: &str, all: bo
         Kind::Service => "services",
         Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
         Kind::Event => "events",
+        Kind::Claim => "persistentvolumeclaims",
     };
     match (name, all) {
         (Some(n), _) => format!("Error from server (NotFound): {resource} {n:?} not found"),

@@ -5,7 +5,7 @@
 
 use super::{human_duration, print_pod};
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
-use k8s_openapi::api::core::v1::{Event, Pod, PodTemplateSpec, Service};
+use k8s_openapi::api::core::v1::{Event, PersistentVolumeClaim, Pod, PodTemplateSpec, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta, Time};
 use k8s_openapi::jiff::Timestamp;
@@ -29,6 +29,10 @@ pub fn header(kind: Kind, wide: bool) -> Vec<String> {
         Kind::Service => (&["NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"], &["SELECTOR"]),
         Kind::EndpointSlice => (&["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"], &[]),
         Kind::Event => (&["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], &[]),
+        Kind::Claim => (
+            &["NAME", "STATUS", "VOLUME", "CAPACITY", "ACCESS MODES", "STORAGECLASS", "VOLUMEATTRIBUTESCLASS", "AGE"],
+            &["VOLUMEMODE"],
+        ),
     };
     let extra = if wide { extra } else { &[] };
     base.iter().chain(extra).map(|s| s.to_string()).collect()
@@ -43,6 +47,8 @@ pub enum Kind {
     Service,
     EndpointSlice,
     Event,
+    /// PersistentVolumeClaims.
+    Claim,
 }
 
 /// `translateTimestampSince`: the AGE cell at `now`.
@@ -141,6 +147,44 @@ pub fn replica_set_row(r: &ReplicaSet, now: Timestamp, wide: bool) -> Vec<String
         row.push(selector(Some(&spec.selector)));
     }
     row
+}
+
+/// `printPersistentVolumeClaim`'s row: STATUS `Terminating` once deleted;
+/// VOLUME, CAPACITY and ACCESS MODES (`GetAccessModesAsString`) from the
+/// status once the claim is bound; STORAGECLASS as
+/// `GetPersistentVolumeClaimClass` reads it (the beta annotation, else the
+/// spec).
+pub fn claim_row(c: &PersistentVolumeClaim, now: Timestamp, wide: bool) -> Vec<String> {
+    let spec = c.spec.clone().unwrap_or_default();
+    let status = c.status.clone().unwrap_or_default();
+    let phase = match c.metadata.deletion_timestamp {
+        Some(_) => "Terminating".to_string(),
+        None => status.phase.unwrap_or_default(),
+    };
+    let volume = spec.volume_name.clone().unwrap_or_default();
+    let (capacity, modes) = match volume.is_empty() {
+        true => (String::new(), String::new()),
+        false => {
+            let capacity = status.capacity.as_ref().and_then(|c| c.get("storage")).map(|q| q.0.clone());
+            (capacity.unwrap_or_else(|| "0".into()), access_modes(status.access_modes.as_deref().unwrap_or_default()))
+        }
+    };
+    let beta = c.metadata.annotations.as_ref().and_then(|a| a.get("volume.beta.kubernetes.io/storage-class"));
+    let class = beta.cloned().or(spec.storage_class_name.clone()).unwrap_or_default();
+    let attributes = spec.volume_attributes_class_name.clone().unwrap_or_else(|| "<unset>".into());
+    let mut row = vec![name(&c.metadata), phase, volume, capacity, modes, class, attributes, age(&c.metadata, now)];
+    if wide {
+        row.push(spec.volume_mode.clone().unwrap_or_else(|| "<unset>".into()));
+    }
+    row
+}
+
+/// `GetAccessModesAsString`: each mode once, in this order, abbreviated.
+fn access_modes(modes: &[String]) -> String {
+    let order =
+        [("ReadWriteOnce", "RWO"), ("ReadOnlyMany", "ROX"), ("ReadWriteMany", "RWX"), ("ReadWriteOncePod", "RWOP")];
+    let shown: Vec<&str> = order.iter().filter(|(m, _)| modes.iter().any(|x| x == m)).map(|(_, a)| *a).collect();
+    shown.join(",")
 }
 
 /// `printService`'s row: EXTERNAL-IP `<none>` for a ClusterIP Service,

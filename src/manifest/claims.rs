@@ -29,11 +29,19 @@ pub(super) fn read_claim(doc: &Doc, json: &Value, prefix: &str, out: &mut Manife
     }
     let namespace = json.pointer("/metadata/namespace").and_then(Value::as_str).filter(|n| !n.is_empty());
     let class = json.pointer("/spec/storageClassName").and_then(Value::as_str);
+    let text = |pointer: &str| json.pointer(pointer).map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string));
+    let access_modes = (json.pointer("/spec/accessModes").and_then(Value::as_array).into_iter().flatten())
+        .filter_map(Value::as_str)
+        .map(Arc::from)
+        .collect();
     out.claims.push(ClaimSpec {
         name: Arc::from(name),
         namespace: Arc::from(namespace.unwrap_or("default")),
         storage_class: class.map(Arc::from),
         binding: BindingMode::WaitForFirstConsumer,
+        access_modes,
+        storage: Arc::from(text("/spec/resources/requests/storage").unwrap_or_default()),
+        volume_mode: Arc::from(text("/spec/volumeMode").unwrap_or_else(|| "Filesystem".into())),
     });
 }
 

@@ -447,14 +447,17 @@ fn listed<'a>(names: impl Iterator<Item = &'a str>) -> String {
     if once.is_empty() { "none".into() } else { once.join(", ") }
 }
 
+/// The claim with the binding mode of its StorageClass (`BindingMode::of`),
+/// and, naming none, the default class's name where the manifests declare
+/// one, as the DefaultStorageClass admission plugin sets it (`admit`).
+fn with_binding(c: &ClaimSpec, classes: &[StorageClass]) -> ClaimSpec {
+    let storage_class = c.storage_class.clone().or_else(|| classes.iter().find(|k| k.default).map(|k| k.name.clone()));
+    ClaimSpec { binding: BindingMode::of(c.storage_class.as_deref(), classes), storage_class, ..c.clone() }
+}
+
 /// The objects of an `apply` file: Deployments, created or given a new spec
 /// (whose selector is immutable, `ValidateDeploymentUpdate`), and new
 /// ReplicaSets. `applied` are the apply files before it.
-/// The claim with the binding mode of its StorageClass (`BindingMode::of`).
-fn with_binding(c: &ClaimSpec, classes: &[StorageClass]) -> ClaimSpec {
-    ClaimSpec { binding: BindingMode::of(c.storage_class.as_deref(), classes), ..c.clone() }
-}
-
 fn resolve_apply(
     manifests: &Manifests,
     applied: &[Manifests],

@@ -22,6 +22,13 @@ pub struct ClaimSpec {
     /// `spec.storageClassName`; `None` takes the cluster's default class.
     pub storage_class: Option<Arc<str>>,
     pub binding: BindingMode,
+    /// `spec.accessModes`, as written (`ReadWriteOnce`, …).
+    pub access_modes: Vec<Arc<str>>,
+    /// `spec.resources.requests.storage`, as written (`1Gi`): the size of
+    /// the volume a provisioner makes for it.
+    pub storage: Arc<str>,
+    /// `spec.volumeMode`, defaulted to `Filesystem` (`SetDefaults_PersistentVolumeClaimSpec`).
+    pub volume_mode: Arc<str>,
 }
 
 /// A StorageClass of the manifests: its name, binding mode and whether it is

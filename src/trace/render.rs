@@ -198,12 +198,21 @@ pub fn event(e: &ApiEvent, clock: &Clock) -> core::Event {
 /// The PersistentVolumeClaim object: name, namespace, class, the volume and
 /// selected node once set, and its phase.
 pub fn claim(c: &crate::api::claim::ApiClaim, clock: &Clock) -> k8s_openapi::api::core::v1::PersistentVolumeClaim {
-    use k8s_openapi::api::core::v1::{PersistentVolumeClaim, PersistentVolumeClaimSpec, PersistentVolumeClaimStatus};
+    use k8s_openapi::api::core::v1::{
+        PersistentVolumeClaim, PersistentVolumeClaimSpec, PersistentVolumeClaimStatus, VolumeResourceRequirements,
+    };
+    use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    use std::collections::BTreeMap;
     let annotations = c
         .selected_node
         .as_ref()
-        .map(|n| std::collections::BTreeMap::from([("volume.kubernetes.io/selected-node".to_string(), n.to_string())]));
+        .map(|n| BTreeMap::from([("volume.kubernetes.io/selected-node".to_string(), n.to_string())]));
+    let modes: Vec<String> = c.spec.access_modes.iter().map(|m| m.to_string()).collect();
+    let storage = || BTreeMap::from([("storage".to_string(), Quantity(c.spec.storage.to_string()))]);
+    // A bound claim's status has its volume's modes and capacity: the
+    // provisioned volume is the size asked for.
+    let bound = c.volume.is_some();
     PersistentVolumeClaim {
         metadata: ObjectMeta {
             name: Some(c.spec.name.to_string()),
@@ -214,10 +223,18 @@ pub fn claim(c: &crate::api::claim::ApiClaim, clock: &Clock) -> k8s_openapi::api
             ..Default::default()
         },
         spec: Some(PersistentVolumeClaimSpec {
+            access_modes: Some(modes.clone()),
+            resources: Some(VolumeResourceRequirements { requests: Some(storage()), ..Default::default() }),
             storage_class_name: c.spec.storage_class.as_deref().map(str::to_string),
+            volume_mode: Some(c.spec.volume_mode.to_string()),
             volume_name: c.volume.as_deref().map(str::to_string),
             ..Default::default()
         }),
-        status: Some(PersistentVolumeClaimStatus { phase: Some(c.phase.as_str().to_string()), ..Default::default() }),
+        status: Some(PersistentVolumeClaimStatus {
+            phase: Some(c.phase.as_str().to_string()),
+            access_modes: bound.then_some(modes),
+            capacity: bound.then(storage),
+            ..Default::default()
+        }),
     }
 }

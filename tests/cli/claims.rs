@@ -116,3 +116,44 @@ fn claims_and_classes_are_validated() {
         r#"volumeBindingMode: Unsupported value: "Later": supported values: "Immediate", "WaitForFirstConsumer""#,
     );
 }
+
+/// `podsim get pvc`: printPersistentVolumeClaim's cells — Pending with no
+/// volume before the claim is bound; then its volume, the capacity asked
+/// for, the access modes abbreviated (GetAccessModesAsString), the default
+/// class the manifests declare (set by the DefaultStorageClass admission),
+/// `<unset>` for the attributes class; VOLUMEMODE defaulted to Filesystem.
+#[test]
+fn get_pvc_prints_kubectls_columns_before_and_after_binding() {
+    let dir = TempDir::new("claim-get");
+    let class = "apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard
+  annotations: {storageclass.kubernetes.io/is-default-class: \"true\"}
+provisioner: rancher.io/local-path
+volumeBindingMode: WaitForFirstConsumer
+";
+    dir.write("all.yaml", &format!("{POD}---\n{CLAIM}---\n{class}"));
+    let scenario = dir.write("s.yaml", "manifests: [all.yaml]\nuntil: 40s\n");
+    let pending = podsim(["get", "pvc", &scenario, "--at", "0s"]);
+    assert_eq!(pending.code, Some(0), "{pending:?}");
+    assert_eq!(
+        pending.stdout,
+        "NAME   STATUS    VOLUME   CAPACITY   ACCESS MODES   STORAGECLASS   VOLUMEATTRIBUTESCLASS   AGE\n\
+         data   Pending                                      standard       <unset>                 0s\n"
+    );
+    let bound = podsim(["get", "pvc/data", &scenario, "-o", "wide"]);
+    assert_eq!(bound.code, Some(0), "{bound:?}");
+    let row = bound.stdout.lines().nth(1).unwrap_or_default();
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells[0], "data");
+    assert_eq!(cells[1], "Bound");
+    assert!(cells[2].starts_with("pvc-"), "{row}");
+    assert_eq!(cells[3..], ["1Gi", "RWO", "standard", "<unset>", "40s", "Filesystem"], "{row}");
+    let missing = podsim(["get", "pvc/logs", &scenario]);
+    assert_eq!(missing.code, Some(1), "{missing:?}");
+    assert!(
+        missing.stderr.ends_with("\nError from server (NotFound): persistentvolumeclaims \"logs\" not found\n"),
+        "{missing:?}"
+    );
+}

@@ -50,7 +50,15 @@ mod tests {
     use crate::time::SimTime;
 
     fn claim(name: &str, binding: BindingMode, phase: ClaimPhase) -> ApiClaim {
-        let spec = ClaimSpec { name: Arc::from(name), namespace: Arc::from("default"), storage_class: None, binding };
+        let spec = ClaimSpec {
+            name: Arc::from(name),
+            namespace: Arc::from("default"),
+            storage_class: None,
+            binding,
+            access_modes: vec![Arc::from("ReadWriteOnce")],
+            storage: Arc::from("1Gi"),
+            volume_mode: Arc::from("Filesystem"),
+        };
         ApiClaim {
             spec: Arc::new(spec),
             uid: Arc::from("u"),
