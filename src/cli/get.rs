@@ -113,6 +113,9 @@ struct Printer {
     kind: Kind,
     wide: bool,
     all_namespaces: bool,
+    /// Several kinds asked for: names print as `KIND/NAME`, as kubectl's
+    /// `--show-kind` (which it turns on then).
+    show_kind: bool,
     tabs: TabWriter,
     headed: bool,
 }
@@ -128,8 +131,13 @@ impl Printer {
             rows.push(header);
             self.headed = true;
         }
+        // The NAME column, where a kind has one at this width (events only with -o wide).
+        let name = printers::header(self.kind, self.wide).iter().position(|h| h == "NAME");
         for o in objects {
             let Some(mut r) = row(self.kind, o, now, self.wide) else { continue };
+            if let (true, Some(i)) = (self.show_kind, name) {
+                r[i] = format!("{}/{}", printers::qualified_kind(self.kind), r[i]);
+            }
             if self.all_namespaces {
                 r.insert(0, o.namespace.clone());
             }
@@ -141,56 +149,89 @@ impl Printer {
 
 pub fn get(args: GetArgs) -> ExitCode {
     let stderr = &mut io::stderr().lock();
-    let (kind, name) = match resource(&args.resource) {
-        Ok(r) => r,
-        Err(e) => {
-            problems::error(stderr, &Error::Input(vec![Problem::error(format!("resource {:?}: {e}", args.resource))]));
-            return ExitCode::from(2);
-        }
+    let bad = |stderr: &mut io::StderrLock, e: String| {
+        problems::error(stderr, &Error::Input(vec![Problem::error(e)]));
+        ExitCode::from(2)
     };
+    let mut asked = Vec::new();
+    for text in args.resource.split(',') {
+        match resource(text) {
+            Ok(r) => asked.push(r),
+            Err(e) => return bad(stderr, format!("resource {text:?}: {e}")),
+        }
+    }
+    let several = asked.len() > 1;
+    if several && asked.iter().any(|(_, n)| n.is_some()) {
+        return bad(stderr, format!("resource {:?}: give KIND,KIND,… or one KIND/NAME", args.resource));
+    }
+    if args.watch && matches!(args.output, Some(GetOutput::Yaml | GetOutput::Json)) {
+        return bad(stderr, "-w prints the table: -o yaml and -o json print the objects at one instant (--at)".into());
+    }
+    // kubectl's watch takes one kind (`watch()`, multipleGVKsRequested).
+    if args.watch && several {
+        let message =
+            "watch is only supported on individual resources and resource collections - more than 1 resource was found";
+        problems::fail(stderr, message);
+        return ExitCode::from(1);
+    }
     let Some((trace, clock, at)) = simulated(&args.inputs, args.at, stderr) else { return ExitCode::from(2) };
     let namespace = args.inputs.namespace.clone().unwrap_or_else(|| "default".into());
-    let wanted =
-        |o: &Object| (args.all_namespaces || o.namespace == namespace) && name.as_ref().is_none_or(|n| *n == o.name);
     let clock = &clock;
     let wide = args.output == Some(GetOutput::Wide);
-    let mut printer =
-        Printer { kind, wide, all_namespaces: args.all_namespaces, tabs: TabWriter::default(), headed: false };
-    let out = match (args.watch, args.output) {
-        (true, Some(GetOutput::Yaml | GetOutput::Json)) => {
-            let e = Problem::error("-w prints the table: -o yaml and -o json print the objects at one instant (--at)");
-            problems::error(stderr, &Error::Input(vec![e]));
-            return ExitCode::from(2);
+    let printer = |kind| Printer {
+        kind,
+        wide,
+        all_namespaces: args.all_namespaces,
+        show_kind: several,
+        tabs: TabWriter::default(),
+        headed: false,
+    };
+    if args.watch {
+        let (kind, name) = asked[0].clone();
+        let wanted = |o: &Object| {
+            (args.all_namespaces || o.namespace == namespace) && name.as_ref().is_none_or(|n| *n == o.name)
+        };
+        return problems::emit(&watch(&trace, kind, clock, &wanted, &mut printer(kind)), stderr);
+    }
+    // Each kind's objects at the instant, in the order asked.
+    let mut found: Vec<(Kind, Vec<Object>)> = Vec::new();
+    for (kind, name) in &asked {
+        let wanted = |o: &Object| {
+            (args.all_namespaces || o.namespace == namespace) && name.as_ref().is_none_or(|n| *n == o.name)
+        };
+        let objects: Vec<Object> = at_instant(&trace, *kind, clock, at).into_values().filter(|o| wanted(o)).collect();
+        // kubectl exits 1 for an object that is not there, 0 for an empty list.
+        if objects.is_empty() && name.is_some() {
+            let _ = writeln!(stderr, "{}", not_found(*kind, name.as_deref(), &namespace, args.all_namespaces));
+            return ExitCode::from(1);
         }
-        (true, _) => watch(&trace, kind, clock, &wanted, &mut printer),
-        (false, output) => {
-            let objects = at_instant(&trace, kind, clock, at);
-            let objects: Vec<&Object> = objects.values().filter(|o| wanted(o)).collect();
-            // kubectl exits 1 for an object that is not there, 0 for an empty list.
-            if objects.is_empty() && name.is_some() {
-                let _ = writeln!(stderr, "{}", not_found(kind, name.as_deref(), &namespace, args.all_namespaces));
-                return ExitCode::from(1);
-            }
-            match output {
-                Some(GetOutput::Yaml | GetOutput::Json) => {
-                    let value = match (&name, objects.as_slice()) {
-                        (Some(_), [one]) => one.json.clone(),
-                        _ => {
-                            serde_json::json!({"apiVersion": "v1", "items": objects.iter().map(|o| o.json.clone()).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
-                        }
-                    };
-                    let text = match output {
-                        Some(GetOutput::Yaml) => serde_saphyr::to_string(&value).unwrap_or_default(),
-                        _ => serde_json::to_string_pretty(&value).unwrap_or_default(),
-                    };
-                    if text.ends_with('\n') { text } else { text + "\n" }
+        found.push((*kind, objects));
+    }
+    let out = match args.output {
+        Some(GetOutput::Yaml | GetOutput::Json) => {
+            let all: Vec<&Object> = found.iter().flat_map(|(_, o)| o).collect();
+            let value = match (asked[0].1.is_some(), all.as_slice()) {
+                (true, [one]) => one.json.clone(),
+                _ => {
+                    serde_json::json!({"apiVersion": "v1", "items": all.iter().map(|o| o.json.clone()).collect::<Vec<_>>(), "kind": "List", "metadata": {"resourceVersion": ""}})
                 }
-                _ if objects.is_empty() => {
-                    let _ = writeln!(stderr, "{}", not_found(kind, None, &namespace, args.all_namespaces));
-                    String::new()
-                }
-                _ => printer.rows(&objects, clock.time(at).0),
-            }
+            };
+            let text = match args.output {
+                Some(GetOutput::Yaml) => serde_saphyr::to_string(&value).unwrap_or_default(),
+                _ => serde_json::to_string_pretty(&value).unwrap_or_default(),
+            };
+            if text.ends_with('\n') { text } else { text + "\n" }
+        }
+        _ if found.iter().all(|(_, o)| o.is_empty()) => {
+            let _ = writeln!(stderr, "{}", not_found(asked[0].0, None, &namespace, args.all_namespaces));
+            String::new()
+        }
+        // A table per kind, its own widths, a blank line between (`GetOptions.Run`).
+        _ => {
+            let tables: Vec<String> = (found.iter().filter(|(_, o)| !o.is_empty()))
+                .map(|(kind, objects)| printer(*kind).rows(&objects.iter().collect::<Vec<_>>(), clock.time(at).0))
+                .collect();
+            tables.join("\n")
         }
     };
     problems::emit(&out, stderr)

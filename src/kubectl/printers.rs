@@ -51,6 +51,20 @@ pub enum Kind {
     Claim,
 }
 
+/// The kind as kubectl names it before a name when it shows kinds
+/// (`deployment.apps/web`): the resource's singular, with its group.
+pub fn qualified_kind(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Pod => "pod",
+        Kind::Deployment => "deployment.apps",
+        Kind::ReplicaSet => "replicaset.apps",
+        Kind::Service => "service",
+        Kind::EndpointSlice => "endpointslice.discovery.k8s.io",
+        Kind::Event => "event",
+        Kind::Claim => "persistentvolumeclaim",
+    }
+}
+
 /// `translateTimestampSince`: the AGE cell at `now`.
 fn age(meta: &ObjectMeta, now: Timestamp) -> String {
     match &meta.creation_timestamp {

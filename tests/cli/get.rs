@@ -162,3 +162,31 @@ fn describe_prints_what_kubectl_describe_prints() {
     let missing = podsim(["describe", "pod/nope", PROBES]);
     assert_eq!(missing.code, Some(1), "{missing:?}");
 }
+
+/// `get deploy,rs,pods`: a table per kind in the order asked, each with its
+/// own widths, a blank line between, the kind before each name
+/// (`deployment.apps/…`); `-w` takes one kind, with kubectl's error; a
+/// name among several kinds is refused; `-o json` is one List of them all.
+#[test]
+fn several_kinds_print_a_table_each_with_the_kind_in_the_name() {
+    let run = podsim(["get", "deploy,rs,pods", "models/scenarios/c28-bad-rollout.yaml", "-n", "c28"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let tables: Vec<&str> = run.stdout.split("\n\n").collect();
+    assert_eq!(tables.len(), 3, "{}", run.stdout);
+    assert!(tables[0].starts_with("NAME                        READY   UP-TO-DATE"), "{}", tables[0]);
+    assert!(tables[0].contains("\ndeployment.apps/c28-probe   1/1 "), "{}", tables[0]);
+    assert!(tables[1].contains("\nreplicaset.apps/c28-probe-5cb8c6cb66   1 "), "{}", tables[1]);
+    assert!(tables[2].contains("\npod/c28-probe-5cb8c6cb66-sq5zk   1/1 "), "{}", tables[2]);
+    let watch = podsim(["get", "deploy,rs", "models/scenarios/c28-bad-rollout.yaml", "-n", "c28", "-w"]);
+    assert_eq!(watch.code, Some(1), "{watch:?}");
+    assert_eq!(
+        watch.stderr,
+        "error: watch is only supported on individual resources and resource collections - more than 1 resource was found\n"
+    );
+    let named = podsim(["get", "deploy/c28-probe,rs", "models/scenarios/c28-bad-rollout.yaml"]);
+    assert_eq!(named.code, Some(2), "{named:?}");
+    let json = podsim(["get", "deploy,rs", "models/scenarios/c28-bad-rollout.yaml", "-n", "c28", "-o", "json"]);
+    let list: serde_json::Value = serde_json::from_str(&json.stdout).expect("a List");
+    let kinds: Vec<&str> = list["items"].as_array().unwrap().iter().filter_map(|o| o["kind"].as_str()).collect();
+    assert_eq!(kinds, ["Deployment", "ReplicaSet", "ReplicaSet"]);
+}
