@@ -4,6 +4,7 @@
 
 mod features;
 mod network;
+pub mod registry;
 mod version;
 
 pub use features::{FeatureGates, Gate};
@@ -15,6 +16,7 @@ use crate::error::{Error, Problem, SourceFile};
 use crate::source::parse_single;
 use crate::time::SimDuration;
 use k8s_openapi::api::core::v1::Taint;
+use registry::{Registry, RegistryFile};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -142,6 +144,8 @@ struct ProfileFile {
     kube_proxy: KubeProxyConfig,
     #[serde(default)]
     endpoint_slice_controller: EndpointSliceConfig,
+    #[serde(default)]
+    registry: RegistryFile,
 }
 
 /// A node of the simulated cluster.
@@ -169,6 +173,8 @@ pub struct Cluster {
     /// The CrashLoopBackOff bounds this version and these gates give.
     pub backoff_initial: SimDuration,
     pub backoff_max: SimDuration,
+    /// What the image registry answers for each image.
+    pub registry: Registry,
     /// The profile as written, to re-resolve it for another version.
     file: ProfileFile,
 }
@@ -317,6 +323,7 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
         endpoint_slice: f.endpoint_slice_controller,
         backoff_initial: initial,
         backoff_max: max,
+        registry: Registry::new(&f.registry),
         file,
     })
 }

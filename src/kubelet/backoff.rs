@@ -44,6 +44,16 @@ impl Backoff {
         }
     }
 
+    /// `IsInBackOffSinceUpdate(id, eventTime)`: eventTime − lastUpdate < backoff
+    /// (the image back-off's test: from the failed pull, not a container's exit).
+    pub fn in_backoff_since_update(&self, key: &str, now: SimTime) -> bool {
+        match self.entries.get(key) {
+            None => false,
+            Some(e) if Self::expired(now, e) => false,
+            Some(e) => now.since(e.last_update) < e.backoff,
+        }
+    }
+
     /// `Next(id, eventTime)`: a fresh entry starts at the initial delay, an
     /// existing one doubles up to the max; either way lastUpdate = now.
     pub fn next(&mut self, key: &str, event_time: SimTime, now: SimTime) {
@@ -97,6 +107,22 @@ mod tests {
 
     fn s(x: u64) -> SimTime {
         SimTime::from_millis(x * 1000)
+    }
+
+    /// The image back-off (`IsInBackOffSinceUpdate`): measured from the last
+    /// failed pull; 10 s, then 20 s after the second failure; forgotten after
+    /// 600 s without one.
+    #[test]
+    fn image_backoff_runs_from_the_last_failed_pull() {
+        let mut b = Backoff::new(SimDuration::from_secs(10), SimDuration::from_secs(300));
+        assert!(!b.in_backoff_since_update("p_img", s(0)));
+        b.next("p_img", s(1), s(1));
+        assert!(b.in_backoff_since_update("p_img", s(10)));
+        assert!(!b.in_backoff_since_update("p_img", s(11)));
+        b.next("p_img", s(12), s(12));
+        assert!(b.in_backoff_since_update("p_img", s(31)));
+        assert!(!b.in_backoff_since_update("p_img", s(32)));
+        assert!(!b.in_backoff_since_update("p_img", s(12 + 601)));
     }
 
     /// A container that exits 1 s after each start, restarted as soon as

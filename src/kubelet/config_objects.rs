@@ -26,6 +26,14 @@ impl ObjectCache {
         }
     }
 
+    /// `getPullSecretsForPod`: the pod's `imagePullSecrets` the secret
+    /// manager has, and the names of those it has not.
+    pub fn pull_secrets<'a>(&self, names: &'a [String], namespace: &str) -> (usize, Vec<&'a str>) {
+        let (found, missing): (Vec<&String>, Vec<&String>) = (names.iter())
+            .partition(|n| self.objects.iter().any(|o| o.is(crate::spec::ConfigKind::Secret, namespace, n)));
+        (found.len(), missing.into_iter().map(String::as_str).collect())
+    }
+
     /// `GetObject`: the object, or the NotFound error the manager returns
     /// (`apierrors.NewNotFound(gr, name)`: `configmap "app-config" not found`).
     fn get(&self, r: &ConfigRef, namespace: &str) -> Result<Option<&ConfigObject>, String> {

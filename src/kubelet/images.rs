@@ -2,8 +2,10 @@
 //! pulls, and the events it reports.
 
 use crate::cluster::Version;
+use crate::cluster::registry::Answer;
 use crate::rng::fnv1a;
 use crate::spec::PullPolicy;
+use crate::time::SimDuration;
 use foldhash::HashMap;
 use std::sync::Arc;
 
@@ -34,6 +36,33 @@ pub fn already_present(image: &str, version: Version) -> String {
         format!("Container image {image:?} already present on machine and can be accessed by the pod")
     } else {
         format!("Container image {image:?} already present on machine")
+    }
+}
+
+/// The image back-off's bounds (`flowcontrol.NewBackOff(backOffPeriod,
+/// MaxImageBackOff)` in NewMainKubelet): 10 s doubling to 300 s, per pod and image.
+pub const BACKOFF_INITIAL: SimDuration = SimDuration::from_secs(10);
+pub const BACKOFF_MAX: SimDuration = SimDuration::from_secs(300);
+
+/// `backOffKey` of `pullImage`: the pod's UID and the image as requested.
+pub fn backoff_key(pod_uid: &str, image: &str) -> String {
+    format!("{pod_uid}_{image}")
+}
+
+/// The runtime's error for a pull the registry refuses (containerd's CRI
+/// `PullImage`, as `kubectl describe` shows it), or `None` for a pull that
+/// succeeds: a private image needs a pull secret the kubelet could read.
+pub fn pull_error(answer: Answer, image: &str, has_credentials: bool) -> Option<String> {
+    let n = normalize(image);
+    match answer {
+        Answer::Exists => None,
+        Answer::Unauthorized if has_credentials => None,
+        Answer::NotFound => Some(format!(
+            "rpc error: code = NotFound desc = failed to pull and unpack image {n:?}: failed to resolve reference {n:?}: {n}: not found"
+        )),
+        Answer::Unauthorized => Some(format!(
+            "rpc error: code = Unknown desc = failed to pull and unpack image {n:?}: failed to resolve reference {n:?}: pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed"
+        )),
     }
 }
 
@@ -122,6 +151,22 @@ mod tests {
         assert_eq!(normalize("localhost:5000/app"), "localhost:5000/app:latest");
         assert_eq!(image_id("docker.io/library/nginx:1.27", "ab"), "docker.io/library/nginx@sha256:ab");
         assert_eq!(image_id("localhost:5000/app:latest", "ab"), "localhost:5000/app@sha256:ab");
+    }
+
+    #[test]
+    fn a_refused_pull_is_containerds_error() {
+        assert_eq!(pull_error(Answer::Exists, "nginx:1.2x", false), None);
+        assert_eq!(
+            pull_error(Answer::NotFound, "nginx:1.2x", false).as_deref(),
+            Some(
+                "rpc error: code = NotFound desc = failed to pull and unpack image \"docker.io/library/nginx:1.2x\": failed to resolve reference \"docker.io/library/nginx:1.2x\": docker.io/library/nginx:1.2x: not found"
+            )
+        );
+        assert_eq!(pull_error(Answer::Unauthorized, "corp/app:1", true), None);
+        assert!(
+            pull_error(Answer::Unauthorized, "corp/app:1", false).is_some_and(|e| e.contains("pull access denied"))
+        );
+        assert_eq!(backoff_key("uid-1", "nginx:1.2x"), "uid-1_nginx:1.2x");
     }
 
     #[test]

@@ -278,6 +278,10 @@ pub struct Kubelet {
     images: images::Images,
     pleg: pleg::Pleg,
     backoff: Backoff,
+    /// The image manager's pull back-off, and each key's last pull error
+    /// (`prevPullErrMsg`), which the back-off's message carries.
+    image_backoff: Backoff,
+    pull_errors: std::collections::BTreeMap<String, String>,
     recorder: Recorder,
     /// Indexed by the cluster-wide pod id; boxed, so that a slot for another
     /// node's pod costs a pointer (100 kubelets × 2,000 pods held 250 MB of
@@ -328,6 +332,8 @@ impl Kubelet {
         let stream = |what: &str| Stream::new(seed, &format!("kubelet/{}/{what}", node.name));
         Kubelet {
             backoff: Backoff::new(cluster.backoff_initial, cluster.backoff_max),
+            image_backoff: Backoff::new(images::BACKOFF_INITIAL, images::BACKOFF_MAX),
+            pull_errors: Default::default(),
             rng: stream("loop"),
             app_rng: stream("apps"),
             server_rng: stream("server"),

@@ -61,9 +61,23 @@ impl Kubelet {
                 self.begin_create(pod, c, ctx);
             }
             ImageAction::Pull { cached } => {
+                // pullImage: within the back-off since the last failed pull, no pull.
+                let key = images::backoff_key(&self.pod(pod).expect("synced pod exists").uid, &container.image);
+                if self.image_backoff.in_backoff_since_update(&key, now) {
+                    let mut msg = format!("Back-off pulling image {:?}", container.image);
+                    self.emit(pod, Some(c), false, "BackOff", msg.clone(), ctx);
+                    if let Some(previous) = self.pull_errors.get(&key) {
+                        msg = format!("{msg}: {previous}");
+                    }
+                    self.emit(pod, Some(c), true, "Failed", "Error: ImagePullBackOff".into(), ctx);
+                    return self.start_failed(pod, c, "ImagePullBackOff", msg, None);
+                }
+                self.pull_errors.remove(&key);
                 self.emit(pod, Some(c), false, "Pulling", format!("Pulling image {:?}", container.image), ctx);
+                // A refused pull ends at the registry's answer, before any layer: a cached pull's time.
+                let refused = self.pull_refusal(pod, &container.image).is_some();
                 let lat = &self.cluster.latencies;
-                let dist = if cached { &lat.image_pull_cached } else { &lat.image_pull };
+                let dist = if cached || refused { &lat.image_pull_cached } else { &lat.image_pull };
                 let d = dist.sample(&mut self.rng, || {
                     let what = if cached { "the cached image " } else { "the image " };
                     label(&self.pods, What::ImagePull, pod, Some(c)).with(format!("{what}{}", container.image))
@@ -77,6 +91,19 @@ impl Kubelet {
                 self.start_failed(pod, c, "ErrImageNeverPull", msg, None);
             }
         }
+    }
+
+    /// What the registry refuses a pull of `image` for this pod with (the
+    /// runtime's error), or `None`: credentials come from the pod's
+    /// `imagePullSecrets` the secret manager has.
+    pub(super) fn pull_refusal(&self, pod: PodId, image: &str) -> Option<String> {
+        let spec = self.synced_spec(pod);
+        let names: Vec<String> = (spec.object.spec.iter())
+            .flat_map(|s| s.image_pull_secrets.iter().flatten())
+            .map(|r| r.name.clone())
+            .collect();
+        let (found, _) = self.objects.pull_secrets(&names, &spec.namespace);
+        images::pull_error(self.cluster.registry.answer(image), image, found > 0)
     }
 
     /// A start failed: the reason cache remembers it for the next status. A

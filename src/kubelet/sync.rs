@@ -219,6 +219,7 @@ impl Kubelet {
     /// The rest of `Kubelet.SyncPod` once the volumes are mounted: the probe
     /// manager adds the pod, then the runtime's `SyncPod` computes its actions.
     pub(super) fn sync_pod_runtime(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        self.get_pull_secrets_for_pod(pod, ctx);
         let snapshot = self.snapshot_of_sync(pod);
         let p = self.pod(pod).expect("synced pod exists");
         for w in p.probes.add_pod(&p.spec) {
@@ -253,6 +254,25 @@ impl Kubelet {
         }
         run.steps.extend(a.start_init.into_iter().chain(a.start).map(Step::Start));
         self.advance(pod, ctx);
+    }
+
+    /// `getPullSecretsForPod`, every sync: the pod's `imagePullSecrets` the
+    /// secret manager lacks are a warning (the pull goes on without them).
+    fn get_pull_secrets_for_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        let spec = self.synced_spec(pod);
+        let names: Vec<String> = (spec.object.spec.iter())
+            .flat_map(|s| s.image_pull_secrets.iter().flatten())
+            .map(|r| r.name.clone())
+            .filter(|n| !n.is_empty())
+            .collect();
+        let (_, missing) = self.objects.pull_secrets(&names, &spec.namespace);
+        if !missing.is_empty() {
+            let msg = format!(
+                "Unable to retrieve some image pull secrets ({}); attempting to pull the image may not succeed.",
+                missing.join(", ")
+            );
+            self.emit(pod, None, true, "FailedToRetrieveImagePullSecret", msg, ctx);
+        }
     }
 
     /// `SyncTerminatingPod`: a status first, liveness and startup probes of
@@ -442,14 +462,19 @@ impl Kubelet {
             Wait::StopSandbox => self.runtime.stop_sandbox(pod),
             Wait::Pull { container, began } => {
                 let image = self.synced_spec(pod).containers[container].image.clone();
-                self.runtime.images.push(image.clone());
-                let took = now.since(began);
-                let size = 20_000_000 + fnv1a(image.as_bytes()) % 180_000_000;
-                let msg = format!(
-                    "Successfully pulled image {image:?} in {took} ({took} including waiting). Image size: {size} bytes."
-                );
-                self.emit(pod, Some(container), false, "Pulled", msg, ctx);
-                self.begin_create(pod, container, ctx);
+                match self.pull_refusal(pod, &image) {
+                    Some(error) => self.pull_failed(pod, container, &image, error, ctx),
+                    None => {
+                        self.runtime.images.push(image.clone());
+                        let took = now.since(began);
+                        let size = 20_000_000 + fnv1a(image.as_bytes()) % 180_000_000;
+                        let msg = format!(
+                            "Successfully pulled image {image:?} in {took} ({took} including waiting). Image size: {size} bytes."
+                        );
+                        self.emit(pod, Some(container), false, "Pulled", msg, ctx);
+                        self.begin_create(pod, container, ctx);
+                    }
+                }
             }
             Wait::Create { container } => {
                 let inst = self.create_instance(pod, container);
@@ -468,6 +493,20 @@ impl Kubelet {
             | Wait::Kills { .. } => {}
         }
         self.advance(pod, ctx);
+    }
+
+    /// `pullImage`'s failure: the `Failed` event with the runtime's error, the
+    /// back-off's `Next`, the error kept for the back-off's message
+    /// (`prevPullErrMsg`), and `startContainer`'s `Error: ErrImagePull`.
+    fn pull_failed(&mut self, pod: PodId, c: usize, image: &str, error: String, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        let now = ctx.q.now();
+        let uid = self.pod(pod).expect("synced pod exists").uid.clone();
+        let key = super::images::backoff_key(&uid, image);
+        self.emit(pod, Some(c), true, "Failed", format!("Failed to pull image {image:?}: {error}"), ctx);
+        self.image_backoff.next(&key, now, now);
+        self.pull_errors.insert(key, format!("ErrImagePull: {error}"));
+        self.emit(pod, Some(c), true, "Failed", "Error: ErrImagePull".into(), ctx);
+        self.start_failed(pod, c, "ErrImagePull", error, None);
     }
 
     /// A group of kills is over: the sync goes on.

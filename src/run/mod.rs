@@ -84,6 +84,7 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
         let version = Version::parse(v).map_err(|e| Error::input(Problem::error(e).field("--kubernetes")))?;
         cluster = cluster.with_version(version).map_err(Error::input)?;
     }
+    cluster.registry = cluster.registry.overridden_by(&scenario.registry);
     let epoch = parse_epoch(scenario.epoch.as_deref().unwrap_or(DEFAULT_EPOCH)).map_err(Error::input)?;
     let mut warnings = manifests.warnings.clone();
     warnings.extend(behaviours.warnings.iter().cloned());

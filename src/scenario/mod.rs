@@ -54,6 +54,9 @@ struct ScenarioFile {
     gates: Vec<GateEntry>,
     #[serde(default)]
     traffic: Vec<traffic::TrafficEntry>,
+    /// The registry's answers, over the cluster profile's.
+    #[serde(default)]
+    registry: crate::cluster::registry::RegistryFile,
 }
 
 /// A readiness-gate controller: it sets the pod condition `condition` to
@@ -111,6 +114,7 @@ pub struct Scenario {
     pub actions: Vec<(Timed, ActionOrigin)>,
     pub gates: Vec<GateController>,
     pub traffic: Vec<(traffic::Traffic, ActionOrigin)>,
+    pub registry: crate::cluster::registry::RegistryFile,
 }
 
 impl Scenario {
@@ -187,6 +191,7 @@ impl Scenario {
             actions,
             gates,
             traffic: clients,
+            registry: f.registry,
         })
     }
 }

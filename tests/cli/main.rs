@@ -34,6 +34,7 @@ mod conventions;
 mod describe;
 mod exercises;
 mod get;
+mod images;
 mod namespaces;
 mod ownership;
 mod plot;

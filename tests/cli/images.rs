@@ -1,0 +1,114 @@
+//! Image pulls the registry refuses (`registry:` in a profile or scenario):
+//! the image manager's `pullImage` (pkg/kubelet/images/image_manager.go) —
+//! `Failed to pull image …` with the runtime's error, `Error: ErrImagePull`,
+//! then within the back-off `Back-off pulling image …` and `Error:
+//! ImagePullBackOff` with the last pull's error in the waiting message; the
+//! back-off per pod and image starts at 10 s and doubles
+//! (`flowcontrol.NewBackOff(backOffPeriod, MaxImageBackOff)`), and a pull
+//! is retried on the first sync after it (the pod worker's error requeue).
+
+use super::podsim;
+use serde_json::Value;
+
+/// The kubelet's records of one reason, as (time, message).
+fn kubelet(jsonl: &str, reason: &str) -> Vec<(f64, String)> {
+    (jsonl.lines())
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["type"] == "KUBELET" && v["reason"] == reason)
+        .map(|v| (v["t"].as_f64().unwrap_or(-1.0), v["message"].as_str().unwrap_or_default().to_string()))
+        .collect()
+}
+
+const NOT_FOUND: &str = "rpc error: code = NotFound desc = failed to pull and unpack image \"docker.io/library/nginx:1.2x\": failed to resolve reference \"docker.io/library/nginx:1.2x\": docker.io/library/nginx:1.2x: not found";
+
+#[test]
+fn a_mistyped_image_backs_off_10_20_40_s_until_the_fixed_manifest_rolls_out() {
+    let run = podsim(["run", "models/scenarios/image-typo.yaml", "-o", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let pulls: Vec<(f64, String)> =
+        kubelet(&run.stdout, "Pulling").into_iter().filter(|(_, m)| m == "Pulling image \"nginx:1.2x\"").collect();
+    let failed: Vec<(f64, String)> =
+        kubelet(&run.stdout, "Failed").into_iter().filter(|(_, m)| m.starts_with("Failed to pull image")).collect();
+    assert!(
+        failed.iter().all(|(_, m)| *m == format!("Failed to pull image \"nginx:1.2x\": {NOT_FOUND}")),
+        "{failed:?}"
+    );
+    // Each pull fails; until the fix at 120 s there are four: the back-off
+    // after the k-th failure is 10 s × 2^(k-1), and the next pull comes on
+    // the first sync after it, within an error requeue (at most 15 s).
+    assert_eq!(pulls.len(), 4, "{pulls:?}");
+    assert_eq!(failed.len(), 4, "{failed:?}");
+    for k in 1..pulls.len() {
+        let backoff = 10.0 * 2f64.powi(k as i32 - 1);
+        let waited = pulls[k].0 - failed[k - 1].0;
+        assert!(
+            (backoff..=backoff + 15.0).contains(&waited),
+            "pull {k}: {waited:.3} s after the failure, back-off {backoff} s"
+        );
+    }
+    // Between pulls every sync is refused by the back-off, with the last error.
+    let backoffs = kubelet(&run.stdout, "BackOff");
+    assert!(
+        backoffs.len() >= 4 && backoffs.iter().all(|(_, m)| m == "Back-off pulling image \"nginx:1.2x\""),
+        "{backoffs:?}"
+    );
+    let waiting: Vec<String> = (run.stdout.lines())
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["type"] == "CHANGE" && v["change"] == "container web Waiting(ImagePullBackOff)")
+        .filter_map(|v| v["why"].as_str().map(str::to_string))
+        .collect();
+    assert!(!waiting.is_empty());
+    assert!(
+        waiting.iter().all(|w| *w == format!("Back-off pulling image \"nginx:1.2x\": ErrImagePull: {NOT_FOUND}")),
+        "{waiting:?}"
+    );
+    // kubectl shows both reasons; the fixed image runs, the mistyped pod goes.
+    let table = podsim(["run", "models/scenarios/image-typo.yaml", "--types", "kubectl"]);
+    for status in ["kubectl ErrImagePull (READY 0/1, RESTARTS 0)", "kubectl ImagePullBackOff (READY 0/1, RESTARTS 0)"] {
+        assert!(table.stdout.contains(status), "{}", table.stdout);
+    }
+    let pods = podsim(["get", "pods", "models/scenarios/image-typo.yaml"]);
+    let rows: Vec<&str> = pods.stdout.lines().skip(1).collect();
+    assert_eq!(rows.len(), 1, "{}", pods.stdout);
+    assert!(rows[0].contains("1/1     Running"), "{}", pods.stdout);
+}
+
+#[test]
+fn a_private_image_is_pulled_once_its_pull_secret_exists() {
+    let run = podsim(["run", "models/scenarios/private-image.yaml", "-o", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    // getPullSecretsForPod warns on every sync while regcred is missing.
+    let warned = kubelet(&run.stdout, "FailedToRetrieveImagePullSecret");
+    assert!(warned.len() >= 3, "{warned:?}");
+    assert!(warned.iter().all(|(t, m)| *t < 30.0
+        && m == "Unable to retrieve some image pull secrets (regcred); attempting to pull the image may not succeed."));
+    let denied: Vec<(f64, String)> =
+        kubelet(&run.stdout, "Failed").into_iter().filter(|(_, m)| m.starts_with("Failed to pull image")).collect();
+    assert!(!denied.is_empty());
+    assert!(denied.iter().all(|(t, m)| *t < 30.0 && m.ends_with("pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed")), "{denied:?}");
+    // The secret applied at 30 s: the first pull after the back-off succeeds.
+    let pulled = kubelet(&run.stdout, "Pulled");
+    assert_eq!(pulled.len(), 1, "{pulled:?}");
+    assert!(
+        pulled[0].0 > 30.0 && pulled[0].1.starts_with("Successfully pulled image \"registry.example.com/corp/app:1\"")
+    );
+    let pods = podsim(["get", "pods", "models/scenarios/private-image.yaml"]);
+    assert!(pods.stdout.contains("app    1/1     Running   0"), "{}", pods.stdout);
+}
+
+#[test]
+fn a_registry_answer_podsim_does_not_know_is_refused() {
+    let dir = super::TempDir::new("registry-bad");
+    dir.write(
+        "pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: nginx}]\n",
+    );
+    let s = dir.write("s.yaml", "manifests: [pod.yaml]\nregistry:\n  images:\n    nginx: missing\n");
+    let run = podsim(["run", &s]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.contains("registry.images"), "{run:?}");
+    assert!(
+        run.stderr.contains("unknown variant `missing`, expected one of `exists`, `notFound`, `unauthorized`"),
+        "{run:?}"
+    );
+}
