@@ -308,6 +308,10 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
         problems
             .push(("endpointSliceController.concurrentServiceEndpointSyncs".into(), "must be between 1 and 50".into()));
     }
+    let registry = Registry::new(&f.registry).unwrap_or_else(|e| {
+        problems.extend(e);
+        Registry::default()
+    });
     if !problems.is_empty() {
         return Err(problems);
     }
@@ -323,7 +327,7 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
         endpoint_slice: f.endpoint_slice_controller,
         backoff_initial: initial,
         backoff_max: max,
-        registry: Registry::new(&f.registry),
+        registry,
         file,
     })
 }

@@ -76,12 +76,22 @@ impl Kubelet {
                 self.emit(pod, Some(c), false, "Pulling", format!("Pulling image {:?}", container.image), ctx);
                 // A refused pull ends at the registry's answer, before any layer: a cached pull's time.
                 let refused = self.pull_refusal(pod, &container.image).is_some();
+                // An image the registry gives a size downloads at its bandwidth, after
+                // what a cached pull takes (resolving, the manifest, unpacking).
+                let download = match cached || refused {
+                    true => None,
+                    false => self.cluster.registry.download(&container.image).map(|(_, d)| d),
+                };
                 let lat = &self.cluster.latencies;
-                let dist = if cached || refused { &lat.image_pull_cached } else { &lat.image_pull };
+                let dist = match cached || refused || download.is_some() {
+                    true => &lat.image_pull_cached,
+                    false => &lat.image_pull,
+                };
                 let d = dist.sample(&mut self.rng, || {
                     let what = if cached { "the cached image " } else { "the image " };
                     label(&self.pods, What::ImagePull, pod, Some(c)).with(format!("{what}{}", container.image))
                 });
+                let d = d + download.unwrap_or(SimDuration::ZERO);
                 self.schedule_step(pod, d, Wait::Pull { container: c, began: now }, ctx);
             }
             ImageAction::NeverPullMissing => {

@@ -467,7 +467,11 @@ impl Kubelet {
                     None => {
                         self.runtime.images.push(image.clone());
                         let took = now.since(began);
-                        let size = 20_000_000 + fnv1a(image.as_bytes()) % 180_000_000;
+                        // The registry's size for the image, else one made from its name.
+                        let size = match self.cluster.registry.download(&image) {
+                            Some((bytes, _)) => bytes,
+                            None => 20_000_000 + fnv1a(image.as_bytes()) % 180_000_000,
+                        };
                         let msg = format!(
                             "Successfully pulled image {image:?} in {took} ({took} including waiting). Image size: {size} bytes."
                         );

@@ -84,7 +84,13 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
         let version = Version::parse(v).map_err(|e| Error::input(Problem::error(e).field("--kubernetes")))?;
         cluster = cluster.with_version(version).map_err(Error::input)?;
     }
-    cluster.registry = cluster.registry.overridden_by(&scenario.registry);
+    cluster.registry = cluster.registry.overridden_by(&scenario.registry).map_err(|problems| {
+        // A scenario's registry is checked over its profile's (sizes need the bandwidth of either).
+        let file = inputs.scenario.as_ref().map(|p| format!("{}: ", p.display())).unwrap_or_default();
+        let problems: Vec<Problem> =
+            problems.into_iter().map(|(field, m)| Problem::error(m).field(format!("{file}{field}"))).collect();
+        Error::Input(problems)
+    })?;
     let epoch = parse_epoch(scenario.epoch.as_deref().unwrap_or(DEFAULT_EPOCH)).map_err(Error::input)?;
     let mut warnings = manifests.warnings.clone();
     warnings.extend(behaviours.warnings.iter().cloned());

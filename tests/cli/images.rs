@@ -108,7 +108,43 @@ fn a_registry_answer_podsim_does_not_know_is_refused() {
     assert_eq!(run.code, Some(2), "{run:?}");
     assert!(run.stderr.contains("registry.images"), "{run:?}");
     assert!(
-        run.stderr.contains("unknown variant `missing`, expected one of `exists`, `notFound`, `unauthorized`"),
+        run.stderr.contains(
+            "s.yaml:4:12: registry.images.nginx: unknown answer \"missing\": expected `exists`, `notFound`, `unauthorized` or `{size: 4GB}`"
+        ),
+        "{run:?}"
+    );
+}
+
+/// An image the registry gives a size downloads at its bandwidth: 4 GB at
+/// 50 MB/s is 80 s, after what a cached pull takes (the default profile's
+/// `imagePullCached`, 300 ms to 1 s); the `Pulled` event says its size.
+#[test]
+fn a_big_image_takes_its_size_over_the_bandwidth() {
+    let dir = super::TempDir::new("registry-size");
+    dir.write(
+        "pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: llm}\nspec:\n  containers: [{name: llm, image: big/model:3}]\n",
+    );
+    let s = dir.write(
+        "s.yaml",
+        "manifests: [pod.yaml]\nuntil: 3m\nregistry:\n  bandwidth: 50MB/s\n  images:\n    big/model:3: {size: 4GB}\n",
+    );
+    let run = podsim(["run", &s, "-o", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let pulling = kubelet(&run.stdout, "Pulling");
+    let pulled = kubelet(&run.stdout, "Pulled");
+    assert_eq!((pulling.len(), pulled.len()), (1, 1), "{pulling:?} {pulled:?}");
+    let took = pulled[0].0 - pulling[0].0;
+    assert!((80.3..=81.0).contains(&took), "{took}");
+    assert!(pulled[0].1.ends_with(". Image size: 4000000000 bytes."), "{}", pulled[0].1);
+    // A size with no bandwidth anywhere is an error naming the field.
+    let bad = dir.write("b.yaml", "manifests: [pod.yaml]\nregistry:\n  images:\n    big/model:3: {size: 4GB}\n");
+    let run = podsim(["run", &bad]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains(
+            "b.yaml: registry.bandwidth: Required value: an image with a size is pulled at the registry's bandwidth"
+        ),
         "{run:?}"
     );
 }
