@@ -49,6 +49,16 @@ pub fn backoff_key(pod_uid: &str, image: &str) -> String {
     format!("{pod_uid}_{image}")
 }
 
+/// The Secrets a pod's `imagePullSecrets` names (empty names skipped, as
+/// `getPullSecretsForPod` does).
+pub fn pull_secret_names(pod: &crate::spec::PodSpec) -> Vec<String> {
+    (pod.object.spec.iter())
+        .flat_map(|s| s.image_pull_secrets.iter().flatten())
+        .map(|r| r.name.clone())
+        .filter(|n| !n.is_empty())
+        .collect()
+}
+
 /// The runtime's error for a pull the registry refuses (containerd's CRI
 /// `PullImage`, as `kubectl describe` shows it), or `None` for a pull that
 /// succeeds: a private image needs a pull secret the kubelet could read.

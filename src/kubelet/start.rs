@@ -108,10 +108,7 @@ impl Kubelet {
     /// `imagePullSecrets` the secret manager has.
     pub(super) fn pull_refusal(&self, pod: PodId, image: &str) -> Option<String> {
         let spec = self.synced_spec(pod);
-        let names: Vec<String> = (spec.object.spec.iter())
-            .flat_map(|s| s.image_pull_secrets.iter().flatten())
-            .map(|r| r.name.clone())
-            .collect();
+        let names = images::pull_secret_names(spec);
         let (found, _) = self.objects.pull_secrets(&names, &spec.namespace);
         images::pull_error(self.cluster.registry.answer(image), image, found > 0)
     }

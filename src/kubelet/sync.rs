@@ -260,11 +260,7 @@ impl Kubelet {
     /// secret manager lacks are a warning (the pull goes on without them).
     fn get_pull_secrets_for_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let spec = self.synced_spec(pod);
-        let names: Vec<String> = (spec.object.spec.iter())
-            .flat_map(|s| s.image_pull_secrets.iter().flatten())
-            .map(|r| r.name.clone())
-            .filter(|n| !n.is_empty())
-            .collect();
+        let names = super::images::pull_secret_names(spec);
         let (_, missing) = self.objects.pull_secrets(&names, &spec.namespace);
         if !missing.is_empty() {
             let msg = format!(
