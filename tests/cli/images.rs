@@ -148,3 +148,40 @@ fn a_big_image_takes_its_size_over_the_bandwidth() {
         "{run:?}"
     );
 }
+
+/// An init container's image that does not exist: printPod shows the init
+/// container's waiting reason as `Init:ErrImagePull`, then
+/// `Init:ImagePullBackOff`; the app container is never pulled.
+#[test]
+fn an_init_containers_missing_image_is_init_err_image_pull() {
+    let dir = super::TempDir::new("registry-init");
+    dir.write(
+        "pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  initContainers:\n  - {name: fetch, image: busybox:1.3x, command: [sh, -c, 'true']}\n  containers:\n  - {name: web, image: nginx:1.27}\n",
+    );
+    let s =
+        dir.write("s.yaml", "manifests: [pod.yaml]\nuntil: 40s\nregistry:\n  images:\n    busybox:1.3x: notFound\n");
+    let watch = podsim(["get", "pods", &s, "-w"]);
+    assert_eq!(watch.code, Some(0), "{watch:?}");
+    let statuses: Vec<&str> = watch.stdout.lines().skip(1).filter_map(|l| l.split_whitespace().nth(2)).collect();
+    assert_eq!(
+        statuses,
+        [
+            "Pending",
+            "Pending",
+            "Init:0/1",
+            "Init:0/1",
+            "Init:ErrImagePull",
+            "Init:ImagePullBackOff",
+            "Init:ErrImagePull",
+            "Init:ImagePullBackOff"
+        ],
+        "{}",
+        watch.stdout
+    );
+    let run = podsim(["run", &s, "-o", "jsonl"]);
+    assert!(
+        kubelet(&run.stdout, "Pulling").iter().all(|(_, m)| m == "Pulling image \"busybox:1.3x\""),
+        "only the init image is pulled"
+    );
+}
