@@ -39,6 +39,76 @@ pub fn already_present(image: &str, version: Version) -> String {
     }
 }
 
+/// `applyDefaultImageTag`'s check (`parsers.ParseImageName`, which calls
+/// distribution/reference's `ParseNormalizedNamed`): the error of a
+/// reference that does not parse, as the kubelet words it (`InvalidImageName`).
+pub fn invalid_reference(image: &str) -> Option<String> {
+    let why = reference_error(image)?;
+    Some(format!("Failed to apply default image tag {image:?}: couldn't parse image name {image:?}: {why}"))
+}
+
+/// distribution/reference's grammar: `[domain/]path[:tag][@digest]`, path
+/// components lowercase alphanumerics joined by `.`, `_`, `__` or dashes.
+fn reference_error(image: &str) -> Option<String> {
+    const INVALID: &str = "invalid reference format";
+    let (name, digest) = match image.split_once('@') {
+        Some((n, d)) => (n, Some(d)),
+        None => (image, None),
+    };
+    if let Some(d) = digest {
+        let ok = d.split_once(':').is_some_and(|(algo, hex)| {
+            !algo.is_empty()
+                && algo.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "+._-".contains(c))
+                && hex.len() >= 32
+                && hex.chars().all(|c| c.is_ascii_hexdigit())
+        });
+        if !ok {
+            return Some(INVALID.into());
+        }
+    }
+    let slash = name.rfind('/').map_or(0, |i| i + 1);
+    let (repo, tag) = match name[slash..].rfind(':') {
+        Some(i) => (&name[..slash + i], Some(&name[slash + i + 1..])),
+        None => (name, None),
+    };
+    if let Some(t) = tag {
+        let mut chars = t.chars();
+        let first = chars.next().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !first || t.len() > 128 || !chars.all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)) {
+            return Some(INVALID.into());
+        }
+    }
+    let mut parts: Vec<&str> = repo.split('/').collect();
+    let first = parts[0];
+    if parts.len() > 1 && (first.contains('.') || first.contains(':') || first == "localhost") {
+        let (host, port) = first.split_once(':').unwrap_or((first, ""));
+        let host_ok = !host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || ".-".contains(c));
+        if !host_ok || !port.chars().all(|c| c.is_ascii_digit()) || (first.contains(':') && port.is_empty()) {
+            return Some(INVALID.into());
+        }
+        parts.remove(0);
+    }
+    let component = |p: &str| {
+        let b = p.as_bytes();
+        !b.is_empty()
+            && b[0].is_ascii_alphanumeric()
+            && b[b.len() - 1].is_ascii_alphanumeric()
+            && p.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+            && !p.contains("..")
+            && !p.contains("___")
+            && !p.contains("._")
+            && !p.contains("_.")
+    };
+    if !parts.iter().all(|p| component(p)) {
+        return Some(INVALID.into());
+    }
+    let path = parts.join("/");
+    if path.chars().any(|c| c.is_ascii_uppercase()) {
+        return Some(format!("{INVALID}: repository name ({path}) must be lowercase"));
+    }
+    None
+}
+
 /// The image back-off's bounds (`flowcontrol.NewBackOff(backOffPeriod,
 /// MaxImageBackOff)` in NewMainKubelet): 10 s doubling to 300 s, per pod and image.
 pub const BACKOFF_INITIAL: SimDuration = SimDuration::from_secs(10);
@@ -60,8 +130,9 @@ pub fn pull_secret_names(pod: &crate::spec::PodSpec) -> Vec<String> {
 }
 
 /// The runtime's error for a pull the registry refuses (containerd's CRI
-/// `PullImage`, as `kubectl describe` shows it), or `None` for a pull that
-/// succeeds: a private image needs a pull secret the kubelet could read.
+/// `PullImage`, as `kubectl describe` shows it; the wording after `failed to
+/// resolve reference` is the registry's, Docker Hub's here), or `None` for a
+/// pull that succeeds: a private image needs a pull secret the kubelet could read.
 pub fn pull_error(answer: Answer, image: &str, has_credentials: bool) -> Option<String> {
     let n = normalize(image);
     match answer {
@@ -161,6 +232,33 @@ mod tests {
         assert_eq!(normalize("localhost:5000/app"), "localhost:5000/app:latest");
         assert_eq!(image_id("docker.io/library/nginx:1.27", "ab"), "docker.io/library/nginx@sha256:ab");
         assert_eq!(image_id("localhost:5000/app:latest", "ab"), "localhost:5000/app@sha256:ab");
+    }
+
+    #[test]
+    fn references_parse_as_distribution_reference_does() {
+        for ok in [
+            "nginx",
+            "nginx:1.27",
+            "registry.k8s.io/e2e-test-images/agnhost:2.40",
+            "localhost:5000/app",
+            "ghcr.io/acme/app_x:2.1-rc.1",
+            "busybox@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        ] {
+            assert_eq!(invalid_reference(ok), None, "{ok}");
+        }
+        assert_eq!(
+            invalid_reference("<your-private-image>").as_deref(),
+            Some(
+                "Failed to apply default image tag \"<your-private-image>\": couldn't parse image name \"<your-private-image>\": invalid reference format"
+            )
+        );
+        assert_eq!(
+            reference_error("Nginx:1.27").as_deref(),
+            Some("invalid reference format: repository name (Nginx) must be lowercase")
+        );
+        for bad in ["nginx:", "nginx:-1", "a//b", "app:1:2", "nginx@sha256:xyz", "-app"] {
+            assert_eq!(reference_error(bad).as_deref(), Some("invalid reference format"), "{bad}");
+        }
     }
 
     #[test]

@@ -53,6 +53,12 @@ impl Kubelet {
             let message = format!("back-off {backoff} restarting failed container={name} pod={pod_desc}");
             return self.start_failed(pod, c, "CrashLoopBackOff", message, Some(expiry));
         }
+        // EnsureImageExists: a reference that does not parse is InvalidImageName, before any pull.
+        if let Some(msg) = images::invalid_reference(&container.image) {
+            self.emit(pod, Some(c), true, "InspectFailed", msg.clone(), ctx);
+            self.emit(pod, Some(c), true, "Failed", "Error: InvalidImageName".into(), ctx);
+            return self.start_failed(pod, c, "InvalidImageName", msg, None);
+        }
         let present = self.runtime.has_image(&container.image);
         match images::ensure(container.pull_policy, present) {
             ImageAction::Present => {

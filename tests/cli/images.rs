@@ -185,3 +185,25 @@ fn an_init_containers_missing_image_is_init_err_image_pull() {
         "only the init image is pulled"
     );
 }
+
+/// The docs' private-registry pod pasted unchanged (`image:
+/// <your-private-image>`): the API server takes any image string, but the
+/// kubelet's applyDefaultImageTag cannot parse it — InspectFailed,
+/// `Error: InvalidImageName`, and the container waits with that reason,
+/// with no pull.
+#[test]
+fn the_docs_placeholder_image_is_invalid_image_name() {
+    let dir = super::TempDir::new("registry-invalid");
+    let pod = dir.write(
+        "private-reg.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: private-reg\nspec:\n  containers:\n  - name: private-reg-container\n    image: <your-private-image>\n  imagePullSecrets:\n  - name: regcred\n",
+    );
+    let run = podsim(["run", "-f", &pod, "--until", "30s", "-o", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let message = "Failed to apply default image tag \"<your-private-image>\": couldn't parse image name \"<your-private-image>\": invalid reference format";
+    let inspect = kubelet(&run.stdout, "InspectFailed");
+    assert!(!inspect.is_empty() && inspect.iter().all(|(_, m)| m == message), "{inspect:?}");
+    assert!(kubelet(&run.stdout, "Pulling").is_empty(), "no pull");
+    let pods = podsim(["get", "pods", "-f", &pod, "--until", "30s"]);
+    assert!(pods.stdout.contains("private-reg   0/1     InvalidImageName   0"), "{}", pods.stdout);
+}
