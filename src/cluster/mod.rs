@@ -100,11 +100,20 @@ pub struct KubeletConfig {
     pub sync_frequency: Dist,
     /// `crashLoopBackOff.maxContainerRestartPeriod` (KubeletCrashLoopBackOffMax).
     pub max_container_restart_period: Option<Dist>,
+    /// `serializeImagePulls`: one image pull at a time per node (default true).
+    pub serialize_image_pulls: bool,
+    /// `maxParallelImagePulls`: with parallel pulls, at most this many at once.
+    pub max_parallel_image_pulls: Option<i32>,
 }
 
 impl Default for KubeletConfig {
     fn default() -> Self {
-        KubeletConfig { sync_frequency: Dist::Fixed(SimDuration::from_secs(60)), max_container_restart_period: None }
+        KubeletConfig {
+            sync_frequency: Dist::Fixed(SimDuration::from_secs(60)),
+            max_container_restart_period: None,
+            serialize_image_pulls: true,
+            max_parallel_image_pulls: None,
+        }
     }
 }
 
@@ -291,6 +300,18 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
             format!("needs feature gate KubeletCrashLoopBackOffMax, which is off in Kubernetes {version}"),
         )),
         (None, _) => {}
+    }
+    // ValidateKubeletConfiguration's image pull rules.
+    match f.kubelet.max_parallel_image_pulls {
+        Some(n) if n < 1 => problems.push((
+            "kubelet.maxParallelImagePulls".into(),
+            format!("invalid configuration: maxParallelImagePulls {n} must be a positive number"),
+        )),
+        Some(n) if n > 1 && f.kubelet.serialize_image_pulls => problems.push((
+            "kubelet.maxParallelImagePulls".into(),
+            "invalid configuration: maxParallelImagePulls cannot be larger than 1 unless SerializeImagePulls (--serialize-image-pulls) is set to false".into(),
+        )),
+        _ => {}
     }
     let service_cidr = match f.service_cidr.as_deref().map(Cidr::parse) {
         None => Cidr::SERVICES,

@@ -26,6 +26,8 @@ mod pod_updates;
 pub mod pod_worker;
 pub mod prober;
 mod probing;
+pub mod puller;
+mod pulling;
 pub mod relay;
 pub mod runtime;
 mod start;
@@ -215,6 +217,10 @@ pub enum Ev {
         sync: u64,
         timeout: bool,
     },
+    /// The runtime's `PullImage` of pull `pull` returned.
+    PullDone {
+        pull: u64,
+    },
     /// A status PATCH returned.
     StatusPatched {
         pod: PodId,
@@ -282,6 +288,10 @@ pub struct Kubelet {
     /// (`prevPullErrMsg`), which the back-off's message carries.
     image_backoff: Backoff,
     pull_errors: std::collections::BTreeMap<String, String>,
+    /// The image puller's turns, and the pulls running by id.
+    puller: puller::Puller<pulling::PullRequest>,
+    pulls: std::collections::BTreeMap<u64, pulling::RunningPull>,
+    next_pull: u64,
     recorder: Recorder,
     /// Indexed by the cluster-wide pod id; boxed, so that a slot for another
     /// node's pod costs a pointer (100 kubelets × 2,000 pods held 250 MB of
@@ -334,6 +344,12 @@ impl Kubelet {
             backoff: Backoff::new(cluster.backoff_initial, cluster.backoff_max),
             image_backoff: Backoff::new(images::BACKOFF_INITIAL, images::BACKOFF_MAX),
             pull_errors: Default::default(),
+            puller: puller::Puller::new(
+                cluster.kubelet.serialize_image_pulls,
+                cluster.kubelet.max_parallel_image_pulls,
+            ),
+            pulls: Default::default(),
+            next_pull: 0,
             rng: stream("loop"),
             app_rng: stream("apps"),
             server_rng: stream("server"),
@@ -446,6 +462,7 @@ impl Kubelet {
                 self.send(ctx, STATUS_RESYNC, Ev::StatusResync);
             }
             Ev::SyncStep { pod, sync } => self.sync_step_done(pod, sync, ctx),
+            Ev::PullDone { pull } => self.pull_done(pull, ctx),
             Ev::ProbeTick { pod, worker, ticker } => self.probe_tick(pod, worker, ticker, ctx),
             Ev::ProbeManual { pod, worker } => self.probe_manual(pod, worker, ctx),
             Ev::ProbeDone { pod, worker, inst, outcome } => self.probe_done(pod, worker, inst, outcome, ctx),

@@ -66,40 +66,7 @@ impl Kubelet {
                 self.emit(pod, Some(c), false, "Pulled", msg, ctx);
                 self.begin_create(pod, c, ctx);
             }
-            ImageAction::Pull { cached } => {
-                // pullImage: within the back-off since the last failed pull, no pull.
-                let key = images::backoff_key(&self.pod(pod).expect("synced pod exists").uid, &container.image);
-                if self.image_backoff.in_backoff_since_update(&key, now) {
-                    let mut msg = format!("Back-off pulling image {:?}", container.image);
-                    self.emit(pod, Some(c), false, "BackOff", msg.clone(), ctx);
-                    if let Some(previous) = self.pull_errors.get(&key) {
-                        msg = format!("{msg}: {previous}");
-                    }
-                    self.emit(pod, Some(c), true, "Failed", "Error: ImagePullBackOff".into(), ctx);
-                    return self.start_failed(pod, c, "ImagePullBackOff", msg, None);
-                }
-                self.pull_errors.remove(&key);
-                self.emit(pod, Some(c), false, "Pulling", format!("Pulling image {:?}", container.image), ctx);
-                // A refused pull ends at the registry's answer, before any layer: a cached pull's time.
-                let refused = self.pull_refusal(pod, &container.image).is_some();
-                // An image the registry gives a size downloads at its bandwidth, after
-                // what a cached pull takes (resolving, the manifest, unpacking).
-                let download = match cached || refused {
-                    true => None,
-                    false => self.cluster.registry.download(&container.image).map(|(_, d)| d),
-                };
-                let lat = &self.cluster.latencies;
-                let dist = match cached || refused || download.is_some() {
-                    true => &lat.image_pull_cached,
-                    false => &lat.image_pull,
-                };
-                let d = dist.sample(&mut self.rng, || {
-                    let what = if cached { "the cached image " } else { "the image " };
-                    label(&self.pods, What::ImagePull, pod, Some(c)).with(format!("{what}{}", container.image))
-                });
-                let d = d + download.unwrap_or(SimDuration::ZERO);
-                self.schedule_step(pod, d, Wait::Pull { container: c, began: now }, ctx);
-            }
+            ImageAction::Pull { cached } => self.pull_image(pod, c, &container.image, cached, ctx),
             ImageAction::NeverPullMissing => {
                 let msg = format!("Container image {:?} is not present with pull policy of Never", container.image);
                 self.emit(pod, Some(c), true, "ErrImageNeverPull", msg.clone(), ctx);
@@ -107,16 +74,6 @@ impl Kubelet {
                 self.start_failed(pod, c, "ErrImageNeverPull", msg, None);
             }
         }
-    }
-
-    /// What the registry refuses a pull of `image` for this pod with (the
-    /// runtime's error), or `None`: credentials come from the pod's
-    /// `imagePullSecrets` the secret manager has.
-    pub(super) fn pull_refusal(&self, pod: PodId, image: &str) -> Option<String> {
-        let spec = self.synced_spec(pod);
-        let names = images::pull_secret_names(spec);
-        let (found, _) = self.objects.pull_secrets(&names, &spec.namespace);
-        images::pull_error(self.cluster.registry.answer(image), image, found > 0)
     }
 
     /// A start failed: the reason cache remembers it for the next status. A

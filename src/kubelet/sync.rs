@@ -16,7 +16,7 @@ use crate::api::status::{PodPhase, PodReason};
 use crate::cluster::{Gate, Version};
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
-use crate::rng::{What, fnv1a};
+use crate::rng::What;
 use crate::spec::{PodSpec, ProbeKind};
 use crate::time::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -60,9 +60,12 @@ pub(super) enum Wait {
     Overhead,
     Sandbox,
     StopSandbox,
+    /// An image pull, asked for at `began`; once done, the pull's own time
+    /// or the registry's refusal.
     Pull {
         container: usize,
         began: SimTime,
+        result: Option<Result<SimDuration, String>>,
     },
     Create {
         container: usize,
@@ -435,7 +438,6 @@ impl Kubelet {
 
     /// A timed step ended.
     pub(super) fn sync_step_done(&mut self, pod: PodId, sync: u64, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let now = ctx.q.now();
         let Some(run) = self.pod(pod).and_then(|p| p.sync.as_mut()) else {
             return;
         };
@@ -456,26 +458,7 @@ impl Kubelet {
                 }
             }
             Wait::StopSandbox => self.runtime.stop_sandbox(pod),
-            Wait::Pull { container, began } => {
-                let image = self.synced_spec(pod).containers[container].image.clone();
-                match self.pull_refusal(pod, &image) {
-                    Some(error) => self.pull_failed(pod, container, &image, error, ctx),
-                    None => {
-                        self.runtime.images.push(image.clone());
-                        let took = now.since(began);
-                        // The registry's size for the image, else one made from its name.
-                        let size = match self.cluster.registry.download(&image) {
-                            Some((bytes, _)) => bytes,
-                            None => 20_000_000 + fnv1a(image.as_bytes()) % 180_000_000,
-                        };
-                        let msg = format!(
-                            "Successfully pulled image {image:?} in {took} ({took} including waiting). Image size: {size} bytes."
-                        );
-                        self.emit(pod, Some(container), false, "Pulled", msg, ctx);
-                        self.begin_create(pod, container, ctx);
-                    }
-                }
-            }
+            Wait::Pull { container, began, result: Some(result) } => self.pulled(pod, container, began, result, ctx),
             Wait::Create { container } => {
                 let inst = self.create_instance(pod, container);
                 let msg = self.lifecycle_message("Created", container, pod);
@@ -486,6 +469,7 @@ impl Kubelet {
             }
             Wait::Start { container, inst } => self.container_started(pod, container, inst, ctx),
             Wait::Nothing
+            | Wait::Pull { result: None, .. }
             | Wait::Volumes { .. }
             | Wait::Overhead
             | Wait::Cleanup
@@ -493,20 +477,6 @@ impl Kubelet {
             | Wait::Kills { .. } => {}
         }
         self.advance(pod, ctx);
-    }
-
-    /// `pullImage`'s failure: the `Failed` event with the runtime's error, the
-    /// back-off's `Next`, the error kept for the back-off's message
-    /// (`prevPullErrMsg`), and `startContainer`'s `Error: ErrImagePull`.
-    fn pull_failed(&mut self, pod: PodId, c: usize, image: &str, error: String, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let now = ctx.q.now();
-        let uid = self.pod(pod).expect("synced pod exists").uid.clone();
-        let key = super::images::backoff_key(&uid, image);
-        self.emit(pod, Some(c), true, "Failed", format!("Failed to pull image {image:?}: {error}"), ctx);
-        self.image_backoff.next(&key, now, now);
-        self.pull_errors.insert(key, format!("ErrImagePull: {error}"));
-        self.emit(pod, Some(c), true, "Failed", "Error: ErrImagePull".into(), ctx);
-        self.start_failed(pod, c, "ErrImagePull", error, None);
     }
 
     /// A group of kills is over: the sync goes on.

@@ -207,3 +207,111 @@ fn the_docs_placeholder_image_is_invalid_image_name() {
     let pods = podsim(["get", "pods", "-f", &pod, "--until", "30s"]);
     assert!(pods.stdout.contains("private-reg   0/1     InvalidImageName   0"), "{}", pods.stdout);
 }
+
+/// Three pods on one node, each with an image of its own the node lacks.
+fn three_pulls(dir: &crate::TempDir) -> String {
+    let pod = |name: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\nspec:\n  containers:\n  - name: app\n    image: registry.example.com/{name}:1.0\n"
+        )
+    };
+    let text = [pod("a"), pod("b"), pod("c")].join("---\n");
+    dir.write("pods.yaml", &text)
+}
+
+/// A profile that is the default one with `kubelet` lines added.
+fn profile(dir: &crate::TempDir, kubelet: &str) -> String {
+    let default = std::fs::read_to_string("models/clusters/default.yaml").unwrap();
+    let text = default.replace("kubelet:\n", &format!("kubelet:\n{kubelet}"));
+    dir.write("cluster.yaml", &text)
+}
+
+/// Go's duration text as the events print it (`7.928s`, `898ms`): seconds.
+fn go_seconds(text: &str) -> f64 {
+    match text.strip_suffix("ms") {
+        Some(ms) => ms.parse::<f64>().unwrap() / 1000.0,
+        None => text.strip_suffix('s').unwrap().parse().unwrap(),
+    }
+}
+
+/// Each pull as (Pulling time, Pulled time, the pull's own time, the time
+/// including waiting), in the order the pulls were asked for.
+fn pulls(jsonl: &str) -> Vec<(f64, f64, f64, f64)> {
+    let asked = kubelet(jsonl, "Pulling");
+    let done = kubelet(jsonl, "Pulled");
+    let mut out = Vec::new();
+    for (at, msg) in asked {
+        let image = msg.strip_prefix("Pulling image ").unwrap();
+        let (t, m) =
+            done.iter().find(|(_, m)| m.starts_with(&format!("Successfully pulled image {image} in "))).unwrap();
+        let rest = m.split(" in ").nth(1).unwrap();
+        let took = go_seconds(rest.split(' ').next().unwrap());
+        let total = go_seconds(rest.split('(').nth(1).unwrap().split(' ').next().unwrap());
+        out.push((at, *t, took, total));
+    }
+    out
+}
+
+/// `serializeImagePulls` (the default): the serial puller runs one pull
+/// at a time in the order asked, so each pull begins when the one before
+/// it returns: Pulled − its own time = the previous Pulled; and the time
+/// "including waiting" runs from its `Pulling`.
+#[test]
+fn serialized_pulls_wait_for_each_other() {
+    let dir = crate::TempDir::new("serial-pulls");
+    let pods = three_pulls(&dir);
+    let run = podsim(["run", "-f", &pods, "--until", "40s", "-o", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let p = pulls(&run.stdout);
+    assert_eq!(p.len(), 3, "{p:?}");
+    for (k, (asked, pulled, took, total)) in p.iter().enumerate() {
+        // Go truncates both durations to the millisecond.
+        assert!((pulled - asked - total).abs() < 0.0015, "pull {k}: {p:?}");
+        if k > 0 {
+            let began = pulled - took;
+            assert!((began - p[k - 1].1).abs() < 0.0015, "pull {k} begins as pull {} returns: {p:?}", k - 1);
+            assert!(*total > took + 1.0, "pull {k} waited: {p:?}");
+        }
+    }
+}
+
+/// `serializeImagePulls: false` with `maxParallelImagePulls: 2`: the first
+/// two pulls take the two tokens at once (no waiting), the third waits for
+/// the first token given back.
+#[test]
+fn parallel_pulls_take_max_parallel_image_pulls_tokens() {
+    let dir = crate::TempDir::new("parallel-pulls");
+    let pods = three_pulls(&dir);
+    let cluster = profile(&dir, "  serializeImagePulls: false\n  maxParallelImagePulls: 2\n");
+    let run = podsim(["run", "-f", &pods, "--cluster", &cluster, "--until", "40s", "-o", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let p = pulls(&run.stdout);
+    assert_eq!(p.len(), 3, "{p:?}");
+    assert!(p[..2].iter().all(|(_, _, took, total)| took == total), "{p:?}");
+    let (_, pulled, took, _) = p[2];
+    let first_back = p[0].1.min(p[1].1);
+    assert!((pulled - took - first_back).abs() < 0.0015, "the third begins at the first return: {p:?}");
+}
+
+/// ValidateKubeletConfiguration's rules for the two fields, word for word.
+#[test]
+fn max_parallel_image_pulls_is_validated_as_the_kubelet_does() {
+    let dir = crate::TempDir::new("pull-config");
+    let pods = three_pulls(&dir);
+    let cluster = profile(&dir, "  maxParallelImagePulls: 3\n");
+    let run = podsim(["run", "-f", &pods, "--cluster", &cluster]);
+    crate::assert_error(
+        &run,
+        &cluster,
+        8,
+        "kubelet.maxParallelImagePulls: invalid configuration: maxParallelImagePulls cannot be larger than 1 unless SerializeImagePulls (--serialize-image-pulls) is set to false",
+    );
+    let cluster = profile(&dir, "  serializeImagePulls: false\n  maxParallelImagePulls: 0\n");
+    let run = podsim(["run", "-f", &pods, "--cluster", &cluster]);
+    crate::assert_error(
+        &run,
+        &cluster,
+        9,
+        "kubelet.maxParallelImagePulls: invalid configuration: maxParallelImagePulls 0 must be a positive number",
+    );
+}

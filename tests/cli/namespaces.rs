@@ -22,7 +22,7 @@ fn app(ns: &str) -> String {
 fn a_service_selects_the_pods_of_its_own_namespace() {
     let dir = TempDir::new("namespaces");
     let (shop, blog) = (dir.write("shop.yaml", &app("shop")), dir.write("blog.yaml", &app("blog")));
-    let run = podsim(["run", "-f", &shop, "-f", &blog, "--until", "10s", "-o", "jsonl"]);
+    let run = podsim(["run", "-f", &shop, "-f", &blog, "--until", "30s", "-o", "jsonl"]);
     assert_eq!(run.code, Some(0), "{run:?}");
     let mut slices = 0;
     for line in run.stdout.lines() {

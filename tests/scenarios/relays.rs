@@ -12,12 +12,19 @@ use podsim::run::{Inputs, prepare};
 use podsim::spec::ProbeKind;
 use podsim::time::SimTime;
 use podsim::trace::Trace;
-use podsim::trace::record::{ProcessFact, Verdict};
+use podsim::trace::record::{ProcessFact, Record, Verdict};
 
-fn listens(trace: &Trace, container: &str) -> SimTime {
-    facts(trace, container)
-        .into_iter()
-        .find_map(|(t, f)| matches!(f, ProcessFact::Listening { .. }).then_some(t))
+/// When `container` of `pod` first listens.
+fn listens(trace: &Trace, pod: &str, container: &str) -> SimTime {
+    (trace.entries.iter())
+        .find_map(|e| match &e.record {
+            Record::Process { pod: p, container: c, fact: ProcessFact::Listening { .. }, .. }
+                if &**p == pod && &**c == container =>
+            {
+                Some(e.t)
+            }
+            _ => None,
+        })
         .expect("listens")
 }
 
@@ -38,7 +45,7 @@ fn a_relay_answers_with_what_its_request_got() {
         let trace = run("relay-probes", seed, None);
         let app = pod_lives(&trace, "relayed", "app");
         assert_eq!(app.len(), 1, "seed {seed}");
-        let (s, l) = (app[0].started, listens(&trace, "app"));
+        let (s, l) = (app[0].started, listens(&trace, "relayed", "app"));
         assert_eq!(l, s + secs(3.0), "seed {seed}");
         let readiness = probe_runs(&trace, "relayed", "app", ProbeKind::Readiness);
         assert!(readiness.len() >= 4, "seed {seed}");
