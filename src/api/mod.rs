@@ -11,6 +11,7 @@ pub mod names;
 pub mod ownership;
 pub mod pod;
 pub mod pod_patch;
+pub mod quantity;
 pub mod replicaset;
 pub mod service;
 pub mod status;
