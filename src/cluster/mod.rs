@@ -130,6 +130,74 @@ pub struct NodeFile {
     /// `spec.taints`, e.g. kind's `node-role.kubernetes.io/control-plane:NoSchedule`.
     #[serde(default)]
     pub taints: Vec<Taint>,
+    /// `status.allocatable`: `{cpu: 4, memory: 16Gi, pods: 110}`.
+    #[serde(default)]
+    pub allocatable: AllocatableFile,
+}
+
+/// A node's `status.allocatable` as written; unset keys take the defaults.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AllocatableFile {
+    #[serde(default)]
+    pub cpu: Option<serde_json::Value>,
+    #[serde(default)]
+    pub memory: Option<serde_json::Value>,
+    #[serde(default)]
+    pub pods: Option<i64>,
+}
+
+/// What the scheduler may place on a node: capacity less the kubelet's
+/// reservations and hard eviction thresholds (`GetNodeAllocatableReservation`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Allocatable {
+    pub milli_cpu: i64,
+    pub memory: i64,
+    /// `maxPods` (the kubelet's default 110).
+    pub pods: i64,
+}
+
+impl Allocatable {
+    /// podsim's node when a profile gives none: 4 CPUs, 16 GiB, 110 pods.
+    pub const DEFAULT: Allocatable = Allocatable { milli_cpu: 4000, memory: 16 << 30, pods: 110 };
+}
+
+/// A profile's allocatable, or the problems of its fields (under `at`).
+fn allocatable(f: &AllocatableFile, at: &str) -> Result<Allocatable, Vec<(String, String)>> {
+    use crate::api::quantity::Quantity;
+    let mut problems = Vec::new();
+    let mut quantity = |v: &Option<serde_json::Value>, key: &str| -> Option<Quantity> {
+        let text = match v.as_ref()? {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Number(n) => n.to_string(),
+            other => {
+                problems.push((format!("{at}.{key}"), format!("{other}: a quantity, e.g. 4 or 500m, 16Gi")));
+                return None;
+            }
+        };
+        match Quantity::parse(&text) {
+            Ok(q) if q.is_negative() => {
+                problems.push((format!("{at}.{key}"), "must be greater than or equal to 0".into()));
+                None
+            }
+            Ok(q) => Some(q),
+            Err(e) => {
+                problems.push((format!("{at}.{key}"), format!("{text:?}: {e}")));
+                None
+            }
+        }
+    };
+    let d = Allocatable::DEFAULT;
+    let cpu = quantity(&f.cpu, "cpu").map_or(d.milli_cpu, |q| q.milli_value().min(i64::MAX as i128) as i64);
+    let memory = quantity(&f.memory, "memory").map_or(d.memory, |q| q.value().min(i64::MAX as i128) as i64);
+    let pods = f.pods.unwrap_or(d.pods);
+    if pods < 0 {
+        problems.push((format!("{at}.pods"), "must be greater than or equal to 0".into()));
+    }
+    match problems.is_empty() {
+        true => Ok(Allocatable { milli_cpu: cpu, memory, pods }),
+        false => Err(problems),
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -164,6 +232,14 @@ pub struct Node {
     pub ip: Arc<str>,
     pub images: Vec<String>,
     pub taints: Vec<Taint>,
+    pub allocatable: Allocatable,
+}
+
+impl Node {
+    /// The profile puts `image` on the node before the run (`"*"`: every image).
+    pub fn has_image(&self, image: &str) -> bool {
+        self.images.iter().any(|i| i == "*" || i == image)
+    }
 }
 
 /// A resolved cluster profile.
@@ -248,9 +324,15 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
             FeatureGates::resolve(version, &BTreeMap::new()).unwrap_or_else(|_| unreachable!())
         }
     };
-    let node_files = f
-        .nodes
-        .unwrap_or_else(|| vec![NodeFile { name: "node-1".into(), ip: None, images: Vec::new(), taints: Vec::new() }]);
+    let node_files = f.nodes.unwrap_or_else(|| {
+        vec![NodeFile {
+            name: "node-1".into(),
+            ip: None,
+            images: Vec::new(),
+            taints: Vec::new(),
+            allocatable: AllocatableFile::default(),
+        }]
+    });
     if node_files.is_empty() {
         problems.push(("nodes".to_string(), "a cluster needs at least one node".to_string()));
     }
@@ -275,7 +357,17 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
                 ));
             }
         }
-        nodes.push(Node { name: Arc::from(n.name), ip: Arc::from(ip), images: n.images, taints: n.taints });
+        let allocatable = allocatable(&n.allocatable, &format!("nodes[{i}].allocatable")).unwrap_or_else(|e| {
+            problems.extend(e);
+            Allocatable::DEFAULT
+        });
+        nodes.push(Node {
+            name: Arc::from(n.name),
+            ip: Arc::from(ip),
+            images: n.images,
+            taints: n.taints,
+            allocatable,
+        });
     }
     let reduced = gates.enabled(Gate::ReduceDefaultCrashLoopBackOffDecay);
     let (mut initial, mut max) = if reduced {
@@ -374,6 +466,7 @@ mod tests {
         assert_eq!(loaded.gates, built_in.gates);
         assert_eq!(loaded.nodes.len(), 1);
         assert_eq!((&*loaded.nodes[0].name, &*loaded.nodes[0].ip), (&*built_in.nodes[0].name, &*built_in.nodes[0].ip));
+        assert_eq!(loaded.nodes[0].allocatable, built_in.nodes[0].allocatable);
     }
 
     #[test]

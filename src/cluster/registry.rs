@@ -149,6 +149,16 @@ impl Registry {
         Some((size, SimDuration::from_millis((size as u128 * 1000 / bandwidth as u128) as u64)))
     }
 
+    /// The image's size in bytes: the registry's, else one made from its
+    /// name (20–200 MB), as the runtime reports it in `Pulled` and the node's
+    /// `status.images`.
+    pub fn image_size(&self, image: &str) -> u64 {
+        match self.sizes.get(&normalize(image)) {
+            Some(&size) => size,
+            None => 20_000_000 + crate::rng::fnv1a(image.as_bytes()) % 180_000_000,
+        }
+    }
+
     /// `other`'s answers over these (a scenario's over its profile's).
     pub fn overridden_by(&self, other: &RegistryFile) -> Result<Registry, Vec<(String, String)>> {
         let mut r = self.clone();

@@ -9,7 +9,7 @@ use super::sync::Wait;
 use super::{Ev, Kubelet};
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
-use crate::rng::{What, fnv1a};
+use crate::rng::What;
 use crate::time::{SimDuration, SimTime};
 
 /// A pull a sync asked the puller for.
@@ -153,11 +153,7 @@ impl Kubelet {
             Err(error) => return self.pull_failed(pod, container, &image, error, ctx),
         };
         let total = ctx.q.now().since(began);
-        // The registry's size for the image, else one made from its name.
-        let size = match self.cluster.registry.download(&image) {
-            Some((bytes, _)) => bytes,
-            None => 20_000_000 + fnv1a(image.as_bytes()) % 180_000_000,
-        };
+        let size = self.cluster.registry.image_size(&image);
         let msg = format!(
             "Successfully pulled image {image:?} in {took} ({total} including waiting). Image size: {size} bytes."
         );

@@ -65,6 +65,7 @@ pub fn pod_spec(pod: Pod) -> (PodSpec, Vec<(String, String)>) {
             .filter_map(|v| v.persistent_volume_claim.as_ref().map(|c| Arc::from(c.claim_name.as_str())))
             .collect(),
         qos,
+        requests: crate::spec::resources::pod_requests(&spec),
         owner: None,
         object: pod,
     };

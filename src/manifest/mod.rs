@@ -13,6 +13,7 @@ pub mod overlap;
 mod pod_update;
 mod pod_warnings;
 mod references;
+mod resources;
 mod server_written;
 
 pub use names::qualified_name_errors;

@@ -3,8 +3,8 @@
 //! Nothing is ignored silently: a field that would change the timeline is an
 //! error (a wrong answer is worse than none); a field whose effect podsim
 //! leaves out on purpose, like scheduling constraints on a one-node cluster, is
-//! a warning. Fields with no effect on the lifecycle (env, resources, volume
-//! mounts, command, …) are inert and pass without comment.
+//! a warning. Fields with no effect on the lifecycle (env, volume mounts,
+//! command, …) are inert and pass without comment.
 
 use super::server_written::{self, Generation};
 use crate::error::Severity;

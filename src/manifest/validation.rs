@@ -152,7 +152,7 @@ fn forbid_sidecar_fields(c: &Container, path: &str, errs: &mut Errors) {
 }
 
 /// `validateContainerCommon`, for the fields podsim reads: name, image,
-/// terminationMessagePolicy, ports and imagePullPolicy (env, mounts, resources are not read).
+/// terminationMessagePolicy, ports, imagePullPolicy and resources (env and mounts are not read).
 fn validate_container_common(c: &Container, path: &str, errs: &mut Errors) {
     let name_path = format!("{path}.name");
     if c.name.is_empty() {
@@ -170,6 +170,9 @@ fn validate_container_common(c: &Container, path: &str, errs: &mut Errors) {
     // validatePullPolicy: the supported values are a sorted set
     let pull = c.image_pull_policy.as_deref();
     validate_one_of(&format!("{path}.imagePullPolicy"), pull, &["Always", "IfNotPresent", "Never"], errs);
+    if let Some(r) = &c.resources {
+        super::resources::validate_resource_requirements(r, &format!("{path}.resources"), errs);
+    }
 }
 
 /// `validateContainersOnlyForPod`: no leading or trailing whitespace in an image.

@@ -202,7 +202,13 @@ mod tests {
     use std::sync::Arc;
 
     fn node(name: &str) -> Node {
-        Node { name: Arc::from(name), ip: Arc::from("10.0.0.1"), images: Vec::new(), taints: Vec::new() }
+        Node {
+            name: Arc::from(name),
+            ip: Arc::from("10.0.0.1"),
+            images: Vec::new(),
+            taints: Vec::new(),
+            allocatable: crate::cluster::Allocatable::DEFAULT,
+        }
     }
 
     /// The order deliveries enter the queue: the Service path (the

@@ -7,6 +7,7 @@
 mod claim;
 mod config;
 mod ports;
+pub mod resources;
 mod service;
 mod workload;
 
@@ -272,6 +273,8 @@ pub struct PodSpec {
     /// The PersistentVolumeClaims its volumes name (`persistentVolumeClaim.claimName`).
     pub claims: Vec<Arc<str>>,
     pub qos: QosClass,
+    /// What the scheduler counts it as asking of a node.
+    pub requests: resources::PodRequests,
     /// The ReplicaSet that created it (`ownerReferences[controller=true]`).
     pub owner: Option<OwnerRef>,
     /// Its seed-independent name, as milestones name it: `pod/web@rev2#3`

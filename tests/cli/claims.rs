@@ -53,7 +53,7 @@ fn a_missing_claim_keeps_the_pod_pending_until_it_exists_and_is_bound() {
     assert!(
         run.stdout.contains(
             "FailedScheduling                                  0/1 nodes are available: persistentvolumeclaim \"data\" not found. \
-             no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
+             preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
         ),
         "{run:?}"
     );

@@ -27,7 +27,8 @@ fn scheduler_events(trace: &Trace, pod: &str) -> Vec<(SimTime, &'static str, Str
 /// IP; agent-new wants the same. Its scheduling attempt, 5–30 ms after its
 /// creation (the profile's scheduling latency), finds the one node ruled out
 /// by NodePorts: `FailedScheduling` with `FitError.Error`'s words — the
-/// filter's count, the DRA plugin's note, and DefaultPreemption's verdict
+/// filter's count and DefaultPreemption's verdict (1.37, the scenario's
+/// version, dropped DynamicResources' `no new claims to deallocate`, PR #140222)
 /// (NodePorts' rejection is `Unschedulable`, so preemption dry-runs, and no
 /// pod has a lower priority: "No preemption victims found") — and
 /// `PodScheduled=False`, reason `Unschedulable`. agent-old is deleted at
@@ -37,7 +38,7 @@ fn scheduler_events(trace: &Trace, pod: &str) -> Vec<(SimTime, &'static str, Str
 #[test]
 fn a_taken_host_port_keeps_the_pod_pending_until_it_is_free() {
     let message = "0/1 nodes are available: 1 node(s) didn't have free ports for the requested pod ports. \
-                   no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.";
+                   preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.";
     for seed in SEEDS {
         let trace = run("hostport-conflict", seed, None);
         let events = scheduler_events(&trace, "agent-new");

@@ -1,13 +1,16 @@
-//! The scheduling cycle's filters and choice: the TaintToleration filter
-//! rules out nodes with a NoSchedule or NoExecute taint the pod does not
-//! tolerate, the NodePorts filter (`node_ports`) nodes where one of its host
-//! ports is taken, then the node with the fewest pods bound wins (first in
-//! profile order on a tie) — a simple stand-in for the scoring plugins that
-//! spreads replicas. Node affinity, selectors and resources are not filtered
-//! on.
+//! The scheduling cycle's filters, in the default profile's order, each
+//! node stopping at the first that fails (`RunFilterPlugins`):
+//! TaintToleration (a NoSchedule or NoExecute taint the pod does not
+//! tolerate), NodePorts (`node_ports`: a host port taken), NodeResourcesFit
+//! (`fitsRequest`: too many pods, not enough cpu or memory left); then the
+//! scoring plugins choose among the nodes left ([`super::scoring`]), or
+//! `FitError` says why none is. Node affinity and selectors are not
+//! filtered on.
 
 use super::node_ports::{self, HostPort};
-use crate::cluster::Node;
+use super::scoring::{self, NodeInfo};
+use crate::cluster::{Node, Version};
+use crate::spec::resources::PodRequests;
 use k8s_openapi::api::core::v1::{Taint, Toleration};
 use std::sync::Arc;
 
@@ -43,43 +46,80 @@ fn untolerated<'a>(node: &'a Node, tolerations: &[Toleration]) -> Option<&'a Tai
     untolerated_taint(&node.taints, tolerations, |t| t.effect == "NoSchedule" || t.effect == "NoExecute")
 }
 
-/// What the filters read of the pod being scheduled.
+/// What the filters and scores read of the pod being scheduled.
 pub struct Wanted<'a> {
     pub tolerations: &'a [Toleration],
     /// `util.GetHostPorts` of the pod.
     pub ports: &'a [HostPort],
     /// `preemptionPolicy: Never`: the pod may not preempt others.
     pub never_preempts: bool,
+    pub requests: PodRequests,
+    /// Its containers' images (ImageLocality).
+    pub images: &'a [&'a str],
+    /// PodTopologySpread's system default constraints apply: the pod has a
+    /// controller, whose pods it is spread among.
+    pub spread: bool,
 }
 
 /// The filter that ruled a node out (the first that fails, in the default
-/// profile's order: TaintToleration before NodePorts).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// profile's order: TaintToleration, NodePorts, NodeResourcesFit).
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Rejection {
     Taint,
     Ports,
+    /// `fitsRequest`'s reasons, and whether one is unresolvable (the
+    /// request exceeds the node's whole allocatable).
+    Resources {
+        reasons: Vec<&'static str>,
+        unresolvable: bool,
+    },
 }
 
 impl Rejection {
-    /// The plugin's status reason (`ErrReasonNotMatch`, `nodeports.ErrReason`).
-    fn reason(self) -> &'static str {
+    /// The plugin's status reasons (`ErrReasonNotMatch`, `nodeports.ErrReason`,
+    /// `Too many pods`, `Insufficient cpu`, `Insufficient memory`).
+    fn reasons(&self) -> Vec<&'static str> {
         match self {
-            Rejection::Taint => "node(s) had untolerated taint(s)",
-            Rejection::Ports => "node(s) didn't have free ports for the requested pod ports",
+            Rejection::Taint => vec!["node(s) had untolerated taint(s)"],
+            Rejection::Ports => vec!["node(s) didn't have free ports for the requested pod ports"],
+            Rejection::Resources { reasons, .. } => reasons.clone(),
         }
     }
 
-    /// DefaultPreemption's verdict on the node: a taint is
-    /// `UnschedulableAndUnresolvable` (`nodesWherePreemptionMightHelp` skips
-    /// it); a port conflict is `Unschedulable`, so the dry run looks for
-    /// lower-priority victims, and podsim's pods all have priority 0
-    /// (`SelectVictimsOnNode` finds none).
-    fn preemption(self) -> &'static str {
+    /// DefaultPreemption's verdict on the node: a taint, or a request no
+    /// eviction could make room for, is `UnschedulableAndUnresolvable`
+    /// (`nodesWherePreemptionMightHelp` skips it); a port conflict or a
+    /// full node is `Unschedulable`, so the dry run looks for lower-priority
+    /// victims, and podsim's pods all have priority 0 (`SelectVictimsOnNode`
+    /// finds none).
+    fn preemption(&self) -> &'static str {
         match self {
-            Rejection::Taint => "Preemption is not helpful for scheduling",
-            Rejection::Ports => "No preemption victims found for incoming pod",
+            Rejection::Taint | Rejection::Resources { unresolvable: true, .. } => {
+                "Preemption is not helpful for scheduling"
+            }
+            Rejection::Ports | Rejection::Resources { .. } => "No preemption victims found for incoming pod",
         }
     }
+}
+
+/// NodeResourcesFit's `fitsRequest`: every reason the node fails on.
+fn fits_request(node: &Node, info: &NodeInfo, pod: &PodRequests) -> Option<Rejection> {
+    let alloc = &node.allocatable;
+    let mut reasons = Vec::new();
+    let mut unresolvable = false;
+    if info.pods as i64 + 1 > alloc.pods {
+        reasons.push("Too many pods");
+    }
+    let want = pod.exact;
+    if want.milli_cpu > 0 && want.milli_cpu > alloc.milli_cpu - info.requested.milli_cpu {
+        reasons.push("Insufficient cpu");
+        unresolvable |= want.milli_cpu > alloc.milli_cpu;
+    }
+    if want.memory > 0 && want.memory > alloc.memory - info.requested.memory {
+        reasons.push("Insufficient memory");
+        unresolvable |= want.memory > alloc.memory;
+    }
+    (!reasons.is_empty()).then_some(Rejection::Resources { reasons, unresolvable })
 }
 
 /// `FitError.Error`'s histogram: `count reason` for each reason, sorted as strings.
@@ -96,39 +136,51 @@ fn histogram(reasons: impl Iterator<Item = &'static str>) -> String {
     lines.join(", ")
 }
 
+/// The PostFilter plugins' words before preemption's: DynamicResources
+/// says `no new claims to deallocate` for a pod without claims, until 1.37
+/// dropped that reason from the message (PR #140222).
+fn post_filter_prefix(version: Version) -> &'static str {
+    if version >= Version::V1_37 { "" } else { "no new claims to deallocate, " }
+}
+
 /// `FitError.Error` when a PreFilter plugin rejected the pod: its message
 /// instead of the per-node histogram, then the PostFilter plugins' (every
 /// node `UnschedulableAndUnresolvable`: preemption cannot help).
-pub fn pre_filter_message(nodes: usize, reason: &str, never_preempts: bool) -> String {
+pub fn pre_filter_message(nodes: usize, reason: &str, never_preempts: bool, version: Version) -> String {
     let preemption = match never_preempts {
         true => "not eligible due to preemptionPolicy=Never.".to_string(),
         false => format!("0/{nodes} nodes are available: {nodes} Preemption is not helpful for scheduling."),
     };
-    format!("0/{nodes} nodes are available: {reason}. no new claims to deallocate, preemption: {preemption}")
+    let dra = post_filter_prefix(version);
+    format!("0/{nodes} nodes are available: {reason}. {dra}preemption: {preemption}")
 }
 
 /// The node the pod is bound to, or the `FailedScheduling` message
-/// (`FitError.Error`, with the DRA plugin's and preemption's PostFilter
-/// words). `used(node)` are the host ports the pods on `node` take.
-pub fn pick<'u>(
+/// (`FitError.Error`, with the PostFilter plugins' words). `info(node)` is
+/// what the scheduler's cache holds on a node, `size(image)` an image's
+/// size; `tie(n)` draws one of `n` nodes with the best score.
+pub fn pick<'i>(
     nodes: &[Node],
     pod: &Wanted<'_>,
-    bound: impl Fn(&str) -> usize,
-    used: impl Fn(&str) -> &'u [HostPort],
+    info: impl Fn(&str) -> &'i NodeInfo,
+    size: impl Fn(&str) -> u64,
+    version: Version,
+    tie: impl FnMut(u64) -> u64,
 ) -> Result<Arc<str>, String> {
     let verdict = |n: &Node| {
+        let i = info(&n.name);
         if untolerated(n, pod.tolerations).is_some() {
             Some(Rejection::Taint)
-        } else if !node_ports::fits(pod.ports, used(&n.name)) {
+        } else if !node_ports::fits(pod.ports, &i.ports) {
             Some(Rejection::Ports)
         } else {
-            None
+            fits_request(n, i, &pod.requests)
         }
     };
     let verdicts: Vec<Option<Rejection>> = nodes.iter().map(verdict).collect();
-    let fits = nodes.iter().zip(&verdicts).filter(|(_, v)| v.is_none()).map(|(n, _)| n);
-    if let Some(best) = fits.min_by_key(|n| bound(&n.name)) {
-        return Ok(best.name.clone());
+    let feasible: Vec<&Node> = nodes.iter().zip(&verdicts).filter(|(_, v)| v.is_none()).map(|(n, _)| n).collect();
+    if !feasible.is_empty() {
+        return Ok(scoring::select_host(nodes, &feasible, pod, info, size, tie).name.clone());
     }
     let rejected = || verdicts.iter().flatten();
     let n = nodes.len();
@@ -138,8 +190,9 @@ pub fn pick<'u>(
         false => format!("0/{n} nodes are available: {}.", histogram(rejected().map(|r| r.preemption()))),
     };
     Err(format!(
-        "0/{n} nodes are available: {}. no new claims to deallocate, preemption: {preemption}",
-        histogram(rejected().map(|r| r.reason()))
+        "0/{n} nodes are available: {}. {}preemption: {preemption}",
+        histogram(rejected().flat_map(|r| r.reasons())),
+        post_filter_prefix(version),
     ))
 }
 
@@ -162,17 +215,31 @@ mod tests {
     }
 
     fn node(name: &str, taints: Vec<Taint>) -> Node {
-        Node { name: Arc::from(name), ip: Arc::from("10.0.0.1"), images: Vec::new(), taints }
+        let allocatable = crate::cluster::Allocatable { milli_cpu: 2000, memory: 4 << 30, pods: 3 };
+        Node { name: Arc::from(name), ip: Arc::from("10.0.0.1"), images: Vec::new(), taints, allocatable }
     }
 
     const CP: &str = "node-role.kubernetes.io/control-plane";
 
     fn wanted(tolerations: &[Toleration]) -> Wanted<'_> {
-        Wanted { tolerations, ports: &[], never_preempts: false }
+        Wanted {
+            tolerations,
+            ports: &[],
+            never_preempts: false,
+            requests: PodRequests::default(),
+            images: &[],
+            spread: false,
+        }
     }
 
-    fn no_ports(_: &str) -> &'static [HostPort] {
-        &[]
+    /// `pick` with every node holding `info(node)`, the first best node on a tie.
+    fn choose<'i>(nodes: &[Node], pod: &Wanted<'_>, info: impl Fn(&str) -> &'i NodeInfo) -> Result<Arc<str>, String> {
+        pick(nodes, pod, info, |_| 0, Version::V1_36, |_| 0)
+    }
+
+    fn empty(_: &str) -> &'static NodeInfo {
+        static EMPTY: std::sync::LazyLock<NodeInfo> = std::sync::LazyLock::new(NodeInfo::default);
+        &EMPTY
     }
 
     #[test]
@@ -188,27 +255,65 @@ mod tests {
     }
 
     #[test]
-    fn a_tainted_control_plane_is_skipped_and_replicas_spread() {
+    fn a_tainted_control_plane_is_skipped_and_load_spreads() {
         let nodes = [node("cp", vec![taint(CP, None, "NoSchedule")]), node("w1", vec![]), node("w2", vec![])];
-        assert_eq!(&*pick(&nodes, &wanted(&[]), |_| 0, no_ports).unwrap(), "w1");
-        assert_eq!(&*pick(&nodes, &wanted(&[]), |n| usize::from(n == "w1"), no_ports).unwrap(), "w2");
+        assert_eq!(&*choose(&nodes, &wanted(&[]), empty).unwrap(), "w1");
+        // A pod on w1 (100m, 200Mi counted for scoring) leaves w2 the least allocated.
+        let busy = NodeInfo {
+            pods: 1,
+            non_zero: crate::spec::resources::Resources { milli_cpu: 100, memory: 200 << 20 },
+            ..NodeInfo::default()
+        };
+        assert_eq!(&*choose(&nodes, &wanted(&[]), |n| if n == "w1" { &busy } else { empty(n) }).unwrap(), "w2");
         let tol = [toleration(Some(CP), Some("Exists"), None, Some("NoSchedule"))];
-        assert_eq!(&*pick(&nodes, &wanted(&tol), |_| 0, no_ports).unwrap(), "cp");
+        assert_eq!(&*choose(&nodes[..1], &wanted(&tol), empty).unwrap(), "cp");
     }
 
     #[test]
     fn prefer_no_schedule_does_not_filter() {
         let nodes = [node("a", vec![taint("k", Some("v"), "PreferNoSchedule")])];
-        assert_eq!(&*pick(&nodes, &wanted(&[]), |_| 0, no_ports).unwrap(), "a");
+        assert_eq!(&*choose(&nodes, &wanted(&[]), empty).unwrap(), "a");
     }
 
     #[test]
     fn no_node_fits_gives_the_schedulers_message() {
         let nodes = [node("cp", vec![taint(CP, None, "NoSchedule")])];
         assert_eq!(
-            pick(&nodes, &wanted(&[]), |_| 0, no_ports).unwrap_err(),
+            choose(&nodes, &wanted(&[]), empty).unwrap_err(),
             "0/1 nodes are available: 1 node(s) had untolerated taint(s). no new claims to deallocate, \
              preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
+        );
+        // 1.37 drops DynamicResources' "no new claims to deallocate" (PR #140222).
+        assert_eq!(
+            pick(&nodes, &wanted(&[]), empty, |_| 0, Version::V1_37, |_| 0).unwrap_err(),
+            "0/1 nodes are available: 1 node(s) had untolerated taint(s). \
+             preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
+        );
+    }
+
+    /// fitsRequest on nodes of 2 CPUs, 4 GiB and 3 pods: w1 has 1.5 CPUs
+    /// requested, so 1 CPU does not fit there (Unschedulable: preemption
+    /// looks for victims); w2 is full of pods; 3 CPUs fit on no node
+    /// (Unresolvable: "Preemption is not helpful").
+    #[test]
+    fn requests_that_do_not_fit() {
+        use crate::spec::resources::Resources;
+        let nodes = [node("w1", vec![]), node("w2", vec![])];
+        let half = NodeInfo { pods: 1, requested: Resources { milli_cpu: 1500, memory: 0 }, ..NodeInfo::default() };
+        let full = NodeInfo { pods: 3, ..NodeInfo::default() };
+        let info = |n: &str| if n == "w1" { &half } else { &full };
+        let mut pod = wanted(&[]);
+        pod.requests.exact = Resources { milli_cpu: 1000, memory: 1 << 30 };
+        assert_eq!(
+            pick(&nodes, &pod, info, |_| 0, Version::V1_37, |_| 0).unwrap_err(),
+            "0/2 nodes are available: 1 Insufficient cpu, 1 Too many pods. \
+             preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."
+        );
+        pod.requests.exact = Resources { milli_cpu: 3000, memory: 8 << 30 };
+        assert_eq!(
+            pick(&nodes, &pod, empty, |_| 0, Version::V1_37, |_| 0).unwrap_err(),
+            "0/2 nodes are available: 2 Insufficient cpu, 2 Insufficient memory. \
+             preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
         );
     }
 
@@ -217,22 +322,22 @@ mod tests {
         let port = |ip: &str, p: i32| HostPort { ip: ip.into(), protocol: "TCP".into(), port: p };
         let nodes = [node("cp", vec![taint(CP, None, "NoSchedule")]), node("w1", vec![]), node("w2", vec![])];
         let want = [port("0.0.0.0", 80)];
-        let pod = Wanted { tolerations: &[], ports: &want, never_preempts: false };
-        let on_w1 = [port("0.0.0.0", 80)];
-        let used = |n: &str| if n == "w1" { &on_w1[..] } else { &[][..] };
-        // w2 has more pods but the only free port 80.
-        assert_eq!(&*pick(&nodes, &pod, |n| usize::from(n == "w2") * 5, used).unwrap(), "w2");
-        let both = |n: &str| if n == "cp" { &[][..] } else { &on_w1[..] };
+        let pod = Wanted { ports: &want, ..wanted(&[]) };
+        let on_w1 = NodeInfo { ports: vec![port("0.0.0.0", 80)], ..NodeInfo::default() };
+        let used = |n: &str| if n == "w1" { &on_w1 } else { empty(n) };
+        // w1 has the least load but port 80 taken.
+        assert_eq!(&*choose(&nodes, &pod, used).unwrap(), "w2");
+        let both = |n: &str| if n == "cp" { empty(n) } else { &on_w1 };
         // The taint is checked first on cp; w1 and w2 fail NodePorts, whose
         // rejection is Unschedulable: preemption looks for victims there.
         assert_eq!(
-            pick(&nodes, &pod, |_| 0, both).unwrap_err(),
+            choose(&nodes, &pod, both).unwrap_err(),
             "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't have free ports for the requested pod ports. \
              no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, \
              2 No preemption victims found for incoming pod."
         );
         let never = Wanted { never_preempts: true, ..pod };
-        assert!(pick(&nodes[1..], &never, |_| 0, both).unwrap_err().ends_with(
+        assert!(choose(&nodes[1..], &never, both).unwrap_err().ends_with(
             "2 node(s) didn't have free ports for the requested pod ports. no new claims to deallocate, \
              preemption: not eligible due to preemptionPolicy=Never."
         ));

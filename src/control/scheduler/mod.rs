@@ -10,9 +10,11 @@
 
 pub mod filters;
 pub mod node_ports;
+pub mod scoring;
 pub mod volume_binding;
 
 pub use filters::{Wanted, pick, tolerates, untolerated_taint};
+pub use scoring::NodeInfo;
 
 use crate::api::pod::ApiPod;
 use crate::cluster::Cluster;
@@ -110,30 +112,60 @@ impl Scheduler {
         let to_provision = match self.claims.pre_filter(&p.spec.namespace, &p.spec.claims) {
             Ok(claims) => claims,
             Err(reason) => {
-                let message = filters::pre_filter_message(self.cluster.nodes.len(), &reason, never_preempts);
+                let message = filters::pre_filter_message(
+                    self.cluster.nodes.len(),
+                    &reason,
+                    never_preempts,
+                    self.cluster.version,
+                );
                 self.unschedulable.push(pod);
                 return Some(Decision::Unschedulable(message));
             }
         };
         let ports = node_ports::host_ports(&p.spec.object);
+        let owner = p.spec.owner.as_ref().map(|o| o.uid.clone());
         // The cache holds only pods that still count: terminal ones
-        // (Succeeded, Failed) free their place and their ports. Counted in
-        // one pass, not once per node: with many nodes and pods a per-node
-        // scan made scheduling quadratic.
-        let mut counts: HashMap<&str, usize> = HashMap::new();
-        let mut used: HashMap<&str, Vec<node_ports::HostPort>> = HashMap::new();
-        for p in self.pods.list().filter(|p| !p.status.phase.is_terminal()) {
-            let Some(node) = p.node.as_deref() else { continue };
-            *counts.entry(node).or_default() += 1;
+        // (Succeeded, Failed) free their place, resources and ports.
+        // Gathered in one pass, not once per node: with many nodes and
+        // pods a per-node scan made scheduling quadratic.
+        let mut infos: HashMap<&str, NodeInfo> = HashMap::new();
+        for q in self.pods.list().filter(|q| !q.status.phase.is_terminal()) {
+            let Some(node) = q.node.as_deref() else { continue };
+            let info = infos.entry(node).or_default();
+            info.pods += 1;
+            info.requested = info.requested.add(q.spec.requests.exact);
+            info.non_zero = info.non_zero.add(q.spec.requests.non_zero);
             // Only a pod that wants host ports needs the nodes' ports.
             if !ports.is_empty() {
-                used.entry(node).or_default().extend(node_ports::host_ports(&p.spec.object));
+                info.ports.extend(node_ports::host_ports(&q.spec.object));
+            }
+            let same = owner.is_some() && q.spec.owner.as_ref().map(|o| &o.uid) == owner.as_ref();
+            if same && q.meta.deletion.is_none() {
+                info.matching += 1;
             }
         }
-        let bound = |n: &str| counts.get(n).copied().unwrap_or(0);
-        let on = |n: &str| used.get(n).map_or(&[][..], Vec::as_slice);
-        let wanted = Wanted { tolerations, ports: &ports, never_preempts };
-        match pick(&self.cluster.nodes, &wanted, bound, on) {
+        let empty = NodeInfo::default();
+        let info = |n: &str| infos.get(n).unwrap_or(&empty);
+        let images: Vec<&str> = p.spec.containers.iter().map(|c| &*c.image).collect();
+        let wanted = Wanted {
+            tolerations,
+            ports: &ports,
+            never_preempts,
+            requests: p.spec.requests,
+            images: &images,
+            spread: owner.is_some(),
+        };
+        let registry = &self.cluster.registry;
+        let rng = &mut self.rng;
+        let picked = pick(
+            &self.cluster.nodes,
+            &wanted,
+            info,
+            |i| registry.image_size(i),
+            self.cluster.version,
+            |n| rng.below(n),
+        );
+        match picked {
             Ok(node) if to_provision.is_empty() => Some(Decision::Bind(node)),
             Ok(node) => Some(Decision::BindAfterProvisioning(node, to_provision)),
             Err(message) => {
