@@ -12,11 +12,15 @@ pub struct Resources {
     pub memory: i64,
 }
 
-impl Resources {
-    pub fn add(self, o: Resources) -> Resources {
+impl std::ops::Add for Resources {
+    type Output = Resources;
+
+    fn add(self, o: Resources) -> Resources {
         Resources { milli_cpu: self.milli_cpu + o.milli_cpu, memory: self.memory + o.memory }
     }
+}
 
+impl Resources {
     fn max(self, o: Resources) -> Resources {
         Resources { milli_cpu: self.milli_cpu.max(o.milli_cpu), memory: self.memory.max(o.memory) }
     }
@@ -64,17 +68,17 @@ fn requests(c: &Container, non_zero: bool) -> Resources {
 /// summed; each run-to-completion init container with the sidecars started
 /// before it; the larger of the two.
 fn aggregate(spec: &PodSpec, non_zero: bool) -> Resources {
-    let mut total = spec.containers.iter().fold(Resources::default(), |t, c| t.add(requests(c, non_zero)));
+    let mut total = spec.containers.iter().fold(Resources::default(), |t, c| t + requests(c, non_zero));
     let mut sidecars = Resources::default();
     let mut init_max = Resources::default();
     for c in spec.init_containers.iter().flatten() {
         let r = requests(c, non_zero);
         if c.restart_policy.as_deref() == Some("Always") {
-            total = total.add(r);
-            sidecars = sidecars.add(r);
+            total = total + r;
+            sidecars = sidecars + r;
             init_max = init_max.max(sidecars);
         } else {
-            init_max = init_max.max(r.add(sidecars));
+            init_max = init_max.max(r + sidecars);
         }
     }
     total.max(init_max)

@@ -40,6 +40,7 @@ mod ownership;
 mod plot;
 mod predict;
 mod report;
+mod resources;
 mod runs;
 mod scenarios;
 mod services;

@@ -166,7 +166,7 @@ pub fn pick<'i>(
     size: impl Fn(&str) -> u64,
     version: Version,
     tie: impl FnMut(u64) -> u64,
-) -> Result<Arc<str>, String> {
+) -> Result<Arc<str>, Unschedulable> {
     let verdict = |n: &Node| {
         let i = info(&n.name);
         if untolerated(n, pod.tolerations).is_some() {
@@ -189,11 +189,21 @@ pub fn pick<'i>(
         true => "not eligible due to preemptionPolicy=Never.".to_string(),
         false => format!("0/{n} nodes are available: {}.", histogram(rejected().map(|r| r.preemption()))),
     };
-    Err(format!(
+    let message = format!(
         "0/{n} nodes are available: {}. {}preemption: {preemption}",
         histogram(rejected().flat_map(|r| r.reasons())),
         post_filter_prefix(version),
-    ))
+    );
+    let by_fit = rejected().any(|r| matches!(r, Rejection::Resources { .. }));
+    Err(Unschedulable { message, by_fit })
+}
+
+/// No node fits: `FitError`'s message, and whether NodeResourcesFit was
+/// among the plugins that rejected the pod (its queueing hints apply).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Unschedulable {
+    pub message: String,
+    pub by_fit: bool,
 }
 
 #[cfg(test)]
@@ -234,7 +244,7 @@ mod tests {
 
     /// `pick` with every node holding `info(node)`, the first best node on a tie.
     fn choose<'i>(nodes: &[Node], pod: &Wanted<'_>, info: impl Fn(&str) -> &'i NodeInfo) -> Result<Arc<str>, String> {
-        pick(nodes, pod, info, |_| 0, Version::V1_36, |_| 0)
+        pick(nodes, pod, info, |_| 0, Version::V1_36, |_| 0).map_err(|u| u.message)
     }
 
     fn empty(_: &str) -> &'static NodeInfo {
@@ -285,7 +295,7 @@ mod tests {
         );
         // 1.37 drops DynamicResources' "no new claims to deallocate" (PR #140222).
         assert_eq!(
-            pick(&nodes, &wanted(&[]), empty, |_| 0, Version::V1_37, |_| 0).unwrap_err(),
+            pick(&nodes, &wanted(&[]), empty, |_| 0, Version::V1_37, |_| 0).unwrap_err().message,
             "0/1 nodes are available: 1 node(s) had untolerated taint(s). \
              preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
         );
@@ -305,13 +315,13 @@ mod tests {
         let mut pod = wanted(&[]);
         pod.requests.exact = Resources { milli_cpu: 1000, memory: 1 << 30 };
         assert_eq!(
-            pick(&nodes, &pod, info, |_| 0, Version::V1_37, |_| 0).unwrap_err(),
+            pick(&nodes, &pod, info, |_| 0, Version::V1_37, |_| 0).unwrap_err().message,
             "0/2 nodes are available: 1 Insufficient cpu, 1 Too many pods. \
              preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod."
         );
         pod.requests.exact = Resources { milli_cpu: 3000, memory: 8 << 30 };
         assert_eq!(
-            pick(&nodes, &pod, empty, |_| 0, Version::V1_37, |_| 0).unwrap_err(),
+            pick(&nodes, &pod, empty, |_| 0, Version::V1_37, |_| 0).unwrap_err().message,
             "0/2 nodes are available: 2 Insufficient cpu, 2 Insufficient memory. \
              preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
         );

@@ -49,6 +49,9 @@ pub struct Scheduler {
     pods: Informer<ApiPod>,
     /// `unschedulablePods`: waiting for an event that may make them fit.
     unschedulable: Vec<PodId>,
+    /// Those NodeResourcesFit rejected on some node: a scheduled pod
+    /// leaving may make room (its `isSchedulableAfterPodEvent`).
+    fit_rejected: Vec<PodId>,
     /// Its claim informer: what VolumeBinding reads.
     claims: volume_binding::Claims,
     rng: Stream,
@@ -60,6 +63,7 @@ impl Scheduler {
             cluster,
             pods: Informer::default(),
             unschedulable: Vec::new(),
+            fit_rejected: Vec::new(),
             claims: Default::default(),
             rng: Stream::new(seed, "scheduler"),
         }
@@ -76,14 +80,15 @@ impl Scheduler {
             WatchKind::Added => {}
             WatchKind::Modified => {
                 if old.is_some_and(|o| !o.status.phase.is_terminal()) && pod.status.phase.is_terminal() {
-                    self.ports_freed(pod, out);
+                    self.left_the_cache(pod, out);
                 }
             }
             WatchKind::Deleted => {
                 self.unschedulable.retain(|&p| p != pod.id);
+                self.fit_rejected.retain(|&p| p != pod.id);
                 // A terminal pod already left the scheduler's cache.
                 if !pod.status.phase.is_terminal() {
-                    self.ports_freed(pod, out);
+                    self.left_the_cache(pod, out);
                 }
             }
         }
@@ -133,8 +138,8 @@ impl Scheduler {
             let Some(node) = q.node.as_deref() else { continue };
             let info = infos.entry(node).or_default();
             info.pods += 1;
-            info.requested = info.requested.add(q.spec.requests.exact);
-            info.non_zero = info.non_zero.add(q.spec.requests.non_zero);
+            info.requested = info.requested + q.spec.requests.exact;
+            info.non_zero = info.non_zero + q.spec.requests.non_zero;
             // Only a pod that wants host ports needs the nodes' ports.
             if !ports.is_empty() {
                 info.ports.extend(node_ports::host_ports(&q.spec.object));
@@ -168,9 +173,12 @@ impl Scheduler {
         match picked {
             Ok(node) if to_provision.is_empty() => Some(Decision::Bind(node)),
             Ok(node) => Some(Decision::BindAfterProvisioning(node, to_provision)),
-            Err(message) => {
+            Err(u) => {
                 self.unschedulable.push(pod);
-                Some(Decision::Unschedulable(message))
+                if u.by_fit {
+                    self.fit_rejected.push(pod);
+                }
+                Some(Decision::Unschedulable(u.message))
             }
         }
     }
@@ -198,18 +206,22 @@ impl Scheduler {
     /// since 1.33: an idle scheduler takes a pod from the backoff queue
     /// without waiting out its backoff), and the attempt lands after the
     /// profile's scheduling latency.
-    fn ports_freed(&mut self, gone: &ApiPod, out: &mut impl Outbox<Ev>) {
+    ///
+    /// NodeResourcesFit's hint queues every pod it rejected: "any deletion
+    /// event to a scheduled pod could make the unscheduled pod schedulable".
+    fn left_the_cache(&mut self, gone: &ApiPod, out: &mut impl Outbox<Ev>) {
         if self.unschedulable.is_empty() || gone.node.is_none() {
             return;
         }
         let freed = node_ports::host_ports(&gone.spec.object);
-        if freed.is_empty() {
-            return;
-        }
+        let fit = std::mem::take(&mut self.fit_rejected);
         let pods = &self.pods;
         let conflicts = |p: &PodId| {
+            if fit.contains(p) {
+                return true;
+            }
             let wants = pods.get(*p).map(|p| node_ports::host_ports(&p.spec.object)).unwrap_or_default();
-            !node_ports::fits(&wants, &freed)
+            !freed.is_empty() && !node_ports::fits(&wants, &freed)
         };
         let (moved, kept): (Vec<PodId>, Vec<PodId>) =
             std::mem::take(&mut self.unschedulable).into_iter().partition(conflicts);
