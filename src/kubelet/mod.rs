@@ -631,9 +631,10 @@ impl Kubelet {
         ctx: &mut Ctx<'_, impl Outbox<Out>>,
     ) {
         let now = ctx.q.now();
-        // Neither record is kept by a sweep's trace, and the recorder's only
-        // output is Events.
-        if !ctx.trace.keeps_all() {
+        // A sweep's trace keeps no Events (the recorder's only output) and of
+        // the kubelet's actions only refused pulls (`image_pull_failures`).
+        let all = ctx.trace.keeps_all();
+        if !all && !(reason == "Failed" && message.starts_with("Failed to pull image ")) {
             return;
         }
         let Some(p) = self.pods.get(pod.0 as usize).and_then(Option::as_deref) else {
@@ -652,6 +653,9 @@ impl Kubelet {
                 warning,
             }),
         );
+        if !all {
+            return;
+        }
         let subject = Subject { pod: &p.name, namespace: &p.namespace, uid: &p.uid, field_path };
         if let Some(e) = self.recorder.record(now, &self.node.name, &subject, warning, reason, message) {
             ctx.trace.push(now, Record::Event(e));

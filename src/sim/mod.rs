@@ -674,8 +674,8 @@ impl World {
 
     /// An event from the default-scheduler about `pod`.
     fn scheduler_event(&mut self, pod: PodId, reason: &'static str, message: String, warning: bool, now: SimTime) {
-        // A sweep's trace keeps no Events.
-        if !self.trace.keeps_all() {
+        // A sweep's trace keeps no Events but FailedScheduling (`scheduling_failures`).
+        if !self.trace.keeps_all() && reason != "FailedScheduling" {
             return;
         }
         let p = self.api.pod(pod);

@@ -156,6 +156,13 @@ pub struct KubeletAction {
     pub warning: bool,
 }
 
+impl KubeletAction {
+    /// `pullImage`'s `Failed to pull image …` (its `Error: ErrImagePull` follows).
+    pub fn is_pull_failure(&self) -> bool {
+        self.reason == "Failed" && self.message.starts_with("Failed to pull image ")
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Record {
     Pod {
@@ -212,9 +219,10 @@ pub enum Record {
 }
 
 impl Record {
-    /// An API object, a process fact, a proxy sync or a request: what
-    /// milestones, state functions and the watches read. Probe runs, kubelet
-    /// actions, Events and kubectl and scenario lines are only printed.
+    /// An API object, a process fact, a proxy sync, a request, a refused
+    /// image pull or a scheduling failure: what milestones, state functions
+    /// and the watches read. Probe runs, other kubelet actions and Events,
+    /// kubectl and scenario lines are only printed.
     pub fn is_state(&self) -> bool {
         match self {
             Record::Pod { .. }
@@ -226,11 +234,9 @@ impl Record {
             | Record::ProxySync(_)
             | Record::Request(_)
             | Record::Process { .. } => true,
-            Record::Event(_)
-            | Record::Probe(_)
-            | Record::Kubelet(_)
-            | Record::Kubectl { .. }
-            | Record::Scenario { .. } => false,
+            Record::Kubelet(k) => k.is_pull_failure(),
+            Record::Event(e) => e.reason == "FailedScheduling",
+            Record::Probe(_) | Record::Kubectl { .. } | Record::Scenario { .. } => false,
         }
     }
 }

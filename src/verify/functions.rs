@@ -25,6 +25,8 @@ pub const FUNCTIONS: &[(&str, &[&str], &str)] = &[
     ("serving_endpoints", &["svc"], "pods whose endpoint is serving"),
     ("terminating_endpoints", &["svc"], "pods whose endpoint is terminating"),
     ("restarts", &["pod"], "restartCount summed over the pod's containers (pod/P/C: one container)"),
+    ("image_pull_failures", &["pod"], "image pulls the registry refused so far (pod/P/C: one container)"),
+    ("scheduling_failures", &["pod"], "FailedScheduling events so far: attempts that found no node"),
     ("requests", &["svc", "client"], "requests answered so far"),
     ("ok_requests", &["svc", "client"], "requests answered with HTTP 200–399 so far"),
     ("failed_requests", &["svc", "client"], "requests answered otherwise so far (5xx, refused, reset, timeout, …)"),

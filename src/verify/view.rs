@@ -60,6 +60,7 @@ impl RunView {
         let names = Names::new(trace);
         let mut slices = Slices::default();
         let mut requests: HashMap<(&'static str, String), f64> = HashMap::new();
+        let mut counted: HashMap<(&'static str, String), f64> = HashMap::new();
         for e in &trace.entries {
             let t = e.t;
             match &e.record {
@@ -89,6 +90,18 @@ impl RunView {
                     self.set("ready_replicas", &subject, t, s.ready_replicas as f64);
                     self.set("available_replicas", &subject, t, s.available_replicas as f64);
                 }
+                Record::Kubelet(k) if k.is_pull_failure() => {
+                    let subject = names.pod_named(&k.pod);
+                    let mut subjects = vec![subject.to_string()];
+                    subjects.extend(k.container.as_ref().map(|c| format!("{subject}/{c}")));
+                    for subject in subjects {
+                        self.count("image_pull_failures", subject, t, &mut counted);
+                    }
+                }
+                Record::Event(ev) if ev.reason == "FailedScheduling" => {
+                    let subject = names.pod(&ev.pod_uid, &ev.pod).to_string();
+                    self.count("scheduling_failures", subject, t, &mut counted);
+                }
                 Record::Request(r) => {
                     let which = if succeeded(&r.outcome) { "ok_requests" } else { "failed_requests" };
                     let mut subjects = vec![format!("client/{}", r.client)];
@@ -105,6 +118,20 @@ impl RunView {
                 _ => {}
             }
         }
+    }
+
+    /// One more of what `function` counts for `subject`.
+    fn count(
+        &mut self,
+        function: &'static str,
+        subject: String,
+        t: SimTime,
+        counted: &mut HashMap<(&'static str, String), f64>,
+    ) {
+        let n = counted.entry((function, subject.clone())).or_default();
+        *n += 1.0;
+        let n = *n;
+        self.set(function, &subject, t, n);
     }
 
     /// Records a value; a repeat of the last one is not a change.

@@ -315,3 +315,24 @@ fn max_parallel_image_pulls_is_validated_as_the_kubelet_does() {
         "kubelet.maxParallelImagePulls: invalid configuration: maxParallelImagePulls 0 must be a positive number",
     );
 }
+
+/// `image_pull_failures` counts the refused pulls in every run of a sweep:
+/// four before the fix at 120 s (pulls at about 1, 14.5, 37.5 and 91.5 s:
+/// the back-off doubles from 10 s, the next would be after 80 s more).
+#[test]
+fn verify_counts_refused_pulls() {
+    let run = podsim([
+        "verify",
+        "models/scenarios/image-typo.yaml",
+        "--runs",
+        "10",
+        "-p",
+        "always image_pull_failures(pod/*) <= 4",
+        "-p",
+        "eventually image_pull_failures(pod/*) == 4",
+        "-p",
+        "eventually image_pull_failures(pod/web@rev1#1/web) == 4",
+    ]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.stdout.matches("HOLDS").count(), 3, "{}", run.stdout);
+}
