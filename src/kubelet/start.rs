@@ -232,10 +232,10 @@ impl Kubelet {
         self.runtime.create(inst)
     }
 
-    /// Schedules what the process does by itself: listen, exit, and what
-    /// its memory leads to: the OOM kill. A process
-    /// that listens at once has bound its ports when `StartContainer`
-    /// returns, so the postStart hook that runs next reaches it.
+    /// Schedules what the process does by itself: listen, exit, and the
+    /// OOM kill its memory leads to. A process that listens at once has
+    /// bound its ports when `StartContainer` returns, so the postStart hook
+    /// that runs next reaches it.
     fn schedule_process(&mut self, inst: InstId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let i = self.runtime.inst(inst);
         let plan = &i.plan;
