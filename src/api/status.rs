@@ -128,8 +128,9 @@ impl Condition {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Terminated {
     pub exit_code: i32,
-    /// Set by the runtime: `Completed` for 0, `Error` otherwise; or by the
-    /// kubelet: `ContainerStatusUnknown` for a container it cannot find.
+    /// Set by the runtime: `OOMKilled` after an OOM kill, else `Completed`
+    /// for 0, `Error` otherwise; or by the kubelet: `ContainerStatusUnknown`
+    /// for a container it cannot find.
     pub reason: &'static str,
     pub message: Option<&'static str>,
     /// Absent when the kubelet made the state up (`ContainerStatusUnknown`).

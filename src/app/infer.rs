@@ -205,6 +205,7 @@ mod tests {
             }),
             post_start: None,
             pre_stop: None,
+            memory_limit: None,
         }
     }
 

@@ -13,6 +13,7 @@
 //!     exit: {after: 1s, code: 1}
 //!     sigterm: {exit_after: 3s, code: 0}
 //!     address_in_use: {exit_after: 0s, code: 1}
+//!     memory: [{until: 30s, rss: 50Mi}, {rss: 300Mi}]
 //! ```
 //!
 //! A container may instead map to a list of such behaviours: the n-th applies
@@ -24,10 +25,12 @@
 
 pub mod images;
 pub mod infer;
+mod memory;
 mod process;
 mod schema;
 pub mod shell;
 
+pub use memory::{MemoryPhase, MemoryUse, Rss};
 pub use process::{ExecAnswer, GrpcAnswer, HttpAnswer, HttpResponse, Moments, OnAddressInUse, OnSigterm, Plan};
 pub use schema::{
     AddressInUseSpec, ContainerBehaviour, ExitSpec, Forward, GrpcStatus, HttpAnswerSpec, HttpPhase, Phase, Port,
@@ -300,6 +303,29 @@ mod tests {
             "containers:\n  mesh:\n    http:\n      /r: [{forward: {port: 9080, path: /h, timeout: 1s}, latency: 1ms}]\n",
         );
         assert!(ok.unwrap().warnings.is_empty());
+    }
+
+    #[test]
+    fn memory_errors_name_the_line_and_the_field() {
+        let at = |memory: &str| first_error(&format!("containers:\n  app:\n    listen: 1s\n    memory: {memory}\n"));
+        let e = at("[{until: 20s, rss: 100Mi}, {rss: 300MB}]");
+        assert!(e.starts_with("app.yaml:4:"), "{e}");
+        assert!(e.contains("memory[1].rss: \"300MB\": quantities must match the regular expression"), "{e}");
+        let e = at("[{rss: 1K}]");
+        assert!(e.contains("memory[0].rss: \"1K\": unable to parse quantity's suffix"), "{e}");
+        assert!(at("[{rss: -1Mi}]").contains("memory[0].rss: -1Mi: a resident set size is not negative"));
+        let e = at("[{rss: 1Mi, limit: 2Mi}]");
+        assert!(e.contains("unknown field `limit`, expected `until` or `rss`"), "{e}");
+        assert!(at("[{until: 10s}]").contains("missing field `rss`"));
+        assert!(at("[]").contains("memory: a schedule needs at least one entry"));
+        assert!(at("[{until: 10s, rss: 1Mi}]").contains("memory[0].until: the last entry must not have `until`"));
+        let e = at("[{until: 10s, rss: 1Mi}, {until: 5s, rss: 2Mi}, {rss: 3Mi}]");
+        assert!(e.contains("memory[1].until: 5s: `until` times must increase"), "{e}");
+        assert!(at("300Mi").contains("memory: invalid type"));
+        let multi = "containers:\n  app:\n    memory:\n    - {until: 20s, rss: 100Mi}\n    - {rss: 300Mb}\n";
+        assert!(first_error(multi).starts_with("app.yaml:5:"), "{}", first_error(multi));
+        let ok = load("containers:\n  app:\n    memory: [{until: 20s, rss: 100Mi}, {rss: 268435456}]\n").unwrap();
+        assert_eq!(ok.for_instance("app", 0).unwrap().memory.as_ref().map(Vec::len), Some(2));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! One container instance's process: its behaviour with every random time drawn
 //! once at start, and the answers it gives to probes at any moment.
 
+use super::memory::MemoryUse;
 use super::schema::{ContainerBehaviour, GrpcStatus, HttpAnswerSpec, Moment, Stretch};
 use crate::dist::Dist;
 use crate::rng::{Label, Stream, What};
@@ -123,6 +124,8 @@ pub struct Plan {
     pub exit: Option<(SimDuration, i32)>,
     pub on_sigterm: OnSigterm,
     pub on_address_in_use: OnAddressInUse,
+    /// Its resident memory over time (empty: never above any limit).
+    pub memory: MemoryUse,
     /// Drawn schedules, per http path / exec command / grpc service, in the
     /// order of the behaviour's maps.
     http: Vec<Schedule>,
@@ -153,6 +156,7 @@ impl Plan {
                 exit: None,
                 on_sigterm: OnSigterm::Exit { after: SimDuration::ZERO, code: 0 },
                 on_address_in_use: EXIT_ON_ADDRESS_IN_USE,
+                memory: MemoryUse::default(),
                 http: Vec::new(),
                 exec: Vec::new(),
                 grpc: Vec::new(),
@@ -181,8 +185,23 @@ impl Plan {
                 code: a.code.unwrap_or(1),
             },
         };
+        // Drawn last: a behaviour without `memory` draws as it did before it existed.
+        let memory = (b.memory.as_deref())
+            .map_or_else(MemoryUse::default, |m| MemoryUse::draw(m, rng, &|| label(What::MemoryChange)));
         let ports = b.ports.clone().unwrap_or_else(|| default_ports.to_vec());
-        Plan { behaviour: Some(b), ports, listen_after, exit, on_sigterm, on_address_in_use, http, exec, grpc, about }
+        Plan {
+            behaviour: Some(b),
+            ports,
+            listen_after,
+            exit,
+            on_sigterm,
+            on_address_in_use,
+            memory,
+            http,
+            exec,
+            grpc,
+            about,
+        }
     }
 
     /// The label of a draw about one answer of this process.
@@ -287,7 +306,7 @@ fn grpc_name(service: &str) -> String {
 }
 
 /// Draws a schedule's boundaries; random ones are kept non-decreasing.
-fn untils<'a>(
+pub(super) fn untils<'a>(
     items: impl Iterator<Item = Option<&'a Dist>>,
     rng: &mut Stream,
     label: &dyn Fn() -> Label,

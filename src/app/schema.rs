@@ -9,7 +9,7 @@ use std::sync::Arc;
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a behaviour: a mapping of `listen`, `ports`, `http`, `exec`, `grpc`, `exit`, `sigterm`, `address_in_use`"
+    expecting = "a behaviour: a mapping of `listen`, `ports`, `http`, `exec`, `grpc`, `exit`, `sigterm`, `address_in_use`, `memory`"
 )]
 pub struct ContainerBehaviour {
     /// Process start → its ports accept connections (default 0s).
@@ -37,6 +37,10 @@ pub struct ContainerBehaviour {
     /// bound one of its ports (absent: exits 1 at once).
     #[serde(default)]
     pub address_in_use: Option<AddressInUseSpec>,
+    /// Its resident memory over time since process start (absent: never
+    /// above any limit).
+    #[serde(default)]
+    pub memory: Option<Vec<super::memory::MemoryPhase>>,
     /// The shell script this behaviour was inferred from, when it was: what
     /// SIGTERM does depends on when it arrives (a trap waits for the
     /// foreground `sleep`), so the script answers then (`Plan::sigterm_at`).
@@ -363,6 +367,9 @@ impl ContainerBehaviour {
             if let Some(code) = s.code {
                 check_exit_code("sigterm.code".into(), code, &mut out);
             }
+        }
+        if let Some(memory) = &self.memory {
+            check_schedule("memory", memory, &mut out);
         }
         if let Some(a) = &self.address_in_use {
             if a.ignore && (a.exit_after.is_some() || a.code.is_some()) {

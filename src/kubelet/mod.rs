@@ -20,6 +20,7 @@ mod kill;
 pub mod lifecycle;
 mod mounting;
 pub mod netns;
+pub mod oom;
 pub mod pleg;
 mod pod_network;
 mod pod_updates;
@@ -37,6 +38,7 @@ pub mod volume_manager;
 
 use crate::api::config::ConfigObject;
 use crate::api::pod::ApiPod;
+use crate::api::quantity::Quantity;
 use crate::api::status::{Condition, PodStatus};
 use crate::app::Behaviours;
 use crate::client::{Answered, Silence};
@@ -157,6 +159,13 @@ pub enum Ev {
     Exit {
         inst: InstId,
         code: i32,
+    },
+    /// The process's memory goes above its cgroup's limit: the kernel
+    /// OOM-kills the container.
+    OomKill {
+        inst: InstId,
+        rss: Quantity,
+        limit: Quantity,
     },
     /// The stop deadline of an instance: SIGKILL.
     Sigkill {
@@ -468,6 +477,7 @@ impl Kubelet {
             Ev::ProbeDone { pod, worker, inst, outcome } => self.probe_done(pod, worker, inst, outcome, ctx),
             Ev::Listening { inst } => self.listening(inst, ctx),
             Ev::Exit { inst, code } => self.process_exit(inst, code, ctx),
+            Ev::OomKill { inst, rss, limit } => self.oom_kill(inst, rss, limit, ctx),
             Ev::KillTimer { pod, task, timer } => self.kill_timer(pod, task, timer, ctx),
             Ev::HookDone { pod, hook } => self.finish_hook(pod, hook, None, ctx),
             Ev::PodUpdated { pod, update } => self.pod_updated(pod, update, ctx),
@@ -634,7 +644,7 @@ impl Kubelet {
         // A sweep's trace keeps no Events (the recorder's only output) and of
         // the kubelet's actions only refused pulls (`image_pull_failures`).
         let all = ctx.trace.keeps_all();
-        if !all && !(reason == "Failed" && message.starts_with("Failed to pull image ")) {
+        if !(all || reason == "Failed" && message.starts_with("Failed to pull image ")) {
             return;
         }
         let Some(p) = self.pods.get(pod.0 as usize).and_then(Option::as_deref) else {
@@ -673,9 +683,14 @@ impl Kubelet {
     }
 
     fn process_exit(&mut self, inst: InstId, code: i32, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        if !self.runtime.exit(inst, ctx.q.now(), code) {
-            return;
+        if self.runtime.exit(inst, ctx.q.now(), code) {
+            self.process_ended(inst, code, ctx);
         }
+    }
+
+    /// What follows a process's end, however it came: its requests and the
+    /// hooks and stops waiting on it end.
+    fn process_ended(&mut self, inst: InstId, code: i32, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         self.process_fact(inst, ProcessFact::Exited { code }, ctx);
         self.reset_requests(inst, ctx);
         let pod = self.runtime.inst(inst).pod;

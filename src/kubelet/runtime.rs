@@ -3,6 +3,7 @@
 //! kubelet only learns it through PLEG relists (see `pleg`).
 
 use super::netns::{Namespaces, NetnsId};
+use crate::api::quantity::Quantity;
 use crate::app::{Moments, OnSigterm, Plan};
 use crate::ids::PodId;
 use crate::time::{SimDuration, SimTime};
@@ -24,6 +25,9 @@ pub enum EndCause {
     Stopped { why: Arc<str>, sigkill: bool },
     /// A signal from outside the kubelet (a scenario `kill` action).
     Signalled { signal: &'static str },
+    /// The kernel's OOM killer: its resident memory `rss` went above the
+    /// `limit` of its cgroup.
+    OomKilled { rss: Quantity, limit: Quantity },
 }
 
 /// A runtime container state (`kubecontainer.State`).
@@ -62,6 +66,9 @@ pub struct Instance {
     pub moments: Moments,
     /// A signal from outside, if the process dies of it.
     pub signalled: Option<&'static str>,
+    /// Its cgroup's `memory.max`, set from the container's memory limit at
+    /// `CreateContainer`.
+    pub memory_limit: Option<Quantity>,
     /// Removed by the kubelet's container deletor; invisible to relists.
     pub removed: bool,
 }
@@ -263,14 +270,30 @@ impl Runtime {
 
     /// The process ends (by itself, after SIGTERM, or by SIGKILL); its ports are free.
     pub fn exit(&mut self, id: InstId, now: SimTime, exit_code: i32) -> bool {
+        self.end(id, now, exit_code, None)
+    }
+
+    /// The kernel OOM-kills the container's cgroup: with `memory.oom.group`
+    /// (cgroup v2, the kubelet's default `singleProcessOOMKill: false`) every
+    /// process of it gets SIGKILL, its PID 1 too, whatever it was doing.
+    pub fn oom_kill(&mut self, id: InstId, now: SimTime, rss: Quantity, limit: Quantity) -> bool {
+        self.end(id, now, SIGKILL_EXIT, Some(EndCause::OomKilled { rss, limit }))
+    }
+
+    /// A running process ends with `exit_code`; `cause` when it is known
+    /// already, else from what happened to it.
+    fn end(&mut self, id: InstId, now: SimTime, exit_code: i32, cause: Option<EndCause>) -> bool {
         let inst = self.inst_mut(id);
         let InstState::Running { started } = inst.state else {
             return false;
         };
-        let cause = match (inst.stopping.take(), inst.signalled) {
-            (Some(s), _) => EndCause::Stopped { why: s.why, sigkill: exit_code == SIGKILL_EXIT && now >= s.deadline },
-            (None, Some(signal)) => EndCause::Signalled { signal },
-            (None, None) => EndCause::Exited,
+        let cause = match (cause, inst.stopping.take(), inst.signalled) {
+            (Some(cause), _, _) => cause,
+            (None, Some(s), _) => {
+                EndCause::Stopped { why: s.why, sigkill: exit_code == SIGKILL_EXIT && now >= s.deadline }
+            }
+            (None, None, Some(signal)) => EndCause::Signalled { signal },
+            (None, None, None) => EndCause::Exited,
         };
         inst.state = InstState::Exited { started, finished: now, exit_code, cause };
         let pod = inst.pod;

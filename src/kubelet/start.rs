@@ -10,6 +10,7 @@ use super::container_hash;
 use super::draws::{self, label};
 use super::images::{self, ImageAction};
 use super::kill::Target;
+use super::oom::{OomKill, oom_at};
 use super::runtime::{InstId, InstState, Instance};
 use super::sync::Wait;
 use super::{Ev, Kubelet};
@@ -224,19 +225,24 @@ impl Kubelet {
             stopping: None,
             moments: Moments::default(),
             signalled: None,
+            // `calculateLinuxResources`: a limit of 0 sets no memory.max.
+            memory_limit: spec.memory_limit.filter(|l| l.value() != 0),
             removed: false,
         };
         self.runtime.create(inst)
     }
 
-    /// Schedules what the process does by itself: listen, exit. A process
-    /// that listens at once has bound its ports when `StartContainer`
-    /// returns, so the postStart hook that runs next reaches it.
+    /// Schedules what the process does by itself: listen, exit, and the
+    /// OOM kill its memory leads to. A process that listens at once has
+    /// bound its ports when `StartContainer` returns, so the postStart hook
+    /// that runs next reaches it.
     fn schedule_process(&mut self, inst: InstId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let plan = &self.runtime.inst(inst).plan;
+        let i = self.runtime.inst(inst);
+        let plan = &i.plan;
         let listens = !plan.has_behaviour() || !plan.ports().is_empty();
         let listen_after = plan.listen_after;
         let exit = plan.exit;
+        let oom = i.memory_limit.and_then(|limit| Some((oom_at(&plan.memory, limit)?, limit)));
         if listens && listen_after == SimDuration::ZERO {
             self.listening(inst, ctx);
         } else if listens {
@@ -244,6 +250,9 @@ impl Kubelet {
         }
         if let Some((after, code)) = exit {
             self.send(ctx, after, Ev::Exit { inst, code });
+        }
+        if let Some((OomKill { at, rss }, limit)) = oom {
+            self.send(ctx, at, Ev::OomKill { inst, rss, limit });
         }
     }
 }

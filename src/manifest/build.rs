@@ -1,5 +1,6 @@
 //! From a defaulted, valid API Pod to the simulator's [`PodSpec`].
 
+use crate::api::quantity::Quantity;
 use crate::spec::{
     ContainerPort, ContainerSpec, Handler, HookHandler, PodSpec, PortRef, ProbeSpec, PullPolicy, QosClass,
     RestartPolicy, Role,
@@ -127,6 +128,10 @@ fn container(path: &str, c: &Container, role: Role, warnings: &mut Vec<(String, 
         liveness,
         post_start: lifecycle.and_then(|l| l.post_start.as_ref()).map(hook),
         pre_stop: lifecycle.and_then(|l| l.pre_stop.as_ref()).map(hook),
+        // Decoding checked every quantity (quantities.rs); validation that none is negative.
+        memory_limit: (c.resources.as_ref().and_then(|r| r.limits.as_ref()))
+            .and_then(|l| l.get("memory"))
+            .and_then(|q| Quantity::parse(&q.0).ok()),
     }
 }
 

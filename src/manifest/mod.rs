@@ -12,6 +12,7 @@ mod names;
 pub mod overlap;
 mod pod_update;
 mod pod_warnings;
+mod quantities;
 mod references;
 mod resources;
 mod server_written;
@@ -402,11 +403,21 @@ fn read_pod(doc: &Doc, json: Value, prefix: &str, problems: &mut Vec<Problem>) -
     if !unknown.is_empty() {
         return None;
     }
+    let no_spec = Default::default();
+    let undecodable = quantities::undecodable(pod.spec.as_ref().unwrap_or(&no_spec), "spec", "Pod");
+    if !undecodable.is_empty() {
+        problems.extend(undecodable.into_iter().map(|(at, message)| located(&at, message)));
+        return None;
+    }
     defaults::apply_defaults(&mut pod);
     let errors = validation::validate_pod(&pod);
-    let had_errors = !errors.is_empty();
+    let negative = pod.spec.as_ref().map(|s| quantities::negative(s, "spec")).unwrap_or_default();
+    let had_errors = !errors.is_empty() || !negative.is_empty();
     for e in errors {
         problems.push(located(&e.path, e.body).field(join(prefix, &e.path)));
+    }
+    for (at, e) in negative {
+        problems.push(located(&at, e.body).field(join(prefix, &e.path)));
     }
     for (path, severity, message) in unsupported::check(&pod) {
         let mut p = located(&path, message);

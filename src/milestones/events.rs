@@ -41,6 +41,7 @@ const CONTAINER: &[&str] = &[
     "prestop_failed",
     "sigterm",
     "sigkill",
+    "oom_killed",
     "signal(",
     "exited",
     "last_exited",

@@ -23,6 +23,7 @@ pub fn see(t: SimTime, pod: &str, container: &str, fact: &ProcessFact, names: &N
         },
         ProcessFact::Sigterm => "sigterm",
         ProcessFact::Sigkill => "sigkill",
+        ProcessFact::OomKilled { .. } => "oom_killed",
         ProcessFact::Signal { signal } => {
             found.first(format_args!("{pod}/{container}"), format_args!("signal({signal})"), t);
             return;

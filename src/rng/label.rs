@@ -49,6 +49,8 @@ pub enum What {
     /// How long one answer takes (`detail`: to what).
     AnswerLatency,
     RelayTimeout,
+    /// When the app's resident memory moves to its next stretch.
+    MemoryChange,
     // The network and clients.
     RequestThere,
     RequestBack,
@@ -95,6 +97,7 @@ impl What {
             What::AnswerChange => "answer_change",
             What::AnswerLatency => "answer_latency",
             What::RelayTimeout => "relay_timeout",
+            What::MemoryChange => "memory_change",
             What::RequestThere => "request_there",
             What::RequestBack => "request_back",
             What::ClientInterval => "every",

@@ -17,6 +17,7 @@ pub use ports::AssumedPort;
 pub use service::{ServicePort, ServiceSpec, TrafficPolicy};
 pub use workload::{DeploymentSpec, IntOrPercent, PodTemplate, ReplicaSetSpec, Strategy};
 
+use crate::api::quantity::Quantity;
 use crate::time::SimDuration;
 use k8s_openapi::api::core::v1::Pod;
 use std::collections::BTreeMap;
@@ -189,6 +190,9 @@ pub struct ContainerSpec {
     pub liveness: Option<ProbeSpec>,
     pub post_start: Option<HookHandler>,
     pub pre_stop: Option<HookHandler>,
+    /// `resources.limits.memory`: its cgroup's `memory.max`, above which the
+    /// kernel OOM-kills the container. Requests never kill.
+    pub memory_limit: Option<Quantity>,
 }
 
 impl ContainerSpec {

@@ -159,6 +159,10 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
                         }
                     }
                     ProcessFact::Signal { signal } => fields.push(("signal", json!(signal))),
+                    ProcessFact::OomKilled { rss, limit } => {
+                        fields.push(("rss", json!(rss.to_string())));
+                        fields.push(("limit", json!(limit.to_string())));
+                    }
                     _ => {}
                 }
                 line.write(e.t, "PROCESS", &fields)?

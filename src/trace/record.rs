@@ -2,6 +2,7 @@
 
 use crate::api::endpointslice::ApiSlice;
 use crate::api::pod::ApiPod;
+use crate::api::quantity::Quantity;
 use crate::api::service::ApiService;
 use crate::spec::{HookKind, ProbeKind};
 use crate::time::SimTime;
@@ -80,6 +81,12 @@ pub enum ProcessFact {
     },
     Sigterm,
     Sigkill,
+    /// The kernel OOM-killed its container: its resident set `rss` went
+    /// above the memory `limit` of the container's cgroup.
+    OomKilled {
+        rss: Quantity,
+        limit: Quantity,
+    },
     /// A signal from outside the kubelet (a scenario `kill` action).
     Signal {
         signal: &'static str,
@@ -100,6 +107,7 @@ impl ProcessFact {
             ProcessFact::Signal { .. } => "signal",
             ProcessFact::Sigterm => "sigterm",
             ProcessFact::Sigkill => "sigkill",
+            ProcessFact::OomKilled { .. } => "oom-killed",
             ProcessFact::Exited { .. } => "exited",
         }
     }

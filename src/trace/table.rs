@@ -201,6 +201,9 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                     }
                     ProcessFact::Sigterm => format!("{container} process got SIGTERM"),
                     ProcessFact::Sigkill => format!("{container} process got SIGKILL"),
+                    ProcessFact::OomKilled { rss, limit } => {
+                        format!("{container} process OOM-killed (rss {rss} > limit {limit})")
+                    }
                     ProcessFact::Signal { signal } => format!("{container} process got {signal} from outside"),
                     ProcessFact::Exited { code } => {
                         format!("{container} process exited with {code}")

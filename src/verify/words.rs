@@ -62,6 +62,7 @@ fn phrase(stream: &str, l: &Label, d: &str) -> String {
         What::AnswerChange => format!("{s} changed its answer to {x} {d} after it started"),
         What::AnswerLatency => format!("{s} took {d} to answer {x}"),
         What::RelayTimeout => format!("{s} gave up relaying {x} after {d}"),
+        What::MemoryChange => format!("{s} changed its resident memory {d} after it started"),
         What::RequestThere => format!("{who} took {d} to carry {x} of {s} to its endpoint"),
         What::RequestBack => format!("{who} took {d} to carry the answer to {x} of {s} back"),
         What::ClientInterval => format!("{s} sent {x} {d} after the one before"),

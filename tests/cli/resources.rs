@@ -18,7 +18,7 @@ fn a_request_above_its_limit_is_the_api_servers_error() {
         "bad-quantity",
         "    resources:\n      limits: {memory: 1GB}\n",
         "limits:",
-        "spec.containers[0].resources.limits[memory]: Invalid value: \"1GB\": quantities must match the regular expression",
+        "spec.containers[0].resources.limits.memory: Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression",
     );
 }
 

@@ -168,7 +168,13 @@ fn state_of(c: &ContainerSnap) -> ContainerState {
         InstState::Running { started } => ContainerState::Running { started_at: *started },
         InstState::Exited { started, finished, exit_code, cause } => ContainerState::Terminated(Terminated {
             exit_code: *exit_code,
-            reason: if *exit_code == 0 { "Completed" } else { "Error" },
+            // containerd's `toCRIContainerStatus`: the TaskOOM event set the
+            // reason already; Completed or Error fill only an empty one.
+            reason: match (cause, exit_code) {
+                (EndCause::OomKilled { .. }, _) => "OOMKilled",
+                (_, 0) => "Completed",
+                _ => "Error",
+            },
             message: None,
             started_at: Some(*started),
             finished_at: Some(*finished),
@@ -184,6 +190,9 @@ fn end_why(code: i32, cause: &EndCause) -> Arc<str> {
         EndCause::Signalled { signal } => Arc::from(format!("the process was killed from outside with {signal}")),
         EndCause::Stopped { why, sigkill: true } => Arc::from(format!("{why}: still running at the deadline, SIGKILL")),
         EndCause::Stopped { why, sigkill: false } => Arc::from(format!("{why}: exited with {code} after SIGTERM")),
+        EndCause::OomKilled { rss, limit } => {
+            Arc::from(format!("the kernel OOM-killed it: rss {rss} above its memory limit {limit}"))
+        }
     }
 }
 

@@ -38,6 +38,7 @@ use serde_json::Value;
 /// Reads the Deployment `json` found at `prefix` of `doc`; its problems go to `problems`.
 pub fn read_deployment(doc: &Doc, json: Value, prefix: &str, problems: &mut Vec<Problem>) -> Option<DeploymentSpec> {
     let mut deployment: Deployment = decode(doc, &json, prefix, problems)?;
+    quantities_decode(doc, prefix, deployment.spec.template.spec.as_ref(), "Deployment", problems)?;
     defaults::set_defaults_deployment(&mut deployment);
     let namespace = deployment.metadata.namespace.clone();
     let pod = defaults::template_pod(&mut deployment.spec.template, namespace);
@@ -45,7 +46,8 @@ pub fn read_deployment(doc: &Doc, json: Value, prefix: &str, problems: &mut Vec<
     let errors = validation::validate_deployment(&deployment, selector, &pod);
     let status = deployment.status.as_ref().is_some_and(|s| s != &Default::default());
     let findings = unsupported::check(&deployment.metadata, selector, status, &pod);
-    if !report(doc, prefix, errors, findings, problems) {
+    let reported = report(doc, prefix, errors, findings, problems);
+    if !(quantities_valid(doc, prefix, &pod, problems) && reported) {
         return None;
     }
     let mut warnings = warnings::warnings_on_create(&deployment.metadata);
@@ -58,6 +60,8 @@ pub fn read_deployment(doc: &Doc, json: Value, prefix: &str, problems: &mut Vec<
 /// Reads the ReplicaSet `json` found at `prefix` of `doc`; its problems go to `problems`.
 pub fn read_replica_set(doc: &Doc, json: Value, prefix: &str, problems: &mut Vec<Problem>) -> Option<ReplicaSetSpec> {
     let mut replica_set: ReplicaSet = decode(doc, &json, prefix, problems)?;
+    let template = replica_set.spec.template.as_ref().and_then(|t| t.spec.as_ref());
+    quantities_decode(doc, prefix, template, "ReplicaSet", problems)?;
     defaults::set_defaults_replica_set(&mut replica_set);
     let namespace = replica_set.metadata.namespace.clone();
     let pod = defaults::template_pod(replica_set.spec.template.get_or_insert_default(), namespace);
@@ -65,7 +69,8 @@ pub fn read_replica_set(doc: &Doc, json: Value, prefix: &str, problems: &mut Vec
     let errors = validation::validate_replica_set(&replica_set, selector, &pod);
     let status = replica_set.status.as_ref().is_some_and(|s| s != &Default::default());
     let findings = unsupported::check(&replica_set.metadata, selector, status, &pod);
-    if !report(doc, prefix, errors, findings, problems) {
+    let reported = report(doc, prefix, errors, findings, problems);
+    if !(quantities_valid(doc, prefix, &pod, problems) && reported) {
         return None;
     }
     let mut warnings = warnings::warnings_on_create(&replica_set.metadata);
@@ -107,6 +112,34 @@ fn decode<T: DeserializeOwned + Serialize>(
         );
     }
     unknown.is_empty().then_some(object)
+}
+
+/// The template's resource quantities decode (`quantities::undecodable`); `None` when one does not.
+fn quantities_decode(
+    doc: &Doc,
+    prefix: &str,
+    template: Option<&k8s_openapi::api::core::v1::PodSpec>,
+    kind: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<()> {
+    let bad = template.map(|t| super::quantities::undecodable(t, "spec.template.spec", kind)).unwrap_or_default();
+    let ok = bad.is_empty();
+    problems.extend(bad.into_iter().map(|(at, message)| doc.problem(&join(prefix, &at), message)));
+    ok.then_some(())
+}
+
+/// The template's resource quantities are not negative (`quantities::negative`).
+fn quantities_valid(
+    doc: &Doc,
+    prefix: &str,
+    pod: &k8s_openapi::api::core::v1::Pod,
+    problems: &mut Vec<Problem>,
+) -> bool {
+    let bad = pod.spec.as_ref().map(|s| super::quantities::negative(s, "spec.template.spec")).unwrap_or_default();
+    let ok = bad.is_empty();
+    problems
+        .extend(bad.into_iter().map(|(at, e)| doc.problem(&join(prefix, &at), e.body).field(join(prefix, &e.path))));
+    ok
 }
 
 /// Whether `spec.selector` is written: the decoded object cannot tell a missing

@@ -90,7 +90,8 @@ impl PodLanes {
     pub fn process(&mut self, t: f64, container: &str, fact: &ProcessFact) {
         let look = match fact {
             ProcessFact::Sigterm | ProcessFact::Signal { signal: "SIGTERM" } => Look::Sigterm,
-            ProcessFact::Sigkill | ProcessFact::Signal { .. } => Look::Sigkill,
+            // The OOM killer's is a SIGKILL too.
+            ProcessFact::Sigkill | ProcessFact::OomKilled { .. } | ProcessFact::Signal { .. } => Look::Sigkill,
             ProcessFact::Exited { .. } => Look::Exited,
             _ => return,
         };
