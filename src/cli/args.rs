@@ -409,6 +409,15 @@ pub struct RunInputs {
     /// 'pod/web:{"spec":{"containers":[{"name":"app","image":"busybox:1.37"}]}}@50s'.
     #[arg(long = "patch", value_name = "POD:JSON@TIME")]
     pub patch: Vec<String>,
+    /// Mark a node unschedulable at a time, like `kubectl cordon`:
+    /// node/NAME@TIME, e.g. node/node-1@30s. Pods on it keep running; new
+    /// pods are not scheduled there ("node(s) were unschedulable").
+    #[arg(long = "cordon", value_name = "NODE@TIME")]
+    pub cordon: Vec<String>,
+    /// Make a cordoned node schedulable again, like `kubectl uncordon`:
+    /// node/NAME@TIME. The pods it kept out are tried again.
+    #[arg(long = "uncordon", value_name = "NODE@TIME")]
+    pub uncordon: Vec<String>,
     /// Send HTTP requests: TARGET[/PATH][@START][,every=2s|rate=5/s][,count=N]
     /// [,from=node/NAME|pod/NAME][,timeout=1s][,name=NAME], where TARGET is
     /// service/NAME[:PORT] or pod/NAME:PORT, e.g. service/web:80/ready@5s,every=1s,count=20.

@@ -6,7 +6,9 @@ use crate::error::Error;
 use crate::invariants::check_run;
 use crate::run::{Inputs, add_rollout_status, simulate};
 use crate::scenario::ActionOrigin;
-use crate::scenario::actions::{parse_condition_flag, parse_delete_flag, parse_kill_flag, parse_patch_flag};
+use crate::scenario::actions::{
+    parse_condition_flag, parse_cordon_flag, parse_delete_flag, parse_kill_flag, parse_patch_flag,
+};
 use crate::scenario::traffic::parse_traffic_flag;
 use crate::time::SimTime;
 use crate::trace::jsonl::{self, Header, SCHEMA};
@@ -24,6 +26,8 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
         ("--set-condition", &args.set_condition),
         ("--kill", &args.kill),
         ("--patch", &args.patch),
+        ("--cordon", &args.cordon),
+        ("--uncordon", &args.uncordon),
     ];
     for (flag, values) in flags {
         for v in values {
@@ -31,6 +35,8 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
                 "--delete" => parse_delete_flag(v),
                 "--set-condition" => parse_condition_flag(v),
                 "--patch" => parse_patch_flag(v),
+                "--cordon" => parse_cordon_flag(v, true),
+                "--uncordon" => parse_cordon_flag(v, false),
                 _ => parse_kill_flag(v),
             };
             let origin = ActionOrigin::Flag(format!("{flag} {v}"));

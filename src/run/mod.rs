@@ -170,6 +170,22 @@ pub fn setup(
             continue;
         }
         match &timed.action {
+            Action::Cordon { node, unschedulable } => {
+                match cluster.nodes.iter().find(|n| *n.name == **node) {
+                    Some(n) => actions.push(Scheduled {
+                        at: timed.at,
+                        action: SimAction::Cordon { node: n.name.clone(), unschedulable: *unschedulable },
+                    }),
+                    None => {
+                        let known: Vec<&str> = cluster.nodes.iter().map(|n| &*n.name).collect();
+                        let field = if *unschedulable { "cordon" } else { "uncordon" };
+                        let message =
+                            format!("no node named {node:?} in the cluster profile (nodes: {})", known.join(", "));
+                        problems.push(origin.problem(field, message));
+                    }
+                }
+                continue;
+            }
             Action::Scale { deployment, replicas } => {
                 match known_deployment(&manifests, &applied, deployment, "scale", origin) {
                     Ok(name) => actions.push(Scheduled {
@@ -559,6 +575,8 @@ fn resolve_action(
         Action::Undo { .. } => "undo",
         Action::Patch { .. } => "patch",
         Action::DeleteOwner { .. } => "delete",
+        Action::Cordon { unschedulable: true, .. } => "cordon",
+        Action::Cordon { .. } => "uncordon",
     };
     let name = action.pod().unwrap_or_default();
     let Some(index) = pods.iter().position(|p| p.name == name) else {
@@ -609,9 +627,11 @@ fn resolve_action(
             Some(message) => Err(origin.problem("patch", message)),
         },
         // `setup` resolves the Deployment actions before pods are looked up.
-        Action::Apply { .. } | Action::Scale { .. } | Action::Undo { .. } | Action::DeleteOwner { .. } => {
-            Err(origin.problem(field, "this action names no pod".into()))
-        }
+        Action::Apply { .. }
+        | Action::Scale { .. }
+        | Action::Undo { .. }
+        | Action::DeleteOwner { .. }
+        | Action::Cordon { .. } => Err(origin.problem(field, "this action names no pod".into())),
     }
 }
 

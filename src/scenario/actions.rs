@@ -16,6 +16,8 @@
 //!   - {at: 20s, patch: pod/web, spec: {activeDeadlineSeconds: 30}}   # kubectl patch pod web -p '{"spec":…}'
 //!   - {at: 50s, patch: pod/web, spec: {containers: [{name: app, image: busybox:1.37}]}}
 //!   - {at: 55s, patch: pod/web-*, spec: {activeDeadlineSeconds: 30}}  # the oldest pod named web-…
+//!   - {at: 30s, cordon: node/node-1}                # kubectl cordon node-1
+//!   - {at: 90s, uncordon: node/node-1}
 //! ```
 
 use crate::api::meta::Propagation;
@@ -72,6 +74,8 @@ pub enum Action {
     Patch { pod: String, patch: PodPatch },
     /// `kubectl delete deployment|replicaset NAME [--cascade=…]`.
     DeleteOwner { kind: OwnerKind, name: String, cascade: Propagation },
+    /// `kubectl cordon NODE` (`unschedulable`) or `kubectl uncordon NODE`.
+    Cordon { node: String, unschedulable: bool },
 }
 
 /// The kinds a DELETE may cascade from.
@@ -124,7 +128,11 @@ impl Action {
             | Action::SetCondition { pod, .. }
             | Action::Kill { pod, .. }
             | Action::Patch { pod, .. } => Some(pod),
-            Action::Apply { .. } | Action::Scale { .. } | Action::Undo { .. } | Action::DeleteOwner { .. } => None,
+            Action::Apply { .. }
+            | Action::Scale { .. }
+            | Action::Undo { .. }
+            | Action::DeleteOwner { .. }
+            | Action::Cordon { .. } => None,
         }
     }
 }
@@ -134,6 +142,15 @@ impl Action {
 pub struct Timed {
     pub at: SimTime,
     pub action: Action,
+}
+
+/// `node/node-1` or `node-1` → `node-1`.
+fn node_name(s: &str) -> Result<String, String> {
+    let name = s.strip_prefix("node/").or_else(|| s.strip_prefix("nodes/")).unwrap_or(s);
+    match name.is_empty() || name.contains('/') {
+        true => Err(format!("{s:?}: expected node/NAME")),
+        false => Ok(name.to_string()),
+    }
 }
 
 /// `pod/web` or `web` → `web`.
@@ -247,6 +264,15 @@ pub fn parse_kill_flag(s: &str) -> Result<Timed, String> {
     Ok(Timed { at, action: Action::Kill { pod, container, signal } })
 }
 
+/// `--cordon node/node-1@30s` (`unschedulable`) or `--uncordon node/node-1@90s`.
+pub fn parse_cordon_flag(s: &str, unschedulable: bool) -> Result<Timed, String> {
+    let (subject, at, options) = flag_parts(s)?;
+    if let Some((k, _)) = options.first() {
+        return Err(unknown_option(k, "none"));
+    }
+    Ok(Timed { at, action: Action::Cordon { node: node_name(subject)?, unschedulable } })
+}
+
 /// `--patch 'pod/web:{"spec":{"activeDeadlineSeconds":30}}@20s'`: the JSON
 /// `kubectl patch pod web -p` takes.
 pub fn parse_patch_flag(s: &str) -> Result<Timed, String> {
@@ -299,6 +325,10 @@ pub struct ActionEntry {
     /// A `patch` action's spec fields.
     #[serde(default)]
     spec: Option<serde_json::Value>,
+    #[serde(default)]
+    cordon: Option<String>,
+    #[serde(default)]
+    uncordon: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -323,11 +353,14 @@ impl ActionEntry {
             self.scale.is_some(),
             self.undo.is_some(),
             self.patch.is_some(),
+            self.cordon.is_some(),
+            self.uncordon.is_some(),
         ];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return Err((
                 "",
-                "an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale`, `undo` and `patch`"
+                "an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale`, `undo`, `patch`, \
+                 `cordon` and `uncordon`"
                     .into(),
             ));
         }
@@ -355,7 +388,11 @@ impl ActionEntry {
         if self.signal.is_some() && self.kill.is_none() {
             return Err(("signal", "only a `kill` action takes a signal".into()));
         }
-        let action = if let (Some(pod), Some(spec)) = (&self.patch, &self.spec) {
+        let action = if let Some(node) = &self.cordon {
+            Action::Cordon { node: node_name(node).map_err(|e| ("cordon", e))?, unschedulable: true }
+        } else if let Some(node) = &self.uncordon {
+            Action::Cordon { node: node_name(node).map_err(|e| ("uncordon", e))?, unschedulable: false }
+        } else if let (Some(pod), Some(spec)) = (&self.patch, &self.spec) {
             let pod = pod_name(pod).map_err(|e| ("patch", e))?;
             let patch = PodPatch::from_spec(spec).map_err(|(path, message)| match path.is_empty() {
                 true => ("spec", message),

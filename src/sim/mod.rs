@@ -157,6 +157,11 @@ pub enum Action {
         name: Arc<str>,
         cascade: Propagation,
     },
+    /// `kubectl cordon NODE` (`unschedulable`) or `kubectl uncordon NODE`.
+    Cordon {
+        node: Arc<str>,
+        unschedulable: bool,
+    },
 }
 
 /// An object of an `apply` file.
@@ -551,6 +556,7 @@ impl World {
             }
             Action::Patch { pod, patch } => self.patch_pod(pod, &patch, now),
             Action::Scale { deployment, replicas } => self.scale_deployment(&deployment, replicas),
+            Action::Cordon { node, unschedulable } => self.cordon(node, unschedulable, now),
             Action::Undo { deployment, to_revision } => self.undo_deployment(&deployment, to_revision),
             Action::DeleteMatching { prefix, grace_period_seconds } => match self.oldest_live(&prefix) {
                 Some(pod) => self.act(Action::Delete { pod, grace_period_seconds }, now),
@@ -648,6 +654,23 @@ impl World {
 
     /// The action's row; a request for a pod the API server no longer has
     /// fails as kubectl reports it.
+    /// `kubectl cordon` / `uncordon` (kubectl's `RunCordonOrUncordon`): the
+    /// node's `spec.unschedulable` patched, and what kubectl prints; the
+    /// scheduler's node informer sees the change.
+    fn cordon(&mut self, node: Arc<str>, unschedulable: bool, now: SimTime) {
+        let verb = if unschedulable { "cordon" } else { "uncordon" };
+        let command: Arc<str> = Arc::from(format!("kubectl {verb} {node}"));
+        let object = format!("node/{node}");
+        self.trace.push(now, Record::Scenario { object: object.clone(), what: command.to_string() });
+        let mut out = Routed { q: &mut self.q, route: Ev::Scheduler };
+        let changed = self.scheduler.node_unschedulable(&node, unschedulable, &mut out);
+        let line = match changed {
+            true => format!("{object} {verb}ed"),
+            false => format!("{object} already {verb}ed"),
+        };
+        self.trace.push(now, Record::Kubectl { command, line, exit: Some(0) });
+    }
+
     fn scenario_record(&mut self, pod: PodId, what: String, now: SimTime) {
         let p = self.api.pod(pod);
         let object = format!("pod/{}", p.spec.name);

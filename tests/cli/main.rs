@@ -36,6 +36,7 @@ mod exercises;
 mod get;
 mod images;
 mod namespaces;
+mod nodes;
 mod oom;
 mod ownership;
 mod plot;

@@ -1,6 +1,6 @@
 //! The scheduling cycle's filters, in the default profile's order, each
 //! node stopping at the first that fails (`RunFilterPlugins`):
-//! TaintToleration (a NoSchedule or NoExecute taint the pod does not
+//! NodeUnschedulable (a cordoned node), TaintToleration (a NoSchedule or NoExecute taint the pod does not
 //! tolerate), NodePorts (`node_ports`: a host port taken), NodeResourcesFit
 //! (`fitsRequest`: too many pods, not enough cpu or memory left); then the
 //! scoring plugins choose among the nodes left ([`super::scoring`]), or
@@ -65,6 +65,8 @@ pub struct Wanted<'a> {
 /// profile's order: TaintToleration, NodePorts, NodeResourcesFit).
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Rejection {
+    /// NodeUnschedulable: a cordoned node the pod does not tolerate.
+    Cordoned,
     Taint,
     Ports,
     /// `fitsRequest`'s reasons, and whether one is unresolvable (the
@@ -80,6 +82,7 @@ impl Rejection {
     /// `Too many pods`, `Insufficient cpu`, `Insufficient memory`).
     fn reasons(&self) -> Vec<&'static str> {
         match self {
+            Rejection::Cordoned => vec!["node(s) were unschedulable"],
             Rejection::Taint => vec!["node(s) had untolerated taint(s)"],
             Rejection::Ports => vec!["node(s) didn't have free ports for the requested pod ports"],
             Rejection::Resources { reasons, .. } => reasons.clone(),
@@ -94,7 +97,7 @@ impl Rejection {
     /// finds none).
     fn preemption(&self) -> &'static str {
         match self {
-            Rejection::Taint | Rejection::Resources { unresolvable: true, .. } => {
+            Rejection::Cordoned | Rejection::Taint | Rejection::Resources { unresolvable: true, .. } => {
                 "Preemption is not helpful for scheduling"
             }
             Rejection::Ports | Rejection::Resources { .. } => "No preemption victims found for incoming pod",
@@ -167,9 +170,20 @@ pub fn pick<'i>(
     version: Version,
     tie: impl FnMut(u64) -> u64,
 ) -> Result<Arc<str>, Unschedulable> {
+    // NodeUnschedulable lets in a pod that tolerates the taint a cordon
+    // stands for (`node.kubernetes.io/unschedulable:NoSchedule`).
+    let cordon = Taint {
+        key: "node.kubernetes.io/unschedulable".into(),
+        effect: "NoSchedule".into(),
+        value: None,
+        time_added: None,
+    };
+    let tolerates_cordon = pod.tolerations.iter().any(|t| tolerates(t, &cordon));
     let verdict = |n: &Node| {
         let i = info(&n.name);
-        if untolerated(n, pod.tolerations).is_some() {
+        if i.unschedulable && !tolerates_cordon {
+            Some(Rejection::Cordoned)
+        } else if untolerated(n, pod.tolerations).is_some() {
             Some(Rejection::Taint)
         } else if !node_ports::fits(pod.ports, &i.ports) {
             Some(Rejection::Ports)
@@ -195,7 +209,8 @@ pub fn pick<'i>(
         post_filter_prefix(version),
     );
     let by_fit = rejected().any(|r| matches!(r, Rejection::Resources { .. }));
-    Err(Unschedulable { message, by_fit })
+    let by_cordon = rejected().any(|r| *r == Rejection::Cordoned);
+    Err(Unschedulable { message, by_fit, by_cordon })
 }
 
 /// No node fits: `FitError`'s message, and whether NodeResourcesFit was
@@ -204,6 +219,8 @@ pub fn pick<'i>(
 pub struct Unschedulable {
     pub message: String,
     pub by_fit: bool,
+    /// NodeUnschedulable rejected it on some node.
+    pub by_cordon: bool,
 }
 
 #[cfg(test)]

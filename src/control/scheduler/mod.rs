@@ -52,6 +52,10 @@ pub struct Scheduler {
     /// Those NodeResourcesFit rejected on some node: a scheduled pod
     /// leaving may make room (its `isSchedulableAfterPodEvent`).
     fit_rejected: Vec<PodId>,
+    /// Those NodeUnschedulable rejected: an uncordon may let them in.
+    cordon_rejected: Vec<PodId>,
+    /// The nodes whose `spec.unschedulable` is true (cordoned).
+    cordoned: std::collections::BTreeSet<Arc<str>>,
     /// Its claim informer: what VolumeBinding reads.
     claims: volume_binding::Claims,
     rng: Stream,
@@ -64,6 +68,8 @@ impl Scheduler {
             pods: Informer::default(),
             unschedulable: Vec::new(),
             fit_rejected: Vec::new(),
+            cordon_rejected: Vec::new(),
+            cordoned: Default::default(),
             claims: Default::default(),
             rng: Stream::new(seed, "scheduler"),
         }
@@ -86,6 +92,7 @@ impl Scheduler {
             WatchKind::Deleted => {
                 self.unschedulable.retain(|&p| p != pod.id);
                 self.fit_rejected.retain(|&p| p != pod.id);
+                self.cordon_rejected.retain(|&p| p != pod.id);
                 // A terminal pod already left the scheduler's cache.
                 if !pod.status.phase.is_terminal() {
                     self.left_the_cache(pod, out);
@@ -149,6 +156,9 @@ impl Scheduler {
                 info.matching += 1;
             }
         }
+        for node in &self.cordoned {
+            infos.entry(node).or_default().unschedulable = true;
+        }
         let empty = NodeInfo::default();
         let info = |n: &str| infos.get(n).unwrap_or(&empty);
         let images: Vec<&str> = p.spec.containers.iter().map(|c| &*c.image).collect();
@@ -178,9 +188,32 @@ impl Scheduler {
                 if u.by_fit {
                     self.fit_rejected.push(pod);
                 }
+                if u.by_cordon {
+                    self.cordon_rejected.push(pod);
+                }
                 Some(Decision::Unschedulable(u.message))
             }
         }
+    }
+
+    /// A node's `spec.unschedulable` changed (`kubectl cordon`/`uncordon`);
+    /// whether it did. NodeUnschedulable's `isSchedulableAfterNodeChange`
+    /// queues the pods it rejected once a node is schedulable again.
+    pub fn node_unschedulable(&mut self, node: &Arc<str>, unschedulable: bool, out: &mut impl Outbox<Ev>) -> bool {
+        let changed = match unschedulable {
+            true => self.cordoned.insert(node.clone()),
+            false => self.cordoned.remove(node),
+        };
+        if changed && !unschedulable {
+            let rejected = std::mem::take(&mut self.cordon_rejected);
+            let (moved, kept): (Vec<PodId>, Vec<PodId>) =
+                std::mem::take(&mut self.unschedulable).into_iter().partition(|p| rejected.contains(p));
+            self.unschedulable = kept;
+            for pod in moved {
+                self.queue(pod, out);
+            }
+        }
+        changed
     }
 
     /// A claim was added or changed (its informer): VolumeBinding's events

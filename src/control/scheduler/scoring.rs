@@ -26,6 +26,8 @@ pub struct NodeInfo {
     /// Pods of the scheduled pod's controller on it, not terminating
     /// (PodTopologySpread's count on the node's hostname domain).
     pub matching: usize,
+    /// `spec.unschedulable`: cordoned.
+    pub unschedulable: bool,
 }
 
 /// NodeResourcesFit's `LeastAllocated` (cpu and memory, weight 1 each):
