@@ -236,6 +236,17 @@ pub struct Node {
 }
 
 impl Node {
+    /// A node with no images or taints and the default allocatable, at 10.0.0.1.
+    pub fn bare(name: &str) -> Node {
+        Node {
+            name: Arc::from(name),
+            ip: Arc::from("10.0.0.1"),
+            images: Vec::new(),
+            taints: Vec::new(),
+            allocatable: Allocatable::DEFAULT,
+        }
+    }
+
     /// The profile puts `image` on the node before the run (`"*"`: every image).
     pub fn has_image(&self, image: &str) -> bool {
         self.images.iter().any(|i| i == "*" || i == image)

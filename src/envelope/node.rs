@@ -65,13 +65,7 @@ mod tests {
     const SCHEDULED: &str = "  conditions:\n  - {type: PodScheduled, status: \"True\"}\n";
 
     fn node(name: &str) -> Node {
-        Node {
-            name: Arc::from(name),
-            ip: Arc::from("10.0.0.1"),
-            images: Vec::new(),
-            taints: Vec::new(),
-            allocatable: crate::cluster::Allocatable::DEFAULT,
-        }
+        Node::bare(name)
     }
 
     /// The scheduler's binding writes spec.nodeName and PodScheduled

@@ -199,16 +199,9 @@ impl Informers {
 mod tests {
     use super::*;
     use crate::cluster::Node;
-    use std::sync::Arc;
 
     fn node(name: &str) -> Node {
-        Node {
-            name: Arc::from(name),
-            ip: Arc::from("10.0.0.1"),
-            images: Vec::new(),
-            taints: Vec::new(),
-            allocatable: crate::cluster::Allocatable::DEFAULT,
-        }
+        Node::bare(name)
     }
 
     /// The order deliveries enter the queue: the Service path (the

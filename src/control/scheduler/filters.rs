@@ -243,7 +243,7 @@ mod tests {
 
     fn node(name: &str, taints: Vec<Taint>) -> Node {
         let allocatable = crate::cluster::Allocatable { milli_cpu: 2000, memory: 4 << 30, pods: 3 };
-        Node { name: Arc::from(name), ip: Arc::from("10.0.0.1"), images: Vec::new(), taints, allocatable }
+        Node { taints, allocatable, ..Node::bare(name) }
     }
 
     const CP: &str = "node-role.kubernetes.io/control-plane";

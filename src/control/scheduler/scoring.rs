@@ -143,16 +143,9 @@ mod tests {
     use super::*;
     use crate::cluster::Allocatable;
     use crate::spec::resources::{DEFAULT_MEMORY, DEFAULT_MILLI_CPU, PodRequests};
-    use std::sync::Arc;
 
     fn node(name: &str) -> Node {
-        Node {
-            name: Arc::from(name),
-            ip: Arc::from("10.0.0.1"),
-            images: Vec::new(),
-            taints: Vec::new(),
-            allocatable: Allocatable { milli_cpu: 4000, memory: 8 << 30, pods: 110 },
-        }
+        Node { allocatable: Allocatable { milli_cpu: 4000, memory: 8 << 30, pods: 110 }, ..Node::bare(name) }
     }
 
     fn pod(exact: Resources, spread: bool) -> Wanted<'static> {
