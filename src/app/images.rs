@@ -47,6 +47,7 @@ pub fn known(image: &str, command: &[String], args: &[String]) -> Option<Contain
         Image::Goproxy => goproxy(&argv(&["/goproxy"], &[], command, args)),
         Image::Nginx => nginx(command, args),
         Image::Busybox => busybox(command, args),
+        Image::Stress => stress(&argv(&[], &[], command, args)),
     }
 }
 
@@ -65,6 +66,8 @@ enum Image {
     Nginx,
     /// Docker Hub's official `busybox`.
     Busybox,
+    /// Docker Hub's `polinux/stress`, the Kubernetes docs' memory and CPU examples.
+    Stress,
 }
 
 impl Image {
@@ -78,6 +81,7 @@ impl Image {
             return match path {
                 "nginx" => Some(Image::Nginx),
                 "busybox" => Some(Image::Busybox),
+                "polinux/stress" => Some(Image::Stress),
                 _ => None,
             };
         }
@@ -371,6 +375,83 @@ fn busybox(command: &[String], args: &[String]) -> Option<ContainerBehaviour> {
     }
     let exit = Some(ExitSpec { after: Dist::ZERO, code: 0 });
     Some(ContainerBehaviour { ports: Some(Vec::new()), exit, ..Default::default() })
+}
+
+/// `polinux/stress` (no ENTRYPOINT or CMD of its own: the pod names
+/// `stress`), stress 1.0.4's `stress.c`: `--vm N` workers each `malloc` and
+/// touch `--vm-bytes B` (default 256 MB; `atoll_b`'s suffixes `b`, `k`, `m`,
+/// `g` are powers of 1024) and hold it `--vm-hang` seconds before freeing it
+/// and starting again, so the container's resident set reaches N × B at
+/// once: the docs' `memory-demo-2` (`--vm 1 --vm-bytes 250M`, limit 100Mi)
+/// is OOM-killed, `memory-demo` (150M, limit 200Mi) runs. `--cpu`, `--io`,
+/// `--hdd` workers hold no memory here; `--timeout N` ends the run (exit 0).
+/// stress installs no SIGTERM handler, and PID 1 ignores a signal it does
+/// not handle: SIGTERM does nothing, the grace period ends with SIGKILL.
+fn stress(argv: &[String]) -> Option<ContainerBehaviour> {
+    let (binary, flags) = argv.split_first()?;
+    if binary.rsplit('/').next() != Some("stress") {
+        return None;
+    }
+    let mut it = flags.iter();
+    let (mut workers, mut bytes, mut timeout) = (0u64, 256u64 << 20, None);
+    while let Some(flag) = it.next() {
+        let (name, inline) = match flag.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (flag.as_str(), None),
+        };
+        let mut value = || inline.clone().or_else(|| it.next().cloned());
+        match name {
+            "--vm" | "-m" => workers = value()?.parse().ok()?,
+            "--vm-bytes" => bytes = stress_bytes(&value()?)?,
+            "--timeout" | "-t" => timeout = Some(stress_seconds(&value()?)?),
+            "--vm-hang" | "--vm-stride" | "--cpu" | "-c" | "--io" | "-i" | "--hdd" | "-d" | "--hdd-bytes"
+            | "--backoff" => {
+                value()?;
+            }
+            "--vm-keep" | "-v" | "--verbose" | "-q" | "--quiet" => {}
+            _ => return None,
+        }
+    }
+    // Written in binary units where whole, so that it reads as stress's were (250M: 250Mi).
+    let total = workers.checked_mul(bytes)?;
+    let text = match total.trailing_zeros() / 10 {
+        0 => total.to_string(),
+        k => format!("{}{}", total >> (10 * k.min(3)), ["Ki", "Mi", "Gi"][k.min(3) as usize - 1]),
+    };
+    let rss = crate::api::quantity::Quantity::parse(&text).ok()?;
+    let memory = (workers > 0).then(|| vec![super::memory::MemoryPhase { until: None, rss: super::memory::Rss(rss) }]);
+    Some(ContainerBehaviour {
+        ports: Some(Vec::new()),
+        exit: timeout.map(|after| ExitSpec { after: Dist::Fixed(after), code: 0 }),
+        sigterm: Some(SigtermSpec { ignore: true, ..Default::default() }),
+        memory,
+        ..Default::default()
+    })
+}
+
+/// stress's `atoll_b`: a number and an optional `b`, `k`, `m` or `g` (any case), powers of 1024.
+fn stress_bytes(text: &str) -> Option<u64> {
+    let (number, factor) = match text.chars().last()?.to_ascii_lowercase() {
+        'b' => (&text[..text.len() - 1], 1),
+        'k' => (&text[..text.len() - 1], 1 << 10),
+        'm' => (&text[..text.len() - 1], 1 << 20),
+        'g' => (&text[..text.len() - 1], 1 << 30),
+        _ => (text, 1),
+    };
+    number.parse::<u64>().ok()?.checked_mul(factor)
+}
+
+/// stress's `atoll_s`: seconds, or with `s`, `m`, `h`, `d`, `y`.
+fn stress_seconds(text: &str) -> Option<SimDuration> {
+    let (number, factor) = match text.chars().last()? {
+        's' => (&text[..text.len() - 1], 1),
+        'm' => (&text[..text.len() - 1], 60),
+        'h' => (&text[..text.len() - 1], 3600),
+        'd' => (&text[..text.len() - 1], 86_400),
+        'y' => (&text[..text.len() - 1], 31_536_000),
+        _ => (text, 1),
+    };
+    Some(SimDuration::from_secs(number.parse::<u64>().ok()?.checked_mul(factor)?))
 }
 
 // ---------------------------------------------------------------- helpers
@@ -755,5 +836,25 @@ mod tests {
         );
         assert!(parse_flags(&strings(&["-a=1"]), &[("a", Kind::Int)]).is_none());
         assert!(parse_flags(&strings(&["--z"]), &[("a", Kind::Int)]).is_none());
+    }
+
+    /// The docs' memory examples (Assign Memory Resources): `--vm 1
+    /// --vm-bytes 250M` holds 250 MiB (stress's M is 1024²), forever, and
+    /// ignores SIGTERM; without `--vm` nothing is held; `--timeout 30s` exits 0.
+    #[test]
+    fn stress_holds_its_vm_bytes() {
+        let argv = |a: &str| a.split(' ').map(str::to_string).collect::<Vec<_>>();
+        let b = known("polinux/stress", &argv("stress"), &argv("--vm 1 --vm-bytes 250M --vm-hang 1")).unwrap();
+        let memory = b.memory.unwrap();
+        assert_eq!((memory.len(), memory[0].rss.0.value()), (1, 250 << 20));
+        assert_eq!(memory[0].rss.0.to_string(), "250Mi");
+        assert!(b.exit.is_none() && b.sigterm.is_some_and(|s| s.ignore));
+        let two = known("polinux/stress", &argv("stress"), &argv("--vm 2 --vm-bytes=1g")).unwrap();
+        assert_eq!(two.memory.unwrap()[0].rss.0.value(), 2 << 30);
+        let cpu = known("polinux/stress", &argv("stress"), &argv("--cpu 2 --timeout 30s")).unwrap();
+        assert!(cpu.memory.is_none());
+        assert_eq!(cpu.exit.map(|e| (e.after, e.code)), Some((Dist::Fixed(SimDuration::from_secs(30)), 0)));
+        assert!(known("polinux/stress", &argv("stress"), &argv("--vm 1 --frobnicate")).is_none());
+        assert!(known("polinux/stress", &argv("sh"), &argv("-c stress")).is_none());
     }
 }
