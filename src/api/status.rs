@@ -53,9 +53,9 @@ impl PodReason {
         }
     }
     /// The status message (for DeadlineExceeded also the Event's, active_deadline.go `message`).
-    pub fn message(self) -> &'static str {
+    pub fn message(self) -> String {
         match self {
-            PodReason::DeadlineExceeded => "Pod was active on the node longer than the specified deadline",
+            PodReason::DeadlineExceeded => "Pod was active on the node longer than the specified deadline".into(),
             PodReason::Rejected(p) => p.status_message(),
         }
     }

@@ -9,25 +9,51 @@
 //! reason; `rejectPod` records a Warning Event and caches a Failed status,
 //! and the pod worker never gets the pod: no sandbox, no container.
 //!
-//! podsim checks the predicates its scheduler models, NodePorts and the
-//! taints. Resources are not simulated, nor are node affinity and
-//! nodeSelector (the manifest check warns about them); the node name always
-//! matches, since the pod reached this kubelet by naming its node.
+//! podsim checks the predicates its scheduler models: NodeResourcesFit
+//! (`OutOfcpu`, `OutOfmemory`, `OutOfpods`), NodePorts and the taints. Node
+//! affinity and nodeSelector are not simulated (the manifest check warns
+//! about them); the node name always matches, since the pod reached this
+//! kubelet by naming its node.
 
 use super::Kubelet;
 use super::Out;
 use super::pod_worker::Lifecycle;
 use crate::api::status::{PodPhase, PodReason, PodStatus};
+use crate::cluster::Allocatable;
 use crate::control::scheduler::node_ports::{self, HostPort};
 use crate::control::scheduler::untolerated_taint;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::spec::PodSpec;
+use crate::spec::resources::Resources;
 use k8s_openapi::api::core::v1::{Taint, Toleration};
 
-/// The predicate that failed (`PredicateFailureError`).
+/// A resource `noderesources.Fits` found short.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Resource {
+    Pods,
+    Cpu,
+    Memory,
+}
+
+impl Resource {
+    fn as_str(self) -> &'static str {
+        match self {
+            Resource::Pods => "pods",
+            Resource::Cpu => "cpu",
+            Resource::Memory => "memory",
+        }
+    }
+}
+
+/// The predicate that failed (`PredicateFailureError`, or
+/// `InsufficientResourceError` for a resource).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Predicate {
+    /// `noderesources.Fits`: the node's allocatable less what its active
+    /// pods request is less than the pod requests (millicores for cpu, bytes
+    /// for memory, a count for pods).
+    OutOf { resource: Resource, requested: i64, used: i64, capacity: i64 },
     /// `nodeports.Name`: a host port the pod wants is taken on the node.
     NodePorts,
     /// `tainttoleration.Name`: the node has a NoExecute taint the pod does not tolerate.
@@ -35,9 +61,13 @@ pub enum Predicate {
 }
 
 impl Predicate {
-    /// `PredicateName`: the reason of the status and of the Event.
+    /// `PredicateName`, or `OutOf` and the resource: the reason of the
+    /// status and of the Event.
     pub fn name(self) -> &'static str {
         match self {
+            Predicate::OutOf { resource: Resource::Pods, .. } => "OutOfpods",
+            Predicate::OutOf { resource: Resource::Cpu, .. } => "OutOfcpu",
+            Predicate::OutOf { resource: Resource::Memory, .. } => "OutOfmemory",
             Predicate::NodePorts => "NodePorts",
             Predicate::TaintToleration => "TaintToleration",
         }
@@ -45,41 +75,74 @@ impl Predicate {
 
     /// `PredicateFailureError.Error`, "Predicate %s failed: %s" with the
     /// plugin's reason (`nodeports.ErrReason`,
-    /// `tainttoleration.ErrReasonNotMatch`): the Event's message.
-    pub fn error(self) -> &'static str {
+    /// `tainttoleration.ErrReasonNotMatch`), or `InsufficientResourceError.Error`:
+    /// the Event's message.
+    pub fn error(self) -> String {
         match self {
+            Predicate::OutOf { resource, requested, used, capacity } => format!(
+                "Node didn't have enough resource: {}, requested: {requested}, used: {used}, capacity: {capacity}",
+                resource.as_str()
+            ),
             Predicate::NodePorts => {
-                "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports"
+                "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports".into()
             }
             Predicate::TaintToleration => {
-                "Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate"
+                "Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate".into()
             }
         }
     }
 
     /// `rejectPod`'s status message: "Pod was rejected: " and the error.
-    pub fn status_message(self) -> &'static str {
-        match self {
-            Predicate::NodePorts => {
-                "Pod was rejected: Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports"
-            }
-            Predicate::TaintToleration => {
-                "Pod was rejected: Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate"
-            }
+    pub fn status_message(self) -> String {
+        format!("Pod was rejected: {}", self.error())
+    }
+}
+
+/// What NodeResourcesFit's `Fits` compares on the node: the pod's requests,
+/// what the node's active pods request and how many they are, and its allocatable.
+#[derive(Copy, Clone, Debug)]
+pub struct Room {
+    pub requested: Resources,
+    pub used: Resources,
+    pub pods: i64,
+    pub allocatable: Allocatable,
+}
+
+impl Room {
+    /// `fitsRequest`'s first shortfall, in its order: pods, cpu, memory.
+    fn shortfall(&self) -> Option<Predicate> {
+        let (r, u, a) = (self.requested, self.used, self.allocatable);
+        if self.pods + 1 > a.pods {
+            let (requested, used, capacity) = (1, self.pods, a.pods);
+            return Some(Predicate::OutOf { resource: Resource::Pods, requested, used, capacity });
         }
+        if r.milli_cpu > 0 && r.milli_cpu > a.milli_cpu - u.milli_cpu {
+            let (requested, used, capacity) = (r.milli_cpu, u.milli_cpu, a.milli_cpu);
+            return Some(Predicate::OutOf { resource: Resource::Cpu, requested, used, capacity });
+        }
+        if r.memory > 0 && r.memory > a.memory - u.memory {
+            let (requested, used, capacity) = (r.memory, u.memory, a.memory);
+            return Some(Predicate::OutOf { resource: Resource::Memory, requested, used, capacity });
+        }
+        None
     }
 }
 
 /// `generalFilter`, first failure only (`Admit` reports `reasons[0]`):
-/// `AdmissionCheck`'s NodePorts against the host ports `used` by the other
-/// active pods, then the node's NoExecute taints ("Kubelet is only
-/// interested in the NoExecute taint"; NoSchedule is the scheduler's).
+/// `AdmissionCheck`'s resources (`noderesources.Fits`), then its NodePorts
+/// against the host ports `used` by the other active pods, then the node's
+/// NoExecute taints ("Kubelet is only interested in the NoExecute taint";
+/// NoSchedule is the scheduler's).
 pub fn admit(
+    room: &Room,
     wanted: &[HostPort],
     tolerations: &[Toleration],
     taints: &[Taint],
     used: &[HostPort],
 ) -> Result<(), Predicate> {
+    if let Some(short) = room.shortfall() {
+        return Err(short);
+    }
     if !node_ports::fits(wanted, used) {
         return Err(Predicate::NodePorts);
     }
@@ -113,16 +176,24 @@ impl Kubelet {
     pub(super) fn admission(&self, spec: &PodSpec) -> Result<(), Predicate> {
         let wanted = node_ports::host_ports(&spec.object);
         let mut used = Vec::new();
-        if !wanted.is_empty() {
-            for p in self.live.iter().filter_map(|&id| self.pods[id.0 as usize].as_deref()) {
-                let terminal =
-                    p.status.api().phase.is_terminal() || p.status.cached().is_some_and(|c| c.phase.is_terminal());
-                if !p.removed && active(p.worker.lifecycle, terminal) {
+        let mut room = Room {
+            requested: spec.requests.exact,
+            used: Resources::default(),
+            pods: 0,
+            allocatable: self.node.allocatable,
+        };
+        for p in self.live.iter().filter_map(|&id| self.pods[id.0 as usize].as_deref()) {
+            let terminal =
+                p.status.api().phase.is_terminal() || p.status.cached().is_some_and(|c| c.phase.is_terminal());
+            if !p.removed && active(p.worker.lifecycle, terminal) {
+                room.used = room.used + p.spec.requests.exact;
+                room.pods += 1;
+                if !wanted.is_empty() {
                     used.extend(node_ports::host_ports(&p.spec.object));
                 }
             }
         }
-        admit(&wanted, tolerations(spec), &self.node.taints, &used)
+        admit(&room, &wanted, tolerations(spec), &self.node.taints, &used)
     }
 
     /// `rejectPod`: a Warning Event with the predicate's reason and error,
@@ -131,7 +202,7 @@ impl Kubelet {
     /// PATCH carries. No condition: the kubelet owns them all, and writes none.
     pub(super) fn reject_pod(&mut self, pod: PodId, predicate: Predicate, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
-        self.emit(pod, None, true, predicate.name(), predicate.error().to_string(), ctx);
+        self.emit(pod, None, true, predicate.name(), predicate.error(), ctx);
         let Some(p) = self.pod(pod) else { return };
         p.worker.lifecycle = Lifecycle::Rejected;
         let status = PodStatus {
@@ -180,28 +251,61 @@ mod tests {
         Toleration { key: Some(key.into()), operator: Some("Exists".into()), ..Toleration::default() }
     }
 
+    /// Room for anything: a pod requesting nothing on an empty default node.
+    const ROOM: Room = Room {
+        requested: Resources { milli_cpu: 0, memory: 0 },
+        used: Resources { milli_cpu: 0, memory: 0 },
+        pods: 0,
+        allocatable: Allocatable::DEFAULT,
+    };
+
     #[test]
     fn a_taken_host_port_fails_node_ports() {
-        assert_eq!(admit(&[port(9100)], &[], &[], &[port(9100)]), Err(Predicate::NodePorts));
-        assert_eq!(admit(&[port(9100)], &[], &[], &[port(9101)]), Ok(()));
-        assert_eq!(admit(&[], &[], &[], &[port(9100)]), Ok(()));
+        assert_eq!(admit(&ROOM, &[port(9100)], &[], &[], &[port(9100)]), Err(Predicate::NodePorts));
+        assert_eq!(admit(&ROOM, &[port(9100)], &[], &[], &[port(9101)]), Ok(()));
+        assert_eq!(admit(&ROOM, &[], &[], &[], &[port(9100)]), Ok(()));
+    }
+
+    /// `Fits` before NodePorts, pods before cpu before memory; the message
+    /// is `InsufficientResourceError`'s, the reason `OutOf` + the resource.
+    #[test]
+    fn a_node_without_room_fails_with_out_of_the_resource() {
+        let full = Room { pods: 110, ..ROOM };
+        let e = admit(&full, &[port(80)], &[], &[], &[port(80)]).unwrap_err();
+        assert_eq!(
+            (e.name(), e.error().as_str()),
+            ("OutOfpods", "Node didn't have enough resource: pods, requested: 1, used: 110, capacity: 110")
+        );
+        let busy = Room {
+            requested: Resources { milli_cpu: 1000, memory: 20 << 30 },
+            used: Resources { milli_cpu: 3500, memory: 0 },
+            ..ROOM
+        };
+        let e = admit(&busy, &[], &[], &[], &[]).unwrap_err();
+        assert_eq!(
+            (e.name(), e.error().as_str()),
+            ("OutOfcpu", "Node didn't have enough resource: cpu, requested: 1000, used: 3500, capacity: 4000")
+        );
+        assert_eq!(e.status_message(), format!("Pod was rejected: {}", e.error()));
+        let big = Room { requested: Resources { milli_cpu: 0, memory: 20 << 30 }, ..ROOM };
+        assert_eq!(admit(&big, &[], &[], &[], &[]).unwrap_err().name(), "OutOfmemory");
     }
 
     /// Only NoExecute taints count: a bound pod lands on a NoSchedule node.
     #[test]
     fn only_an_untolerated_no_execute_taint_fails_taint_toleration() {
         let cp = [taint("node-role.kubernetes.io/control-plane", "NoSchedule")];
-        assert_eq!(admit(&[], &[], &cp, &[]), Ok(()));
+        assert_eq!(admit(&ROOM, &[], &[], &cp, &[]), Ok(()));
         let drain = [taint("example.com/maintenance", "NoExecute")];
-        assert_eq!(admit(&[], &[], &drain, &[]), Err(Predicate::TaintToleration));
-        assert_eq!(admit(&[], &[toleration("example.com/maintenance")], &drain, &[]), Ok(()));
+        assert_eq!(admit(&ROOM, &[], &[], &drain, &[]), Err(Predicate::TaintToleration));
+        assert_eq!(admit(&ROOM, &[], &[toleration("example.com/maintenance")], &drain, &[]), Ok(()));
     }
 
     /// NodePorts is one of `AdmissionCheck`'s, appended before the taint's.
     #[test]
     fn node_ports_is_reported_before_the_taint() {
         let drain = [taint("example.com/maintenance", "NoExecute")];
-        assert_eq!(admit(&[port(80)], &[], &drain, &[port(80)]), Err(Predicate::NodePorts));
+        assert_eq!(admit(&ROOM, &[port(80)], &[], &drain, &[port(80)]), Err(Predicate::NodePorts));
     }
 
     #[test]

@@ -70,7 +70,7 @@ fn assert_rejected(trace: &Trace, pod: &str, predicate: &str, error: &str, seed:
     let s = &p.status;
     assert_eq!(s.reason.map(|r| r.as_str()), Some(predicate), "seed {seed} {pod}");
     let status_message = format!("Pod was rejected: {error}");
-    assert_eq!(s.reason.map(|r| r.message()), Some(status_message.as_str()), "seed {seed} {pod}");
+    assert_eq!(s.reason.map(|r| r.message()), Some(status_message), "seed {seed} {pod}");
     assert_eq!(s.start_time, Some(SimTime::ZERO), "seed {seed} {pod}");
     assert!(s.conditions.is_empty() && s.containers.is_empty(), "seed {seed} {pod}: {s:?}");
     let phases: Vec<PodPhase> = pod_versions(trace, pod).iter().map(|(_, p)| p.status.phase).collect();
@@ -116,6 +116,19 @@ fn a_bound_pod_on_an_untolerated_no_execute_taint_is_rejected() {
         assert_eq!(pod_lives(&trace, "web-tolerating", "web").len(), 1, "seed {seed}");
         let last = pod_versions(&trace, "web-tolerating").last().unwrap().1.clone();
         assert_eq!(last.status.phase, PodPhase::Running, "seed {seed}");
+    }
+}
+
+/// big-pinned requests 5 CPUs of node-1, which allocates 4 and whose active
+/// pods request none: `AdmissionCheck`'s `noderesources.Fits` (before
+/// NodePorts) fails with an `InsufficientResourceError`, whose reason is
+/// `OutOf` + the resource and whose message gives millicores.
+#[test]
+fn a_bound_pod_asking_more_than_its_node_has_is_out_of_cpu() {
+    let error = "Node didn't have enough resource: cpu, requested: 5000, used: 0, capacity: 4000";
+    for seed in SEEDS {
+        let trace = run(SCENARIO, seed, None);
+        assert_rejected(&trace, "big-pinned", "OutOfcpu", error, seed);
     }
 }
 
