@@ -21,6 +21,7 @@ use super::pod_worker::Lifecycle;
 use crate::api::status::{PodPhase, PodReason, PodStatus};
 use crate::cluster::Allocatable;
 use crate::control::scheduler::node_ports::{self, HostPort};
+use crate::control::scheduler::noderesources::{Insufficient, Resource, fits_request};
 use crate::control::scheduler::untolerated_taint;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
@@ -28,32 +29,13 @@ use crate::spec::PodSpec;
 use crate::spec::resources::Resources;
 use k8s_openapi::api::core::v1::{Taint, Toleration};
 
-/// A resource `noderesources.Fits` found short.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Resource {
-    Pods,
-    Cpu,
-    Memory,
-}
-
-impl Resource {
-    fn as_str(self) -> &'static str {
-        match self {
-            Resource::Pods => "pods",
-            Resource::Cpu => "cpu",
-            Resource::Memory => "memory",
-        }
-    }
-}
-
 /// The predicate that failed (`PredicateFailureError`, or
 /// `InsufficientResourceError` for a resource).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Predicate {
     /// `noderesources.Fits`: the node's allocatable less what its active
-    /// pods request is less than the pod requests (millicores for cpu, bytes
-    /// for memory, a count for pods).
-    OutOf { resource: Resource, requested: i64, used: i64, capacity: i64 },
+    /// pods request is less than the pod requests.
+    OutOf(Insufficient),
     /// `nodeports.Name`: a host port the pod wants is taken on the node.
     NodePorts,
     /// `tainttoleration.Name`: the node has a NoExecute taint the pod does not tolerate.
@@ -65,9 +47,9 @@ impl Predicate {
     /// status and of the Event.
     pub fn name(self) -> &'static str {
         match self {
-            Predicate::OutOf { resource: Resource::Pods, .. } => "OutOfpods",
-            Predicate::OutOf { resource: Resource::Cpu, .. } => "OutOfcpu",
-            Predicate::OutOf { resource: Resource::Memory, .. } => "OutOfmemory",
+            Predicate::OutOf(Insufficient { resource: Resource::Pods, .. }) => "OutOfpods",
+            Predicate::OutOf(Insufficient { resource: Resource::Cpu, .. }) => "OutOfcpu",
+            Predicate::OutOf(Insufficient { resource: Resource::Memory, .. }) => "OutOfmemory",
             Predicate::NodePorts => "NodePorts",
             Predicate::TaintToleration => "TaintToleration",
         }
@@ -79,7 +61,7 @@ impl Predicate {
     /// the Event's message.
     pub fn error(self) -> String {
         match self {
-            Predicate::OutOf { resource, requested, used, capacity } => format!(
+            Predicate::OutOf(Insufficient { resource, requested, used, capacity }) => format!(
                 "Node didn't have enough resource: {}, requested: {requested}, used: {used}, capacity: {capacity}",
                 resource.as_str()
             ),
@@ -108,26 +90,6 @@ pub struct Room {
     pub allocatable: Allocatable,
 }
 
-impl Room {
-    /// `fitsRequest`'s first shortfall, in its order: pods, cpu, memory.
-    fn shortfall(&self) -> Option<Predicate> {
-        let (r, u, a) = (self.requested, self.used, self.allocatable);
-        if self.pods + 1 > a.pods {
-            let (requested, used, capacity) = (1, self.pods, a.pods);
-            return Some(Predicate::OutOf { resource: Resource::Pods, requested, used, capacity });
-        }
-        if r.milli_cpu > 0 && r.milli_cpu > a.milli_cpu - u.milli_cpu {
-            let (requested, used, capacity) = (r.milli_cpu, u.milli_cpu, a.milli_cpu);
-            return Some(Predicate::OutOf { resource: Resource::Cpu, requested, used, capacity });
-        }
-        if r.memory > 0 && r.memory > a.memory - u.memory {
-            let (requested, used, capacity) = (r.memory, u.memory, a.memory);
-            return Some(Predicate::OutOf { resource: Resource::Memory, requested, used, capacity });
-        }
-        None
-    }
-}
-
 /// `generalFilter`, first failure only (`Admit` reports `reasons[0]`):
 /// `AdmissionCheck`'s resources (`noderesources.Fits`), then its NodePorts
 /// against the host ports `used` by the other active pods, then the node's
@@ -140,8 +102,9 @@ pub fn admit(
     taints: &[Taint],
     used: &[HostPort],
 ) -> Result<(), Predicate> {
-    if let Some(short) = room.shortfall() {
-        return Err(short);
+    let short = fits_request(room.requested, room.used, room.pods, &room.allocatable);
+    if let Some(first) = short.first() {
+        return Err(Predicate::OutOf(*first));
     }
     if !node_ports::fits(wanted, used) {
         return Err(Predicate::NodePorts);

@@ -8,6 +8,7 @@
 //! filtered on.
 
 use super::node_ports::{self, HostPort};
+use super::noderesources;
 use super::scoring::{self, NodeInfo};
 use crate::cluster::{Node, Version};
 use crate::spec::resources::PodRequests;
@@ -105,23 +106,11 @@ impl Rejection {
     }
 }
 
-/// NodeResourcesFit's `fitsRequest`: every reason the node fails on.
+/// NodeResourcesFit: every reason the node fails on.
 fn fits_request(node: &Node, info: &NodeInfo, pod: &PodRequests) -> Option<Rejection> {
-    let alloc = &node.allocatable;
-    let mut reasons = Vec::new();
-    let mut unresolvable = false;
-    if info.pods as i64 + 1 > alloc.pods {
-        reasons.push("Too many pods");
-    }
-    let want = pod.exact;
-    if want.milli_cpu > 0 && want.milli_cpu > alloc.milli_cpu - info.requested.milli_cpu {
-        reasons.push("Insufficient cpu");
-        unresolvable |= want.milli_cpu > alloc.milli_cpu;
-    }
-    if want.memory > 0 && want.memory > alloc.memory - info.requested.memory {
-        reasons.push("Insufficient memory");
-        unresolvable |= want.memory > alloc.memory;
-    }
+    let short = noderesources::fits_request(pod.exact, info.requested, info.pods as i64, &node.allocatable);
+    let unresolvable = short.iter().any(|s| s.unresolvable());
+    let reasons = short.iter().map(|s| s.reason()).collect::<Vec<_>>();
     (!reasons.is_empty()).then_some(Rejection::Resources { reasons, unresolvable })
 }
 

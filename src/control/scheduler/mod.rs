@@ -10,6 +10,7 @@
 
 pub mod filters;
 pub mod node_ports;
+pub mod noderesources;
 pub mod scoring;
 pub mod volume_binding;
 
