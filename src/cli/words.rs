@@ -34,6 +34,8 @@ pub fn inputs(args: &RunInputs) -> String {
         ("--set-condition", &args.set_condition),
         ("--kill", &args.kill),
         ("--patch", &args.patch),
+        ("--cordon", &args.cordon),
+        ("--uncordon", &args.uncordon),
         ("--traffic", &args.traffic),
     ];
     for (name, values) in repeated {

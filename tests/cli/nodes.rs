@@ -60,6 +60,30 @@ fn a_cordoned_node_keeps_its_pods_and_gets_no_new_ones() {
     }
 }
 
+/// A counterexample's re-run command carries the cordon flags: without
+/// them it would not reproduce the run.
+#[test]
+fn a_re_run_command_keeps_the_cordon_flags() {
+    let run = podsim([
+        "verify",
+        "models/scenarios/cordon.yaml",
+        "--runs",
+        "2",
+        "--cordon",
+        "node/node-2@1s",
+        "--uncordon",
+        "node/node-1@45s",
+        "-p",
+        "eventually scheduling_failures(pod/*) >= 1",
+    ]);
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(
+        run.stdout.contains("re-run: podsim verify models/scenarios/cordon.yaml --cordon node/node-2@1s --uncordon node/node-1@45s --seed 1"),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn cordon_flags_say_what_kubectl_says_and_name_real_nodes() {
     let args = ["run", "models/scenarios/cordon.yaml", "--until", "25s", "--cordon", "node/node-2@22s"];
