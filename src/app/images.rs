@@ -441,9 +441,9 @@ fn stress_bytes(text: &str) -> Option<u64> {
     number.parse::<u64>().ok()?.checked_mul(factor)
 }
 
-/// stress's `atoll_s`: seconds, or with `s`, `m`, `h`, `d`, `y`.
+/// stress's `atoll_s`: seconds, or with `s`, `m`, `h`, `d`, `y` (any case).
 fn stress_seconds(text: &str) -> Option<SimDuration> {
-    let (number, factor) = match text.chars().last()? {
+    let (number, factor) = match text.chars().last()?.to_ascii_lowercase() {
         's' => (&text[..text.len() - 1], 1),
         'm' => (&text[..text.len() - 1], 60),
         'h' => (&text[..text.len() - 1], 3600),
@@ -854,6 +854,8 @@ mod tests {
         let cpu = known("polinux/stress", &argv("stress"), &argv("--cpu 2 --timeout 30s")).unwrap();
         assert!(cpu.memory.is_none());
         assert_eq!(cpu.exit.map(|e| (e.after, e.code)), Some((Dist::Fixed(SimDuration::from_secs(30)), 0)));
+        let upper = known("polinux/stress", &argv("stress"), &argv("--timeout 2M")).unwrap();
+        assert_eq!(upper.exit.map(|e| e.after), Some(Dist::Fixed(SimDuration::from_secs(120))));
         assert!(known("polinux/stress", &argv("stress"), &argv("--vm 1 --frobnicate")).is_none());
         assert!(known("polinux/stress", &argv("sh"), &argv("-c stress")).is_none());
     }

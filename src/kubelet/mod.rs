@@ -644,7 +644,7 @@ impl Kubelet {
         // A sweep's trace keeps no Events (the recorder's only output) and of
         // the kubelet's actions only refused pulls (`image_pull_failures`).
         let all = ctx.trace.keeps_all();
-        if !(all || reason == "Failed" && message.starts_with("Failed to pull image ")) {
+        if !(all || crate::trace::record::is_pull_failure(reason, &message)) {
             return;
         }
         let Some(p) = self.pods.get(pod.0 as usize).and_then(Option::as_deref) else {

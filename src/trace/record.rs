@@ -165,10 +165,14 @@ pub struct KubeletAction {
 }
 
 impl KubeletAction {
-    /// `pullImage`'s `Failed to pull image …` (its `Error: ErrImagePull` follows).
     pub fn is_pull_failure(&self) -> bool {
-        self.reason == "Failed" && self.message.starts_with("Failed to pull image ")
+        is_pull_failure(self.reason, &self.message)
     }
+}
+
+/// `pullImage`'s `Failed to pull image …` (its `Error: ErrImagePull` follows).
+pub fn is_pull_failure(reason: &str, message: &str) -> bool {
+    reason == "Failed" && message.starts_with("Failed to pull image ")
 }
 
 #[derive(Clone, Debug)]
