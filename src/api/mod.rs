@@ -8,6 +8,7 @@ pub mod deployment;
 pub mod endpointslice;
 pub mod meta;
 pub mod names;
+pub mod node;
 pub mod ownership;
 pub mod pod;
 pub mod pod_patch;

@@ -418,6 +418,10 @@ pub struct RunInputs {
     /// node/NAME@TIME. The pods it kept out are tried again.
     #[arg(long = "uncordon", value_name = "NODE@TIME")]
     pub uncordon: Vec<String>,
+    /// Take a node down for good at a time (its machine stops, with its
+    /// kubelet, kube-proxy and containers): node/NAME@TIME, e.g. node/node-2@60s.
+    #[arg(long = "node-down", value_name = "NODE@TIME")]
+    pub node_down: Vec<String>,
     /// Send HTTP requests: TARGET[/PATH][@START][,every=2s|rate=5/s][,count=N]
     /// [,from=node/NAME|pod/NAME][,timeout=1s][,name=NAME], where TARGET is
     /// service/NAME[:PORT] or pod/NAME:PORT, e.g. service/web:80/ready@5s,every=1s,count=20.

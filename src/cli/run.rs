@@ -7,7 +7,8 @@ use crate::invariants::check_run;
 use crate::run::{Inputs, add_rollout_status, simulate};
 use crate::scenario::ActionOrigin;
 use crate::scenario::actions::{
-    parse_condition_flag, parse_cordon_flag, parse_delete_flag, parse_kill_flag, parse_patch_flag,
+    NodeFault, parse_condition_flag, parse_cordon_flag, parse_delete_flag, parse_kill_flag, parse_node_flag,
+    parse_patch_flag,
 };
 use crate::scenario::traffic::parse_traffic_flag;
 use crate::time::SimTime;
@@ -28,6 +29,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
         ("--patch", &args.patch),
         ("--cordon", &args.cordon),
         ("--uncordon", &args.uncordon),
+        ("--node-down", &args.node_down),
     ];
     for (flag, values) in flags {
         for v in values {
@@ -37,6 +39,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
                 "--patch" => parse_patch_flag(v),
                 "--cordon" => parse_cordon_flag(v, true),
                 "--uncordon" => parse_cordon_flag(v, false),
+                "--node-down" => parse_node_flag(v, NodeFault::Down),
                 _ => parse_kill_flag(v),
             };
             let origin = ActionOrigin::Flag(format!("{flag} {v}"));

@@ -36,6 +36,7 @@ pub fn inputs(args: &RunInputs) -> String {
         ("--patch", &args.patch),
         ("--cordon", &args.cordon),
         ("--uncordon", &args.uncordon),
+        ("--node-down", &args.node_down),
         ("--traffic", &args.traffic),
     ];
     for (name, values) in repeated {

@@ -17,6 +17,7 @@ pub mod events;
 pub mod http_client;
 pub mod images;
 mod kill;
+pub mod lease;
 pub mod lifecycle;
 mod mounting;
 pub mod netns;

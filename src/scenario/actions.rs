@@ -18,6 +18,7 @@
 //!   - {at: 55s, patch: pod/web-*, spec: {activeDeadlineSeconds: 30}}  # the oldest pod named web-…
 //!   - {at: 30s, cordon: node/node-1}                # kubectl cordon node-1
 //!   - {at: 90s, uncordon: node/node-1}
+//!   - {at: 60s, nodeDown: node/node-2}              # the machine stops for good
 //! ```
 
 use crate::api::meta::Propagation;
@@ -76,6 +77,25 @@ pub enum Action {
     DeleteOwner { kind: OwnerKind, name: String, cascade: Propagation },
     /// `kubectl cordon NODE` (`unschedulable`) or `kubectl uncordon NODE`.
     Cordon { node: String, unschedulable: bool },
+    /// Something happens to a node's machine.
+    Node { node: String, fault: NodeFault },
+}
+
+/// What happens to a node.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NodeFault {
+    /// The machine stops for good (power lost, instance terminated): its
+    /// kubelet, kube-proxy and containers with it.
+    Down,
+}
+
+impl NodeFault {
+    /// The scenario key (and, as `--node-down`, the flag).
+    pub fn key(self) -> &'static str {
+        match self {
+            NodeFault::Down => "nodeDown",
+        }
+    }
 }
 
 /// The kinds a DELETE may cascade from.
@@ -132,7 +152,8 @@ impl Action {
             | Action::Scale { .. }
             | Action::Undo { .. }
             | Action::DeleteOwner { .. }
-            | Action::Cordon { .. } => None,
+            | Action::Cordon { .. }
+            | Action::Node { .. } => None,
         }
     }
 }
@@ -273,6 +294,15 @@ pub fn parse_cordon_flag(s: &str, unschedulable: bool) -> Result<Timed, String> 
     Ok(Timed { at, action: Action::Cordon { node: node_name(subject)?, unschedulable } })
 }
 
+/// `--node-down node/node-2@60s`.
+pub fn parse_node_flag(s: &str, fault: NodeFault) -> Result<Timed, String> {
+    let (subject, at, options) = flag_parts(s)?;
+    if let Some((k, _)) = options.first() {
+        return Err(unknown_option(k, "none"));
+    }
+    Ok(Timed { at, action: Action::Node { node: node_name(subject)?, fault } })
+}
+
 /// `--patch 'pod/web:{"spec":{"activeDeadlineSeconds":30}}@20s'`: the JSON
 /// `kubectl patch pod web -p` takes.
 pub fn parse_patch_flag(s: &str) -> Result<Timed, String> {
@@ -329,6 +359,8 @@ pub struct ActionEntry {
     cordon: Option<String>,
     #[serde(default)]
     uncordon: Option<String>,
+    #[serde(default)]
+    node_down: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -355,12 +387,13 @@ impl ActionEntry {
             self.patch.is_some(),
             self.cordon.is_some(),
             self.uncordon.is_some(),
+            self.node_down.is_some(),
         ];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return Err((
                 "",
                 "an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale`, `undo`, `patch`, \
-                 `cordon` and `uncordon`"
+                 `cordon`, `uncordon` and `nodeDown`"
                     .into(),
             ));
         }
@@ -392,6 +425,8 @@ impl ActionEntry {
             Action::Cordon { node: node_name(node).map_err(|e| ("cordon", e))?, unschedulable: true }
         } else if let Some(node) = &self.uncordon {
             Action::Cordon { node: node_name(node).map_err(|e| ("uncordon", e))?, unschedulable: false }
+        } else if let Some(node) = &self.node_down {
+            Action::Node { node: node_name(node).map_err(|e| ("nodeDown", e))?, fault: NodeFault::Down }
         } else if let (Some(pod), Some(spec)) = (&self.patch, &self.spec) {
             let pod = pod_name(pod).map_err(|e| ("patch", e))?;
             let patch = PodPatch::from_spec(spec).map_err(|(path, message)| match path.is_empty() {

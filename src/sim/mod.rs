@@ -6,6 +6,7 @@ mod claims;
 mod collector;
 mod config;
 mod network;
+mod node_loss;
 mod nodes;
 mod routes;
 
@@ -27,10 +28,12 @@ use crate::cluster::Cluster;
 use crate::control::deployment as deploy;
 use crate::control::endpointslice as eps;
 use crate::control::garbagecollector as gc;
+use crate::control::nodelifecycle;
 use crate::control::readiness_gate::{Controllers, GatePatch};
 use crate::control::replicaset as rs;
 use crate::control::runtime::Controller;
 use crate::control::scheduler::{self, Scheduler};
+use crate::control::tainteviction;
 use crate::engine::{Ctx, Queue, Routed};
 use crate::kubelet::config::PodConfig;
 use crate::kubelet::{self, Kubelet};
@@ -99,6 +102,10 @@ pub enum Ev {
     Reply { req: u64, answer: Answered },
     /// Request `req`'s client stops waiting.
     ClientTimeout { req: u64 },
+    /// A message of (or to) the node lifecycle controller.
+    NodeLifecycle(nodelifecycle::Out),
+    /// A message of (or to) the taint-eviction controller.
+    TaintEviction(tainteviction::Out),
 }
 
 /// A scenario action with its pod (and container) resolved.
@@ -161,6 +168,10 @@ pub enum Action {
     Cordon {
         node: Arc<str>,
         unschedulable: bool,
+    },
+    /// The node goes down for good: power lost, machine gone.
+    NodeDown {
+        node: NodeId,
     },
 }
 
@@ -257,6 +268,8 @@ pub struct World {
     prebind: Vec<(PodId, Arc<str>, Vec<usize>)>,
     /// Pods a ReplicaSet created so far, by alias group (`workloads::alias`).
     aliases: std::collections::HashMap<String, u32>,
+    /// The Node objects, which nodes are down, and the controllers of lost nodes.
+    node_state: node_loss::Nodes,
 }
 
 impl World {
@@ -339,7 +352,11 @@ impl World {
             claim_rng: Stream::new(seed, "persistentvolumeclaims"),
             prebind: Vec::new(),
             aliases: Default::default(),
+            node_state: node_loss::Nodes::new(&setup.cluster),
         };
+        if setup.actions.iter().any(|a| matches!(a.action, Action::NodeDown { .. })) {
+            w.start_node_lifecycle(seed);
+        }
         w.informers = watch::Informers::new(
             &mut w.watches,
             w.controller.is_some(),
@@ -506,6 +523,10 @@ impl World {
                 drive(self.controller.as_mut(), cev, &mut self.q, &mut self.trace, routes::slices)
             }
             Ev::SliceWrite(request) => self.slice_write(*request),
+            // A node that is down runs nothing.
+            Ev::Proxy(node, _) | Ev::Kubelet(node, _) if self.node_state.is_down(node) => {}
+            Ev::NodeLifecycle(out) => self.node_lifecycle(out),
+            Ev::TaintEviction(out) => self.taint_eviction(out),
             Ev::Proxy(node, pev) => {
                 if let Some(p) = self.proxies.get_mut(node.index()) {
                     let mut out = Routed { q: &mut self.q, route: routes::proxy(node) };
@@ -557,6 +578,7 @@ impl World {
             Action::Patch { pod, patch } => self.patch_pod(pod, &patch, now),
             Action::Scale { deployment, replicas } => self.scale_deployment(&deployment, replicas),
             Action::Cordon { node, unschedulable } => self.cordon(node, unschedulable, now),
+            Action::NodeDown { node } => self.node_down(node, now),
             Action::Undo { deployment, to_revision } => self.undo_deployment(&deployment, to_revision),
             Action::DeleteMatching { prefix, grace_period_seconds } => match self.oldest_live(&prefix) {
                 Some(pod) => self.act(Action::Delete { pod, grace_period_seconds }, now),
