@@ -36,6 +36,7 @@ mod exercises;
 mod get;
 mod images;
 mod namespaces;
+mod node_loss;
 mod nodes;
 mod oom;
 mod ownership;
