@@ -339,7 +339,7 @@ pub struct RunArgs {
     #[arg(long, value_delimiter = ',', value_name = "OBJECT")]
     pub only: Vec<String>,
     /// Only the table's rows of these types: pod, probe, process, kubelet,
-    /// event, workload, service, proxy, request, kubectl, scenario, claim,
+    /// event, workload, service, proxy, request, kubectl, scenario, claim, node,
     /// e.g. --types kubectl,request. Repeatable.
     #[arg(long, value_delimiter = ',', value_name = "TYPE", value_parser = row_type)]
     pub types: Vec<RowType>,
