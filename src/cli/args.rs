@@ -422,6 +422,10 @@ pub struct RunInputs {
     /// kubelet, kube-proxy and containers): node/NAME@TIME, e.g. node/node-2@60s.
     #[arg(long = "node-down", value_name = "NODE@TIME")]
     pub node_down: Vec<String>,
+    /// Restart a node's kubelet process at a time (`systemctl restart
+    /// kubelet`; the containers run on): node/NAME@TIME, e.g. node/node-1@60s.
+    #[arg(long = "restart-kubelet", value_name = "NODE@TIME")]
+    pub restart_kubelet: Vec<String>,
     /// Send HTTP requests: TARGET[/PATH][@START][,every=2s|rate=5/s][,count=N]
     /// [,from=node/NAME|pod/NAME][,timeout=1s][,name=NAME], where TARGET is
     /// service/NAME[:PORT] or pod/NAME:PORT, e.g. service/web:80/ready@5s,every=1s,count=20.

@@ -30,6 +30,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
         ("--cordon", &args.cordon),
         ("--uncordon", &args.uncordon),
         ("--node-down", &args.node_down),
+        ("--restart-kubelet", &args.restart_kubelet),
     ];
     for (flag, values) in flags {
         for v in values {
@@ -40,6 +41,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
                 "--cordon" => parse_cordon_flag(v, true),
                 "--uncordon" => parse_cordon_flag(v, false),
                 "--node-down" => parse_node_flag(v, NodeFault::Down),
+                "--restart-kubelet" => parse_node_flag(v, NodeFault::RestartKubelet),
                 _ => parse_kill_flag(v),
             };
             let origin = ActionOrigin::Flag(format!("{flag} {v}"));

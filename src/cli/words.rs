@@ -37,6 +37,7 @@ pub fn inputs(args: &RunInputs) -> String {
         ("--cordon", &args.cordon),
         ("--uncordon", &args.uncordon),
         ("--node-down", &args.node_down),
+        ("--restart-kubelet", &args.restart_kubelet),
         ("--traffic", &args.traffic),
     ];
     for (name, values) in repeated {

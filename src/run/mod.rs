@@ -190,6 +190,7 @@ pub fn setup(
                         at: timed.at,
                         action: match fault {
                             NodeFault::Down => SimAction::NodeDown { node: NodeId(i as u32) },
+                            NodeFault::RestartKubelet => SimAction::RestartKubelet { node: NodeId(i as u32) },
                         },
                     }),
                     Err(p) => problems.push(p),

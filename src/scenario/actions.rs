@@ -19,6 +19,7 @@
 //!   - {at: 30s, cordon: node/node-1}                # kubectl cordon node-1
 //!   - {at: 90s, uncordon: node/node-1}
 //!   - {at: 60s, nodeDown: node/node-2}              # the machine stops for good
+//!   - {at: 60s, restartKubelet: node/node-1}        # systemctl restart kubelet
 //! ```
 
 use crate::api::meta::Propagation;
@@ -87,6 +88,9 @@ pub enum NodeFault {
     /// The machine stops for good (power lost, instance terminated): its
     /// kubelet, kube-proxy and containers with it.
     Down,
+    /// The kubelet process restarts (`systemctl restart kubelet`); the
+    /// containers run on.
+    RestartKubelet,
 }
 
 impl NodeFault {
@@ -94,6 +98,7 @@ impl NodeFault {
     pub fn key(self) -> &'static str {
         match self {
             NodeFault::Down => "nodeDown",
+            NodeFault::RestartKubelet => "restartKubelet",
         }
     }
 }
@@ -294,7 +299,7 @@ pub fn parse_cordon_flag(s: &str, unschedulable: bool) -> Result<Timed, String> 
     Ok(Timed { at, action: Action::Cordon { node: node_name(subject)?, unschedulable } })
 }
 
-/// `--node-down node/node-2@60s`.
+/// `--node-down node/node-2@60s`, `--restart-kubelet node/node-1@60s`.
 pub fn parse_node_flag(s: &str, fault: NodeFault) -> Result<Timed, String> {
     let (subject, at, options) = flag_parts(s)?;
     if let Some((k, _)) = options.first() {
@@ -361,6 +366,8 @@ pub struct ActionEntry {
     uncordon: Option<String>,
     #[serde(default)]
     node_down: Option<String>,
+    #[serde(default)]
+    restart_kubelet: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -388,12 +395,13 @@ impl ActionEntry {
             self.cordon.is_some(),
             self.uncordon.is_some(),
             self.node_down.is_some(),
+            self.restart_kubelet.is_some(),
         ];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return Err((
                 "",
                 "an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale`, `undo`, `patch`, \
-                 `cordon`, `uncordon` and `nodeDown`"
+                 `cordon`, `uncordon`, `nodeDown` and `restartKubelet`"
                     .into(),
             ));
         }
@@ -427,6 +435,9 @@ impl ActionEntry {
             Action::Cordon { node: node_name(node).map_err(|e| ("uncordon", e))?, unschedulable: false }
         } else if let Some(node) = &self.node_down {
             Action::Node { node: node_name(node).map_err(|e| ("nodeDown", e))?, fault: NodeFault::Down }
+        } else if let Some(node) = &self.restart_kubelet {
+            let node = node_name(node).map_err(|e| ("restartKubelet", e))?;
+            Action::Node { node, fault: NodeFault::RestartKubelet }
         } else if let (Some(pod), Some(spec)) = (&self.patch, &self.spec) {
             let pod = pod_name(pod).map_err(|e| ("patch", e))?;
             let patch = PodPatch::from_spec(spec).map_err(|(path, message)| match path.is_empty() {

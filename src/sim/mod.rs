@@ -59,10 +59,12 @@ pub enum Ev {
     ClaimBound(usize),
     /// A message to the scheduler.
     Scheduler(scheduler::Ev),
-    /// A kubelet's status PATCH reaches the API server.
-    PatchStatus { pod: PodId, node: NodeId, status: Box<PodStatus> },
-    /// A message to the kubelet of a node.
-    Kubelet(NodeId, kubelet::Ev),
+    /// A kubelet's status PATCH reaches the API server (`run`: which run
+    /// of the kubelet process sent it).
+    PatchStatus { pod: PodId, node: NodeId, run: u32, status: Box<PodStatus> },
+    /// A message to the kubelet of a node, sent to its `run`-th run (a
+    /// restarted kubelet gets none of the messages meant for the process before).
+    Kubelet(NodeId, u32, kubelet::Ev),
     /// A scenario action is due (its index in the setup's list).
     Action(usize),
     /// The kubelet's final DELETE of a finished pod reaches the API server.
@@ -173,6 +175,10 @@ pub enum Action {
     NodeDown {
         node: NodeId,
     },
+    /// The node's kubelet process restarts; its containers run on.
+    RestartKubelet {
+        node: NodeId,
+    },
 }
 
 /// An object of an `apply` file.
@@ -270,6 +276,8 @@ pub struct World {
     aliases: std::collections::HashMap<String, u32>,
     /// The Node objects, which nodes are down, and the controllers of lost nodes.
     node_state: node_loss::Nodes,
+    /// How many times each node's kubelet process has restarted.
+    kubelet_runs: Vec<u32>,
 }
 
 impl World {
@@ -353,6 +361,7 @@ impl World {
             prebind: Vec::new(),
             aliases: Default::default(),
             node_state: node_loss::Nodes::new(&setup.cluster),
+            kubelet_runs: vec![0; setup.cluster.nodes.len()],
         };
         if setup.actions.iter().any(|a| matches!(a.action, Action::NodeDown { .. })) {
             w.start_node_lifecycle(seed);
@@ -366,7 +375,7 @@ impl World {
             &setup.cluster.nodes,
         );
         for (i, k) in w.kubelets.iter_mut().enumerate() {
-            let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32)) };
+            let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32), 0) };
             let mut ctx = Ctx { q: &mut out, trace: &mut w.trace };
             k.start(&mut ctx);
         }
@@ -446,7 +455,7 @@ impl World {
                     let name = &self.cluster.nodes[node.index()].name;
                     let label = || Label::new(What::Watch, pod.spec.alias.clone()).with(format!("node/{name}"));
                     let at = self.watches.due(*watcher, self.q.now(), &self.cluster.latencies.watch, label);
-                    self.q.at(at, Ev::Kubelet(node, ev));
+                    self.q.at(at, Ev::Kubelet(node, self.kubelet_runs[node.index()], ev));
                 }
             }
             let mut out = Routed { q: &mut self.q, route: Ev::Scheduler };
@@ -496,10 +505,10 @@ impl World {
             Ev::Collector(ev) => drive(self.collector.as_mut(), ev, &mut self.q, &mut self.trace, routes::collector),
             Ev::CollectorCall(call) => self.collector_call(*call),
             Ev::Scheduler(scheduler::Ev::Schedule(pod)) => self.schedule(pod, now),
-            Ev::PatchStatus { pod, node, status } => {
+            Ev::PatchStatus { pod, node, run, status } => {
                 let stored = self.api.patch_status(pod, *status, now, &mut self.trace);
                 let answer = kubelet::Ev::StatusPatched { pod, stored };
-                self.send_to_kubelet(node, SimDuration::ZERO, answer);
+                self.q.after(SimDuration::ZERO, Ev::Kubelet(node, run, answer));
                 self.sync_watch(true);
             }
             Ev::Action(i) => {
@@ -524,7 +533,9 @@ impl World {
             }
             Ev::SliceWrite(request) => self.slice_write(*request),
             // A node that is down runs nothing.
-            Ev::Proxy(node, _) | Ev::Kubelet(node, _) if self.node_state.is_down(node) => {}
+            Ev::Proxy(node, _) | Ev::Kubelet(node, ..) if self.node_state.is_down(node) => {}
+            // What the kubelet process sent itself, or was sent, before it restarted.
+            Ev::Kubelet(node, run, kev) if run != self.kubelet_runs[node.index()] && !kev.outlives_the_kubelet() => {}
             Ev::NodeLifecycle(out) => self.node_lifecycle(out),
             Ev::TaintEviction(out) => self.taint_eviction(out),
             Ev::Proxy(node, pev) => {
@@ -538,9 +549,10 @@ impl World {
             Ev::Reached { req, silence } => self.reached(req, silence),
             Ev::Reply { req, answer } => self.reply(req, answer),
             Ev::ClientTimeout { req } => self.client_timeout(req),
-            Ev::Kubelet(node, kev) => {
+            Ev::Kubelet(node, _, kev) => {
                 if let Some(k) = self.kubelets.get_mut(node.index()) {
-                    let mut out = Routed { q: &mut self.q, route: routes::kubelet(node) };
+                    let mut out =
+                        Routed { q: &mut self.q, route: routes::kubelet(node, self.kubelet_runs[node.index()]) };
                     let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
                     k.handle(kev, &mut ctx);
                 }
@@ -579,6 +591,7 @@ impl World {
             Action::Scale { deployment, replicas } => self.scale_deployment(&deployment, replicas),
             Action::Cordon { node, unschedulable } => self.cordon(node, unschedulable, now),
             Action::NodeDown { node } => self.node_down(node, now),
+            Action::RestartKubelet { node } => self.restart_kubelet(node, now),
             Action::Undo { deployment, to_revision } => self.undo_deployment(&deployment, to_revision),
             Action::DeleteMatching { prefix, grace_period_seconds } => match self.oldest_live(&prefix) {
                 Some(pod) => self.act(Action::Delete { pod, grace_period_seconds }, now),
@@ -674,6 +687,32 @@ impl World {
         }
     }
 
+    /// `systemctl restart kubelet`: a new kubelet process, which lists the
+    /// node's pods through a new watch; the old one's messages are dropped.
+    fn restart_kubelet(&mut self, node: NodeId, now: SimTime) {
+        let name = self.cluster.nodes[node.index()].name.clone();
+        let what = "systemctl restart kubelet: a new kubelet process starts; the containers run on".to_string();
+        self.trace.push(now, Record::Scenario { object: format!("node/{name}"), what });
+        self.kubelet_runs[node.index()] += 1;
+        let run = self.kubelet_runs[node.index()];
+        let mut out = Routed { q: &mut self.q, route: routes::kubelet(node, run) };
+        self.kubelets[node.index()].restart(&mut Ctx { q: &mut out, trace: &mut self.trace });
+        if let Some(l) = &mut self.node_state.lifecycle {
+            l.kubelet_started(node, now);
+        }
+        // The new watch lists the pods bound to the node.
+        let (config, watcher) = &mut self.pod_configs[node.index()];
+        *config = PodConfig::new(name.clone());
+        for pod in self.api.pods().iter().filter(|p| !p.meta.removed && p.node.as_deref() == Some(&*name)) {
+            let pod = Arc::new(pod.clone());
+            if let Some(ev) = config.change(WatchKind::Added, &pod, false) {
+                let label = || Label::new(What::Watch, pod.spec.alias.clone()).with(format!("node/{name}"));
+                let at = self.watches.due(*watcher, now, &self.cluster.latencies.watch, label);
+                self.q.at(at, Ev::Kubelet(node, run, ev));
+            }
+        }
+    }
+
     /// The action's row; a request for a pod the API server no longer has
     /// fails as kubectl reports it.
     /// `kubectl cordon` / `uncordon` (kubectl's `RunCordonOrUncordon`): the
@@ -742,7 +781,7 @@ impl World {
     }
 
     fn send_to_kubelet(&mut self, node: NodeId, delay: SimDuration, ev: kubelet::Ev) {
-        self.q.after(delay, Ev::Kubelet(node, ev));
+        self.q.after(delay, Ev::Kubelet(node, self.kubelet_runs[node.index()], ev));
     }
 }
 

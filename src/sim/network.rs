@@ -109,7 +109,7 @@ impl World {
             }
             Some(dest) => {
                 let ev = kubelet::Ev::Connect { req, ip, port, path: c.path.clone(), back };
-                self.q.after(there, Ev::Kubelet(dest, ev));
+                self.q.after(there, Ev::Kubelet(dest, self.kubelet_runs[dest.index()], ev));
                 Silence::Slow
             }
             None => {
