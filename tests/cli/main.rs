@@ -35,6 +35,7 @@ mod describe;
 mod exercises;
 mod get;
 mod images;
+mod kubelet_restart;
 mod namespaces;
 mod node_loss;
 mod nodes;
