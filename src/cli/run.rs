@@ -7,8 +7,8 @@ use crate::invariants::check_run;
 use crate::run::{Inputs, add_rollout_status, simulate};
 use crate::scenario::ActionOrigin;
 use crate::scenario::actions::{
-    NodeFault, parse_condition_flag, parse_cordon_flag, parse_delete_flag, parse_kill_flag, parse_node_flag,
-    parse_patch_flag,
+    NodeFault, REBOOT_DOWN, parse_condition_flag, parse_cordon_flag, parse_delete_flag, parse_kill_flag,
+    parse_node_flag, parse_patch_flag,
 };
 use crate::scenario::traffic::parse_traffic_flag;
 use crate::time::SimTime;
@@ -31,6 +31,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
         ("--uncordon", &args.uncordon),
         ("--node-down", &args.node_down),
         ("--restart-kubelet", &args.restart_kubelet),
+        ("--reboot", &args.reboot),
     ];
     for (flag, values) in flags {
         for v in values {
@@ -42,6 +43,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
                 "--uncordon" => parse_cordon_flag(v, false),
                 "--node-down" => parse_node_flag(v, NodeFault::Down),
                 "--restart-kubelet" => parse_node_flag(v, NodeFault::RestartKubelet),
+                "--reboot" => parse_node_flag(v, NodeFault::Reboot { down: REBOOT_DOWN }),
                 _ => parse_kill_flag(v),
             };
             let origin = ActionOrigin::Flag(format!("{flag} {v}"));

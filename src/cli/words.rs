@@ -38,6 +38,7 @@ pub fn inputs(args: &RunInputs) -> String {
         ("--uncordon", &args.uncordon),
         ("--node-down", &args.node_down),
         ("--restart-kubelet", &args.restart_kubelet),
+        ("--reboot", &args.reboot),
         ("--traffic", &args.traffic),
     ];
     for (name, values) in repeated {
