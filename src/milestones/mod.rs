@@ -5,7 +5,8 @@
 //!
 //! A name is `<subject>:<event>`. Subjects: `pod/<alias>` (see [`names`] for
 //! the seed-independent aliases of ReplicaSet pods), `pod/<alias>/<container>`,
-//! `svc/<service>`, `client/<client>`, `deploy/<deployment>@rev<k>`. An event
+//! `svc/<service>`, `client/<client>`, `deploy/<deployment>@rev<k>`,
+//! `node/<node>`. An event
 //! is a word, optionally numbered (`restart#2`) or with arguments in
 //! parentheses (`endpoint_ready(pod/web@rev1#1)`,
 //! `programmed(node/kind-worker)`). Each milestone is the first time its
@@ -17,6 +18,7 @@ pub mod endpoints;
 pub mod events;
 mod found;
 pub mod names;
+mod nodes;
 pub mod pattern;
 mod pods;
 mod processes;
@@ -54,6 +56,7 @@ pub fn extract(trace: &Trace) -> Vec<Milestone> {
             Record::ProxySync(sync) => proxies.see(t, sync, &names, &mut found),
             Record::Request(r) => requests.see(t, r),
             Record::Deployment { deployment, .. } => deployments.see(t, deployment, &mut found),
+            Record::Node { node, .. } => nodes::see(t, node, &mut found),
             _ => {}
         }
     }

@@ -250,3 +250,25 @@ fn every_milestone_of_every_model_scenario_is_in_the_event_catalogue() {
         }
     }
 }
+
+/// A lost node's milestones: not Ready 39.6–60 s after it stopped at 60 s,
+/// tainted NoExecute one monitor pass (5 s, plus the 100 ms tainting loop)
+/// later; a rebooted node's: rebooted at its boot, and Ready again then if
+/// it had been marked not Ready.
+#[test]
+fn nodes_lost_and_rebooted() {
+    for seed in 1..5 {
+        let ms = run("node-down", Some(seed));
+        let map = by_name(&ms);
+        let not_ready = at(&map, "node/node-2:not_ready").as_secs_f64();
+        assert!((99.6..=120.0).contains(&not_ready), "seed {seed}: {not_ready}");
+        let tainted = at(&map, "node/node-2:no_execute").as_secs_f64() - not_ready;
+        assert!((5.0..=5.1).contains(&tainted), "seed {seed}: {tainted}");
+        assert!(!map.contains_key("node/node-1:not_ready"), "seed {seed}");
+    }
+    let rebooted = run("reboot", None);
+    let map = by_name(&rebooted);
+    assert_eq!(at(&map, "node/node-1:rebooted#1"), SimTime::from_millis(90_000));
+    assert!(!map.contains_key("node/node-1:not_ready"), "a 30 s reboot is not noticed");
+    assert_eq!(run_state("node-down").iter().filter(|m| m.name.starts_with("node/")).count(), 2);
+}
