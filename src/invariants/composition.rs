@@ -77,6 +77,8 @@ fn collect(trace: &Trace) -> BTreeMap<Arc<str>, PodLives> {
                         x.finished = Some(e.t);
                         x.exit = Some(*code);
                     }),
+                    // Gone with its node: finished, with no exit code of its own.
+                    ProcessFact::NodeStopped => l.last_mut().into_iter().for_each(|x| x.finished = Some(e.t)),
                     _ => {}
                 }
             }

@@ -567,6 +567,9 @@ impl Kubelet {
         ctx: &mut Ctx<'_, impl Outbox<Out>>,
     ) {
         let admitted = self.admission(&spec);
+        // A pod already deleted when the kubelet first sees it (a kubelet
+        // started again): `UpdatePod` begins its teardown at once.
+        let deletion_grace = stored.meta.deletion.map(|d| d.grace_seconds);
         let i = pod.0 as usize;
         if self.pods.len() <= i {
             self.pods.resize_with(i + 1, || None);
@@ -584,11 +587,16 @@ impl Kubelet {
             reasons: ReasonCache::default(),
             sync: None,
             kills: kill::Kills::default(),
-            deletion_grace: None,
+            deletion_grace,
             generation,
             removed: false,
             volumes: Default::default(),
         }));
+        if deletion_grace.is_some()
+            && let Some(p) = self.pod(pod)
+        {
+            p.worker.lifecycle = pod_worker::Lifecycle::Terminating;
+        }
         match admitted {
             Ok(()) => {
                 self.add_pod_volumes(pod, ctx);

@@ -14,6 +14,7 @@ use crate::engine::{Ctx, Outbox};
 use crate::ids::PodId;
 use crate::rng::What;
 use crate::time::{SimDuration, SimTime};
+use crate::trace::record::ProcessFact;
 
 /// `kubeletRestartGracePeriod` (prober_manager.go): a container started
 /// this little before the kubelet counts as new.
@@ -44,6 +45,21 @@ impl Kubelet {
         let (container, detail) = (worker.container, format!("{} probe worker start", worker.kind));
         let pods = &self.pods;
         self.rng.phase(period, || label(pods, What::Phase, pod, Some(container)).with(detail))
+    }
+
+    /// The node stops: every running process is gone with it (nothing on
+    /// the node sees it; the runtime learns it at the boot).
+    pub fn power_off(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        let running: Vec<_> = self
+            .runtime
+            .pods()
+            .flat_map(|p| {
+                self.runtime.pod_instances(p).filter(|(_, i)| i.is_running()).map(|(id, _)| id).collect::<Vec<_>>()
+            })
+            .collect();
+        for inst in running {
+            self.process_fact(inst, ProcessFact::NodeStopped, ctx);
+        }
     }
 
     /// The node boots after it went down: the runtime lost every process

@@ -3,7 +3,7 @@
 //! A test checks every milestone of the model scenarios against it.
 
 /// The subject kinds milestones are about.
-pub const SUBJECT_KINDS: [&str; 4] = ["pod", "svc", "client", "deploy"];
+pub const SUBJECT_KINDS: [&str; 5] = ["pod", "svc", "client", "deploy", "node"];
 
 /// An event word; `#` means numbered (`restart#2`), `(` takes an argument.
 const POD: &[&str] = &[
@@ -45,6 +45,7 @@ const CONTAINER: &[&str] = &[
     "signal(",
     "exited",
     "last_exited",
+    "node_stopped",
 ];
 const SERVICE: &[&str] = &[
     "endpoint_added(",
@@ -63,6 +64,7 @@ const SERVICE: &[&str] = &[
 ];
 const CLIENT: &[&str] = &["first_ok", "last_ok"];
 const DEPLOYMENT: &[&str] = &["rollout_started", "rollout_complete", "progress_deadline_exceeded"];
+const NODE: &[&str] = &["not_ready", "ready", "no_execute", "rebooted#"];
 
 /// Whether a subject can have an event.
 #[derive(Debug, PartialEq, Eq)]
@@ -81,6 +83,7 @@ pub fn check(subject: &str, event: &str) -> EventCheck {
         ["svc", ..] => SERVICE,
         ["client", ..] => CLIENT,
         ["deploy", ..] => DEPLOYMENT,
+        ["node", _] => NODE,
         _ => &[],
     };
     let known = events.iter().any(|e| match e.strip_suffix('#') {
@@ -119,6 +122,7 @@ mod tests {
         assert_eq!(check("svc/web", "endpoint_ready(pod/web-1)"), EventCheck::Known);
         assert_ne!(check("svc/web", "endpoint_ready()"), EventCheck::Known);
         assert_eq!(check("deploy/web@rev2", "rollout_complete"), EventCheck::Known);
+        assert_eq!(check("node/node-2", "rebooted#1"), EventCheck::Known);
         let EventCheck::Unknown(list) = check("client/c", "ready") else { panic!() };
         assert_eq!(list, "first_ok, last_ok");
     }

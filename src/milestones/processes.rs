@@ -32,6 +32,7 @@ pub fn see(t: SimTime, pod: &str, container: &str, fact: &ProcessFact, names: &N
             found.last(format_args!("{pod}/{container}"), "last_exited", t);
             "exited"
         }
+        ProcessFact::NodeStopped => "node_stopped",
     };
     found.first(format_args!("{pod}/{container}"), event, t);
 }

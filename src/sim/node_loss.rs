@@ -80,7 +80,13 @@ impl World {
 
     /// The machine stops: nothing on it runs, its kubelet renews no lease.
     pub(super) fn stop_node(&mut self, node: NodeId, now: SimTime) {
+        if self.node_state.is_down(node) {
+            return;
+        }
         self.node_state.down[node.index()] = true;
+        let run = self.kubelet_runs[node.index()];
+        let mut out = Routed { q: &mut self.q, route: super::routes::kubelet(node, run) };
+        self.kubelets[node.index()].power_off(&mut crate::engine::Ctx { q: &mut out, trace: &mut self.trace });
         if let Some(l) = &mut self.node_state.lifecycle {
             l.kubelet_stopped(node, now);
         }

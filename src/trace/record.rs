@@ -94,6 +94,8 @@ pub enum ProcessFact {
     Exited {
         code: i32,
     },
+    /// Its node stopped (power lost): the process is gone with it, unseen.
+    NodeStopped,
 }
 
 impl ProcessFact {
@@ -109,6 +111,7 @@ impl ProcessFact {
             ProcessFact::Sigkill => "sigkill",
             ProcessFact::OomKilled { .. } => "oom-killed",
             ProcessFact::Exited { .. } => "exited",
+            ProcessFact::NodeStopped => "node-stopped",
         }
     }
 }

@@ -213,6 +213,7 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                     ProcessFact::Exited { code } => {
                         format!("{container} process exited with {code}")
                     }
+                    ProcessFact::NodeStopped => format!("{container} process gone: its node stopped"),
                 };
                 push(format!("pod/{pod}"), what, String::new());
             }

@@ -102,3 +102,24 @@ fn a_node_back_within_the_toleration_keeps_its_pods() {
         lines.iter().any(|v| v["object"]["kind"] == "Pod" && v["object"]["metadata"]["deletionTimestamp"].is_string());
     assert!(!deleted, "no pod is deleted");
 }
+
+/// A node back after its pods were evicted: the new kubelet lists them
+/// deleted, so it tears them down at once (`UpdatePod` of a pod with a
+/// deletionTimestamp) instead of starting them again: no container starts,
+/// the pod is finished and removed by the kubelet's final DELETE, within
+/// seconds of the boot.
+#[test]
+fn a_node_back_after_the_eviction_finishes_its_terminating_pods() {
+    let args = ["run", "models/scenarios/kubelet-restart.yaml", "--until", "520s", "-o", "jsonl"];
+    let run = podsim(args.into_iter().chain(["--reboot", "node/node-2@60s,down=400s"]));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let lines = lines(&run.stdout);
+    let events = events(&lines);
+    let evicted = events.iter().find(|e| e.2 == "TaintManagerEviction").expect("evicted while down");
+    assert!(evicted.0 < 460.0, "{evicted:?}");
+    let pod = evicted.1.clone();
+    let started = events.iter().filter(|e| e.1 == pod && e.2 == "Started" && e.0 >= 460.0).count();
+    assert_eq!(started, 0, "a deleted pod is not started again");
+    let removed = pod_writes(&lines, &pod).find(|v| v["type"] == "DELETED").map(t).expect("removed");
+    assert!((460.0..465.0).contains(&removed), "{removed}");
+}

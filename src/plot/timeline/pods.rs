@@ -92,7 +92,7 @@ impl PodLanes {
             ProcessFact::Sigterm | ProcessFact::Signal { signal: "SIGTERM" } => Look::Sigterm,
             // The OOM killer's is a SIGKILL too.
             ProcessFact::Sigkill | ProcessFact::OomKilled { .. } | ProcessFact::Signal { .. } => Look::Sigkill,
-            ProcessFact::Exited { .. } => Look::Exited,
+            ProcessFact::Exited { .. } | ProcessFact::NodeStopped => Look::Exited,
             _ => return,
         };
         if let Some(c) = self.containers.iter_mut().find(|c| &*c.name == container) {
