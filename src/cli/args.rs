@@ -418,6 +418,17 @@ pub struct RunInputs {
     /// node/NAME@TIME. The pods it kept out are tried again.
     #[arg(long = "uncordon", value_name = "NODE@TIME")]
     pub uncordon: Vec<String>,
+    /// Evict a pod at a time through the Eviction API (POST
+    /// pods/NAME/eviction, which only a PodDisruptionBudget's allowance lets
+    /// through): POD@TIME[,grace-period=N], e.g. pod/web-*@40s (the oldest
+    /// live pod whose name starts with web-).
+    #[arg(long = "evict", value_name = "POD@TIME")]
+    pub evict: Vec<String>,
+    /// Drain a node at a time, like `kubectl drain`: NODE@TIME[,grace-period=N]
+    /// [,timeout=DURATION][,force=true][,delete-emptydir-data=true]
+    /// [,ignore-daemonsets=true], e.g. node/node-1@30s,timeout=2m.
+    #[arg(long = "drain", value_name = "NODE@TIME")]
+    pub drain: Vec<String>,
     /// Send HTTP requests: TARGET[/PATH][@START][,every=2s|rate=5/s][,count=N]
     /// [,from=node/NAME|pod/NAME][,timeout=1s][,name=NAME], where TARGET is
     /// service/NAME[:PORT] or pod/NAME:PORT, e.g. service/web:80/ready@5s,every=1s,count=20.

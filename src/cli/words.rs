@@ -36,6 +36,8 @@ pub fn inputs(args: &RunInputs) -> String {
         ("--patch", &args.patch),
         ("--cordon", &args.cordon),
         ("--uncordon", &args.uncordon),
+        ("--evict", &args.evict),
+        ("--drain", &args.drain),
         ("--traffic", &args.traffic),
     ];
     for (name, values) in repeated {

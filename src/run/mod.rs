@@ -13,7 +13,7 @@ use crate::manifest::qualified_name_errors;
 use crate::scenario::actions::{Action, OwnerKind, Timed};
 use crate::scenario::traffic::Traffic;
 use crate::scenario::{ActionOrigin, GateController, Scenario, parse_epoch, read_file};
-use crate::sim::{Action as SimAction, Applied, PodId, Scheduled, Setup, World};
+use crate::sim::{Action as SimAction, Applied, PodId, PodRef, Scheduled, Setup, World};
 use crate::spec::{BindingMode, ClaimSpec, PodSpec, StorageClass};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
@@ -216,6 +216,30 @@ pub fn setup(
                 }
                 continue;
             }
+            Action::Drain(options) => {
+                match cluster.nodes.iter().find(|n| *n.name == *options.node) {
+                    Some(_) => {
+                        actions.push(Scheduled { at: timed.at, action: SimAction::Drain(Arc::new(options.clone())) })
+                    }
+                    None => {
+                        let known: Vec<&str> = cluster.nodes.iter().map(|n| &*n.name).collect();
+                        let message = format!(
+                            "no node named {:?} in the cluster profile (nodes: {})",
+                            options.node,
+                            known.join(", ")
+                        );
+                        problems.push(origin.problem("drain", message));
+                    }
+                }
+                continue;
+            }
+            Action::Evict { pod, grace_period_seconds } if pod.ends_with('*') => {
+                let prefix: Arc<str> = Arc::from(pod.trim_end_matches('*'));
+                let action =
+                    SimAction::Evict { pod: PodRef::Prefix(prefix), grace_period_seconds: *grace_period_seconds };
+                actions.push(Scheduled { at: timed.at, action });
+                continue;
+            }
             Action::Delete { pod, grace_period_seconds } if pod.ends_with('*') => {
                 let prefix: Arc<str> = Arc::from(pod.trim_end_matches('*'));
                 let action = SimAction::DeleteMatching { prefix, grace_period_seconds: *grace_period_seconds };
@@ -319,6 +343,7 @@ pub fn setup(
         config: Arc::new(manifests.config),
         claims: manifests.claims.iter().map(|c| Arc::new(with_binding(c, &classes))).collect(),
         clients: Arc::new(clients),
+        pdbs: manifests.pdbs.into_iter().map(Arc::new).collect(),
     };
     Ok((setup, warnings))
 }
@@ -499,8 +524,16 @@ fn resolve_apply(
         + loaded.claims.len()
         + loaded.storage_classes.len()
         + loaded.read.len();
-    if objects == 0 {
+    if objects == 0 && loaded.pdbs.is_empty() {
         return Err(origin.problem("apply", format!("{}: the file holds no object", file.display())));
+    }
+    if let Some(b) = loaded.pdbs.first() {
+        let message = format!(
+            "{}: poddisruptionbudget/{}: a PodDisruptionBudget comes with the run's manifests; applying one later is not simulated",
+            file.display(),
+            b.name
+        );
+        return Err(origin.problem("apply", message));
     }
     let earlier = || std::iter::once(manifests).chain(applied);
     let name: Arc<str> = Arc::from(file.display().to_string());
@@ -577,6 +610,8 @@ fn resolve_action(
         Action::DeleteOwner { .. } => "delete",
         Action::Cordon { unschedulable: true, .. } => "cordon",
         Action::Cordon { .. } => "uncordon",
+        Action::Evict { .. } => "evict",
+        Action::Drain(_) => "drain",
     };
     let name = action.pod().unwrap_or_default();
     let Some(index) = pods.iter().position(|p| p.name == name) else {
@@ -622,6 +657,9 @@ fn resolve_action(
                 ))
             }
         },
+        Action::Evict { grace_period_seconds, .. } => {
+            Ok((SimAction::Evict { pod: PodRef::Id(pod), grace_period_seconds: *grace_period_seconds }, None))
+        }
         Action::Patch { patch, .. } => match patch.unknown_container(spec) {
             None => Ok((SimAction::Patch { pod, patch: Arc::new(patch.clone()) }, None)),
             Some(message) => Err(origin.problem("patch", message)),
@@ -631,6 +669,7 @@ fn resolve_action(
         | Action::Scale { .. }
         | Action::Undo { .. }
         | Action::DeleteOwner { .. }
+        | Action::Drain(_)
         | Action::Cordon { .. } => Err(origin.problem(field, "this action names no pod".into())),
     }
 }

@@ -5,11 +5,14 @@
 mod claims;
 mod collector;
 mod config;
+mod disruption;
+mod drain;
 mod network;
 mod nodes;
 mod routes;
 
 pub use crate::ids::{NodeId, PodId};
+pub use disruption::PodRef;
 mod scheduling;
 mod services;
 mod watch;
@@ -99,6 +102,14 @@ pub enum Ev {
     Reply { req: u64, answer: Answered },
     /// Request `req`'s client stops waiting.
     ClientTimeout { req: u64 },
+    /// The scenario creates a PodDisruptionBudget.
+    CreatePdb(Arc<crate::spec::PdbSpec>),
+    /// A message to the disruption controller.
+    DisruptionController(crate::control::disruption::Ev),
+    /// A status write of the disruption controller reaches the API server.
+    PdbWrite(Box<crate::control::disruption::Write>),
+    /// The next step of a pod of a `kubectl drain` (`run`: the drain's index).
+    Drain { run: usize, pod: usize, step: drain::Step },
 }
 
 /// A scenario action with its pod (and container) resolved.
@@ -162,6 +173,13 @@ pub enum Action {
         node: Arc<str>,
         unschedulable: bool,
     },
+    /// `POST pods/NAME/eviction`.
+    Evict {
+        pod: PodRef,
+        grace_period_seconds: Option<i64>,
+    },
+    /// `kubectl drain NODE [options]`.
+    Drain(Arc<crate::scenario::drain::DrainOptions>),
 }
 
 /// An object of an `apply` file.
@@ -205,6 +223,8 @@ pub struct Setup {
     /// The PersistentVolumeClaims the manifests create, their binding mode resolved.
     pub claims: Vec<Arc<ClaimSpec>>,
     pub clients: Arc<Vec<Client>>,
+    /// The PodDisruptionBudgets the manifests create.
+    pub pdbs: Vec<Arc<crate::spec::PdbSpec>>,
 }
 
 impl Setup {
@@ -257,6 +277,10 @@ pub struct World {
     prebind: Vec<(PodId, Arc<str>, Vec<usize>)>,
     /// Pods a ReplicaSet created so far, by alias group (`workloads::alias`).
     aliases: std::collections::HashMap<String, u32>,
+    /// The disruption controller, present when the manifests declare a PodDisruptionBudget.
+    disruption: Option<crate::control::disruption::Controller>,
+    /// The `kubectl drain` commands under way.
+    drains: Vec<drain::DrainRun>,
 }
 
 impl World {
@@ -339,6 +363,9 @@ impl World {
             claim_rng: Stream::new(seed, "persistentvolumeclaims"),
             prebind: Vec::new(),
             aliases: Default::default(),
+            disruption: (!setup.pdbs.is_empty())
+                .then(|| crate::control::disruption::Controller::new(setup.cluster.clone(), seed)),
+            drains: Vec::new(),
         };
         w.informers = watch::Informers::new(
             &mut w.watches,
@@ -348,6 +375,7 @@ impl World {
             w.collector.is_some(),
             &setup.cluster.nodes,
         );
+        w.subscribe_disruption();
         for (i, k) in w.kubelets.iter_mut().enumerate() {
             let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32)) };
             let mut ctx = Ctx { q: &mut out, trace: &mut w.trace };
@@ -367,6 +395,9 @@ impl World {
         }
         for d in &setup.deployments {
             w.q.at(SimTime::ZERO, Ev::ApplyDeployment(d.clone()));
+        }
+        for b in &setup.pdbs {
+            w.q.at(SimTime::ZERO, Ev::CreatePdb(b.clone()));
         }
         for i in 0..w.clients.len() {
             if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i], &w.clients[i].name) {
@@ -517,6 +548,12 @@ impl World {
             Ev::Reached { req, silence } => self.reached(req, silence),
             Ev::Reply { req, answer } => self.reply(req, answer),
             Ev::ClientTimeout { req } => self.client_timeout(req),
+            Ev::CreatePdb(spec) => self.create_pdb(spec, now),
+            Ev::DisruptionController(ev) => {
+                drive(self.disruption.as_mut(), ev, &mut self.q, &mut self.trace, routes::disruption)
+            }
+            Ev::PdbWrite(write) => self.pdb_write(*write, now),
+            Ev::Drain { run, pod, step } => self.drain_step(run, pod, step, now),
             Ev::Kubelet(node, kev) => {
                 if let Some(k) = self.kubelets.get_mut(node.index()) {
                     let mut out = Routed { q: &mut self.q, route: routes::kubelet(node) };
@@ -557,6 +594,8 @@ impl World {
             Action::Patch { pod, patch } => self.patch_pod(pod, &patch, now),
             Action::Scale { deployment, replicas } => self.scale_deployment(&deployment, replicas),
             Action::Cordon { node, unschedulable } => self.cordon(node, unschedulable, now),
+            Action::Evict { pod, grace_period_seconds } => self.evict_action(pod, grace_period_seconds, now),
+            Action::Drain(options) => self.drain(options, now),
             Action::Undo { deployment, to_revision } => self.undo_deployment(&deployment, to_revision),
             Action::DeleteMatching { prefix, grace_period_seconds } => match self.oldest_live(&prefix) {
                 Some(pod) => self.act(Action::Delete { pod, grace_period_seconds }, now),

@@ -197,6 +197,11 @@ pub enum Record {
         kind: WatchKind,
         deployment: Arc<crate::api::deployment::ApiDeployment>,
     },
+    /// A PodDisruptionBudget written.
+    Pdb {
+        kind: WatchKind,
+        pdb: Arc<crate::api::disruption::ApiPdb>,
+    },
     /// A PersistentVolumeClaim written.
     Claim {
         kind: WatchKind,
@@ -243,6 +248,7 @@ impl Record {
             | Record::ReplicaSet { .. }
             | Record::Deployment { .. }
             | Record::Claim { .. }
+            | Record::Pdb { .. }
             | Record::ProxySync(_)
             | Record::Request(_)
             | Record::Process { .. } => true,

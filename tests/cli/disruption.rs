@@ -1,0 +1,203 @@
+//! PodDisruptionBudgets, the Eviction API and `kubectl drain`: the
+//! disruption controller's status, the API server's 429, and what kubectl
+//! prints, at the times the semantics give.
+
+use super::{assert_error, podsim};
+use serde_json::Value;
+
+/// What the JSONL of a run says about the drain.
+#[derive(Default, Debug)]
+struct Seen {
+    /// (t, line, exit) of every line `kubectl drain` printed.
+    kubectl: Vec<(f64, String, Option<i64>)>,
+    /// (t, status.disruptionsAllowed) of every write of the budget.
+    allowed: Vec<(f64, i64)>,
+    /// (t, pod) of every pod that left the API server.
+    deleted: Vec<(f64, String)>,
+}
+
+fn seen(stdout: &str) -> Seen {
+    let mut s = Seen::default();
+    for v in stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()) {
+        let t = v["t"].as_f64().unwrap_or(-1.0);
+        let o = &v["object"];
+        match (v["type"].as_str(), o["kind"].as_str()) {
+            (Some("KUBECTL"), _) if v["command"].as_str().is_some_and(|c| c.starts_with("kubectl drain")) => {
+                s.kubectl.push((t, v["output"].as_str().unwrap_or_default().into(), v["exit"].as_i64()))
+            }
+            (Some(_), Some("PodDisruptionBudget")) => {
+                s.allowed.push((t, o["status"]["disruptionsAllowed"].as_i64().unwrap_or(-1)))
+            }
+            (Some("DELETED"), Some("Pod")) => s.deleted.push((t, o["metadata"]["name"].as_str().unwrap_or("").into())),
+            _ => {}
+        }
+    }
+    s
+}
+
+impl Seen {
+    /// The budget's disruptionsAllowed as stored at `t` (its last write at
+    /// or before; strictly before: as an eviction at `t` found it).
+    fn allowed_at(&self, t: f64, strictly: bool) -> i64 {
+        let before = |w: f64| if strictly { w < t } else { w <= t };
+        self.allowed.iter().rfind(|(w, _)| before(*w)).map_or(-1, |(_, a)| *a)
+    }
+    fn times(&self, line: &str) -> Vec<f64> {
+        self.kubectl.iter().filter(|(_, l, _)| l == line).map(|(t, _, _)| *t).collect()
+    }
+}
+
+const VIOLATES: &str = "Cannot evict pod as it would violate the pod's disruption budget.";
+
+/// `drain.yaml`: the drain at 30 s cordons node-2 first; each of its pods
+/// gets `evicting pod` at once. For every pod: an attempt the budget
+/// refuses (its stored disruptionsAllowed is 0) prints the 429 line and is
+/// tried again exactly 5 s later; the attempt that succeeds comes when the
+/// budget allows one; `pod/NAME evicted` comes at the first 1 s poll of
+/// `waitForDelete` at or after the pod left the API server, and
+/// `node/node-2 drained` (exit 0) with the last of them. With seeds 1 and 4
+/// node-2 holds two of the three replicas: the second is refused at 30 s
+/// and 35 s and evicted at 40 s, after its peer's replacement became Ready.
+#[test]
+fn a_drain_blocked_by_the_budget_retries_every_five_seconds() {
+    for seed in ["1", "2", "3", "4", "5"] {
+        let run = podsim(["run", "models/scenarios/drain.yaml", "--seed", seed, "-o", "jsonl"]);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        let s = seen(&run.stdout);
+        assert_eq!(s.kubectl[0], (30.0, "node/node-2 cordoned".into(), None), "seed {seed}");
+        let pods: Vec<String> = (s.kubectl.iter())
+            .filter_map(|(_, l, _)| l.strip_prefix("evicting pod default/").map(str::to_string))
+            .fold(Vec::new(), |mut v, p| {
+                if !v.contains(&p) {
+                    v.push(p)
+                }
+                v
+            });
+        let mut last = 0.0;
+        for pod in &pods {
+            let attempts = s.times(&format!("evicting pod default/{pod}"));
+            assert_eq!(attempts[0], 30.0, "seed {seed} {pod}");
+            let refused = s
+                .times(&format!("error when evicting pods/\"{pod}\" -n \"default\" (will retry after 5s): {VIOLATES}"));
+            // Every attempt but the last was refused, and the next came 5 s later.
+            assert_eq!(refused, attempts[..attempts.len() - 1], "seed {seed} {pod}");
+            for w in attempts.windows(2) {
+                assert!((w[1] - w[0] - 5.0).abs() < 1e-9, "seed {seed} {pod}: {attempts:?}");
+            }
+            for t in &refused {
+                assert_eq!(s.allowed_at(*t, false), 0, "seed {seed} {pod} refused at {t} with disruptions allowed");
+            }
+            let evicted_at = *attempts.last().unwrap();
+            assert!(s.allowed_at(evicted_at, true) >= 1, "seed {seed} {pod} evicted at {evicted_at}");
+            let gone = s.deleted.iter().find(|(_, p)| p == pod).map(|(t, _)| *t).expect("deleted");
+            let polled = evicted_at + (gone - evicted_at).ceil();
+            assert_eq!(s.times(&format!("pod/{pod} evicted")), [polled], "seed {seed} {pod} gone at {gone}");
+            last = f64::max(last, polled);
+        }
+        assert_eq!(s.kubectl.last().unwrap(), &(last, "node/node-2 drained".into(), Some(0)), "seed {seed}");
+        if seed == "1" || seed == "4" {
+            assert_eq!(pods.len(), 2, "seed {seed}");
+            assert_eq!(s.times(&format!("evicting pod default/{}", pods[1])), [30.0, 35.0, 40.0], "seed {seed}");
+        }
+    }
+}
+
+/// A PodDisruptionBudget with both minAvailable and maxUnavailable is
+/// refused as the API server refuses it (`ValidatePodDisruptionBudgetSpec`),
+/// as is a percent above 100 and an unknown policy.
+#[test]
+fn an_invalid_budget_is_refused_at_its_field() {
+    let dir = crate::TempDir::new("pdb-invalid");
+    let deploy = std::fs::read_to_string("models/manifests/web-pdb.yaml").unwrap();
+    let head = deploy.split("---").next().unwrap().to_string();
+    let cases = [
+        (
+            "  minAvailable: 1\n  maxUnavailable: 1\n",
+            "spec: Invalid value: policy.PodDisruptionBudgetSpec{MinAvailable:(*intstr.IntOrString)(0xc000…), \
+             Selector:(*v1.LabelSelector)(0xc000…), MaxUnavailable:(*intstr.IntOrString)(0xc000…), \
+             UnhealthyPodEvictionPolicy:(*policy.UnhealthyPodEvictionPolicyType)(nil)}: minAvailable and maxUnavailable cannot be both set",
+            "minAvailable",
+        ),
+        (
+            "  maxUnavailable: 150%\n",
+            "spec.maxUnavailable: Invalid value: 150%: must not be greater than 100%",
+            "maxUnavailable",
+        ),
+        (
+            "  minAvailable: 1\n  unhealthyPodEvictionPolicy: Never\n",
+            "spec.unhealthyPodEvictionPolicy: Unsupported value: \"Never\": supported values: \"AlwaysAllow\", \"IfHealthyBudget\"",
+            "unhealthyPodEvictionPolicy",
+        ),
+    ];
+    for (i, (spec, message, key)) in cases.iter().enumerate() {
+        let text = format!(
+            "{head}---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n{spec}  selector:\n    matchLabels: {{app: web}}\n"
+        );
+        let file = dir.write(&format!("bad-{i}.yaml"), &text);
+        let run = podsim(["run", "-f", &file]);
+        let line = text.lines().position(|l| l.contains(key)).unwrap() + 1;
+        let line = if *key == "minAvailable" { line - 1 } else { line };
+        assert_error(&run, &file, line as u64, message);
+    }
+}
+
+/// `--evict` of a pod its budget protects: once every replica is Ready
+/// the budget allows one disruption, and a second eviction right after the
+/// first is refused with 429 (disruptionsAllowed spent; the cause gives the
+/// status as stored: 3 healthy, the controller not having seen the
+/// deletion yet). A pod still Pending ignores the budget (`canIgnorePDB`).
+#[test]
+fn the_eviction_api_answers_as_the_budget_allows() {
+    let early = podsim(["run", "models/scenarios/drain.yaml", "--until", "1s", "--evict", "pod/web-*@0.065s"]);
+    assert_eq!(early.code, Some(0), "{early:?}");
+    assert!(early.stdout.contains("(policy/v1 Eviction): 201 Success"), "{}", early.stdout);
+    let args = [
+        "run",
+        "models/scenarios/drain.yaml",
+        "--until",
+        "21s",
+        "--evict",
+        "pod/web-*@20s",
+        "--evict",
+        "pod/web-*@20s",
+    ];
+    let run = podsim(args);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let rows: Vec<&str> = run.stdout.lines().filter(|l| l.contains("/eviction")).collect();
+    assert_eq!(rows.len(), 2, "{}", run.stdout);
+    assert!(rows[0].contains("(policy/v1 Eviction): 201 Success"), "{rows:?}");
+    assert!(rows[1].contains("429 TooManyRequests: Cannot evict pod as it would violate the pod's disruption budget. (The disruption budget web needs 2 healthy pods and has 3 currently)"), "{rows:?}");
+    assert!(run.stdout.contains("DisruptionTarget=True"), "{}", run.stdout);
+}
+
+/// A drain of a node holding a pod without a controller fails before it
+/// evicts anything, with kubectl's (doubled) message; `--force` deletes it
+/// with a warning.
+#[test]
+fn a_drain_refuses_a_pod_without_a_controller_unless_forced() {
+    let dir = crate::TempDir::new("drain-bare");
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: bare\nspec:\n  nodeName: node-1\n  containers:\n  - name: app\n    image: nginx:1.27\n";
+    let file = dir.write("bare.yaml", pod);
+    let base = ["run", "-f", &file, "--cluster", "models/clusters/two-nodes.yaml", "--until", "20s", "-o", "jsonl"];
+    let run = podsim([&base[..], &["--drain", "node/node-1@10s"]].concat());
+    let s = seen(&run.stdout);
+    let error = "cannot delete cannot delete Pods that declare no controller (use --force to override): default/bare";
+    let want: Vec<(f64, String, Option<i64>)> = vec![
+        (10.0, "node/node-1 cordoned".into(), None),
+        (10.0, format!("error: unable to drain node \"node-1\" due to error: {error}, continuing command..."), None),
+        (10.0, "There are pending nodes to be drained:".into(), None),
+        (10.0, " node-1".into(), None),
+        (10.0, error.into(), Some(1)),
+    ];
+    assert_eq!(s.kubectl, want);
+    let run = podsim([&base[..], &["--drain", "node/node-1@10s,force=true"]].concat());
+    let s = seen(&run.stdout);
+    assert_eq!(s.kubectl[1], (10.0, "Warning: deleting Pods that declare no controller: default/bare".into(), None));
+    assert_eq!(s.kubectl[2], (10.0, "evicting pod default/bare".into(), None));
+    let gone = s.deleted.iter().find(|(_, p)| p == "bare").map(|(t, _)| *t).expect("deleted");
+    let polled = 10.0 + (gone - 10.0_f64).ceil();
+    assert_eq!(
+        s.kubectl[3..],
+        [(polled, "pod/bare evicted".into(), None), (polled, "node/node-1 drained".into(), Some(0))]
+    );
+}
