@@ -201,3 +201,30 @@ fn a_drain_refuses_a_pod_without_a_controller_unless_forced() {
         [(polled, "pod/bare evicted".into(), None), (polled, "node/node-1 drained".into(), Some(0))]
     );
 }
+
+/// A counterexample's re-run command carries `--evict` and `--drain`, and
+/// the `evicted` milestone is the instant the Eviction API let the pod go:
+/// with the drain of `drain.yaml` moved to node-1 at 31 s and an eviction
+/// at 20 s, no pod is evicted before 20 s.
+#[test]
+fn a_re_run_command_keeps_the_eviction_flags() {
+    let run = podsim([
+        "verify",
+        "models/scenarios/drain.yaml",
+        "--runs",
+        "2",
+        "--evict",
+        "pod/web-*@20s",
+        "--drain",
+        "node/node-1@31s,timeout=1m",
+        "-p",
+        "always pod/*:evicted >= 21s",
+    ]);
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stdout.contains(":evicted at 20.000s"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("re-run: podsim verify models/scenarios/drain.yaml --evict 'pod/web-*@20s' --drain node/node-1@31s,timeout=1m --seed 1"),
+        "{}",
+        run.stdout
+    );
+}
