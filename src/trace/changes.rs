@@ -169,6 +169,10 @@ fn condition_why(c: &Condition, before: Option<&Condition>, s: &PodStatus, pod: 
         (Other(_), _) if pod.spec.readiness_gates.iter().any(|g| g == c.kind.as_str()) => {
             "set by another client: a readiness gate's condition".into()
         }
+        // `addConditionAndDeletePod`: the Eviction API's, just before its DELETE.
+        (Other(_), true) if c.reason.as_deref() == Some("EvictionByEvictionAPI") => {
+            "EvictionByEvictionAPI: the Eviction API let it go (Eviction API: evicting)".into()
+        }
         (Other(_), _) => "set by another client".into(),
         _ => c.reason.as_deref().unwrap_or("").to_string(),
     }
