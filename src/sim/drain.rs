@@ -35,8 +35,6 @@ pub enum Step {
     Evict,
     /// A GET of `waitForDelete`.
     Poll,
-    /// The global timeout ends a wait.
-    Timeout,
 }
 
 /// One pod's eviction.
@@ -158,7 +156,9 @@ impl World {
                     }
                 }
             }
-            // `waitForDelete`: gone, or a new pod of the same name (another UID).
+            // `waitForDelete`'s condition: gone, or a new pod of the same name
+            // (another UID); a pod still there when the context is done ends
+            // the wait with an error, else the next GET is a second later.
             Step::Poll => {
                 let p = self.api.pod(id);
                 let e = &self.drains[run].pods[pod];
@@ -166,16 +166,13 @@ impl World {
                     self.kubectl(&command, format!("pod/{name} evicted"), None, now);
                     return self.pod_finished(run, pod, None, now);
                 }
-                match self.drains[run].deadline {
-                    Some(at) if now + POLL > at => self.q.at(at, Ev::Drain { run, pod, step: Step::Timeout }),
-                    _ => self.q.at(now + POLL, Ev::Drain { run, pod, step: Step::Poll }),
+                if timed_out {
+                    let error = format!(
+                        "error when waiting for pod {name:?} in namespace {namespace:?} to terminate: global timeout reached: {timeout}"
+                    );
+                    return self.pod_finished(run, pod, Some(error), now);
                 }
-            }
-            Step::Timeout => {
-                let error = format!(
-                    "error when waiting for pod {name:?} in namespace {namespace:?} to terminate: global timeout reached: {timeout}"
-                );
-                self.pod_finished(run, pod, Some(error), now);
+                self.q.at(now + POLL, Ev::Drain { run, pod, step: Step::Poll });
             }
         }
     }

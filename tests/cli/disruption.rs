@@ -297,3 +297,45 @@ fn each_eviction_is_answered_from_the_stored_budget() {
     let one: Vec<(f64, bool)> = answers.iter().filter(|a| a.0 == "1").map(|a| (a.1, a.2)).collect();
     assert_eq!(one, [(9.0, false), (20.0, true), (20.0, false), (30.0, true)]);
 }
+
+/// `--timeout` in the wait: a pod that ignores SIGTERM stays Terminating for
+/// its 30 s grace, so the drain's 10 s run out. `waitForDelete` checks the
+/// context only at its 1 s polls, so the error comes at the first poll at or
+/// after the deadline (10 s after the drain: 20 s); the pod is still on the
+/// node, so the block starts with the pending pods.
+#[test]
+fn a_drain_times_out_waiting_for_a_pod_that_ignores_sigterm() {
+    let dir = crate::TempDir::new("drain-timeout");
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: stubborn\nspec:\n  nodeName: node-1\n  containers:\n  - name: app\n    image: nginx:1.27\n";
+    let file = dir.write("stubborn.yaml", pod);
+    let app = dir.write("app.yaml", "containers:\n  app:\n    sigterm: {ignore: true}\n");
+    let run = podsim([
+        "run",
+        "-f",
+        &file,
+        "--app",
+        &app,
+        "--cluster",
+        "models/clusters/two-nodes.yaml",
+        "--until",
+        "45s",
+        "-o",
+        "jsonl",
+        "--drain",
+        "node/node-1@10s,timeout=10s,force=true",
+    ]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let s = seen(&run.stdout);
+    let error =
+        "error when waiting for pod \"stubborn\" in namespace \"default\" to terminate: global timeout reached: 10s";
+    let tail: Vec<(f64, String, Option<i64>)> = vec![
+        (20.0, format!("There are pending pods in node \"node-1\" when an error occurred: {error}"), None),
+        (20.0, "pod/stubborn".into(), None),
+        (20.0, format!("error: unable to drain node \"node-1\" due to error: {error}, continuing command..."), None),
+        (20.0, "There are pending nodes to be drained:".into(), None),
+        (20.0, " node-1".into(), None),
+        (20.0, error.into(), Some(1)),
+    ];
+    assert_eq!(s.kubectl[..3].iter().map(|(t, ..)| *t).collect::<Vec<_>>(), [10.0, 10.0, 10.0]);
+    assert_eq!(s.kubectl[3..], tail[..]);
+}
