@@ -339,3 +339,54 @@ fn a_drain_times_out_waiting_for_a_pod_that_ignores_sigterm() {
     assert_eq!(s.kubectl[..3].iter().map(|(t, ..)| *t).collect::<Vec<_>>(), [10.0, 10.0, 10.0]);
     assert_eq!(s.kubectl[3..], tail[..]);
 }
+
+/// The rest of `EvictionREST.Create`'s answers, on `evict.yaml`'s pods at
+/// 9 s (Running, none Ready yet): with `unhealthyPodEvictionPolicy:
+/// AlwaysAllow` an unready pod goes without spending the budget (it stays
+/// at 0 allowed, `disruptedPods` empty); a pod two budgets select gets the 500.
+#[test]
+fn always_allow_and_two_budgets() {
+    let dir = crate::TempDir::new("pdb-policies");
+    let deploy = std::fs::read_to_string("models/manifests/web-pdb.yaml").unwrap();
+    let head = deploy.split("---").next().unwrap().to_string();
+    let budget = |name: &str, extra: &str| {
+        format!(
+            "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: {name}\nspec:\n  minAvailable: 2\n{extra}  selector:\n    matchLabels: {{app: web}}\n"
+        )
+    };
+    let args = |file: &str| {
+        [
+            "run",
+            "-f",
+            file,
+            "--app",
+            "models/apps/web-ready-after-5s.yaml",
+            "--cluster",
+            "models/clusters/two-nodes.yaml",
+            "--until",
+            "10s",
+            "--evict",
+            "pod/web-*@9s",
+            "-o",
+            "jsonl",
+        ]
+        .map(str::to_string)
+    };
+    let always =
+        dir.write("always.yaml", &format!("{head}{}", budget("web", "  unhealthyPodEvictionPolicy: AlwaysAllow\n")));
+    let run = podsim(args(&always));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let row = run.stdout.lines().find(|l| l.contains("/eviction")).unwrap();
+    assert!(row.contains("(policy/v1 Eviction): 201 Success"), "{row}");
+    let s = seen(&run.stdout);
+    assert!(s.allowed.iter().all(|(_, a)| *a == 0), "{:?}", s.allowed);
+    assert!(!run.stdout.contains("disruptedPods"), "the budget is not spent");
+    let two = dir.write("two.yaml", &format!("{head}{}{}", budget("web", ""), budget("web-too", "")));
+    let run = podsim(args(&two));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let row = run.stdout.lines().find(|l| l.contains("/eviction")).unwrap();
+    assert!(
+        row.contains("(policy/v1 Eviction): 500 InternalError: This pod has more than one PodDisruptionBudget, which the eviction subresource does not support."),
+        "{row}"
+    );
+}
