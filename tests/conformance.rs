@@ -73,7 +73,7 @@ const ALL: [(&str, &[&str]); 22] = [
             "phase-consistent",
             "exit-code-reason",
             "ready-implies-containers-ready",
-            "ready-implies-started",
+            "ready-implies-running",
         ],
     ),
     (
@@ -83,10 +83,10 @@ const ALL: [(&str, &[&str]); 22] = [
             "phase-consistent",
             "exit-code-reason",
             "ready-implies-containers-ready",
-            "ready-implies-started",
+            "ready-implies-running",
         ],
     ),
-    ("003", &["phase-consistent", "exit-code-reason", "ready-implies-containers-ready", "ready-implies-started"]),
+    ("003", &["phase-consistent", "exit-code-reason", "ready-implies-containers-ready", "ready-implies-running"]),
     (
         "004",
         &[
@@ -94,10 +94,10 @@ const ALL: [(&str, &[&str]); 22] = [
             "exit-code-reason",
             "restart-count-steps",
             "ready-implies-containers-ready",
-            "ready-implies-started",
+            "ready-implies-running",
         ],
     ),
-    ("005", &["phase-consistent", "ready-implies-containers-ready", "ready-implies-started"]),
+    ("005", &["phase-consistent", "ready-implies-containers-ready", "ready-implies-running"]),
     // The describe and the dump are one pod (same name, the dump's UID): two snapshots, one step.
     (
         "006",
@@ -105,7 +105,7 @@ const ALL: [(&str, &[&str]); 22] = [
             "containers-ready-implies-all-ready",
             "phase-consistent",
             "ready-implies-containers-ready",
-            "ready-implies-started",
+            "ready-implies-running",
             "restart-count-steps",
         ],
     ),
@@ -119,7 +119,7 @@ const ALL: [(&str, &[&str]); 22] = [
             "containers-ready-implies-all-ready",
             "phase-consistent",
             "ready-implies-containers-ready",
-            "ready-implies-started",
+            "ready-implies-running",
         ],
     ),
     (
@@ -130,7 +130,7 @@ const ALL: [(&str, &[&str]); 22] = [
             "exit-code-reason",
             "phase-consistent",
             "ready-implies-containers-ready",
-            "ready-implies-started",
+            "ready-implies-running",
         ],
     ),
     ("017", &["restart-count-steps"]),
@@ -142,7 +142,7 @@ const ALL: [(&str, &[&str]); 22] = [
     ("027", &["restart-count-steps"]),
     // One `kubectl get` row per pod.
     ("028", &[]),
-    ("029", &["exit-code-reason", "phase-consistent", "ready-implies-started", "restart-count-steps"]),
+    ("029", &["exit-code-reason", "phase-consistent", "ready-implies-running", "restart-count-steps"]),
     // The Pod is a spec without status; the rest are events.
     ("030", &[]),
     ("031", &["restart-count-steps"]),
@@ -254,7 +254,7 @@ fn terminal_phases_follow_get_phase() {
 fn readiness_conditions_agree() {
     let r = check("005");
     holds(&r, "my-pod", "ready-implies-containers-ready");
-    holds(&r, "never-ready", "ready-implies-started");
+    holds(&r, "never-ready", "ready-implies-running");
 }
 
 /// 007 (terminating, serving) and 035 (terminating, not serving):

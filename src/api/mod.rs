@@ -10,6 +10,7 @@ pub mod endpointslice;
 pub mod eviction;
 pub mod meta;
 pub mod names;
+pub mod node;
 pub mod ownership;
 pub mod pod;
 pub mod pod_patch;

@@ -339,7 +339,7 @@ pub struct RunArgs {
     #[arg(long, value_delimiter = ',', value_name = "OBJECT")]
     pub only: Vec<String>,
     /// Only the table's rows of these types: pod, probe, process, kubelet,
-    /// event, workload, service, proxy, request, kubectl, scenario, claim,
+    /// event, workload, service, proxy, request, kubectl, scenario, claim, node,
     /// e.g. --types kubectl,request. Repeatable.
     #[arg(long, value_delimiter = ',', value_name = "TYPE", value_parser = row_type)]
     pub types: Vec<RowType>,
@@ -429,6 +429,14 @@ pub struct RunInputs {
     /// [,ignore-daemonsets=true], e.g. node/node-1@30s,timeout=2m.
     #[arg(long = "drain", value_name = "NODE@TIME")]
     pub drain: Vec<String>,
+    /// Take a node down for good at a time (its machine stops, with its
+    /// kubelet, kube-proxy and containers): node/NAME@TIME, e.g. node/node-2@60s.
+    #[arg(long = "node-down", value_name = "NODE@TIME")]
+    pub node_down: Vec<String>,
+    /// Restart a node's kubelet process at a time (`systemctl restart
+    /// kubelet`; the containers run on): node/NAME@TIME, e.g. node/node-1@60s.
+    #[arg(long = "restart-kubelet", value_name = "NODE@TIME")]
+    pub restart_kubelet: Vec<String>,
     /// Send HTTP requests: TARGET[/PATH][@START][,every=2s|rate=5/s][,count=N]
     /// [,from=node/NAME|pod/NAME][,timeout=1s][,name=NAME], where TARGET is
     /// service/NAME[:PORT] or pod/NAME:PORT, e.g. service/web:80/ready@5s,every=1s,count=20.

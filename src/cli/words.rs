@@ -38,6 +38,8 @@ pub fn inputs(args: &RunInputs) -> String {
         ("--uncordon", &args.uncordon),
         ("--evict", &args.evict),
         ("--drain", &args.drain),
+        ("--node-down", &args.node_down),
+        ("--restart-kubelet", &args.restart_kubelet),
         ("--traffic", &args.traffic),
     ];
     for (name, values) in repeated {

@@ -98,6 +98,8 @@ pub enum Silence {
     Slow,
     /// The pod IP does not answer ARP, and the client gave up first.
     NoRoute,
+    /// The pod's node is down: nothing there answers.
+    NodeDown { node: Arc<str> },
 }
 
 /// What one request got: exactly one of these.
@@ -149,6 +151,7 @@ impl Outcome {
             }
             Outcome::Timeout(Silence::Slow) => "connected, but the answer came after the client's timeout".into(),
             Outcome::Timeout(Silence::NoRoute) => "the pod IP does not answer ARP".into(),
+            Outcome::Timeout(Silence::NodeDown { node }) => format!("node/{node} is down: the SYN is lost"),
             Outcome::NotSent { why } => why.clone(),
         }
     }

@@ -18,7 +18,8 @@ pub enum Gate {
     PodReadyToStartContainersCondition,
     /// Exec probes honour timeoutSeconds.
     ExecProbeTimeout,
-    /// Only matters when the kubelet restarts, which podsim never does.
+    /// KEP-4781, when a kubelet restarts: on, the new process starts its
+    /// containers' readiness and startup afresh (1.34 had no gate and did so).
     ChangeContainerStatusOnKubeletRestart,
 }
 

@@ -72,7 +72,7 @@ pub const CATALOGUE: &[Invariant] = &[
         Scope::Snapshot,
     ),
     inv(
-        "ready-implies-started",
+        "ready-implies-running",
         "a ready container is running and started, or the instance that has just exited (a probe that ran while its status still said running returns after it: SetContainerReadiness finds its containerID and sets ready until the next sync's status)",
         "pkg/kubelet/prober/prober_manager.go UpdatePodStatus; status_manager.go SetContainerReadiness; prober/worker.go doProbe",
         Scope::Snapshot,

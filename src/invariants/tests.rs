@@ -28,7 +28,7 @@ type Case = (&'static str, fn() -> Judged);
 const CASES: &[Case] = &[
     ("ready-implies-containers-ready", ready_without_containers_ready),
     ("containers-ready-implies-all-ready", containers_ready_with_an_unready_container),
-    ("ready-implies-started", ready_but_not_started),
+    ("ready-implies-running", ready_but_not_running),
     ("initialized-after-init", initialized_while_init_runs),
     ("ready-after-initial-delay", ready_before_the_initial_delay),
     ("restart-gap-backoff", restart_inside_the_backoff),
@@ -155,7 +155,7 @@ fn containers_ready_with_an_unready_container() -> Judged {
 }
 
 /// A ready container whose startup has not succeeded.
-fn ready_but_not_started() -> Judged {
+fn ready_but_not_running() -> Judged {
     let conditions = || json!([condition("Ready", "True", 5), condition("ContainersReady", "True", 5)]);
     let with =
         |started: bool| pod(Value::Null, status("Running", conditions(), json!([running("app", true, started, 1)])));
@@ -168,7 +168,8 @@ fn ready_but_not_started() -> Judged {
     // (SetContainerReadiness finds its containerID); a waiting one never is.
     let exited = json!({"terminated": {"exitCode": 1, "reason": "Error", "startedAt": at(1), "finishedAt": at(4)}});
     let waiting = json!({"waiting": {"reason": "CrashLoopBackOff"}});
-    judged(&[with(false), in_state(waiting)], &[with(true), in_state(exited)])
+    // Running, not started, ready: `SetContainerStartup` after a 1.34 kubelet restart.
+    judged(&[in_state(waiting)], &[with(true), with(false), in_state(exited)])
 }
 
 /// Initialized=True while the init container still runs and `app` waits.

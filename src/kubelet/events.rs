@@ -69,6 +69,11 @@ impl Recorder {
         Recorder { epoch_ns, ..Default::default() }
     }
 
+    /// A new process's recorder: its correlator remembers nothing.
+    pub fn restarted(&self) -> Self {
+        Recorder::new(self.epoch_ns)
+    }
+
     /// `EventCorrelate` then the spam filter: the event as stored, or `None`
     /// when the filter drops it.
     pub fn record(

@@ -17,6 +17,7 @@ pub mod events;
 pub mod http_client;
 pub mod images;
 mod kill;
+pub mod lease;
 pub mod lifecycle;
 mod mounting;
 pub mod netns;
@@ -30,6 +31,7 @@ mod probing;
 pub mod puller;
 mod pulling;
 pub mod relay;
+mod restart;
 pub mod runtime;
 mod start;
 pub mod status;
@@ -238,6 +240,24 @@ pub enum Ev {
     },
 }
 
+impl Ev {
+    /// What the runtime, the apps and the network send: a restart of the
+    /// kubelet process does not stop them. Everything else the process sent
+    /// itself, or was answered, dies with it.
+    pub fn outlives_the_kubelet(&self) -> bool {
+        matches!(
+            self,
+            Ev::Listening { .. }
+                | Ev::Exit { .. }
+                | Ev::OomKill { .. }
+                | Ev::Sigkill { .. }
+                | Ev::Connect { .. }
+                | Ev::Respond { .. }
+                | Ev::Signal { .. }
+        )
+    }
+}
+
 /// What the kubelet learns from a pod update it did not make itself.
 #[derive(Clone, Debug)]
 pub struct PodUpdate {
@@ -319,6 +339,9 @@ pub struct Kubelet {
     /// The phases of the volume populator's and reconciler's loops, drawn
     /// when a pod first waits for a volume.
     reconciler_phase: Option<(SimDuration, SimDuration)>,
+    /// When this kubelet process started, if during the run (the run's
+    /// kubelets have been running long before it).
+    restarted_at: Option<SimTime>,
 }
 
 impl KPod {
@@ -374,6 +397,7 @@ impl Kubelet {
             deferred_relists: Vec::new(),
             objects: ObjectCache::new(objects),
             reconciler_phase: None,
+            restarted_at: None,
             id,
             node,
             cluster,

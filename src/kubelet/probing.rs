@@ -86,8 +86,10 @@ impl Kubelet {
         let sidecar = p.spec.containers[p.probes.workers[w].container].role == Role::Sidecar;
         let can_restart = p.spec.restart_policy != RestartPolicy::Never || sidecar;
         let mut updates = Vec::new();
+        let restarted_before = self.restart_cutoff();
+        let p = self.pod(pod).expect("checked above");
         let (worker, results) = p.probes.worker_and_results(w);
-        let step = worker.begin(p.status.cached(), can_restart, now, results, &mut updates);
+        let step = worker.begin(p.status.cached(), can_restart, restarted_before, now, results, &mut updates);
         self.handle_updates(pod, updates, ctx);
         match step {
             Step::Skip(_) => {}

@@ -218,6 +218,14 @@ impl Runtime {
         ids.iter().rev().map(|&id| (id, self.inst(id))).filter(|(_, i)| !i.removed)
     }
 
+    /// The pods the runtime lists: with a sandbox (ready or stopped) or containers.
+    pub fn pods(&self) -> impl Iterator<Item = PodId> + '_ {
+        let n = self.sandboxes.len().max(self.by_pod.len());
+        (0..n as u32).map(PodId).filter(|&p| {
+            self.sandbox(p).is_some() || self.stopped.contains(&p) || self.pod_instances(p).next().is_some()
+        })
+    }
+
     pub fn has_image(&self, image: &str) -> bool {
         self.images.iter().any(|i| i == "*" || i == image)
     }

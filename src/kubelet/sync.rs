@@ -171,6 +171,9 @@ impl Kubelet {
         let deleting = p.deletion_grace.is_some();
         let spec = p.sync.as_ref().map(|r| r.spec.clone()).expect("sync exists");
         let deadline_exceeded = p.past_active_deadline(&spec, now);
+        let api_ready = p.status.api().condition(&crate::api::status::ConditionType::Ready).is_some_and(|c| c.status);
+        let restarted_before = self.restart_cutoff();
+        let p = self.pod(pod).expect("synced pod exists");
         let g = generate(&Inputs {
             spec: &spec,
             snapshot,
@@ -185,6 +188,8 @@ impl Kubelet {
             deadline_exceeded,
             version,
             ready_to_start_condition: gate,
+            restarted_before,
+            api_ready,
         });
         let phase = g.status.phase;
         p.status.set(g.status, now, deleting || terminal);
@@ -226,7 +231,8 @@ impl Kubelet {
         let snapshot = self.snapshot_of_sync(pod);
         let p = self.pod(pod).expect("synced pod exists");
         for w in p.probes.add_pod(&p.spec) {
-            self.send(ctx, SimDuration::ZERO, Ev::ProbeTick { pod, worker: w, ticker: 0 });
+            let delay = self.probe_start_jitter(pod, w, ctx.q.now());
+            self.send(ctx, delay, Ev::ProbeTick { pod, worker: w, ticker: 0 });
         }
         let p = self.pod(pod).expect("synced pod exists");
         let probes = ProbeView {

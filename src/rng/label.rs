@@ -64,6 +64,10 @@ pub enum What {
     GateDelay,
     GateWrite,
     VolumeProvision,
+    /// A node lease renewal's jitter (`JitterUntil`, 4 %).
+    LeaseRenew,
+    /// The node lifecycle controller's NoExecute tainting pass (every 100 ms).
+    TaintingPass,
     // kube-proxy.
     ProxySync,
     ProxyMinSyncPeriod,
@@ -109,6 +113,8 @@ impl What {
             What::GateDelay => "gate_delay",
             What::GateWrite => "controller_write",
             What::VolumeProvision => "volume_provision",
+            What::LeaseRenew => "lease_renew",
+            What::TaintingPass => "tainting_pass",
             What::ProxySync => "sync_time",
             What::ProxyMinSyncPeriod => "min_sync_period",
         }

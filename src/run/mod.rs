@@ -10,10 +10,10 @@ use crate::kubectl::rollout_status::Verdict;
 use crate::manifest::Manifests;
 use crate::manifest::files::read_filenames;
 use crate::manifest::qualified_name_errors;
-use crate::scenario::actions::{Action, OwnerKind, Timed};
+use crate::scenario::actions::{Action, NodeFault, OwnerKind, Timed};
 use crate::scenario::traffic::Traffic;
 use crate::scenario::{ActionOrigin, GateController, Scenario, parse_epoch, read_file};
-use crate::sim::{Action as SimAction, Applied, PodId, PodRef, Scheduled, Setup, World};
+use crate::sim::{Action as SimAction, Applied, NodeId, PodId, PodRef, Scheduled, Setup, World};
 use crate::spec::{BindingMode, ClaimSpec, PodSpec, StorageClass};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
@@ -171,18 +171,29 @@ pub fn setup(
         }
         match &timed.action {
             Action::Cordon { node, unschedulable } => {
-                match cluster.nodes.iter().find(|n| *n.name == **node) {
-                    Some(n) => actions.push(Scheduled {
+                let field = if *unschedulable { "cordon" } else { "uncordon" };
+                match known_node(&cluster, node, field, origin) {
+                    Ok(i) => actions.push(Scheduled {
                         at: timed.at,
-                        action: SimAction::Cordon { node: n.name.clone(), unschedulable: *unschedulable },
+                        action: SimAction::Cordon {
+                            node: cluster.nodes[i].name.clone(),
+                            unschedulable: *unschedulable,
+                        },
                     }),
-                    None => {
-                        let known: Vec<&str> = cluster.nodes.iter().map(|n| &*n.name).collect();
-                        let field = if *unschedulable { "cordon" } else { "uncordon" };
-                        let message =
-                            format!("no node named {node:?} in the cluster profile (nodes: {})", known.join(", "));
-                        problems.push(origin.problem(field, message));
-                    }
+                    Err(p) => problems.push(p),
+                }
+                continue;
+            }
+            Action::Node { node, fault } => {
+                match known_node(&cluster, node, fault.key(), origin) {
+                    Ok(i) => actions.push(Scheduled {
+                        at: timed.at,
+                        action: match fault {
+                            NodeFault::Down => SimAction::NodeDown { node: NodeId(i as u32) },
+                            NodeFault::RestartKubelet => SimAction::RestartKubelet { node: NodeId(i as u32) },
+                        },
+                    }),
+                    Err(p) => problems.push(p),
                 }
                 continue;
             }
@@ -612,6 +623,7 @@ fn resolve_action(
         Action::Cordon { .. } => "uncordon",
         Action::Evict { .. } => "evict",
         Action::Drain(_) => "drain",
+        Action::Node { fault, .. } => fault.key(),
     };
     let name = action.pod().unwrap_or_default();
     let Some(index) = pods.iter().position(|p| p.name == name) else {
@@ -670,8 +682,18 @@ fn resolve_action(
         | Action::Undo { .. }
         | Action::DeleteOwner { .. }
         | Action::Drain(_)
-        | Action::Cordon { .. } => Err(origin.problem(field, "this action names no pod".into())),
+        | Action::Cordon { .. }
+        | Action::Node { .. } => Err(origin.problem(field, "this action names no pod".into())),
     }
+}
+
+/// The index of the profile's node an action names, or the problem.
+fn known_node(cluster: &Cluster, node: &str, field: &str, origin: &ActionOrigin) -> Result<usize, Problem> {
+    cluster.nodes.iter().position(|n| *n.name == *node).ok_or_else(|| {
+        let known: Vec<&str> = cluster.nodes.iter().map(|n| &*n.name).collect();
+        let message = format!("no node named {node:?} in the cluster profile (nodes: {})", known.join(", "));
+        origin.problem(field, message)
+    })
 }
 
 /// Simulates `setup` with `seed` until `until`.

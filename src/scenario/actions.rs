@@ -20,6 +20,8 @@
 //!   - {at: 90s, uncordon: node/node-1}
 //!   - {at: 40s, evict: pod/web-*}                   # POST pods/NAME/eviction (scenario/drain.rs)
 //!   - {at: 60s, drain: node/node-1, timeout: 2m}    # kubectl drain node-1 --timeout=2m0s
+//!   - {at: 60s, nodeDown: node/node-2}              # the machine stops for good
+//!   - {at: 60s, restartKubelet: node/node-1}        # systemctl restart kubelet
 //! ```
 
 use crate::api::meta::Propagation;
@@ -82,6 +84,29 @@ pub enum Action {
     Evict { pod: String, grace_period_seconds: Option<i64> },
     /// `kubectl drain NODE [options]`.
     Drain(super::drain::DrainOptions),
+    /// Something happens to a node's machine.
+    Node { node: String, fault: NodeFault },
+}
+
+/// What happens to a node.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NodeFault {
+    /// The machine stops for good (power lost, instance terminated): its
+    /// kubelet, kube-proxy and containers with it.
+    Down,
+    /// The kubelet process restarts (`systemctl restart kubelet`); the
+    /// containers run on.
+    RestartKubelet,
+}
+
+impl NodeFault {
+    /// The scenario key (and, as `--node-down`, the flag).
+    pub fn key(self) -> &'static str {
+        match self {
+            NodeFault::Down => "nodeDown",
+            NodeFault::RestartKubelet => "restartKubelet",
+        }
+    }
 }
 
 /// The kinds a DELETE may cascade from.
@@ -140,7 +165,8 @@ impl Action {
             | Action::Undo { .. }
             | Action::DeleteOwner { .. }
             | Action::Drain(_)
-            | Action::Cordon { .. } => None,
+            | Action::Cordon { .. }
+            | Action::Node { .. } => None,
         }
     }
 }
@@ -281,6 +307,15 @@ pub fn parse_cordon_flag(s: &str, unschedulable: bool) -> Result<Timed, String> 
     Ok(Timed { at, action: Action::Cordon { node: node_name(subject)?, unschedulable } })
 }
 
+/// `--node-down node/node-2@60s`, `--restart-kubelet node/node-1@60s`.
+pub fn parse_node_flag(s: &str, fault: NodeFault) -> Result<Timed, String> {
+    let (subject, at, options) = flag_parts(s)?;
+    if let Some((k, _)) = options.first() {
+        return Err(unknown_option(k, "none"));
+    }
+    Ok(Timed { at, action: Action::Node { node: node_name(subject)?, fault } })
+}
+
 /// `--patch 'pod/web:{"spec":{"activeDeadlineSeconds":30}}@20s'`: the JSON
 /// `kubectl patch pod web -p` takes.
 pub fn parse_patch_flag(s: &str) -> Result<Timed, String> {
@@ -350,6 +385,9 @@ pub struct ActionEntry {
     force: Option<bool>,
     #[serde(default)]
     delete_emptydir_data: Option<bool>,
+    node_down: Option<String>,
+    #[serde(default)]
+    restart_kubelet: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -378,12 +416,14 @@ impl ActionEntry {
             self.uncordon.is_some(),
             self.evict.is_some(),
             self.drain.is_some(),
+            self.node_down.is_some(),
+            self.restart_kubelet.is_some(),
         ];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return Err((
                 "",
                 "an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale`, `undo`, `patch`, \
-                 `cordon`, `uncordon`, `evict` and `drain`"
+                 `cordon`, `uncordon`, `evict`, `drain`, `nodeDown` and `restartKubelet`"
                     .into(),
             ));
         }
@@ -443,6 +483,11 @@ impl ActionEntry {
             Action::Cordon { node: node_name(node).map_err(|e| ("cordon", e))?, unschedulable: true }
         } else if let Some(node) = &self.uncordon {
             Action::Cordon { node: node_name(node).map_err(|e| ("uncordon", e))?, unschedulable: false }
+        } else if let Some(node) = &self.node_down {
+            Action::Node { node: node_name(node).map_err(|e| ("nodeDown", e))?, fault: NodeFault::Down }
+        } else if let Some(node) = &self.restart_kubelet {
+            let node = node_name(node).map_err(|e| ("restartKubelet", e))?;
+            Action::Node { node, fault: NodeFault::RestartKubelet }
         } else if let (Some(pod), Some(spec)) = (&self.patch, &self.spec) {
             let pod = pod_name(pod).map_err(|e| ("patch", e))?;
             let patch = PodPatch::from_spec(spec).map_err(|(path, message)| match path.is_empty() {

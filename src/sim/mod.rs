@@ -8,6 +8,7 @@ mod config;
 mod disruption;
 mod drain;
 mod network;
+mod node_loss;
 mod nodes;
 mod routes;
 
@@ -30,10 +31,12 @@ use crate::cluster::Cluster;
 use crate::control::deployment as deploy;
 use crate::control::endpointslice as eps;
 use crate::control::garbagecollector as gc;
+use crate::control::nodelifecycle;
 use crate::control::readiness_gate::{Controllers, GatePatch};
 use crate::control::replicaset as rs;
 use crate::control::runtime::Controller;
 use crate::control::scheduler::{self, Scheduler};
+use crate::control::tainteviction;
 use crate::engine::{Ctx, Queue, Routed};
 use crate::kubelet::config::PodConfig;
 use crate::kubelet::{self, Kubelet};
@@ -59,10 +62,12 @@ pub enum Ev {
     ClaimBound(usize),
     /// A message to the scheduler.
     Scheduler(scheduler::Ev),
-    /// A kubelet's status PATCH reaches the API server.
-    PatchStatus { pod: PodId, node: NodeId, status: Box<PodStatus> },
-    /// A message to the kubelet of a node.
-    Kubelet(NodeId, kubelet::Ev),
+    /// A kubelet's status PATCH reaches the API server (`run`: which run
+    /// of the kubelet process sent it).
+    PatchStatus { pod: PodId, node: NodeId, run: u32, status: Box<PodStatus> },
+    /// A message to the kubelet of a node, sent to its `run`-th run (a
+    /// restarted kubelet gets none of the messages meant for the process before).
+    Kubelet(NodeId, u32, kubelet::Ev),
     /// A scenario action is due (its index in the setup's list).
     Action(usize),
     /// The kubelet's final DELETE of a finished pod reaches the API server.
@@ -110,6 +115,10 @@ pub enum Ev {
     PdbWrite(Box<crate::control::disruption::Write>),
     /// The next step of a pod of a `kubectl drain` (`run`: the drain's index).
     Drain { run: usize, pod: usize, step: drain::Step },
+    /// A message of (or to) the node lifecycle controller.
+    NodeLifecycle(nodelifecycle::Out),
+    /// A message of (or to) the taint-eviction controller.
+    TaintEviction(tainteviction::Out),
 }
 
 /// A scenario action with its pod (and container) resolved.
@@ -180,6 +189,14 @@ pub enum Action {
     },
     /// `kubectl drain NODE [options]`.
     Drain(Arc<crate::scenario::drain::DrainOptions>),
+    /// The node goes down for good: power lost, machine gone.
+    NodeDown {
+        node: NodeId,
+    },
+    /// The node's kubelet process restarts; its containers run on.
+    RestartKubelet {
+        node: NodeId,
+    },
 }
 
 /// An object of an `apply` file.
@@ -281,6 +298,10 @@ pub struct World {
     disruption: Option<crate::control::disruption::Controller>,
     /// The `kubectl drain` commands under way.
     drains: Vec<drain::DrainRun>,
+    /// The Node objects, which nodes are down, and the controllers of lost nodes.
+    node_state: node_loss::Nodes,
+    /// How many times each node's kubelet process has restarted.
+    kubelet_runs: Vec<u32>,
 }
 
 impl World {
@@ -366,7 +387,12 @@ impl World {
             disruption: (!setup.pdbs.is_empty())
                 .then(|| crate::control::disruption::Controller::new(setup.cluster.clone(), seed)),
             drains: Vec::new(),
+            node_state: node_loss::Nodes::new(&setup.cluster),
+            kubelet_runs: vec![0; setup.cluster.nodes.len()],
         };
+        if setup.actions.iter().any(|a| matches!(a.action, Action::NodeDown { .. })) {
+            w.start_node_lifecycle(seed);
+        }
         w.informers = watch::Informers::new(
             &mut w.watches,
             w.controller.is_some(),
@@ -377,7 +403,7 @@ impl World {
         );
         w.subscribe_disruption();
         for (i, k) in w.kubelets.iter_mut().enumerate() {
-            let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32)) };
+            let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32), 0) };
             let mut ctx = Ctx { q: &mut out, trace: &mut w.trace };
             k.start(&mut ctx);
         }
@@ -460,7 +486,7 @@ impl World {
                     let name = &self.cluster.nodes[node.index()].name;
                     let label = || Label::new(What::Watch, pod.spec.alias.clone()).with(format!("node/{name}"));
                     let at = self.watches.due(*watcher, self.q.now(), &self.cluster.latencies.watch, label);
-                    self.q.at(at, Ev::Kubelet(node, ev));
+                    self.q.at(at, Ev::Kubelet(node, self.kubelet_runs[node.index()], ev));
                 }
             }
             let mut out = Routed { q: &mut self.q, route: Ev::Scheduler };
@@ -510,10 +536,10 @@ impl World {
             Ev::Collector(ev) => drive(self.collector.as_mut(), ev, &mut self.q, &mut self.trace, routes::collector),
             Ev::CollectorCall(call) => self.collector_call(*call),
             Ev::Scheduler(scheduler::Ev::Schedule(pod)) => self.schedule(pod, now),
-            Ev::PatchStatus { pod, node, status } => {
+            Ev::PatchStatus { pod, node, run, status } => {
                 let stored = self.api.patch_status(pod, *status, now, &mut self.trace);
                 let answer = kubelet::Ev::StatusPatched { pod, stored };
-                self.send_to_kubelet(node, SimDuration::ZERO, answer);
+                self.q.after(SimDuration::ZERO, Ev::Kubelet(node, run, answer));
                 self.sync_watch(true);
             }
             Ev::Action(i) => {
@@ -537,6 +563,12 @@ impl World {
                 drive(self.controller.as_mut(), cev, &mut self.q, &mut self.trace, routes::slices)
             }
             Ev::SliceWrite(request) => self.slice_write(*request),
+            // A node that is down runs nothing.
+            Ev::Proxy(node, _) | Ev::Kubelet(node, ..) if self.node_state.is_down(node) => {}
+            // What the kubelet process sent itself, or was sent, before it restarted.
+            Ev::Kubelet(node, run, kev) if run != self.kubelet_runs[node.index()] && !kev.outlives_the_kubelet() => {}
+            Ev::NodeLifecycle(out) => self.node_lifecycle(out),
+            Ev::TaintEviction(out) => self.taint_eviction(out),
             Ev::Proxy(node, pev) => {
                 if let Some(p) = self.proxies.get_mut(node.index()) {
                     let mut out = Routed { q: &mut self.q, route: routes::proxy(node) };
@@ -554,9 +586,10 @@ impl World {
             }
             Ev::PdbWrite(write) => self.pdb_write(*write, now),
             Ev::Drain { run, pod, step } => self.drain_step(run, pod, step, now),
-            Ev::Kubelet(node, kev) => {
+            Ev::Kubelet(node, _, kev) => {
                 if let Some(k) = self.kubelets.get_mut(node.index()) {
-                    let mut out = Routed { q: &mut self.q, route: routes::kubelet(node) };
+                    let mut out =
+                        Routed { q: &mut self.q, route: routes::kubelet(node, self.kubelet_runs[node.index()]) };
                     let mut ctx = Ctx { q: &mut out, trace: &mut self.trace };
                     k.handle(kev, &mut ctx);
                 }
@@ -596,6 +629,8 @@ impl World {
             Action::Cordon { node, unschedulable } => self.cordon(node, unschedulable, now),
             Action::Evict { pod, grace_period_seconds } => self.evict_action(pod, grace_period_seconds, now),
             Action::Drain(options) => self.drain(options, now),
+            Action::NodeDown { node } => self.node_down(node, now),
+            Action::RestartKubelet { node } => self.restart_kubelet(node, now),
             Action::Undo { deployment, to_revision } => self.undo_deployment(&deployment, to_revision),
             Action::DeleteMatching { prefix, grace_period_seconds } => match self.oldest_live(&prefix) {
                 Some(pod) => self.act(Action::Delete { pod, grace_period_seconds }, now),
@@ -691,6 +726,32 @@ impl World {
         }
     }
 
+    /// `systemctl restart kubelet`: a new kubelet process, which lists the
+    /// node's pods through a new watch; the old one's messages are dropped.
+    fn restart_kubelet(&mut self, node: NodeId, now: SimTime) {
+        let name = self.cluster.nodes[node.index()].name.clone();
+        let what = "systemctl restart kubelet: a new kubelet process starts; the containers run on".to_string();
+        self.trace.push(now, Record::Scenario { object: format!("node/{name}"), what });
+        self.kubelet_runs[node.index()] += 1;
+        let run = self.kubelet_runs[node.index()];
+        let mut out = Routed { q: &mut self.q, route: routes::kubelet(node, run) };
+        self.kubelets[node.index()].restart(&mut Ctx { q: &mut out, trace: &mut self.trace });
+        if let Some(l) = &mut self.node_state.lifecycle {
+            l.kubelet_started(node, now);
+        }
+        // The new watch lists the pods bound to the node.
+        let (config, watcher) = &mut self.pod_configs[node.index()];
+        *config = PodConfig::new(name.clone());
+        for pod in self.api.pods().iter().filter(|p| !p.meta.removed && p.node.as_deref() == Some(&*name)) {
+            let pod = Arc::new(pod.clone());
+            if let Some(ev) = config.change(WatchKind::Added, &pod, false) {
+                let label = || Label::new(What::Watch, pod.spec.alias.clone()).with(format!("node/{name}"));
+                let at = self.watches.due(*watcher, now, &self.cluster.latencies.watch, label);
+                self.q.at(at, Ev::Kubelet(node, run, ev));
+            }
+        }
+    }
+
     /// The action's row; a request for a pod the API server no longer has
     /// fails as kubectl reports it.
     /// `kubectl cordon` / `uncordon` (kubectl's `RunCordonOrUncordon`): the
@@ -759,7 +820,7 @@ impl World {
     }
 
     fn send_to_kubelet(&mut self, node: NodeId, delay: SimDuration, ev: kubelet::Ev) {
-        self.q.after(delay, Ev::Kubelet(node, ev));
+        self.q.after(delay, Ev::Kubelet(node, self.kubelet_runs[node.index()], ev));
     }
 }
 

@@ -54,6 +54,14 @@ impl World {
             record.outcome = Outcome::NotSent { why: format!("{} has no IP yet", c.source) };
             return self.finish(record);
         };
+        if self.nodes.named(&node).is_some_and(|n| self.node_state.is_down(n)) {
+            let why = match *c.source == *format!("node/{node}") {
+                true => format!("{} is down", c.source),
+                false => format!("{} is on node/{node}, which is down", c.source),
+            };
+            record.outcome = Outcome::NotSent { why };
+            return self.finish(record);
+        }
         let (ip, port) = match c.to {
             Target::Pod { pod, port } => {
                 let p = self.api.pod(pod);
@@ -96,9 +104,12 @@ impl World {
         // A silence is a slow answer unless the pod's node says otherwise
         // (`Reached`); an IP on no node never answers ARP.
         let silence = match to_node {
+            Some(dest) if self.node_state.is_down(dest) => {
+                Silence::NodeDown { node: self.cluster.nodes[dest.index()].name.clone() }
+            }
             Some(dest) => {
                 let ev = kubelet::Ev::Connect { req, ip, port, path: c.path.clone(), back };
-                self.q.after(there, Ev::Kubelet(dest, ev));
+                self.q.after(there, Ev::Kubelet(dest, self.kubelet_runs[dest.index()], ev));
                 Silence::Slow
             }
             None => {

@@ -11,11 +11,11 @@ use crate::control::replicaset as rs;
 use crate::kubelet;
 use crate::proxy;
 
-/// The kubelet of `node`.
-pub fn kubelet(node: NodeId) -> impl FnMut(kubelet::Out) -> Ev {
+/// The `run`-th run of the kubelet of `node`.
+pub fn kubelet(node: NodeId, run: u32) -> impl FnMut(kubelet::Out) -> Ev {
     move |out| match out {
-        kubelet::Out::Own(ev) => Ev::Kubelet(node, ev),
-        kubelet::Out::PatchStatus { pod, node, status } => Ev::PatchStatus { pod, node, status },
+        kubelet::Out::Own(ev) => Ev::Kubelet(node, run, ev),
+        kubelet::Out::PatchStatus { pod, node, status } => Ev::PatchStatus { pod, node, run, status },
         kubelet::Out::DeletePod { pod, uid } => Ev::DeletePod { pod, uid },
         kubelet::Out::Reached { req, silence } => Ev::Reached { req, silence },
         kubelet::Out::Reply { req, answer } => Ev::Reply { req, answer },

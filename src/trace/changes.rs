@@ -160,7 +160,9 @@ fn condition_why(c: &Condition, before: Option<&Condition>, s: &PodStatus, pod: 
             let unready: Vec<String> =
                 counted(s, pod).filter(|c| !c.ready).map(|c| format!("{}: {}", c.name, c.ready_why)).collect();
             let reason = c.reason.as_deref().unwrap_or("");
-            if unready.is_empty() || reason == "PodCompleted" || reason == "PodFailed" {
+            if unready.is_empty() && c.kind == Ready && c.reason.is_none() {
+                "MarkPodsNotReady: the node lifecycle controller marks every pod of a node that stopped posting status (the containers still read ready)".into()
+            } else if unready.is_empty() || reason == "PodCompleted" || reason == "PodFailed" {
                 reason.to_string()
             } else {
                 format!("{reason}: {}", unready.join("; "))
@@ -169,9 +171,8 @@ fn condition_why(c: &Condition, before: Option<&Condition>, s: &PodStatus, pod: 
         (Other(_), _) if pod.spec.readiness_gates.iter().any(|g| g == c.kind.as_str()) => {
             "set by another client: a readiness gate's condition".into()
         }
-        // `addConditionAndDeletePod`: the Eviction API's, just before its DELETE.
-        (Other(_), true) if c.reason.as_deref() == Some("EvictionByEvictionAPI") => {
-            "EvictionByEvictionAPI: the Eviction API let it go (Eviction API: evicting)".into()
+        (Other(_), _) if c.reason.is_some() => {
+            format!("{}: {}", c.reason.as_deref().unwrap_or(""), c.message.as_deref().unwrap_or(""))
         }
         (Other(_), _) => "set by another client".into(),
         _ => c.reason.as_deref().unwrap_or("").to_string(),

@@ -207,6 +207,12 @@ pub enum Record {
         kind: WatchKind,
         claim: Arc<crate::api::claim::ApiClaim>,
     },
+    /// A Node changed (the profile's nodes exist before the run: only
+    /// their changes are written).
+    Node {
+        kind: WatchKind,
+        node: Arc<crate::api::node::ApiNode>,
+    },
     /// A kube-proxy sync committed its rules.
     ProxySync(Arc<crate::proxy::ProxySync>),
     /// A client's request and what it got.
@@ -249,6 +255,7 @@ impl Record {
             | Record::Deployment { .. }
             | Record::Claim { .. }
             | Record::Pdb { .. }
+            | Record::Node { .. }
             | Record::ProxySync(_)
             | Record::Request(_)
             | Record::Process { .. } => true,

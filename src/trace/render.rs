@@ -142,7 +142,9 @@ fn terminated(t: &Terminated, clock: &Clock) -> core::ContainerState {
 /// events carry `eventTime` and no source or counters.
 pub fn event(e: &ApiEvent, clock: &Clock) -> core::Event {
     let (api_version, kind) = match &e.source {
-        EventSource::Controller { kind, .. } => ("apps/v1", *kind),
+        EventSource::Controller { kind: kind @ ("ReplicaSet" | "Deployment"), .. } => ("apps/v1", *kind),
+        // The node lifecycle and taint-eviction controllers write about Nodes and Pods.
+        EventSource::Controller { kind, .. } => ("v1", *kind),
         _ => ("v1", "Pod"),
     };
     let involved = core::ObjectReference {
@@ -193,6 +195,38 @@ pub fn event(e: &ApiEvent, clock: &Clock) -> core::Event {
         }
     }
     out
+}
+
+/// The Node object: its taints, unschedulable, Ready condition and address.
+pub fn node(n: &crate::api::node::ApiNode, clock: &Clock) -> core::Node {
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    let taints: Vec<core::Taint> = n
+        .taints
+        .iter()
+        .map(|(t, added)| core::Taint { time_added: added.map(|a| clock.time(a)), ..t.clone() })
+        .collect();
+    let (reason, message) = n.ready.reason_and_message();
+    let ready = core::NodeCondition {
+        type_: "Ready".into(),
+        status: n.ready.as_str().into(),
+        reason: Some(reason.into()),
+        message: Some(message.into()),
+        last_transition_time: Some(clock.time(n.ready_since)),
+        ..Default::default()
+    };
+    core::Node {
+        metadata: ObjectMeta { name: Some(n.name.to_string()), ..Default::default() },
+        spec: Some(core::NodeSpec {
+            unschedulable: n.unschedulable.then_some(true),
+            taints: (!taints.is_empty()).then_some(taints),
+            ..Default::default()
+        }),
+        status: Some(core::NodeStatus {
+            conditions: Some(vec![ready]),
+            addresses: Some(vec![core::NodeAddress { type_: "InternalIP".into(), address: n.ip.to_string() }]),
+            ..Default::default()
+        }),
+    }
 }
 
 /// The PersistentVolumeClaim object: name, namespace, class, the volume and

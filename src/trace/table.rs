@@ -52,10 +52,12 @@ pub enum RowType {
     Scenario,
     /// PersistentVolumeClaims.
     Claim,
+    /// Nodes: their Ready condition and taints.
+    Node,
 }
 
 impl RowType {
-    pub const ALL: [RowType; 12] = [
+    pub const ALL: [RowType; 13] = [
         RowType::Pod,
         RowType::Probe,
         RowType::Process,
@@ -68,6 +70,7 @@ impl RowType {
         RowType::Kubectl,
         RowType::Scenario,
         RowType::Claim,
+        RowType::Node,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -84,6 +87,7 @@ impl RowType {
             RowType::Kubectl => "kubectl",
             RowType::Scenario => "scenario",
             RowType::Claim => "claim",
+            RowType::Node => "node",
         }
     }
 
@@ -104,6 +108,7 @@ impl RowType {
             Record::Service { .. } | Record::Slice { .. } => RowType::Service,
             Record::ReplicaSet { .. } | Record::Deployment { .. } | Record::Pdb { .. } => RowType::Workload,
             Record::Claim { .. } => RowType::Claim,
+            Record::Node { .. } => RowType::Node,
             Record::ProxySync(_) => RowType::Proxy,
             Record::Request(_) => RowType::Request,
             Record::Event(_) => RowType::Event,
@@ -244,6 +249,15 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                 };
                 push(pdb.kubectl_name(), what, why);
             }
+            Record::Node { node, .. } => {
+                let taints: Vec<String> = node.taints.iter().map(|(t, _)| format!("{}:{}", t.key, t.effect)).collect();
+                let what = match taints.is_empty() {
+                    true => format!("Ready={}", node.ready.as_str()),
+                    false => format!("Ready={} taints={}", node.ready.as_str(), taints.join(",")),
+                };
+                let (reason, message) = node.ready.reason_and_message();
+                push(format!("node/{}", node.name), what, format!("{reason}: {message}"));
+            }
             Record::Claim { kind, claim } => {
                 let what = match (kind, claim.phase) {
                     (WatchKind::Added, phase) => format!("created, phase={}", phase.as_str()),
@@ -273,6 +287,14 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
             }
             Record::Event(ev) if matches!(ev.reason, "Scheduled" | "FailedScheduling") => {
                 push(format!("pod/{}", ev.pod), ev.reason.into(), ev.message.clone());
+            }
+            // The node lifecycle and taint-eviction controllers' events.
+            Record::Event(ev) if matches!(ev.reason, "NodeNotReady" | "TaintManagerEviction") => {
+                let kind = match &ev.source {
+                    crate::trace::record::EventSource::Controller { kind: "Node", .. } => "node",
+                    _ => "pod",
+                };
+                push(format!("{kind}/{}", ev.pod), ev.reason.into(), ev.message.clone());
             }
             _ => {}
         }

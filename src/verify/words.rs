@@ -79,6 +79,8 @@ fn phrase(stream: &str, l: &Label, d: &str) -> String {
         What::GateDelay => format!("{who} waited {d} before setting {x} on {s}"),
         What::GateWrite => format!("{who} took {d} to write {x} on {s}"),
         What::VolumeProvision => format!("{who} took {d} to provision {s}"),
+        What::LeaseRenew => format!("{who} renewed the node lease of {s} {d} late"),
+        What::TaintingPass => format!("{who} tainted {s} {d} after it was queued"),
         What::ProxySync => format!("{who} took {d} to write its rules"),
         What::ProxyMinSyncPeriod => format!("{who} waited {d} before it could sync again"),
     }
@@ -116,6 +118,8 @@ fn controller(name: &str) -> String {
         "replicaset" => "the ReplicaSet controller".to_string(),
         "endpointslice" => "the EndpointSlice controller".to_string(),
         "garbagecollector" => "the garbage collector".to_string(),
+        "nodelifecycle" => "the node lifecycle controller".to_string(),
+        "tainteviction" => "the taint-eviction controller".to_string(),
         other => format!("the {other} controller"),
     }
 }

@@ -199,7 +199,8 @@ pub fn pick<'i>(
     );
     let by_fit = rejected().any(|r| matches!(r, Rejection::Resources { .. }));
     let by_cordon = rejected().any(|r| *r == Rejection::Cordoned);
-    Err(Unschedulable { message, by_fit, by_cordon })
+    let by_taint = rejected().any(|r| *r == Rejection::Taint);
+    Err(Unschedulable { message, by_fit, by_cordon, by_taint })
 }
 
 /// No node fits: `FitError`'s message, and whether NodeResourcesFit was
@@ -210,6 +211,8 @@ pub struct Unschedulable {
     pub by_fit: bool,
     /// NodeUnschedulable rejected it on some node.
     pub by_cordon: bool,
+    /// TaintToleration rejected it on some node.
+    pub by_taint: bool,
 }
 
 #[cfg(test)]

@@ -57,6 +57,10 @@ pub struct Scheduler {
     cordon_rejected: Vec<PodId>,
     /// The nodes whose `spec.unschedulable` is true (cordoned).
     cordoned: std::collections::BTreeSet<Arc<str>>,
+    /// Its node informer: the profile's nodes with the taints they have now.
+    nodes: Vec<crate::cluster::Node>,
+    /// Those TaintToleration rejected: a taint taken away may let them in.
+    taint_rejected: Vec<PodId>,
     /// Its claim informer: what VolumeBinding reads.
     claims: volume_binding::Claims,
     rng: Stream,
@@ -65,12 +69,14 @@ pub struct Scheduler {
 impl Scheduler {
     pub fn new(cluster: Arc<Cluster>, seed: u64) -> Self {
         Scheduler {
+            nodes: cluster.nodes.clone(),
             cluster,
             pods: Informer::default(),
             unschedulable: Vec::new(),
             fit_rejected: Vec::new(),
             cordon_rejected: Vec::new(),
             cordoned: Default::default(),
+            taint_rejected: Vec::new(),
             claims: Default::default(),
             rng: Stream::new(seed, "scheduler"),
         }
@@ -94,6 +100,7 @@ impl Scheduler {
                 self.unschedulable.retain(|&p| p != pod.id);
                 self.fit_rejected.retain(|&p| p != pod.id);
                 self.cordon_rejected.retain(|&p| p != pod.id);
+                self.taint_rejected.retain(|&p| p != pod.id);
                 // A terminal pod already left the scheduler's cache.
                 if !pod.status.phase.is_terminal() {
                     self.left_the_cache(pod, out);
@@ -173,14 +180,8 @@ impl Scheduler {
         };
         let registry = &self.cluster.registry;
         let rng = &mut self.rng;
-        let picked = pick(
-            &self.cluster.nodes,
-            &wanted,
-            info,
-            |i| registry.image_size(i),
-            self.cluster.version,
-            |n| rng.below(n),
-        );
+        let picked =
+            pick(&self.nodes, &wanted, info, |i| registry.image_size(i), self.cluster.version, |n| rng.below(n));
         match picked {
             Ok(node) if to_provision.is_empty() => Some(Decision::Bind(node)),
             Ok(node) => Some(Decision::BindAfterProvisioning(node, to_provision)),
@@ -191,6 +192,9 @@ impl Scheduler {
                 }
                 if u.by_cordon {
                     self.cordon_rejected.push(pod);
+                }
+                if u.by_taint {
+                    self.taint_rejected.push(pod);
                 }
                 Some(Decision::Unschedulable(u.message))
             }
@@ -215,6 +219,29 @@ impl Scheduler {
             }
         }
         changed
+    }
+
+    /// A node's taints changed (the node lifecycle controller's). TaintToleration's
+    /// `isSchedulableAfterNodeChange` queues the pods it rejected when a
+    /// taint goes away.
+    pub fn node_taints(
+        &mut self,
+        node: &str,
+        taints: Vec<k8s_openapi::api::core::v1::Taint>,
+        out: &mut impl Outbox<Ev>,
+    ) {
+        let Some(n) = self.nodes.iter_mut().find(|n| &*n.name == node) else { return };
+        let removed = n.taints.iter().any(|t| !taints.contains(t));
+        n.taints = taints;
+        if removed {
+            let rejected = std::mem::take(&mut self.taint_rejected);
+            let (moved, kept): (Vec<PodId>, Vec<PodId>) =
+                std::mem::take(&mut self.unschedulable).into_iter().partition(|p| rejected.contains(p));
+            self.unschedulable = kept;
+            for pod in moved {
+                self.queue(pod, out);
+            }
+        }
     }
 
     /// A claim was added or changed (its informer): VolumeBinding's events

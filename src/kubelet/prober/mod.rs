@@ -13,6 +13,29 @@ use results::{ProbeResult, Results};
 use std::borrow::Cow;
 use worker::Worker;
 
+/// What a kubelet restarted during the run keeps of its containers' status
+/// (KEP-4781, from 1.35 with `ChangeContainerStatusOnKubeletRestart` off):
+/// a container running since before `before` (the new kubelet's start less
+/// `kubeletRestartGracePeriod`, 10 s) keeps `started` from the pod's old
+/// status, and, until its first readiness result, `ready` from the API
+/// pod's Ready condition (`setReadyStateOnKubeletRestart`).
+pub struct Restarted<'a> {
+    pub before: crate::time::SimTime,
+    /// The API pod's Ready condition is True.
+    pub api_ready: bool,
+    /// The containers' statuses before (`oldStatuses`).
+    pub previous: &'a [ContainerStatus],
+}
+
+impl Restarted<'_> {
+    /// The old status of `c` when it ran before the kubelet started.
+    fn old<'s>(&'s self, c: &ContainerStatus) -> Option<&'s ContainerStatus> {
+        let ContainerState::Running { started_at } = c.state else { return None };
+        let same = |o: &&ContainerStatus| o.name == c.name && o.instance == c.instance;
+        (started_at < self.before).then(|| self.previous.iter().find(same)).flatten()
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct ProbeManager {
     pub workers: Vec<Worker>,
@@ -70,18 +93,19 @@ impl ProbeManager {
         spec: &PodSpec,
         init: &mut [ContainerStatus],
         regular: &mut [ContainerStatus],
+        restarted: Option<&Restarted<'_>>,
     ) -> Vec<usize> {
         let mut triggers = Vec::new();
         for c in init {
             let sidecar = spec.container_index(&c.name).is_some_and(|i| spec.containers[i].role == Role::Sidecar);
             if sidecar {
-                self.update_container(c, &mut triggers);
+                self.update_container(c, &mut triggers, restarted);
                 continue;
             }
             // A run-to-completion init container: started while it runs,
             // ready once it has exited 0.
             let inst = c.instance.as_ref().map(|i| InstId(i.handle));
-            (c.started, c.started_why) = self.is_started(&c.name, c.state.is_running(), inst);
+            (c.started, c.started_why) = self.is_started(&c.name, c.state.is_running(), inst, None);
             let completed = matches!(&c.state, ContainerState::Terminated(t) if t.exit_code == 0);
             (c.ready, c.ready_why) = if completed {
                 (true, Cow::Borrowed("it completed (exit 0)"))
@@ -90,15 +114,16 @@ impl ProbeManager {
             };
         }
         for c in regular {
-            self.update_container(c, &mut triggers);
+            self.update_container(c, &mut triggers, restarted);
         }
         triggers
     }
 
-    fn update_container(&self, c: &mut ContainerStatus, triggers: &mut Vec<usize>) {
+    fn update_container(&self, c: &mut ContainerStatus, triggers: &mut Vec<usize>, restarted: Option<&Restarted<'_>>) {
         let inst = c.instance.as_ref().map(|i| InstId(i.handle));
         let running = c.state.is_running();
-        let (started, started_why) = self.is_started(&c.name, running, inst);
+        let old = restarted.and_then(|r| r.old(c).map(|o| (r, o)));
+        let (started, started_why) = self.is_started(&c.name, running, inst, old.map(|(_, o)| o));
         c.started = started;
         c.started_why = started_why;
         if !started {
@@ -111,6 +136,11 @@ impl ProbeManager {
             (false, _, _) => (false, Cow::Borrowed("the container is not running")),
             (true, Some(ProbeResult::Success), _) => (true, Cow::Borrowed("the readiness probe succeeded")),
             (true, _, None) => (true, Cow::Borrowed("it runs and has no readiness probe")),
+            // `setReadyStateOnKubeletRestart`: no result yet, the API pod's Ready.
+            (true, None, Some(_)) if old.is_some() => match old.is_some_and(|(r, _)| r.api_ready) {
+                true => (true, Cow::Borrowed("the pod was Ready when the kubelet restarted")),
+                false => (false, Cow::Borrowed("the pod was not Ready when the kubelet restarted")),
+            },
             (true, result, Some(w)) => {
                 triggers.push(w);
                 let why = if result == Some(ProbeResult::Failure) && self.workers[w].result_run > 0 {
@@ -123,14 +153,24 @@ impl ProbeManager {
         };
     }
 
-    /// `isContainerStarted`.
-    fn is_started(&self, name: &str, running: bool, inst: Option<InstId>) -> (bool, Cow<'static, str>) {
+    /// `isContainerStarted`; `old`: the container's status before a kubelet
+    /// restart, whose `started` stands until a startup result exists.
+    fn is_started(
+        &self,
+        name: &str,
+        running: bool,
+        inst: Option<InstId>,
+        old: Option<&ContainerStatus>,
+    ) -> (bool, Cow<'static, str>) {
         if !running {
             return (false, Cow::Borrowed("the container is not running"));
         }
         match inst.and_then(|i| self.results(ProbeKind::Startup).get(i)) {
             Some(ProbeResult::Success) => (true, Cow::Borrowed("the startup probe succeeded")),
             Some(_) => (false, Cow::Borrowed("the startup probe has not succeeded yet")),
+            None if old.is_some_and(|o| o.started) => {
+                (true, Cow::Borrowed("it had started when the kubelet restarted"))
+            }
             None if self.worker(name, ProbeKind::Startup).is_some() => {
                 (false, Cow::Borrowed("the startup probe has not succeeded yet"))
             }

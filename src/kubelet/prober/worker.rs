@@ -117,6 +117,7 @@ impl Worker {
         &mut self,
         status: Option<&PodStatus>,
         can_restart: bool,
+        restarted_before: Option<SimTime>,
         now: SimTime,
         results: &mut Results,
         updates: &mut Vec<Update>,
@@ -139,7 +140,12 @@ impl Worker {
                 results.remove(old);
             }
             self.container_id = Some(id);
-            self.set(results, id, self.initial_value(), Cow::Borrowed("a new container"), updates);
+            // A kubelet restarted from 1.35 seeds no result for a container
+            // running since before it started (`kubeletRestartGracePeriod`).
+            let kept = matches!(c.state, ContainerState::Running { started_at } if restarted_before.is_some_and(|b| started_at < b));
+            if !kept {
+                self.set(results, id, self.initial_value(), Cow::Borrowed("a new container"), updates);
+            }
             self.on_hold = false;
         }
         if self.on_hold {
@@ -258,7 +264,7 @@ mod tests {
     }
 
     fn step_at(w: &mut Worker, m: &StatusManager, now_ms: u64) -> Step {
-        w.begin(m.cached(), true, SimTime::from_millis(now_ms), &mut Results::default(), &mut Vec::new())
+        w.begin(m.cached(), true, None, SimTime::from_millis(now_ms), &mut Results::default(), &mut Vec::new())
     }
 
     /// doProbe reads StartedAt from the status manager's cache, which holds

@@ -9,9 +9,10 @@ use crate::api::status::{
 };
 use crate::cluster::Version;
 use crate::kubelet::pleg::{ContainerSnap, PodSnapshot};
-use crate::kubelet::prober::ProbeManager;
+use crate::kubelet::prober::{ProbeManager, Restarted};
 use crate::kubelet::runtime::{EndCause, InstState};
 use crate::spec::{ContainerSpec, PodSpec, RestartPolicy, Role};
+use crate::time::SimTime;
 use foldhash::HashMap;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -43,6 +44,11 @@ pub struct Inputs<'a> {
     pub version: Version,
     /// PodReadyToStartContainers is written (feature gate).
     pub ready_to_start_condition: bool,
+    /// The kubelet restarted during the run and keeps its containers'
+    /// status (KEP-4781): its start less `kubeletRestartGracePeriod`.
+    pub restarted_before: Option<SimTime>,
+    /// The API pod's Ready condition is True.
+    pub api_ready: bool,
 }
 
 /// The generated status and the readiness workers to trigger at once.
@@ -54,7 +60,14 @@ pub struct Generated {
 pub fn generate(i: &Inputs<'_>) -> Generated {
     let mut init_containers = container_statuses(i, true);
     let mut containers = container_statuses(i, false);
-    let readiness_triggers = i.probes.update_pod_status(i.spec, &mut init_containers, &mut containers);
+    // Only a restarted kubelet reads the old statuses.
+    let previous: Vec<ContainerStatus> = match i.restarted_before {
+        Some(_) => i.previous.init_containers.iter().chain(&i.previous.containers).cloned().collect(),
+        None => Vec::new(),
+    };
+    let restarted = i.restarted_before.map(|before| Restarted { before, api_ready: i.api_ready, previous: &previous });
+    let readiness_triggers =
+        i.probes.update_pod_status(i.spec, &mut init_containers, &mut containers, restarted.as_ref());
     // `HasAnyActiveRegularContainerStarted`: a regular container exists in the runtime.
     let has_initialized = i.spec.regular().any(|(idx, _)| i.snapshot.newest(idx).is_some());
     let mut phase = pod_phase(i.spec, &init_containers, &containers, i.terminal, has_initialized);
