@@ -77,11 +77,12 @@ impl World {
             false => format!("node/{node} already cordoned"),
         };
         self.kubectl(&command, line, None, now);
-        // GetPodsForDeletion: the pods whose spec.nodeName is the node.
-        let on_node: Vec<PodId> = (self.api.pods().iter())
-            .filter(|p| !p.meta.removed && p.node.as_deref() == Some(&*node))
-            .map(|p| p.id)
-            .collect();
+        // GetPodsForDeletion: the pods whose spec.nodeName is the node, in
+        // the API's list order (by namespace, then name).
+        let mut on_node: Vec<&crate::api::pod::ApiPod> =
+            (self.api.pods().iter()).filter(|p| !p.meta.removed && p.node.as_deref() == Some(&*node)).collect();
+        on_node.sort_by(|a, b| (&a.spec.namespace, &a.spec.name).cmp(&(&b.spec.namespace, &b.spec.name)));
+        let on_node: Vec<PodId> = on_node.into_iter().map(|p| p.id).collect();
         let mut errors: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
         let mut warnings: Vec<String> = Vec::new();
         let mut pods = Vec::new();
@@ -205,10 +206,12 @@ impl World {
             _ => format!("[{}]", errors.join(", ")),
         };
         if evicting {
-            let left: Vec<String> = (self.api.pods().iter())
+            let mut left: Vec<(&str, &str)> = (self.api.pods().iter())
                 .filter(|p| !p.meta.removed && p.node.as_deref() == Some(node))
-                .map(|p| format!("pod/{}", p.spec.name))
+                .map(|p| (p.spec.namespace.as_str(), p.spec.name.as_str()))
                 .collect();
+            left.sort();
+            let left: Vec<String> = left.into_iter().map(|(_, name)| format!("pod/{name}")).collect();
             if !left.is_empty() {
                 let line = format!("There are pending pods in node {node:?} when an error occurred: {text}");
                 self.kubectl(command, line, None, now);

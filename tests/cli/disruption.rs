@@ -390,3 +390,67 @@ fn always_allow_and_two_budgets() {
         "{row}"
     );
 }
+
+/// `makeFilters` on two pods without a controller, `cache` with an emptyDir
+/// volume: without flags each refusal is its own error (`cannot delete
+/// MESSAGE: ns/pod`), the node's line prints the aggregate as `[e1, e2]`
+/// and `CheckErr` one per line (podsim sorts what Go's map orders at
+/// random); `--force` leaves the local-storage refusal; with
+/// `--delete-emptydir-data` too, the one warning is the last filter's
+/// (`localStorageFilter`'s own warning is dropped), the pods in the API's
+/// list order (by name: bare, then cache).
+#[test]
+fn the_drain_filters_refuse_local_storage_and_unmanaged_pods() {
+    let dir = crate::TempDir::new("drain-filters");
+    let pod = |name: &str, volume: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\nspec:\n  nodeName: node-1\n  containers:\n  - name: app\n    image: nginx:1.27\n{volume}"
+        )
+    };
+    let text = format!("{}---\n{}", pod("cache", "  volumes:\n  - name: scratch\n    emptyDir: {}\n"), pod("bare", ""));
+    let file = dir.write("two.yaml", &text);
+    let lines = |options: &str| {
+        let drain = format!("node/node-1@10s{options}");
+        let args = [
+            "run",
+            "-f",
+            &file,
+            "--cluster",
+            "models/clusters/two-nodes.yaml",
+            "--until",
+            "15s",
+            "-o",
+            "jsonl",
+            "--drain",
+            &drain,
+        ];
+        seen(&podsim(args).stdout).kubectl.into_iter().map(|(_, l, _)| l).collect::<Vec<_>>()
+    };
+    let local = "cannot delete Pods with local storage (use --delete-emptydir-data to override): default/cache";
+    let unmanaged =
+        "cannot delete cannot delete Pods that declare no controller (use --force to override): default/bare";
+    let block = |text: &str| {
+        vec![
+            "node/node-1 cordoned".to_string(),
+            format!("error: unable to drain node \"node-1\" due to error: {text}, continuing command..."),
+            "There are pending nodes to be drained:".into(),
+            " node-1".into(),
+        ]
+    };
+    let mut want = block(&format!("[{local}, {unmanaged}]"));
+    want.extend([local.to_string(), unmanaged.to_string()]);
+    assert_eq!(lines(""), want);
+    let mut want = block(local);
+    want.push(local.into());
+    assert_eq!(lines(",force=true"), want);
+    let forced = lines(",force=true,delete-emptydir-data=true");
+    assert_eq!(
+        forced[1..4],
+        [
+            "Warning: deleting Pods that declare no controller: default/bare, default/cache",
+            "evicting pod default/bare",
+            "evicting pod default/cache"
+        ]
+    );
+    assert_eq!(forced.last().unwrap(), "node/node-1 drained");
+}
