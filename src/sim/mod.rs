@@ -385,7 +385,7 @@ impl World {
             prebind: Vec::new(),
             aliases: Default::default(),
             disruption: (!setup.pdbs.is_empty())
-                .then(|| crate::control::disruption::Controller::new(setup.cluster.clone(), seed)),
+                .then(|| crate::control::disruption::Controller::new(setup.cluster.clone(), seed, setup.epoch_ns)),
             drains: Vec::new(),
             node_state: node_loss::Nodes::new(&setup.cluster),
             kubelet_runs: vec![0; setup.cluster.nodes.len()],

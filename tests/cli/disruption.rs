@@ -454,3 +454,42 @@ fn the_drain_filters_refuse_local_storage_and_unmanaged_pods() {
     );
     assert_eq!(forced.last().unwrap(), "node/node-1 drained");
 }
+
+/// A `maxUnavailable` budget over a pod no controller owns: the scale
+/// (`getExpectedScale`) leaves it out, so 0 pods are expected and no
+/// disruption is allowed, and each sync says so in an `UnmanagedPods`
+/// Warning about the budget (the correlator counting the repeats); a budget
+/// that selects nothing (yet) says `NoPods`.
+#[test]
+fn a_budget_over_unmanaged_pods_says_so() {
+    let dir = crate::TempDir::new("pdb-unmanaged");
+    let text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: bare\n  labels: {app: web}\nspec:\n  containers:\n  - name: app\n    image: nginx:1.27\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  maxUnavailable: 1\n  selector:\n    matchLabels: {app: web}\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: none\nspec:\n  minAvailable: 1\n  selector:\n    matchLabels: {app: nothing}\n";
+    let file = dir.write("bare.yaml", text);
+    let run = podsim(["run", "-f", &file, "--until", "20s", "-o", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let events: Vec<Value> = (run.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()))
+        .filter(|v| v["type"] == "EVENT" && v["object"]["involvedObject"]["kind"] == "PodDisruptionBudget")
+        .map(|v| v["object"].clone())
+        .collect();
+    let unmanaged = events.iter().filter(|e| e["reason"] == "UnmanagedPods").collect::<Vec<_>>();
+    assert!(!unmanaged.is_empty(), "{events:?}");
+    let e = unmanaged.last().unwrap();
+    assert_eq!(e["type"], "Warning");
+    assert_eq!(e["involvedObject"]["name"], "web");
+    assert_eq!(e["involvedObject"]["apiVersion"], "policy/v1");
+    assert_eq!(e["source"]["component"], "controllermanager");
+    assert_eq!(
+        e["message"],
+        "Pods selected by this PodDisruptionBudget (selector: &LabelSelector{MatchLabels:map[string]string{app: web,},MatchExpressions:[]LabelSelectorRequirement{},}) were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. To account for these pods please set \".spec.minAvailable\" field of the PDB to an integer value."
+    );
+    assert_eq!(e["count"].as_i64(), Some(unmanaged.len() as i64), "one event, its count raised");
+    let none =
+        events.iter().find(|e| e["reason"] == "NoPods" && e["involvedObject"]["name"] == "none").expect("NoPods");
+    assert_eq!((none["type"].as_str(), none["message"].as_str()), (Some("Normal"), Some("No matching pods found")));
+    let writes: Vec<Value> = (run.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()))
+        .filter(|v| v["object"]["kind"] == "PodDisruptionBudget" && v["object"]["metadata"]["name"] == "web")
+        .collect();
+    let status = &writes.last().unwrap()["object"]["status"];
+    let counts = [&status["expectedPods"], &status["desiredHealthy"], &status["disruptionsAllowed"]];
+    assert_eq!(counts.map(|c| c.as_i64()), [Some(0), Some(0), Some(0)]);
+}

@@ -17,27 +17,35 @@ pub struct PodView {
     pub ready: bool,
 }
 
+/// What `buildDisruptedPodMap` found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Disrupted {
+    /// The entries still expected to be deleted.
+    pub pods: BTreeMap<Arc<str>, SimTime>,
+    /// When to look again: the earliest expiry.
+    pub recheck: Option<SimTime>,
+    /// The pods whose entry expired undeleted (each gets a `NotDeleted` Warning).
+    pub expired: Vec<Arc<str>>,
+}
+
 /// `buildDisruptedPodMap`: the entries of `disruptedPods` still expected to
 /// be deleted — for pods not deleting yet, younger than `DeletionTimeout` —
-/// and when to look again (the earliest expiry). An expired entry is
-/// dropped (the controller also records a `NotDeleted` Warning).
-pub fn build_disrupted_pod_map(
-    pods: &[PodView],
-    disrupted: &BTreeMap<Arc<str>, SimTime>,
-    now: SimTime,
-) -> (BTreeMap<Arc<str>, SimTime>, Option<SimTime>) {
+/// and when to look again. An expired entry is dropped.
+pub fn build_disrupted_pod_map(pods: &[PodView], disrupted: &BTreeMap<Arc<str>, SimTime>, now: SimTime) -> Disrupted {
     let mut result = BTreeMap::new();
     let mut recheck: Option<SimTime> = None;
+    let mut expired = Vec::new();
     for pod in pods.iter().filter(|p| !p.deleting) {
         let Some(&at) = disrupted.get(&pod.name) else { continue };
         let expected_deletion = at + DELETION_TIMEOUT;
         if expected_deletion < now {
+            expired.push(pod.name.clone());
             continue;
         }
         recheck = Some(recheck.map_or(expected_deletion, |r| r.min(expected_deletion)));
         result.insert(pod.name.clone(), at);
     }
-    (result, recheck)
+    Disrupted { pods: result, recheck, expired }
 }
 
 /// `countHealthyPods`: Ready pods, neither deleting nor expected to be
@@ -74,10 +82,11 @@ mod tests {
         let t = SimTime::ZERO + SimDuration::from_secs(10);
         let pods = [pod("a", false, true), pod("b", true, true)];
         let disrupted = BTreeMap::from([(Arc::from("a"), t), (Arc::from("b"), t), (Arc::from("gone"), t)]);
-        let (kept, recheck) = build_disrupted_pod_map(&pods, &disrupted, t);
-        assert_eq!(kept.keys().map(|k| &**k).collect::<Vec<_>>(), ["a"]);
-        assert_eq!(recheck, Some(t + DELETION_TIMEOUT));
+        let d = build_disrupted_pod_map(&pods, &disrupted, t);
+        assert_eq!(d.pods.keys().map(|k| &**k).collect::<Vec<_>>(), ["a"]);
+        assert_eq!((d.recheck, d.expired.len()), (Some(t + DELETION_TIMEOUT), 0));
         let late = t + DELETION_TIMEOUT + SimDuration::from_millis(1);
-        assert_eq!(build_disrupted_pod_map(&pods, &disrupted, late), (BTreeMap::new(), None));
+        let expired = Disrupted { expired: vec![Arc::from("a")], ..Disrupted::default() };
+        assert_eq!(build_disrupted_pod_map(&pods, &disrupted, late), expired);
     }
 }

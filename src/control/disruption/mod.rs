@@ -8,18 +8,22 @@
 //! (`getExpectedScale`), with no handlers. One worker syncs one budget at a
 //! time, its `UpdateStatus` in flight until answered.
 //!
-//! Left out: the `UnmanagedPods` and `NotDeleted` Warning events, the stale
-//! DisruptionTarget worker (`syncStalePodDisruption`: an evicted pod here is
-//! always deleted), and StatefulSets and ReplicationControllers as scale
-//! sources (podsim has neither). A pod several budgets select queues every
-//! one (the controller queues the first its lister returns).
+//! Its events (`dc.recorder`, component `controllermanager`) are recorded
+//! as the client-go correlator aggregates them: a repeat of the same reason
+//! and message about the same object raises the first one's count.
+//!
+//! Left out: the stale DisruptionTarget worker (`syncStalePodDisruption`:
+//! an evicted pod here is always deleted), and StatefulSets and
+//! ReplicationControllers as scale sources (podsim has neither). A pod
+//! several budgets select queues the first created (the controller queues
+//! the first its lister returns, in the cache's order).
 
 mod expected_pod_count;
 mod healthy;
 mod status;
 
 pub use expected_pod_count::{Selected, get_expected_pod_count};
-pub use healthy::{DELETION_TIMEOUT, PodView, build_disrupted_pod_map, count_healthy_pods};
+pub use healthy::{DELETION_TIMEOUT, Disrupted, PodView, build_disrupted_pod_map, count_healthy_pods};
 pub use status::{Counts, disruptions_allowed, update_pdb_status};
 
 use crate::api::deployment::ApiDeployment;
@@ -34,10 +38,13 @@ use crate::control::workqueue::WorkQueue;
 use crate::engine::{Ctx, Outbox};
 use crate::ids::PdbId;
 use crate::informer::Informer;
+use crate::manifest::workloads::go_string;
 use crate::rng::{Label, Stream, What};
-use crate::time::SimTime;
+use crate::spec::{Budget, IntOrPercent};
+use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
-use crate::trace::record::WatchKind;
+use crate::trace::record::{ApiEvent, EventSource, WatchKind};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -48,8 +55,10 @@ pub enum Ev {
     Pdb(WatchKind, Arc<ApiPdb>),
     ReplicaSet(WatchKind, Arc<ApiReplicaSet>),
     Deployment(WatchKind, Arc<ApiDeployment>),
-    /// A delayed key is due (`enqueuePdbForRecheck`, a failed sync's backoff).
+    /// A delayed key of the queue is due (a failed sync's backoff).
     Wake(PdbId),
+    /// A key of the recheck queue is due (`enqueuePdbForRecheck`).
+    Recheck(PdbId),
     /// The API server answered the status write of a budget.
     Written(PdbId, Result<(), Refused>),
 }
@@ -96,9 +105,24 @@ pub struct Controller {
     replica_sets: Informer<ApiReplicaSet>,
     deployments: Informer<ApiDeployment>,
     queue: WorkQueue<PdbId>,
+    /// `recheckQueue`: a budget waits here until a `disruptedPods` entry
+    /// expires, then its worker adds it to the queue, rate-limited.
+    recheck: WorkQueue<PdbId>,
     /// The one worker's budget, its status write in flight.
     syncing: Option<PdbId>,
     rng: Stream,
+    /// Nanoseconds since the Unix epoch of simulated time zero (events' names).
+    epoch_ns: u128,
+    /// Each event recorded, by object, reason and message (the correlator's key).
+    events: BTreeMap<(Arc<str>, &'static str, String), ApiEvent>,
+}
+
+/// The object an event is about.
+struct About<'a> {
+    kind: &'static str,
+    name: &'a str,
+    namespace: &'a str,
+    uid: &'a Arc<str>,
 }
 
 impl runtime::Controller for Controller {
@@ -107,13 +131,11 @@ impl runtime::Controller for Controller {
     fn handle(&mut self, ev: Ev, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         match ev {
-            // addPod / updatePod / deletePod: the budgets of the pod, old and new.
+            // addPod / updatePod / deletePod: the budget of the pod as it is now.
             Ev::Pod(kind, pod) => {
-                let old = self.pods.apply(kind, &pod);
-                for p in std::iter::once(&pod).chain(old.as_ref()) {
-                    let selecting = self.pdbs.list().filter(|b| b.spec.selects(&p.spec.namespace, &p.spec.labels));
-                    let ids: Vec<PdbId> = selecting.map(|b| b.id).collect();
-                    ids.into_iter().for_each(|id| self.queue.add(id));
+                self.pods.apply(kind, &pod);
+                if let Some(id) = self.get_pdb_for_pod(&pod, ctx) {
+                    self.queue.add(id);
                 }
             }
             Ev::Pdb(kind, pdb) => {
@@ -127,6 +149,14 @@ impl runtime::Controller for Controller {
                 self.deployments.apply(kind, &d);
             }
             Ev::Wake(id) => self.queue.wake(id, now),
+            // `processNextRecheckWorkItem`.
+            Ev::Recheck(id) => {
+                self.recheck.wake(id, now);
+                while let Some(id) = self.recheck.get() {
+                    self.recheck.done(id);
+                    self.requeue(id, now, ctx);
+                }
+            }
             Ev::Written(id, result) => {
                 self.syncing = None;
                 match result {
@@ -142,8 +172,11 @@ impl runtime::Controller for Controller {
 }
 
 impl Controller {
-    pub fn new(cluster: Arc<Cluster>, seed: u64) -> Self {
+    pub fn new(cluster: Arc<Cluster>, seed: u64, epoch_ns: u128) -> Self {
         Controller {
+            recheck: WorkQueue::controller_default(),
+            epoch_ns,
+            events: BTreeMap::new(),
             cluster,
             pods: Informer::default(),
             pdbs: Informer::default(),
@@ -163,6 +196,62 @@ impl Controller {
         }
     }
 
+    /// `getPdbForPod`: the first budget selecting the pod; with several, a
+    /// `MultiplePodDisruptionBudgets` Warning about the pod.
+    fn get_pdb_for_pod(&mut self, pod: &ApiPod, ctx: &mut Ctx<'_, impl Outbox<Out>>) -> Option<PdbId> {
+        let selects = |b: &&Arc<ApiPdb>| b.spec.selects(&pod.spec.namespace, &pod.spec.labels);
+        let first = self.pdbs.list().find(selects)?.clone();
+        let several = self.pdbs.list().filter(selects).nth(1).is_some();
+        if several {
+            let (ns, name) = (&pod.spec.namespace, &pod.spec.name);
+            let about = About { kind: "Pod", name, namespace: ns, uid: &pod.meta.uid };
+            let message = || {
+                format!(
+                    "Pod {ns:?}/{name:?} matches multiple PodDisruptionBudgets.  Chose {:?} arbitrarily.",
+                    first.spec.name
+                )
+            };
+            self.event(about, true, "MultiplePodDisruptionBudgets", message, ctx);
+        }
+        Some(first.id)
+    }
+
+    /// An event of `dc.recorder`, through the correlator; none in a sweep.
+    fn event(
+        &mut self,
+        about: About<'_>,
+        warning: bool,
+        reason: &'static str,
+        message: impl FnOnce() -> String,
+        ctx: &mut Ctx<'_, impl Outbox<Out>>,
+    ) {
+        if !ctx.trace.keeps_all() {
+            return;
+        }
+        let now = ctx.q.now();
+        let message = message();
+        let key = (about.uid.clone(), reason, message.clone());
+        let event = match self.events.get(&key) {
+            Some(e) => ApiEvent { count: e.count + 1, last: now, ..e.clone() },
+            None => ApiEvent {
+                name: format!("{}.{:x}", about.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000),
+                pod: Arc::from(about.name),
+                namespace: Arc::from(about.namespace),
+                pod_uid: about.uid.clone(),
+                field_path: None,
+                warning,
+                reason,
+                message,
+                count: 1,
+                first: now,
+                last: now,
+                source: EventSource::Controller { component: "controllermanager", kind: about.kind },
+            },
+        };
+        self.events.insert(key, event.clone());
+        ctx.trace.push(now, Record::Event(Arc::new(event)));
+    }
+
     fn requeue(&mut self, id: PdbId, now: SimTime, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         if let Some(due) = self.queue.add_rate_limited(id, now) {
             ctx.q.at(due, Out::Own(Ev::Wake(id)));
@@ -175,24 +264,57 @@ impl Controller {
     fn sync(&mut self, id: PdbId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         let Some(pdb) = self.pdbs.get(id).cloned() else { return self.queue.done(id) };
-        let pods: Vec<&Arc<ApiPod>> =
-            self.pods.list().filter(|p| pdb.spec.selects(&p.spec.namespace, &p.spec.labels)).collect();
-        let selected = Selected { pods: pods.len() as i32, scale: self.expected_scale(&pods) };
+        let pods: Vec<Arc<ApiPod>> =
+            self.pods.list().filter(|p| pdb.spec.selects(&p.spec.namespace, &p.spec.labels)).cloned().collect();
+        let about = || About {
+            kind: "PodDisruptionBudget",
+            name: &pdb.spec.name,
+            namespace: &pdb.spec.namespace,
+            uid: &pdb.meta.uid,
+        };
+        if pods.is_empty() {
+            self.event(about(), false, "NoPods", || "No matching pods found".into(), ctx);
+        }
+        let refs: Vec<&Arc<ApiPod>> = pods.iter().collect();
+        let selected = Selected { pods: pods.len() as i32, scale: self.expected_scale(&refs) };
         let status = match get_expected_pod_count(pdb.spec.budget, &selected) {
             Ok((expected_pods, desired_healthy)) => {
-                let views: Vec<PodView> = pods.iter().map(|p| view(p)).collect();
-                let (disrupted_pods, recheck) = build_disrupted_pod_map(&views, &pdb.status.disrupted_pods, now);
-                let current_healthy = count_healthy_pods(&views, &disrupted_pods, now);
-                if let Some(at) = recheck
-                    && let Some(due) =
-                        self.queue.add_after(id, at.since(now).max(crate::time::SimDuration::from_millis(1)), now)
-                {
-                    ctx.q.at(due, Out::Own(Ev::Wake(id)));
+                // The scale counts only pods with a controller: the others are said once per sync.
+                let by_scale = !matches!(pdb.spec.budget, None | Some(Budget::MinAvailable(IntOrPercent::Int(_))));
+                if by_scale && pods.iter().any(|p| p.spec.owner.is_none()) {
+                    let selector =
+                        LabelSelector { match_labels: Some(pdb.spec.selector.clone()), match_expressions: None };
+                    let message = || {
+                        format!(
+                            "Pods selected by this PodDisruptionBudget (selector: {}) were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. To account for these pods please set \".spec.minAvailable\" field of the PDB to an integer value.",
+                            go_string(&selector)
+                        )
+                    };
+                    self.event(about(), true, "UnmanagedPods", message, ctx);
                 }
-                let counts = Counts { current_healthy, desired_healthy, expected_pods, disrupted_pods };
-                update_pdb_status(&pdb.status, pdb.meta.generation, counts, now)
+                let views: Vec<PodView> = pods.iter().map(|p| view(p)).collect();
+                let disrupted = build_disrupted_pod_map(&views, &pdb.status.disrupted_pods, now);
+                for name in &disrupted.expired {
+                    let Some(p) = pods.iter().find(|p| *p.spec.name == **name) else { continue };
+                    let about = About { kind: "Pod", name, namespace: &p.spec.namespace, uid: &p.meta.uid };
+                    // The controller names the budget by its namespace twice.
+                    let ns = &pdb.spec.namespace;
+                    let message = || format!("Pod was expected by PDB {ns}/{ns} to be deleted but it wasn't");
+                    self.event(about, true, "NotDeleted", message, ctx);
+                }
+                let current_healthy = count_healthy_pods(&views, &disrupted.pods, now);
+                let counts = Counts { current_healthy, desired_healthy, expected_pods, disrupted_pods: disrupted.pods };
+                let status = update_pdb_status(&pdb.status, pdb.meta.generation, counts, now);
+                if let Some(at) = disrupted.recheck
+                    && let Some(due) = self.recheck.add_after(id, at.since(now).max(SimDuration::from_millis(1)), now)
+                {
+                    ctx.q.at(due, Out::Own(Ev::Recheck(id)));
+                }
+                status
             }
             Err(e) => {
+                let message = || format!("Failed to calculate the number of expected pods: {e}");
+                self.event(about(), true, "CalculateExpectedPodCountFailed", message, ctx);
                 // `failSafe`: no disruption allowed, the error said.
                 let mut s = pdb.status.clone();
                 s.disruptions_allowed = 0;

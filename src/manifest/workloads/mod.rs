@@ -19,8 +19,8 @@
 mod build;
 mod defaults;
 mod selector;
-pub use selector::go_map;
 pub(super) use selector::validate_selector;
+pub use selector::{go_map, go_string};
 pub(super) use validation::{percent, shown, validate_int_or_percent, validate_object_meta};
 mod unsupported;
 mod validation;
