@@ -228,7 +228,7 @@ impl World {
         );
         self.kubectl(command, "There are pending nodes to be drained:".into(), None, now);
         self.kubectl(command, format!(" {node}"), None, now);
-        let last = errors.len() - 1;
+        let last = errors.len().saturating_sub(1);
         for (i, e) in errors.iter().enumerate() {
             self.kubectl(command, e.clone(), (i == last).then_some(1), now);
         }

@@ -493,3 +493,19 @@ fn a_budget_over_unmanaged_pods_says_so() {
     let counts = [&status["expectedPods"], &status["desiredHealthy"], &status["disruptionsAllowed"]];
     assert_eq!(counts.map(|c| c.as_i64()), [Some(0), Some(0), Some(0)]);
 }
+
+/// `--grace-period` reaches the eviction's DeleteOptions: the pod's
+/// deletionTimestamp is the drain's instant plus 5 s, not its own 30 s.
+#[test]
+fn a_drain_passes_its_grace_period_to_the_eviction() {
+    let dir = crate::TempDir::new("drain-grace");
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: bare\nspec:\n  nodeName: node-1\n  containers:\n  - name: app\n    image: nginx:1.27\n";
+    let file = dir.write("bare.yaml", pod);
+    let drain = "node/node-1@10s,grace-period=5,force=true";
+    let run =
+        podsim(["run", "-f", &file, "--cluster", "models/clusters/two-nodes.yaml", "--until", "20s", "--drain", drain]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("kubectl drain node-1 --grace-period=5 --force"), "{}", run.stdout);
+    let row = run.stdout.lines().find(|l| l.contains("deletionTimestamp=")).unwrap();
+    assert!(row.starts_with("    10.000s") && row.contains("deletionTimestamp=+15s (grace 5s)"), "{row}");
+}
