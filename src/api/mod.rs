@@ -89,6 +89,10 @@ impl ApiServer {
         self.services.get(id)
     }
 
+    pub fn slices(&self) -> &[ApiSlice] {
+        self.slices.all()
+    }
+
     pub fn slice(&self, id: SliceId) -> &ApiSlice {
         self.slices.get(id)
     }

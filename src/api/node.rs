@@ -69,6 +69,14 @@ impl ApiNode {
         self.taints.iter().map(|(t, _)| t.clone()).collect()
     }
 
+    /// `status.nodeInfo.bootID` after a reboot: a UUID per boot, the same in every run.
+    pub fn boot_id(&self) -> String {
+        let h = crate::rng::fnv1a_parts(&[self.name.as_bytes(), &self.boots.to_le_bytes()]);
+        let g = crate::rng::fnv1a_parts(&[&h.to_le_bytes(), b"boot"]);
+        let hex = format!("{h:016x}{g:016x}");
+        format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+    }
+
     /// Whether a taint with this key and effect is on the node.
     pub fn has_taint(&self, key: &str, effect: &str) -> bool {
         self.taints.iter().any(|(t, _)| t.key == key && t.effect == effect)

@@ -437,6 +437,11 @@ pub struct RunInputs {
     /// kubelet`; the containers run on): node/NAME@TIME, e.g. node/node-1@60s.
     #[arg(long = "restart-kubelet", value_name = "NODE@TIME")]
     pub restart_kubelet: Vec<String>,
+    /// Reboot a node at a time: it goes down (its kubelet, kube-proxy and
+    /// containers stop) and boots after `down` (default 30s):
+    /// node/NAME@TIME[,down=D], e.g. node/node-1@60s,down=90s.
+    #[arg(long = "reboot", value_name = "NODE@TIME")]
+    pub reboot: Vec<String>,
     /// Send HTTP requests: TARGET[/PATH][@START][,every=2s|rate=5/s][,count=N]
     /// [,from=node/NAME|pod/NAME][,timeout=1s][,name=NAME], where TARGET is
     /// service/NAME[:PORT] or pod/NAME:PORT, e.g. service/web:80/ready@5s,every=1s,count=20.

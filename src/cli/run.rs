@@ -8,8 +8,8 @@ use crate::run::{Inputs, add_rollout_status, simulate};
 use crate::scenario::ActionOrigin;
 use crate::scenario::actions::{Action, Timed};
 use crate::scenario::actions::{
-    NodeFault, parse_condition_flag, parse_cordon_flag, parse_delete_flag, parse_kill_flag, parse_node_flag,
-    parse_patch_flag,
+    NodeFault, REBOOT_DOWN, parse_condition_flag, parse_cordon_flag, parse_delete_flag, parse_kill_flag,
+    parse_node_flag, parse_patch_flag,
 };
 use crate::scenario::drain::{parse_drain_flag, parse_evict_flag};
 use crate::scenario::traffic::parse_traffic_flag;
@@ -35,6 +35,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
         ("--drain", &args.drain),
         ("--node-down", &args.node_down),
         ("--restart-kubelet", &args.restart_kubelet),
+        ("--reboot", &args.reboot),
     ];
     for (flag, values) in flags {
         for v in values {
@@ -51,6 +52,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
                 "--drain" => parse_drain_flag(v).map(|(at, d)| Timed { at, action: Action::Drain(d) }),
                 "--node-down" => parse_node_flag(v, NodeFault::Down),
                 "--restart-kubelet" => parse_node_flag(v, NodeFault::RestartKubelet),
+                "--reboot" => parse_node_flag(v, NodeFault::Reboot { down: REBOOT_DOWN }),
                 _ => parse_kill_flag(v),
             };
             let origin = ActionOrigin::Flag(format!("{flag} {v}"));

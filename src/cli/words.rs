@@ -40,6 +40,7 @@ pub fn inputs(args: &RunInputs) -> String {
         ("--drain", &args.drain),
         ("--node-down", &args.node_down),
         ("--restart-kubelet", &args.restart_kubelet),
+        ("--reboot", &args.reboot),
         ("--traffic", &args.traffic),
     ];
     for (name, values) in repeated {

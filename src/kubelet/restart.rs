@@ -1,4 +1,5 @@
-//! The kubelet process restarts (`systemctl restart kubelet`, an upgrade):
+//! The kubelet process restarts (`systemctl restart kubelet`, an upgrade,
+//! or the node's boot after it went down):
 //! what it held in memory is gone — pod workers, PLEG's cache, the probe
 //! workers and their results, the status manager's cache, the back-off
 //! records, the event correlator, the image puller's queue — while the
@@ -43,6 +44,14 @@ impl Kubelet {
         let (container, detail) = (worker.container, format!("{} probe worker start", worker.kind));
         let pods = &self.pods;
         self.rng.phase(period, || label(pods, What::Phase, pod, Some(container)).with(detail))
+    }
+
+    /// The node boots after it went down: the runtime lost every process
+    /// and sandbox, then a new kubelet process starts.
+    pub fn boot(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        self.runtime.power_loss(ctx.q.now());
+        self.inflight.clear();
+        self.restart(ctx);
     }
 
     pub fn restart(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {

@@ -28,6 +28,9 @@ pub enum EndCause {
     /// The kernel's OOM killer: its resident memory `rss` went above the
     /// `limit` of its cgroup.
     OomKilled { rss: Quantity, limit: Quantity },
+    /// The machine stopped under it: containerd, started again, finds its
+    /// task gone and reports exit code 255, reason `Unknown`.
+    NodeLost,
 }
 
 /// A runtime container state (`kubecontainer.State`).
@@ -148,6 +151,8 @@ pub struct Runtime {
 
 /// Exit code of a process killed by SIGKILL (128 + 9).
 pub const SIGKILL_EXIT: i32 = 137;
+/// containerd's exit code for a task it lost (`unknownExitCode`).
+pub const LOST_EXIT: i32 = 255;
 
 impl Runtime {
     /// A node's runtime with `images` already present.
@@ -286,6 +291,24 @@ impl Runtime {
     /// process of it gets SIGKILL, its PID 1 too, whatever it was doing.
     pub fn oom_kill(&mut self, id: InstId, now: SimTime, rss: Quantity, limit: Quantity) -> bool {
         self.end(id, now, SIGKILL_EXIT, Some(EndCause::OomKilled { rss, limit }))
+    }
+
+    /// The machine stops and boots again at `now`: every process is gone
+    /// (containerd reports its task exited 255, `Unknown`), every sandbox is
+    /// NOTREADY, with its network namespace; the containers' records stay.
+    pub fn power_loss(&mut self, now: SimTime) {
+        for i in 0..self.instances.len() {
+            let id = InstId(i as u32);
+            if self.inst(id).is_running() {
+                self.inst_mut(id).stopping = None;
+                self.end(id, now, LOST_EXIT, Some(EndCause::NodeLost));
+            }
+        }
+        let with_sandbox: Vec<PodId> =
+            (0..self.sandboxes.len() as u32).map(PodId).filter(|&p| self.sandbox(p).is_some()).collect();
+        for pod in with_sandbox {
+            self.stop_sandbox(pod);
+        }
     }
 
     /// A running process ends with `exit_code`; `cause` when it is known

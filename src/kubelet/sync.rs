@@ -240,6 +240,13 @@ impl Kubelet {
             startup: p.probes.results(ProbeKind::Startup),
         };
         let a = actions::compute(&p.spec, &snapshot, &probes);
+        // `SyncPod` step 1: a new sandbox where the runtime lists an old one.
+        let changed = a.create_sandbox && snapshot.sandbox != super::pleg::SandboxSnap::Absent;
+        if changed {
+            let message = "Pod sandbox changed, it will be killed and re-created.".to_string();
+            self.emit(pod, None, false, "SandboxChanged", message, ctx);
+        }
+        let p = self.pod(pod).expect("synced pod exists");
         let run = p.sync.as_mut().expect("sync exists");
         run.steps.push_back(Step::Overhead);
         if a.kill_pod {

@@ -191,6 +191,7 @@ pub fn setup(
                         action: match fault {
                             NodeFault::Down => SimAction::NodeDown { node: NodeId(i as u32) },
                             NodeFault::RestartKubelet => SimAction::RestartKubelet { node: NodeId(i as u32) },
+                            NodeFault::Reboot { down } => SimAction::Reboot { node: NodeId(i as u32), down: *down },
                         },
                     }),
                     Err(p) => problems.push(p),

@@ -22,6 +22,7 @@
 //!   - {at: 60s, drain: node/node-1, timeout: 2m}    # kubectl drain node-1 --timeout=2m0s
 //!   - {at: 60s, nodeDown: node/node-2}              # the machine stops for good
 //!   - {at: 60s, restartKubelet: node/node-1}        # systemctl restart kubelet
+//!   - {at: 60s, reboot: node/node-1, down: 90s}     # down, and booted 90 s later (default 30 s)
 //! ```
 
 use crate::api::meta::Propagation;
@@ -97,7 +98,12 @@ pub enum NodeFault {
     /// The kubelet process restarts (`systemctl restart kubelet`); the
     /// containers run on.
     RestartKubelet,
+    /// The machine goes down and boots again `down` later.
+    Reboot { down: SimDuration },
 }
+
+/// A reboot's down time when none is given: a quick virtual machine's.
+pub const REBOOT_DOWN: SimDuration = SimDuration::from_secs(30);
 
 impl NodeFault {
     /// The scenario key (and, as `--node-down`, the flag).
@@ -105,6 +111,7 @@ impl NodeFault {
         match self {
             NodeFault::Down => "nodeDown",
             NodeFault::RestartKubelet => "restartKubelet",
+            NodeFault::Reboot { .. } => "reboot",
         }
     }
 }
@@ -307,11 +314,16 @@ pub fn parse_cordon_flag(s: &str, unschedulable: bool) -> Result<Timed, String> 
     Ok(Timed { at, action: Action::Cordon { node: node_name(subject)?, unschedulable } })
 }
 
-/// `--node-down node/node-2@60s`, `--restart-kubelet node/node-1@60s`.
-pub fn parse_node_flag(s: &str, fault: NodeFault) -> Result<Timed, String> {
+/// `--node-down node/node-2@60s`, `--restart-kubelet node/node-1@60s`,
+/// `--reboot node/node-1@60s[,down=90s]`.
+pub fn parse_node_flag(s: &str, mut fault: NodeFault) -> Result<Timed, String> {
     let (subject, at, options) = flag_parts(s)?;
-    if let Some((k, _)) = options.first() {
-        return Err(unknown_option(k, "none"));
+    for (k, v) in options {
+        match (&mut fault, k) {
+            (NodeFault::Reboot { down }, "down") => *down = parse_duration(v)?,
+            (NodeFault::Reboot { .. }, _) => return Err(unknown_option(k, "down")),
+            _ => return Err(unknown_option(k, "none")),
+        }
     }
     Ok(Timed { at, action: Action::Node { node: node_name(subject)?, fault } })
 }
@@ -388,6 +400,11 @@ pub struct ActionEntry {
     node_down: Option<String>,
     #[serde(default)]
     restart_kubelet: Option<String>,
+    #[serde(default)]
+    reboot: Option<String>,
+    /// A `reboot`'s down time.
+    #[serde(default)]
+    down: Option<Dist>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -418,12 +435,13 @@ impl ActionEntry {
             self.drain.is_some(),
             self.node_down.is_some(),
             self.restart_kubelet.is_some(),
+            self.reboot.is_some(),
         ];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return Err((
                 "",
                 "an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale`, `undo`, `patch`, \
-                 `cordon`, `uncordon`, `evict`, `drain`, `nodeDown` and `restartKubelet`"
+                 `cordon`, `uncordon`, `evict`, `drain`, `nodeDown`, `restartKubelet` and `reboot`"
                     .into(),
             ));
         }
@@ -459,6 +477,9 @@ impl ActionEntry {
                            gracePeriodSeconds is for a pod";
             return Err(("gracePeriodSeconds", message.into()));
         }
+        if self.down.is_some() && self.reboot.is_none() {
+            return Err(("down", "only a `reboot` action takes down".into()));
+        }
         if self.signal.is_some() && self.kill.is_none() {
             return Err(("signal", "only a `kill` action takes a signal".into()));
         }
@@ -488,6 +509,14 @@ impl ActionEntry {
         } else if let Some(node) = &self.restart_kubelet {
             let node = node_name(node).map_err(|e| ("restartKubelet", e))?;
             Action::Node { node, fault: NodeFault::RestartKubelet }
+        } else if let Some(node) = &self.reboot {
+            let node = node_name(node).map_err(|e| ("reboot", e))?;
+            let down = match &self.down {
+                None => REBOOT_DOWN,
+                Some(Dist::Fixed(d)) => *d,
+                Some(_) => return Err(("down", "must be a fixed duration".into())),
+            };
+            Action::Node { node, fault: NodeFault::Reboot { down } }
         } else if let (Some(pod), Some(spec)) = (&self.patch, &self.spec) {
             let pod = pod_name(pod).map_err(|e| ("patch", e))?;
             let patch = PodPatch::from_spec(spec).map_err(|(path, message)| match path.is_empty() {

@@ -9,6 +9,7 @@ mod disruption;
 mod drain;
 mod network;
 mod node_loss;
+mod node_restart;
 mod nodes;
 mod routes;
 
@@ -119,6 +120,8 @@ pub enum Ev {
     NodeLifecycle(nodelifecycle::Out),
     /// A message of (or to) the taint-eviction controller.
     TaintEviction(tainteviction::Out),
+    /// A node that went down boots.
+    NodeBoots(NodeId),
 }
 
 /// A scenario action with its pod (and container) resolved.
@@ -196,6 +199,11 @@ pub enum Action {
     /// The node's kubelet process restarts; its containers run on.
     RestartKubelet {
         node: NodeId,
+    },
+    /// The node goes down and boots again after `down`.
+    Reboot {
+        node: NodeId,
+        down: SimDuration,
     },
 }
 
@@ -302,6 +310,8 @@ pub struct World {
     node_state: node_loss::Nodes,
     /// How many times each node's kubelet process has restarted.
     kubelet_runs: Vec<u32>,
+    /// The run's seed: a component started during the run draws from it.
+    seed: u64,
 }
 
 impl World {
@@ -389,8 +399,9 @@ impl World {
             drains: Vec::new(),
             node_state: node_loss::Nodes::new(&setup.cluster),
             kubelet_runs: vec![0; setup.cluster.nodes.len()],
+            seed,
         };
-        if setup.actions.iter().any(|a| matches!(a.action, Action::NodeDown { .. })) {
+        if setup.actions.iter().any(|a| matches!(a.action, Action::NodeDown { .. } | Action::Reboot { .. })) {
             w.start_node_lifecycle(seed);
         }
         w.informers = watch::Informers::new(
@@ -569,6 +580,7 @@ impl World {
             Ev::Kubelet(node, run, kev) if run != self.kubelet_runs[node.index()] && !kev.outlives_the_kubelet() => {}
             Ev::NodeLifecycle(out) => self.node_lifecycle(out),
             Ev::TaintEviction(out) => self.taint_eviction(out),
+            Ev::NodeBoots(node) => self.node_boots(node, now),
             Ev::Proxy(node, pev) => {
                 if let Some(p) = self.proxies.get_mut(node.index()) {
                     let mut out = Routed { q: &mut self.q, route: routes::proxy(node) };
@@ -631,6 +643,7 @@ impl World {
             Action::Drain(options) => self.drain(options, now),
             Action::NodeDown { node } => self.node_down(node, now),
             Action::RestartKubelet { node } => self.restart_kubelet(node, now),
+            Action::Reboot { node, down } => self.reboot(node, down, now),
             Action::Undo { deployment, to_revision } => self.undo_deployment(&deployment, to_revision),
             Action::DeleteMatching { prefix, grace_period_seconds } => match self.oldest_live(&prefix) {
                 Some(pod) => self.act(Action::Delete { pod, grace_period_seconds }, now),
@@ -723,32 +736,6 @@ impl World {
             }
             Ok(None) => self.scenario_record(pod, format!("{what}: pod/{name} patched (no change)"), now),
             Err(invalid) => self.scenario_record(pod, format!("{what}: {invalid}"), now),
-        }
-    }
-
-    /// `systemctl restart kubelet`: a new kubelet process, which lists the
-    /// node's pods through a new watch; the old one's messages are dropped.
-    fn restart_kubelet(&mut self, node: NodeId, now: SimTime) {
-        let name = self.cluster.nodes[node.index()].name.clone();
-        let what = "systemctl restart kubelet: a new kubelet process starts; the containers run on".to_string();
-        self.trace.push(now, Record::Scenario { object: format!("node/{name}"), what });
-        self.kubelet_runs[node.index()] += 1;
-        let run = self.kubelet_runs[node.index()];
-        let mut out = Routed { q: &mut self.q, route: routes::kubelet(node, run) };
-        self.kubelets[node.index()].restart(&mut Ctx { q: &mut out, trace: &mut self.trace });
-        if let Some(l) = &mut self.node_state.lifecycle {
-            l.kubelet_started(node, now);
-        }
-        // The new watch lists the pods bound to the node.
-        let (config, watcher) = &mut self.pod_configs[node.index()];
-        *config = PodConfig::new(name.clone());
-        for pod in self.api.pods().iter().filter(|p| !p.meta.removed && p.node.as_deref() == Some(&*name)) {
-            let pod = Arc::new(pod.clone());
-            if let Some(ev) = config.change(WatchKind::Added, &pod, false) {
-                let label = || Label::new(What::Watch, pod.spec.alias.clone()).with(format!("node/{name}"));
-                let at = self.watches.due(*watcher, now, &self.cluster.latencies.watch, label);
-                self.q.at(at, Ev::Kubelet(node, run, ev));
-            }
         }
     }
 

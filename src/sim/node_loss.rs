@@ -70,12 +70,17 @@ impl World {
     /// it runs answers, and its kubelet renews no lease.
     pub(super) fn node_down(&mut self, node: NodeId, now: SimTime) {
         let name = self.cluster.nodes[node.index()].name.clone();
-        let already = std::mem::replace(&mut self.node_state.down[node.index()], true);
-        let what = match already {
+        let what = match self.node_state.is_down(node) {
             true => "the node is down already".to_string(),
             false => "the node goes down: its kubelet, kube-proxy and containers stop".to_string(),
         };
         self.trace.push(now, Record::Scenario { object: format!("node/{name}"), what });
+        self.stop_node(node, now);
+    }
+
+    /// The machine stops: nothing on it runs, its kubelet renews no lease.
+    pub(super) fn stop_node(&mut self, node: NodeId, now: SimTime) {
+        self.node_state.down[node.index()] = true;
         if let Some(l) = &mut self.node_state.lifecycle {
             l.kubelet_stopped(node, now);
         }
@@ -137,7 +142,7 @@ impl World {
     /// Adds or removes a taint of the node lifecycle controller (stamped
     /// `timeAdded`, `SwapNodeControllerTaint`); the scheduler and the
     /// taint-eviction controller see the node change.
-    fn set_taint(&mut self, node: NodeId, key: &str, effect: &str, add: bool, now: SimTime) {
+    pub(super) fn set_taint(&mut self, node: NodeId, key: &str, effect: &str, add: bool, now: SimTime) {
         let present = self.node_state.objects[node.index()].has_taint(key, effect);
         if present == add {
             return;
@@ -219,6 +224,13 @@ impl World {
         change(n);
         let node = Arc::new(n.clone());
         self.trace.push(now, Record::Node { kind: WatchKind::Modified, node });
+    }
+
+    /// An event the node's kubelet records about its Node.
+    pub(super) fn kubelet_node_event(&mut self, node: NodeId, warning: bool, reason: &'static str, message: String) {
+        let name = self.cluster.nodes[node.index()].name.clone();
+        let about = Involved { kind: "Node", name: &name, namespace: "default", uid: "" };
+        self.controller_event("kubelet", about, warning, reason, message);
     }
 
     /// An event a kube-controller-manager controller records about a Node or a Pod.

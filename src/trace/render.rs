@@ -224,6 +224,8 @@ pub fn node(n: &crate::api::node::ApiNode, clock: &Clock) -> core::Node {
         }),
         status: Some(core::NodeStatus {
             conditions: Some(vec![ready]),
+            // A reboot is seen as a new boot ID; the rest of nodeInfo is not modelled.
+            node_info: (n.boots > 0).then(|| core::NodeSystemInfo { boot_id: n.boot_id(), ..Default::default() }),
             addresses: Some(vec![core::NodeAddress { type_: "InternalIP".into(), address: n.ip.to_string() }]),
             ..Default::default()
         }),

@@ -288,8 +288,10 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
             Record::Event(ev) if matches!(ev.reason, "Scheduled" | "FailedScheduling") => {
                 push(format!("pod/{}", ev.pod), ev.reason.into(), ev.message.clone());
             }
-            // The node lifecycle and taint-eviction controllers' events.
-            Record::Event(ev) if matches!(ev.reason, "NodeNotReady" | "TaintManagerEviction") => {
+            // The node lifecycle and taint-eviction controllers' events, a booting kubelet's.
+            Record::Event(ev)
+                if matches!(ev.reason, "NodeNotReady" | "TaintManagerEviction" | "NodeReady" | "Rebooted") =>
+            {
                 let kind = match &ev.source {
                     crate::trace::record::EventSource::Controller { kind: "Node", .. } => "node",
                     _ => "pod",

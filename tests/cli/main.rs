@@ -44,6 +44,7 @@ mod oom;
 mod ownership;
 mod plot;
 mod predict;
+mod reboot;
 mod report;
 mod resources;
 mod runs;

@@ -182,6 +182,37 @@ fn tolerations_set_when_a_pod_on_a_lost_node_is_deleted() {
     assert!(self::events(&written).iter().all(|e| e.2 != "TaintManagerEviction"));
 }
 
+/// A node lost during a rollout: no pod is scheduled to node-2 once it is
+/// tainted `unreachable:NoSchedule`; each pod bound there (the old one, and
+/// any new one sent before the taint) is deleted 300 s after the NoExecute
+/// taint; the rollout completes only after that, when the replacements are
+/// available, and `kubectl rollout status` says so.
+#[test]
+fn a_rollout_waits_for_the_lost_nodes_pods_to_be_evicted() {
+    for seed in ["1", "2", "3"] {
+        let run = podsim(["run", "models/scenarios/node-down-rollout.yaml", "--seed", seed, "-o", "jsonl"]);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        let lines = lines(&run.stdout);
+        let events = events(&lines);
+        let no_schedule = first_taint(&lines, "node-2", "NoSchedule").expect("tainted NoSchedule");
+        let no_execute = first_taint(&lines, "node-2", "NoExecute").expect("tainted NoExecute");
+        let on_node2: Vec<&(f64, String, String, String)> =
+            events.iter().filter(|(_, _, r, m)| r == "Scheduled" && m.ends_with(" to node-2")).collect();
+        assert!(on_node2.iter().all(|e| e.0 < no_schedule), "seed {seed}: {on_node2:?}");
+        for (_, pod, _, _) in &on_node2 {
+            let marked =
+                events.iter().find(|(_, p, r, m)| p == pod && r == "TaintManagerEviction" && m.starts_with("Marking"));
+            let at = marked.map(|e| e.0).expect("evicted");
+            assert!((at - (no_execute + 300.0)).abs() < 0.0015, "seed {seed}: {pod} at {at}");
+        }
+        let done = lines
+            .iter()
+            .find(|v| v["type"] == "KUBECTL" && v["output"] == "deployment \"web\" successfully rolled out\n");
+        let done = done.map(t).expect("the rollout completes");
+        assert!(done > no_execute + 300.0, "seed {seed}: {done}");
+    }
+}
+
 /// A node the profile does not have is refused with the action's line.
 #[test]
 fn a_node_down_of_an_unknown_node_is_refused() {

@@ -185,6 +185,7 @@ fn state_of(c: &ContainerSnap) -> ContainerState {
             // reason already; Completed or Error fill only an empty one.
             reason: match (cause, exit_code) {
                 (EndCause::OomKilled { .. }, _) => "OOMKilled",
+                (EndCause::NodeLost, _) => "Unknown",
                 (_, 0) => "Completed",
                 _ => "Error",
             },
@@ -206,6 +207,7 @@ fn end_why(code: i32, cause: &EndCause) -> Arc<str> {
         EndCause::OomKilled { rss, limit } => {
             Arc::from(format!("the kernel OOM-killed it: rss {rss} above its memory limit {limit}"))
         }
+        EndCause::NodeLost => Arc::from("its node stopped: containerd found the task gone (exit 255, Unknown)"),
     }
 }
 
