@@ -5,7 +5,9 @@
 pub mod claim;
 pub mod config;
 pub mod deployment;
+pub mod disruption;
 pub mod endpointslice;
+pub mod eviction;
 pub mod meta;
 pub mod names;
 pub mod node;
@@ -41,6 +43,7 @@ pub struct ApiServer {
     slices: Store<ApiSlice>,
     replica_sets: Store<replicaset::ApiReplicaSet>,
     deployments: Store<deployment::ApiDeployment>,
+    pdbs: Store<disruption::ApiPdb>,
     /// The last resourceVersion given: one counter for every kind (etcd's revision).
     resource_version: u64,
     /// One stream per kind, so adding a Service leaves every pod's UID as it was.
@@ -48,6 +51,7 @@ pub struct ApiServer {
     service_uids: Stream,
     slice_uids: Stream,
     workload_uids: Stream,
+    pdb_uids: Stream,
     cluster_ips: Stream,
     names: Stream,
 }
@@ -60,11 +64,13 @@ impl ApiServer {
             slices: Store::default(),
             replica_sets: Store::default(),
             deployments: Store::default(),
+            pdbs: Store::default(),
             resource_version: 0,
             uids: Stream::new(seed, "apiserver/uid"),
             service_uids: Stream::new(seed, "apiserver/uid/service"),
             slice_uids: Stream::new(seed, "apiserver/uid/endpointslice"),
             workload_uids: Stream::new(seed, "apiserver/uid/workloads"),
+            pdb_uids: Stream::new(seed, "apiserver/uid/poddisruptionbudgets"),
             cluster_ips: Stream::new(seed, "apiserver/clusterip"),
             names: Stream::new(seed, "apiserver/generatename"),
         }
@@ -97,6 +103,41 @@ impl ApiServer {
 
     pub fn pod(&self, id: PodId) -> &ApiPod {
         self.pods.get(id)
+    }
+
+    pub fn pdbs(&self) -> &[disruption::ApiPdb] {
+        self.pdbs.all()
+    }
+
+    /// POST a PodDisruptionBudget: generation 1, an empty status (observedGeneration 0).
+    pub fn create_pdb(
+        &mut self,
+        spec: Arc<crate::spec::PdbSpec>,
+        now: SimTime,
+        trace: &mut Trace,
+    ) -> crate::ids::PdbId {
+        let uid = Arc::from(uid(&mut self.pdb_uids));
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let status = disruption::PdbStatus::default();
+        self.pdbs.create(uid, c, |id, meta| disruption::ApiPdb { id, meta, spec, status })
+    }
+
+    /// The disruption controller's `UpdateStatus`, based on the budget as it
+    /// read it (resourceVersion `read`): a 409 when it changed since.
+    pub fn update_pdb_status(
+        &mut self,
+        id: crate::ids::PdbId,
+        read: u64,
+        status: disruption::PdbStatus,
+        now: SimTime,
+        trace: &mut Trace,
+    ) -> Result<Change, store::Refused> {
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        self.pdbs.write_status(id, Precondition::ResourceVersion(read), c, |s| {
+            let changed = *s != status;
+            *s = status;
+            changed
+        })
     }
 
     /// Where this request's stored changes go.

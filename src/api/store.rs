@@ -25,6 +25,7 @@ pub enum Kind {
     EndpointSlice,
     ReplicaSet,
     Deployment,
+    PodDisruptionBudget,
 }
 
 impl Kind {
@@ -36,6 +37,7 @@ impl Kind {
             Record::Slice { .. } => Some(Kind::EndpointSlice),
             Record::ReplicaSet { .. } => Some(Kind::ReplicaSet),
             Record::Deployment { .. } => Some(Kind::Deployment),
+            Record::Pdb { .. } => Some(Kind::PodDisruptionBudget),
             _ => None,
         }
     }

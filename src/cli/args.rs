@@ -418,6 +418,17 @@ pub struct RunInputs {
     /// node/NAME@TIME. The pods it kept out are tried again.
     #[arg(long = "uncordon", value_name = "NODE@TIME")]
     pub uncordon: Vec<String>,
+    /// Evict a pod at a time through the Eviction API (POST
+    /// pods/NAME/eviction, which only a PodDisruptionBudget's allowance lets
+    /// through): POD@TIME[,grace-period=N], e.g. pod/web-*@40s (the oldest
+    /// live pod whose name starts with web-).
+    #[arg(long = "evict", value_name = "POD@TIME")]
+    pub evict: Vec<String>,
+    /// Drain a node at a time, like `kubectl drain`: NODE@TIME[,grace-period=N]
+    /// [,timeout=DURATION][,force=true][,delete-emptydir-data=true]
+    /// [,ignore-daemonsets=true], e.g. node/node-1@30s,timeout=2m.
+    #[arg(long = "drain", value_name = "NODE@TIME")]
+    pub drain: Vec<String>,
     /// Take a node down for good at a time (its machine stops, with its
     /// kubelet, kube-proxy and containers): node/NAME@TIME, e.g. node/node-2@60s.
     #[arg(long = "node-down", value_name = "NODE@TIME")]

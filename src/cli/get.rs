@@ -32,9 +32,10 @@ pub(super) fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
         "endpointslices" | "endpointslice" | "endpointslices.discovery.k8s.io" => Kind::EndpointSlice,
         "events" | "event" | "ev" => Kind::Event,
         "persistentvolumeclaims" | "persistentvolumeclaim" | "pvc" => Kind::Claim,
+        "poddisruptionbudgets" | "poddisruptionbudget" | "pdb" | "poddisruptionbudgets.policy" => Kind::Pdb,
         other => {
             return Err(format!(
-                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, services, endpointslices, events and persistentvolumeclaims)"
+                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, services, endpointslices, events, persistentvolumeclaims and poddisruptionbudgets)"
             ));
         }
     };
@@ -85,6 +86,10 @@ fn object(
             let c = render::claim(claim, clock);
             (*kind, serde_json::to_value(&c).ok()?, claim.spec.namespace.to_string(), claim.spec.name.to_string())
         }
+        (Record::Pdb { kind, pdb }, Kind::Pdb) => {
+            let b = crate::trace::render_disruption::pdb(pdb, clock);
+            (*kind, serde_json::to_value(&b).ok()?, pdb.spec.namespace.to_string(), pdb.spec.name.to_string())
+        }
         (Record::Slice { kind, slice }, Kind::EndpointSlice) => {
             let s = render_network::endpoint_slice(slice, services.get(&slice.service)?, clock);
             (*kind, serde_json::to_value(&s).ok()?, slice.namespace.to_string(), slice.name.to_string())
@@ -105,6 +110,7 @@ fn row(kind: Kind, o: &Object, now: Timestamp, wide: bool) -> Option<Vec<String>
         Kind::EndpointSlice => printers::endpoint_slice_row(&serde_json::from_value(v).ok()?, now),
         Kind::Event => printers::event_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::Claim => printers::claim_row(&serde_json::from_value(v).ok()?, now, wide),
+        Kind::Pdb => printers::pdb_row(&serde_json::from_value(v).ok()?, now),
     })
 }
 
@@ -262,6 +268,7 @@ pub(super) fn not_found(kind: Kind, name: Option<&str>, namespace: &str, all: bo
         Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
         Kind::Event => "events",
         Kind::Claim => "persistentvolumeclaims",
+        Kind::Pdb => "poddisruptionbudgets.policy",
     };
     match (name, all) {
         (Some(n), _) => format!("Error from server (NotFound): {resource} {n:?} not found"),

@@ -6,10 +6,12 @@ use crate::error::Error;
 use crate::invariants::check_run;
 use crate::run::{Inputs, add_rollout_status, simulate};
 use crate::scenario::ActionOrigin;
+use crate::scenario::actions::{Action, Timed};
 use crate::scenario::actions::{
     NodeFault, REBOOT_DOWN, parse_condition_flag, parse_cordon_flag, parse_delete_flag, parse_kill_flag,
     parse_node_flag, parse_patch_flag,
 };
+use crate::scenario::drain::{parse_drain_flag, parse_evict_flag};
 use crate::scenario::traffic::parse_traffic_flag;
 use crate::time::SimTime;
 use crate::trace::jsonl::{self, Header, SCHEMA};
@@ -29,6 +31,8 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
         ("--patch", &args.patch),
         ("--cordon", &args.cordon),
         ("--uncordon", &args.uncordon),
+        ("--evict", &args.evict),
+        ("--drain", &args.drain),
         ("--node-down", &args.node_down),
         ("--restart-kubelet", &args.restart_kubelet),
         ("--reboot", &args.reboot),
@@ -41,6 +45,11 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
                 "--patch" => parse_patch_flag(v),
                 "--cordon" => parse_cordon_flag(v, true),
                 "--uncordon" => parse_cordon_flag(v, false),
+                "--evict" => parse_evict_flag(v).map(|(at, pod, grace_period_seconds)| Timed {
+                    at,
+                    action: Action::Evict { pod, grace_period_seconds },
+                }),
+                "--drain" => parse_drain_flag(v).map(|(at, d)| Timed { at, action: Action::Drain(d) }),
                 "--node-down" => parse_node_flag(v, NodeFault::Down),
                 "--restart-kubelet" => parse_node_flag(v, NodeFault::RestartKubelet),
                 "--reboot" => parse_node_flag(v, NodeFault::Reboot { down: REBOOT_DOWN }),

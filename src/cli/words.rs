@@ -36,6 +36,8 @@ pub fn inputs(args: &RunInputs) -> String {
         ("--patch", &args.patch),
         ("--cordon", &args.cordon),
         ("--uncordon", &args.uncordon),
+        ("--evict", &args.evict),
+        ("--drain", &args.drain),
         ("--node-down", &args.node_down),
         ("--restart-kubelet", &args.restart_kubelet),
         ("--reboot", &args.reboot),

@@ -5,6 +5,7 @@
 
 pub mod controller_ref;
 pub mod deployment;
+pub mod disruption;
 pub mod endpointslice;
 pub mod expectations;
 pub mod garbagecollector;

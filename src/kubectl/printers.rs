@@ -7,6 +7,7 @@ use super::{human_duration, print_pod};
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
 use k8s_openapi::api::core::v1::{Event, PersistentVolumeClaim, Pod, PodTemplateSpec, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
+use k8s_openapi::api::policy::v1::PodDisruptionBudget;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta, Time};
 use k8s_openapi::jiff::Timestamp;
 use std::collections::BTreeMap;
@@ -29,6 +30,7 @@ pub fn header(kind: Kind, wide: bool) -> Vec<String> {
         Kind::Service => (&["NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"], &["SELECTOR"]),
         Kind::EndpointSlice => (&["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"], &[]),
         Kind::Event => (&["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], &[]),
+        Kind::Pdb => (&["NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"], &[]),
         Kind::Claim => (
             &["NAME", "STATUS", "VOLUME", "CAPACITY", "ACCESS MODES", "STORAGECLASS", "VOLUMEATTRIBUTESCLASS", "AGE"],
             &["VOLUMEMODE"],
@@ -49,6 +51,8 @@ pub enum Kind {
     Event,
     /// PersistentVolumeClaims.
     Claim,
+    /// PodDisruptionBudgets.
+    Pdb,
 }
 
 /// The kind as kubectl names it before a name when it shows kinds
@@ -62,6 +66,7 @@ pub fn qualified_kind(kind: Kind) -> &'static str {
         Kind::EndpointSlice => "endpointslice.discovery.k8s.io",
         Kind::Event => "event",
         Kind::Claim => "persistentvolumeclaim",
+        Kind::Pdb => "poddisruptionbudget.policy",
     }
 }
 
@@ -191,6 +196,26 @@ pub fn claim_row(c: &PersistentVolumeClaim, now: Timestamp, wide: bool) -> Vec<S
         row.push(spec.volume_mode.clone().unwrap_or_else(|| "<unset>".into()));
     }
     row
+}
+
+/// `printPodDisruptionBudget`: each bound as written (`IntOrString.String()`)
+/// or `N/A`, then `status.disruptionsAllowed`.
+pub fn pdb_row(b: &PodDisruptionBudget, now: Timestamp) -> Vec<String> {
+    use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+    let spec = b.spec.clone().unwrap_or_default();
+    let shown = |v: Option<IntOrString>| match v {
+        Some(IntOrString::Int(n)) => n.to_string(),
+        Some(IntOrString::String(s)) => s,
+        None => "N/A".to_string(),
+    };
+    let allowed = b.status.as_ref().and_then(|s| s.disruptions_allowed).unwrap_or(0);
+    vec![
+        name(&b.metadata),
+        shown(spec.min_available),
+        shown(spec.max_unavailable),
+        allowed.to_string(),
+        age(&b.metadata, now),
+    ]
 }
 
 /// `GetAccessModesAsString`: each mode once, in this order, abbreviated.

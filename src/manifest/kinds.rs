@@ -8,7 +8,8 @@
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Handling {
     /// Pod, Service, ReplicaSet, Deployment, Namespace, ConfigMap, Secret,
-    /// PersistentVolumeClaim, StorageClass: read by their own code.
+    /// PersistentVolumeClaim, StorageClass, PodDisruptionBudget: read by
+    /// their own code.
     Simulated,
     /// Accepted and listed in the run's note.
     Read,
@@ -48,7 +49,7 @@ const BUILT_IN_GROUPS: [&str; 23] = [
 
 /// Kinds that are read and listed: none of them changes when a pod starts,
 /// becomes ready or stops in podsim's model.
-const READ: [(&str, &str); 29] = [
+const READ: [(&str, &str); 28] = [
     ("", "ServiceAccount"),
     ("", "Endpoints"),
     ("", "PersistentVolume"),
@@ -72,7 +73,6 @@ const READ: [(&str, &str); 29] = [
     ("networking.k8s.io", "IngressClass"),
     ("networking.k8s.io", "NetworkPolicy"),
     ("node.k8s.io", "RuntimeClass"),
-    ("policy", "PodDisruptionBudget"),
     ("rbac.authorization.k8s.io", "Role"),
     ("rbac.authorization.k8s.io", "ClusterRole"),
     ("rbac.authorization.k8s.io", "RoleBinding"),
@@ -112,7 +112,8 @@ pub fn handling(api_version: &str, kind: &str) -> Handling {
     match (api_version, kind) {
         ("v1", "Pod" | "Service" | "Namespace" | "ConfigMap" | "Secret" | "PersistentVolumeClaim")
         | ("apps/v1", "ReplicaSet" | "Deployment")
-        | ("storage.k8s.io/v1", "StorageClass") => {
+        | ("storage.k8s.io/v1", "StorageClass")
+        | ("policy/v1", "PodDisruptionBudget") => {
             return Handling::Simulated;
         }
         _ => {}

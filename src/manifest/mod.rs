@@ -5,6 +5,7 @@
 mod build;
 mod claims;
 mod defaults;
+mod disruption;
 pub mod field;
 pub mod files;
 pub mod kinds;
@@ -52,6 +53,8 @@ pub struct Manifests {
     /// The PersistentVolumeClaims, their binding mode resolved by the run.
     pub claims: Vec<ClaimSpec>,
     pub storage_classes: Vec<StorageClass>,
+    /// The PodDisruptionBudgets.
+    pub pdbs: Vec<crate::spec::PdbSpec>,
     /// The `--namespace` they were read in, if one was given.
     pub namespace: Option<String>,
     /// Where each pod was written (document and `items[i]` prefix).
@@ -243,6 +246,7 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
         ("", _) => problems.push(doc.problem(&join(prefix, "apiVersion"), "Object 'apiVersion' is missing")),
         ("v1", "PersistentVolumeClaim") => claims::read_claim(doc, &json, prefix, out, problems),
         ("storage.k8s.io/v1", "StorageClass") => claims::read_storage_class(doc, &json, prefix, out, problems),
+        ("policy/v1", "PodDisruptionBudget") => disruption::read_pdb(doc, json, prefix, out, problems),
         ("v1", "ConfigMap" | "Secret") => {
             let meta = json.get("metadata");
             let name = meta.and_then(|m| m.get("name")).and_then(Value::as_str).unwrap_or("");

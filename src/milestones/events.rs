@@ -19,6 +19,7 @@ const POD: &[&str] = &[
     "phase_failed",
     "crashloop",
     "deleted",
+    "evicted",
     "removed",
     "condition(",
 ];

@@ -52,6 +52,7 @@ const PHASE_FAILED: Event = Event(1 << 12, "phase_failed");
 const RUNNING: Event = Event(1 << 13, "running");
 const TERMINATED: Event = Event(1 << 14, "terminated");
 const STARTED: Event = Event(1 << 15, "started");
+const EVICTED: Event = Event(1 << 16, "evicted");
 
 /// The fixed events one subject has offered: every version of a pod offers
 /// them again, and an offer of a name already found changes nothing, so a
@@ -79,6 +80,10 @@ impl Pods {
             match condition(&c.kind) {
                 Some(event) => offered.first(event, subject, t, found),
                 None => found.first(subject, format_args!("condition({})", c.kind.as_str()), t),
+            }
+            // The Eviction API's DisruptionTarget (`addConditionAndDeletePod`).
+            if c.reason.as_deref() == Some("EvictionByEvictionAPI") && c.kind.as_str() == "DisruptionTarget" {
+                offered.first(EVICTED, subject, t, found);
             }
         }
         let ready = status.condition_true(&ConditionType::Ready);

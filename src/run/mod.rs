@@ -13,7 +13,7 @@ use crate::manifest::qualified_name_errors;
 use crate::scenario::actions::{Action, NodeFault, OwnerKind, Timed};
 use crate::scenario::traffic::Traffic;
 use crate::scenario::{ActionOrigin, GateController, Scenario, parse_epoch, read_file};
-use crate::sim::{Action as SimAction, Applied, NodeId, PodId, Scheduled, Setup, World};
+use crate::sim::{Action as SimAction, Applied, NodeId, PodId, PodRef, Scheduled, Setup, World};
 use crate::spec::{BindingMode, ClaimSpec, PodSpec, StorageClass};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
@@ -228,6 +228,30 @@ pub fn setup(
                 }
                 continue;
             }
+            Action::Drain(options) => {
+                match cluster.nodes.iter().find(|n| *n.name == *options.node) {
+                    Some(_) => {
+                        actions.push(Scheduled { at: timed.at, action: SimAction::Drain(Arc::new(options.clone())) })
+                    }
+                    None => {
+                        let known: Vec<&str> = cluster.nodes.iter().map(|n| &*n.name).collect();
+                        let message = format!(
+                            "no node named {:?} in the cluster profile (nodes: {})",
+                            options.node,
+                            known.join(", ")
+                        );
+                        problems.push(origin.problem("drain", message));
+                    }
+                }
+                continue;
+            }
+            Action::Evict { pod, grace_period_seconds } if pod.ends_with('*') => {
+                let prefix: Arc<str> = Arc::from(pod.trim_end_matches('*'));
+                let action =
+                    SimAction::Evict { pod: PodRef::Prefix(prefix), grace_period_seconds: *grace_period_seconds };
+                actions.push(Scheduled { at: timed.at, action });
+                continue;
+            }
             Action::Delete { pod, grace_period_seconds } if pod.ends_with('*') => {
                 let prefix: Arc<str> = Arc::from(pod.trim_end_matches('*'));
                 let action = SimAction::DeleteMatching { prefix, grace_period_seconds: *grace_period_seconds };
@@ -331,6 +355,7 @@ pub fn setup(
         config: Arc::new(manifests.config),
         claims: manifests.claims.iter().map(|c| Arc::new(with_binding(c, &classes))).collect(),
         clients: Arc::new(clients),
+        pdbs: manifests.pdbs.into_iter().map(Arc::new).collect(),
     };
     Ok((setup, warnings))
 }
@@ -511,8 +536,16 @@ fn resolve_apply(
         + loaded.claims.len()
         + loaded.storage_classes.len()
         + loaded.read.len();
-    if objects == 0 {
+    if objects == 0 && loaded.pdbs.is_empty() {
         return Err(origin.problem("apply", format!("{}: the file holds no object", file.display())));
+    }
+    if let Some(b) = loaded.pdbs.first() {
+        let message = format!(
+            "{}: poddisruptionbudget/{}: a PodDisruptionBudget comes with the run's manifests; applying one later is not simulated",
+            file.display(),
+            b.name
+        );
+        return Err(origin.problem("apply", message));
     }
     let earlier = || std::iter::once(manifests).chain(applied);
     let name: Arc<str> = Arc::from(file.display().to_string());
@@ -589,6 +622,8 @@ fn resolve_action(
         Action::DeleteOwner { .. } => "delete",
         Action::Cordon { unschedulable: true, .. } => "cordon",
         Action::Cordon { .. } => "uncordon",
+        Action::Evict { .. } => "evict",
+        Action::Drain(_) => "drain",
         Action::Node { fault, .. } => fault.key(),
     };
     let name = action.pod().unwrap_or_default();
@@ -635,6 +670,9 @@ fn resolve_action(
                 ))
             }
         },
+        Action::Evict { grace_period_seconds, .. } => {
+            Ok((SimAction::Evict { pod: PodRef::Id(pod), grace_period_seconds: *grace_period_seconds }, None))
+        }
         Action::Patch { patch, .. } => match patch.unknown_container(spec) {
             None => Ok((SimAction::Patch { pod, patch: Arc::new(patch.clone()) }, None)),
             Some(message) => Err(origin.problem("patch", message)),
@@ -644,6 +682,7 @@ fn resolve_action(
         | Action::Scale { .. }
         | Action::Undo { .. }
         | Action::DeleteOwner { .. }
+        | Action::Drain(_)
         | Action::Cordon { .. }
         | Action::Node { .. } => Err(origin.problem(field, "this action names no pod".into())),
     }

@@ -18,6 +18,8 @@
 //!   - {at: 55s, patch: pod/web-*, spec: {activeDeadlineSeconds: 30}}  # the oldest pod named web-…
 //!   - {at: 30s, cordon: node/node-1}                # kubectl cordon node-1
 //!   - {at: 90s, uncordon: node/node-1}
+//!   - {at: 40s, evict: pod/web-*}                   # POST pods/NAME/eviction (scenario/drain.rs)
+//!   - {at: 60s, drain: node/node-1, timeout: 2m}    # kubectl drain node-1 --timeout=2m0s
 //!   - {at: 60s, nodeDown: node/node-2}              # the machine stops for good
 //!   - {at: 60s, restartKubelet: node/node-1}        # systemctl restart kubelet
 //!   - {at: 60s, reboot: node/node-1, down: 90s}     # down, and booted 90 s later (default 30 s)
@@ -79,6 +81,10 @@ pub enum Action {
     DeleteOwner { kind: OwnerKind, name: String, cascade: Propagation },
     /// `kubectl cordon NODE` (`unschedulable`) or `kubectl uncordon NODE`.
     Cordon { node: String, unschedulable: bool },
+    /// `POST pods/NAME/eviction` with `gracePeriodSeconds` (no kubectl command does only this).
+    Evict { pod: String, grace_period_seconds: Option<i64> },
+    /// `kubectl drain NODE [options]`.
+    Drain(super::drain::DrainOptions),
     /// Something happens to a node's machine.
     Node { node: String, fault: NodeFault },
 }
@@ -159,11 +165,13 @@ impl Action {
             Action::Delete { pod, .. }
             | Action::SetCondition { pod, .. }
             | Action::Kill { pod, .. }
+            | Action::Evict { pod, .. }
             | Action::Patch { pod, .. } => Some(pod),
             Action::Apply { .. }
             | Action::Scale { .. }
             | Action::Undo { .. }
             | Action::DeleteOwner { .. }
+            | Action::Drain(_)
             | Action::Cordon { .. }
             | Action::Node { .. } => None,
         }
@@ -178,7 +186,7 @@ pub struct Timed {
 }
 
 /// `node/node-1` or `node-1` → `node-1`.
-fn node_name(s: &str) -> Result<String, String> {
+pub(super) fn node_name(s: &str) -> Result<String, String> {
     let name = s.strip_prefix("node/").or_else(|| s.strip_prefix("nodes/")).unwrap_or(s);
     match name.is_empty() || name.contains('/') {
         true => Err(format!("{s:?}: expected node/NAME")),
@@ -187,7 +195,7 @@ fn node_name(s: &str) -> Result<String, String> {
 }
 
 /// `pod/web` or `web` → `web`.
-fn pod_name(s: &str) -> Result<String, String> {
+pub(super) fn pod_name(s: &str) -> Result<String, String> {
     let name = s.strip_prefix("pod/").or_else(|| s.strip_prefix("pods/")).unwrap_or(s);
     if name.is_empty() || name.contains('/') {
         return Err(format!("{s:?}: name a pod as pod/NAME"));
@@ -226,7 +234,7 @@ fn condition_status(s: &str) -> Result<bool, String> {
 type Options<'a> = Vec<(&'a str, &'a str)>;
 
 /// Splits `SUBJECT@TIME[,key=value…]` as the flags write it.
-fn flag_parts(s: &str) -> Result<(&str, SimTime, Options<'_>), String> {
+pub(super) fn flag_parts(s: &str) -> Result<(&str, SimTime, Options<'_>), String> {
     let (subject, rest) =
         s.rsplit_once('@').ok_or_else(|| format!("{s:?}: expected SUBJECT@TIME, e.g. pod/web@60s"))?;
     let mut parts = rest.split(',');
@@ -237,7 +245,7 @@ fn flag_parts(s: &str) -> Result<(&str, SimTime, Options<'_>), String> {
     Ok((subject, SimTime::ZERO + at, options))
 }
 
-fn unknown_option(key: &str, known: &str) -> String {
+pub(super) fn unknown_option(key: &str, known: &str) -> String {
     format!("unknown option {key:?} (known: {known})")
 }
 
@@ -377,6 +385,18 @@ pub struct ActionEntry {
     #[serde(default)]
     uncordon: Option<String>,
     #[serde(default)]
+    evict: Option<String>,
+    #[serde(default)]
+    drain: Option<String>,
+    /// A `drain`'s `--timeout`.
+    #[serde(default)]
+    timeout: Option<Dist>,
+    #[serde(default)]
+    ignore_daemonsets: Option<bool>,
+    #[serde(default)]
+    force: Option<bool>,
+    #[serde(default)]
+    delete_emptydir_data: Option<bool>,
     node_down: Option<String>,
     #[serde(default)]
     restart_kubelet: Option<String>,
@@ -411,6 +431,8 @@ impl ActionEntry {
             self.patch.is_some(),
             self.cordon.is_some(),
             self.uncordon.is_some(),
+            self.evict.is_some(),
+            self.drain.is_some(),
             self.node_down.is_some(),
             self.restart_kubelet.is_some(),
             self.reboot.is_some(),
@@ -419,7 +441,7 @@ impl ActionEntry {
             return Err((
                 "",
                 "an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale`, `undo`, `patch`, \
-                 `cordon`, `uncordon`, `nodeDown`, `restartKubelet` and `reboot`"
+                 `cordon`, `uncordon`, `evict`, `drain`, `nodeDown`, `restartKubelet` and `reboot`"
                     .into(),
             ));
         }
@@ -432,8 +454,19 @@ impl ActionEntry {
         if self.to_revision.is_some() && self.undo.is_none() {
             return Err(("toRevision", "only an `undo` action takes toRevision".into()));
         }
-        if self.grace_period_seconds.is_some() && self.delete.is_none() {
-            return Err(("gracePeriodSeconds", "only a `delete` action takes gracePeriodSeconds".into()));
+        if self.grace_period_seconds.is_some() && self.delete.is_none() && self.evict.is_none() && self.drain.is_none()
+        {
+            let message = "only a `delete`, `evict` or `drain` action takes gracePeriodSeconds";
+            return Err(("gracePeriodSeconds", message.into()));
+        }
+        let drain_options = [
+            (self.timeout.is_some(), "timeout"),
+            (self.ignore_daemonsets.is_some(), "ignoreDaemonsets"),
+            (self.force.is_some(), "force"),
+            (self.delete_emptydir_data.is_some(), "deleteEmptydirData"),
+        ];
+        if let Some((_, key)) = drain_options.iter().find(|(set, _)| *set).filter(|_| self.drain.is_none()) {
+            return Err((key, format!("only a `drain` action takes {key}")));
         }
         let owner = self.delete.as_deref().and_then(owner_name);
         if self.cascade.is_some() && owner.is_none() {
@@ -450,7 +483,24 @@ impl ActionEntry {
         if self.signal.is_some() && self.kill.is_none() {
             return Err(("signal", "only a `kill` action takes a signal".into()));
         }
-        let action = if let Some(node) = &self.cordon {
+        let action = if let Some(node) = &self.drain {
+            let mut d = super::drain::DrainOptions::new(node_name(node).map_err(|e| ("drain", e))?);
+            d.grace_period_seconds = self.grace_period_seconds;
+            d.timeout = match self.timeout {
+                Some(Dist::Fixed(t)) => Some(t),
+                Some(_) => return Err(("timeout", "must be a fixed duration".into())),
+                None => None,
+            };
+            d.ignore_daemonsets = self.ignore_daemonsets.unwrap_or(false);
+            d.force = self.force.unwrap_or(false);
+            d.delete_emptydir_data = self.delete_emptydir_data.unwrap_or(false);
+            Action::Drain(d)
+        } else if let Some(pod) = &self.evict {
+            Action::Evict {
+                pod: pod_name(pod).map_err(|e| ("evict", e))?,
+                grace_period_seconds: self.grace_period_seconds,
+            }
+        } else if let Some(node) = &self.cordon {
             Action::Cordon { node: node_name(node).map_err(|e| ("cordon", e))?, unschedulable: true }
         } else if let Some(node) = &self.uncordon {
             Action::Cordon { node: node_name(node).map_err(|e| ("uncordon", e))?, unschedulable: false }

@@ -17,6 +17,7 @@
 //! ```
 
 pub mod actions;
+pub mod drain;
 pub mod traffic;
 
 use crate::dist::Dist;

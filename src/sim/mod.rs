@@ -5,6 +5,8 @@
 mod claims;
 mod collector;
 mod config;
+mod disruption;
+mod drain;
 mod network;
 mod node_loss;
 mod node_restart;
@@ -12,6 +14,7 @@ mod nodes;
 mod routes;
 
 pub use crate::ids::{NodeId, PodId};
+pub use disruption::PodRef;
 mod scheduling;
 mod services;
 mod watch;
@@ -105,6 +108,14 @@ pub enum Ev {
     Reply { req: u64, answer: Answered },
     /// Request `req`'s client stops waiting.
     ClientTimeout { req: u64 },
+    /// The scenario creates a PodDisruptionBudget.
+    CreatePdb(Arc<crate::spec::PdbSpec>),
+    /// A message to the disruption controller.
+    DisruptionController(crate::control::disruption::Ev),
+    /// A status write of the disruption controller reaches the API server.
+    PdbWrite(Box<crate::control::disruption::Write>),
+    /// The next step of a pod of a `kubectl drain` (`run`: the drain's index).
+    Drain { run: usize, pod: usize, step: drain::Step },
     /// A message of (or to) the node lifecycle controller.
     NodeLifecycle(nodelifecycle::Out),
     /// A message of (or to) the taint-eviction controller.
@@ -174,6 +185,13 @@ pub enum Action {
         node: Arc<str>,
         unschedulable: bool,
     },
+    /// `POST pods/NAME/eviction`.
+    Evict {
+        pod: PodRef,
+        grace_period_seconds: Option<i64>,
+    },
+    /// `kubectl drain NODE [options]`.
+    Drain(Arc<crate::scenario::drain::DrainOptions>),
     /// The node goes down for good: power lost, machine gone.
     NodeDown {
         node: NodeId,
@@ -230,6 +248,8 @@ pub struct Setup {
     /// The PersistentVolumeClaims the manifests create, their binding mode resolved.
     pub claims: Vec<Arc<ClaimSpec>>,
     pub clients: Arc<Vec<Client>>,
+    /// The PodDisruptionBudgets the manifests create.
+    pub pdbs: Vec<Arc<crate::spec::PdbSpec>>,
 }
 
 impl Setup {
@@ -282,6 +302,10 @@ pub struct World {
     prebind: Vec<(PodId, Arc<str>, Vec<usize>)>,
     /// Pods a ReplicaSet created so far, by alias group (`workloads::alias`).
     aliases: std::collections::HashMap<String, u32>,
+    /// The disruption controller, present when the manifests declare a PodDisruptionBudget.
+    disruption: Option<crate::control::disruption::Controller>,
+    /// The `kubectl drain` commands under way.
+    drains: Vec<drain::DrainRun>,
     /// The Node objects, which nodes are down, and the controllers of lost nodes.
     node_state: node_loss::Nodes,
     /// How many times each node's kubelet process has restarted.
@@ -370,6 +394,9 @@ impl World {
             claim_rng: Stream::new(seed, "persistentvolumeclaims"),
             prebind: Vec::new(),
             aliases: Default::default(),
+            disruption: (!setup.pdbs.is_empty())
+                .then(|| crate::control::disruption::Controller::new(setup.cluster.clone(), seed, setup.epoch_ns)),
+            drains: Vec::new(),
             node_state: node_loss::Nodes::new(&setup.cluster),
             kubelet_runs: vec![0; setup.cluster.nodes.len()],
             seed,
@@ -385,6 +412,7 @@ impl World {
             w.collector.is_some(),
             &setup.cluster.nodes,
         );
+        w.subscribe_disruption();
         for (i, k) in w.kubelets.iter_mut().enumerate() {
             let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32), 0) };
             let mut ctx = Ctx { q: &mut out, trace: &mut w.trace };
@@ -404,6 +432,9 @@ impl World {
         }
         for d in &setup.deployments {
             w.q.at(SimTime::ZERO, Ev::ApplyDeployment(d.clone()));
+        }
+        for b in &setup.pdbs {
+            w.q.at(SimTime::ZERO, Ev::CreatePdb(b.clone()));
         }
         for i in 0..w.clients.len() {
             if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i], &w.clients[i].name) {
@@ -561,6 +592,12 @@ impl World {
             Ev::Reached { req, silence } => self.reached(req, silence),
             Ev::Reply { req, answer } => self.reply(req, answer),
             Ev::ClientTimeout { req } => self.client_timeout(req),
+            Ev::CreatePdb(spec) => self.create_pdb(spec, now),
+            Ev::DisruptionController(ev) => {
+                drive(self.disruption.as_mut(), ev, &mut self.q, &mut self.trace, routes::disruption)
+            }
+            Ev::PdbWrite(write) => self.pdb_write(*write, now),
+            Ev::Drain { run, pod, step } => self.drain_step(run, pod, step, now),
             Ev::Kubelet(node, _, kev) => {
                 if let Some(k) = self.kubelets.get_mut(node.index()) {
                     let mut out =
@@ -602,6 +639,8 @@ impl World {
             Action::Patch { pod, patch } => self.patch_pod(pod, &patch, now),
             Action::Scale { deployment, replicas } => self.scale_deployment(&deployment, replicas),
             Action::Cordon { node, unschedulable } => self.cordon(node, unschedulable, now),
+            Action::Evict { pod, grace_period_seconds } => self.evict_action(pod, grace_period_seconds, now),
+            Action::Drain(options) => self.drain(options, now),
             Action::NodeDown { node } => self.node_down(node, now),
             Action::RestartKubelet { node } => self.restart_kubelet(node, now),
             Action::Reboot { node, down } => self.reboot(node, down, now),

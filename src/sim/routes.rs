@@ -4,6 +4,7 @@
 
 use super::{Ev, NodeId};
 use crate::control::deployment as deploy;
+use crate::control::disruption as pdbc;
 use crate::control::endpointslice as eps;
 use crate::control::garbagecollector as gc;
 use crate::control::replicaset as rs;
@@ -54,5 +55,13 @@ pub fn deployments(out: deploy::Out) -> Ev {
 pub fn collector(out: gc::Out) -> Ev {
     match out {
         gc::Out::Call(call) => Ev::CollectorCall(Box::new(call)),
+    }
+}
+
+/// The disruption controller.
+pub fn disruption(out: pdbc::Out) -> Ev {
+    match out {
+        pdbc::Out::Own(ev) => Ev::DisruptionController(ev),
+        pdbc::Out::Write(write) => Ev::PdbWrite(write),
     }
 }

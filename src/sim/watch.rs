@@ -106,6 +106,7 @@ pub fn subject(api: &ApiServer, record: &Record) -> Label {
         }
         Record::ReplicaSet { rs, .. } => (Arc::from(format!("rs/{}", rs.spec.name)), ""),
         Record::Deployment { deployment, .. } => (Arc::from(format!("deploy/{}", deployment.spec.name)), ""),
+        Record::Pdb { pdb, .. } => (Arc::from(format!("pdb/{}", pdb.spec.name)), ""),
         _ => (Arc::from("?"), ""),
     };
     Label::new(What::Watch, subject).with(detail)
@@ -119,6 +120,7 @@ pub enum Subscriber {
     ReplicaSets,
     Deployments,
     Collector,
+    Disruption,
 }
 
 impl Subscriber {
@@ -130,6 +132,9 @@ impl Subscriber {
             Subscriber::ReplicaSets => rs::Controller::watched(record).map(Ev::RsController),
             Subscriber::Deployments => deploy::Controller::watched(record).map(Ev::DeploymentController),
             Subscriber::Collector => gc::Collector::watched(record).map(Ev::Collector),
+            Subscriber::Disruption => {
+                crate::control::disruption::Controller::watched(record).map(Ev::DisruptionController)
+            }
         };
         ev.unwrap_or_else(|| unreachable!("{self:?} subscribed to {:?}", Kind::of(record)))
     }

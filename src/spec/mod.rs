@@ -6,6 +6,7 @@
 
 mod claim;
 mod config;
+mod disruption;
 mod ports;
 pub mod resources;
 mod service;
@@ -13,6 +14,7 @@ mod workload;
 
 pub use claim::{BindingMode, ClaimSpec, StorageClass};
 pub use config::{ConfigKind, ConfigNeeds, ConfigRef, EnvNeed, VolumeNeed, VolumeSource};
+pub use disruption::{Budget, PdbSpec, UnhealthyPodEvictionPolicy};
 pub use ports::AssumedPort;
 pub use service::{ServicePort, ServiceSpec, TrafficPolicy};
 pub use workload::{DeploymentSpec, IntOrPercent, PodTemplate, ReplicaSetSpec, Strategy};

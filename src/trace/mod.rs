@@ -5,6 +5,7 @@ pub mod jsonl;
 pub mod network_rows;
 pub mod record;
 pub mod render;
+pub mod render_disruption;
 pub mod render_network;
 pub mod render_workloads;
 mod request_rows;

@@ -200,6 +200,11 @@ pub enum Record {
         kind: WatchKind,
         deployment: Arc<crate::api::deployment::ApiDeployment>,
     },
+    /// A PodDisruptionBudget written.
+    Pdb {
+        kind: WatchKind,
+        pdb: Arc<crate::api::disruption::ApiPdb>,
+    },
     /// A PersistentVolumeClaim written.
     Claim {
         kind: WatchKind,
@@ -252,6 +257,7 @@ impl Record {
             | Record::ReplicaSet { .. }
             | Record::Deployment { .. }
             | Record::Claim { .. }
+            | Record::Pdb { .. }
             | Record::Node { .. }
             | Record::ProxySync(_)
             | Record::Request(_)

@@ -106,7 +106,7 @@ impl RowType {
         match record {
             Record::Pod { .. } => RowType::Pod,
             Record::Service { .. } | Record::Slice { .. } => RowType::Service,
-            Record::ReplicaSet { .. } | Record::Deployment { .. } => RowType::Workload,
+            Record::ReplicaSet { .. } | Record::Deployment { .. } | Record::Pdb { .. } => RowType::Workload,
             Record::Claim { .. } => RowType::Claim,
             Record::Node { .. } => RowType::Node,
             Record::ProxySync(_) => RowType::Proxy,
@@ -225,6 +225,31 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                 };
                 push(format!("pod/{}", a.pod), what, a.message.clone());
             }
+            Record::Pdb { kind, pdb } => {
+                let s = &pdb.status;
+                let what = match (kind, s.observed_generation) {
+                    (WatchKind::Added, _) => "created".to_string(),
+                    (WatchKind::Deleted, _) => "deleted".to_string(),
+                    (_, _) => format!("allowed disruptions={}", s.disruptions_allowed),
+                };
+                let why = match kind {
+                    WatchKind::Added => "the disruption controller has not observed it yet".to_string(),
+                    _ => format!(
+                        "currentHealthy={} desiredHealthy={} expectedPods={}{}",
+                        s.current_healthy,
+                        s.desired_healthy,
+                        s.expected_pods,
+                        match s.disrupted_pods.is_empty() {
+                            true => String::new(),
+                            false => format!(
+                                ", disruptedPods: {}",
+                                s.disrupted_pods.keys().map(|k| &**k).collect::<Vec<_>>().join(", ")
+                            ),
+                        }
+                    ),
+                };
+                push(pdb.kubectl_name(), what, why);
+            }
             Record::Node { node, .. } => {
                 let taints: Vec<String> = node.taints.iter().map(|(t, _)| format!("{}:{}", t.key, t.effect)).collect();
                 let what = match taints.is_empty() {
@@ -320,6 +345,7 @@ fn namespace_of(record: &Record) -> Option<Arc<str>> {
         Record::Kubelet(a) => Some(a.namespace.clone()),
         Record::Event(ev) => Some(ev.namespace.clone()),
         Record::Claim { claim, .. } => Some(claim.spec.namespace.clone()),
+        Record::Pdb { pdb, .. } => Some(pdb.spec.namespace.clone()),
         _ => None,
     }
 }

@@ -32,6 +32,7 @@ mod clusters;
 mod config;
 mod conventions;
 mod describe;
+mod disruption;
 mod exercises;
 mod get;
 mod images;

@@ -122,7 +122,8 @@ fn integer_too_large_names_the_field() {
 /// Source:` comments, a NetworkPolicy, a PodDisruptionBudget, a
 /// ServiceAccount, a ConfigMap, a Service, a Deployment, an HPA, a `---` at
 /// the end), piped in whole: the kinds podsim does not simulate are named
-/// once (the ConfigMap, which the pods mount, is simulated), and the
+/// once (the ConfigMap, which the pods mount, and the PodDisruptionBudget
+/// are simulated), and the
 /// Deployment's two replicas become available.
 #[test]
 fn a_rendered_chart_runs_from_the_standard_input() {
@@ -130,7 +131,7 @@ fn a_rendered_chart_runs_from_the_standard_input() {
     let run = podsim_stdin(["run", "-f", "-", "--until", "60s"], &chart);
     assert_eq!(run.code, Some(0), "{run:?}");
     let note = "note: read, not simulated (they do not change how pods start, serve or stop here): \
-                NetworkPolicy web; PodDisruptionBudget web; ServiceAccount web; HorizontalPodAutoscaler web\n";
+                NetworkPolicy web; ServiceAccount web; HorizontalPodAutoscaler web\n";
     assert!(run.stderr.contains(note), "{run:?}");
     assert!(run.stdout.contains("READY 2/2, UP-TO-DATE 2, AVAILABLE 2"), "{run:?}");
     assert!(run.stdout.contains("Available=True MinimumReplicasAvailable"), "{run:?}");

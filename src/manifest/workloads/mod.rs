@@ -19,7 +19,9 @@
 mod build;
 mod defaults;
 mod selector;
-pub use selector::go_map;
+pub(super) use selector::validate_selector;
+pub use selector::{go_map, go_string};
+pub(super) use validation::{percent, shown, validate_int_or_percent, validate_object_meta};
 mod unsupported;
 mod validation;
 mod warnings;
@@ -90,7 +92,7 @@ fn template_warnings(spec: &k8s_openapi::api::core::v1::PodSpec) -> Vec<(String,
 }
 
 /// Decodes `json` strictly: a type error or an unknown field is reported and gives `None`.
-fn decode<T: DeserializeOwned + Serialize>(
+pub(super) fn decode<T: DeserializeOwned + Serialize>(
     doc: &Doc,
     json: &Value,
     prefix: &str,
@@ -144,7 +146,7 @@ fn quantities_valid(
 
 /// Whether `spec.selector` is written: the decoded object cannot tell a missing
 /// selector (Go's nil, which selects nothing) from `{}` (which selects everything).
-fn selector_written(json: &Value) -> bool {
+pub(super) fn selector_written(json: &Value) -> bool {
     json.get("spec").and_then(|s| s.get("selector")).is_some_and(|s| !s.is_null())
 }
 

@@ -67,7 +67,7 @@ pub fn validate_replica_set(rs: &ReplicaSet, selector: Option<&LabelSelector>, p
 
 /// `ValidateObjectMeta` with `NameIsDNSSubdomain`. A generateName is left to
 /// unsupported.rs; the namespace is checked only when set (the API server takes it from the request).
-fn validate_object_meta(meta: &ObjectMeta, errs: &mut Errors) {
+pub(in crate::manifest) fn validate_object_meta(meta: &ObjectMeta, errs: &mut Errors) {
     match meta.name.as_deref().unwrap_or("") {
         "" if meta.generate_name.as_deref().unwrap_or("").is_empty() => {
             errs.push(FieldError::required("metadata.name", "name or generateName is required"));
@@ -193,7 +193,7 @@ fn validate_rolling_update(rolling: &RollingUpdateDeployment, errs: &mut Errors)
 }
 
 /// `ValidatePositiveIntOrPercent`.
-fn validate_int_or_percent(v: &IntOrString, path: &str, errs: &mut Errors) {
+pub(in crate::manifest) fn validate_int_or_percent(v: &IntOrString, path: &str, errs: &mut Errors) {
     match v {
         IntOrString::String(_) if percent(v).is_none() => errs.push(FieldError::invalid(path, shown(v), PERCENT)),
         IntOrString::Int(n) if *n < 0 => errs.push(FieldError::invalid(path, n, NEGATIVE)),
@@ -221,7 +221,7 @@ fn value(v: &IntOrString) -> i64 {
 }
 
 /// `(*IntOrString).String()`: `25%`, `0`, unquoted.
-fn shown(v: &IntOrString) -> String {
+pub(in crate::manifest) fn shown(v: &IntOrString) -> String {
     match v {
         IntOrString::Int(n) => n.to_string(),
         IntOrString::String(s) => s.clone(),
