@@ -17,16 +17,26 @@ impl World {
     /// `systemctl restart kubelet`: a new kubelet process; the containers run on.
     pub(super) fn restart_kubelet(&mut self, node: NodeId, now: SimTime) {
         let name = self.cluster.nodes[node.index()].name.clone();
-        let what = "systemctl restart kubelet: a new kubelet process starts; the containers run on".to_string();
+        let down = self.node_state.is_down(node);
+        let what = match down {
+            true => "systemctl restart kubelet: the node is down, nothing runs there".to_string(),
+            false => "systemctl restart kubelet: a new kubelet process starts; the containers run on".to_string(),
+        };
         self.trace.push(now, Record::Scenario { object: format!("node/{name}"), what });
-        self.new_kubelet(node, false, now);
+        if !down {
+            self.new_kubelet(node, false, now);
+        }
     }
 
     /// The node goes down, and boots `down` later.
     pub(super) fn reboot(&mut self, node: NodeId, down: SimDuration, now: SimTime) {
         let name = self.cluster.nodes[node.index()].name.clone();
-        let what =
-            format!("reboot: the node goes down (its kubelet, kube-proxy and containers stop) and boots {down} later");
+        let what = match self.node_state.is_down(node) {
+            true => format!("reboot: the node is down already; it boots {down} later"),
+            false => format!(
+                "reboot: the node goes down (its kubelet, kube-proxy and containers stop) and boots {down} later"
+            ),
+        };
         self.trace.push(now, Record::Scenario { object: format!("node/{name}"), what });
         self.stop_node(node, now);
         self.q.after(down, Ev::NodeBoots(node));

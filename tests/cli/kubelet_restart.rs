@@ -98,3 +98,19 @@ fn a_restarted_kubelet_keeps_started_from_1_35() {
         }
     }
 }
+
+/// A kubelet restart on a node that is down does nothing: no process runs
+/// there to restart, and the node lifecycle controller still finds the
+/// node silent.
+#[test]
+fn a_kubelet_restart_on_a_down_node_does_nothing() {
+    let args = ["run", "models/scenarios/node-down.yaml", "--until", "130s", "--restart-kubelet", "node/node-2@70s"];
+    let run = podsim(args.into_iter().chain(["-o", "jsonl"]));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("systemctl restart kubelet: the node is down, nothing runs there"), "{run:?}");
+    let lines = lines(&run.stdout);
+    let unknown = lines
+        .iter()
+        .any(|v| v["object"]["kind"] == "Node" && v["object"]["status"]["conditions"][0]["status"] == "Unknown");
+    assert!(unknown, "node-2 is still marked Unknown");
+}
