@@ -51,6 +51,19 @@ pub struct ApiNode {
 }
 
 impl ApiNode {
+    /// A profile's node as the API server holds it when the run starts.
+    pub fn of(n: &crate::cluster::Node) -> ApiNode {
+        ApiNode {
+            name: n.name.clone(),
+            ip: n.ip.clone(),
+            ready: NodeReady::True,
+            ready_since: SimTime::ZERO,
+            unschedulable: false,
+            taints: n.taints.iter().map(|t| (t.clone(), None)).collect(),
+            boots: 0,
+        }
+    }
+
     /// The kubectl STATUS column (`printNode`): `Ready` or `NotReady` (any
     /// Ready other than True), `,SchedulingDisabled` when cordoned.
     pub fn kubectl_status(&self) -> String {

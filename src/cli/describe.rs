@@ -34,7 +34,7 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
     };
     let (kind, name) = match resource(&args.resource) {
         Err(_) => return bad(stderr, unknown_kind(&args.resource)),
-        Ok((Kind::Event | Kind::Claim | Kind::Pdb, _)) => {
+        Ok((Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node, _)) => {
             let e = format!(
                 "resource {:?}: podsim describes pods, deployments, replicasets, services and endpointslices",
                 args.resource
@@ -48,7 +48,7 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
         }
         Ok((kind, Some(name))) => (kind, name),
     };
-    let Some((trace, clock, at)) = simulated(&args.inputs, args.at, stderr) else { return ExitCode::from(2) };
+    let Some((trace, clock, at, _)) = simulated(&args.inputs, args.at, stderr) else { return ExitCode::from(2) };
     let namespace = args.inputs.namespace.clone().unwrap_or_else(|| "default".into());
     let view = View { trace: &trace, clock: &clock, at, namespace: &namespace };
     let Some(object) = at_instant(&trace, kind, &clock, at).remove(&(namespace.clone(), name.clone())) else {
@@ -83,7 +83,7 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
             let events = view.events("EndpointSlice", &s.metadata.uid);
             describe_network::describe_endpoint_slice(&s, &events, now)
         }),
-        Kind::Event | Kind::Claim | Kind::Pdb => None,
+        Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node => None,
     };
     // The objects are podsim's own renderings: one that does not read back is a bug, said as such.
     let Some(text) = text else {

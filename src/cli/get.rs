@@ -4,6 +4,7 @@
 use super::args::{GetArgs, GetOutput};
 use super::problems;
 use super::run::inputs;
+use crate::cluster::Cluster;
 use crate::error::{Error, Problem};
 use crate::kubectl::printers::{self, Kind};
 use crate::kubectl::tabwriter::TabWriter;
@@ -17,6 +18,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// `KIND[/NAME]` with kubectl's names and short names.
 pub(super) fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
@@ -33,9 +35,10 @@ pub(super) fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
         "events" | "event" | "ev" => Kind::Event,
         "persistentvolumeclaims" | "persistentvolumeclaim" | "pvc" => Kind::Claim,
         "poddisruptionbudgets" | "poddisruptionbudget" | "pdb" | "poddisruptionbudgets.policy" => Kind::Pdb,
+        "nodes" | "node" | "no" => Kind::Node,
         other => {
             return Err(format!(
-                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, services, endpointslices, events, persistentvolumeclaims and poddisruptionbudgets)"
+                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, services, endpointslices, events, persistentvolumeclaims, poddisruptionbudgets and nodes)"
             ));
         }
     };
@@ -86,6 +89,9 @@ fn object(
             let c = render::claim(claim, clock);
             (*kind, serde_json::to_value(&c).ok()?, claim.spec.namespace.to_string(), claim.spec.name.to_string())
         }
+        (Record::Node { kind, node }, Kind::Node) => {
+            (*kind, serde_json::to_value(render::node(node, clock)).ok()?, String::new(), node.name.to_string())
+        }
         (Record::Pdb { kind, pdb }, Kind::Pdb) => {
             let b = crate::trace::render_disruption::pdb(pdb, clock);
             (*kind, serde_json::to_value(&b).ok()?, pdb.spec.namespace.to_string(), pdb.spec.name.to_string())
@@ -111,6 +117,7 @@ fn row(kind: Kind, o: &Object, now: Timestamp, wide: bool) -> Option<Vec<String>
         Kind::Event => printers::event_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::Claim => printers::claim_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::Pdb => printers::pdb_row(&serde_json::from_value(v).ok()?, now),
+        Kind::Node => printers::node_row(&serde_json::from_value(v).ok()?, now, wide),
     })
 }
 
@@ -180,14 +187,15 @@ pub fn get(args: GetArgs) -> ExitCode {
         problems::fail(stderr, message);
         return ExitCode::from(1);
     }
-    let Some((trace, clock, at)) = simulated(&args.inputs, args.at, stderr) else { return ExitCode::from(2) };
+    let Some((trace, clock, at, cluster)) = simulated(&args.inputs, args.at, stderr) else { return ExitCode::from(2) };
     let namespace = args.inputs.namespace.clone().unwrap_or_else(|| "default".into());
     let clock = &clock;
     let wide = args.output == Some(GetOutput::Wide);
     let printer = |kind| Printer {
         kind,
         wide,
-        all_namespaces: args.all_namespaces,
+        // Nodes are cluster-scoped: no NAMESPACE column.
+        all_namespaces: args.all_namespaces && kind != Kind::Node,
         show_kind: several,
         tabs: TabWriter::default(),
         headed: false,
@@ -195,17 +203,28 @@ pub fn get(args: GetArgs) -> ExitCode {
     if args.watch {
         let (kind, name) = asked[0].clone();
         let wanted = |o: &Object| {
-            (args.all_namespaces || o.namespace == namespace) && name.as_ref().is_none_or(|n| *n == o.name)
+            let scoped = args.all_namespaces || o.namespace == namespace || kind == Kind::Node;
+            scoped && name.as_ref().is_none_or(|n| *n == o.name)
         };
-        return problems::emit(&watch(&trace, kind, clock, &wanted, &mut printer(kind)), stderr);
+        let listed = match kind {
+            Kind::Node => profile_nodes(&cluster, clock).into_values().collect(),
+            _ => Vec::new(),
+        };
+        return problems::emit(&watch(&trace, kind, clock, &listed, &wanted, &mut printer(kind)), stderr);
     }
     // Each kind's objects at the instant, in the order asked.
     let mut found: Vec<(Kind, Vec<Object>)> = Vec::new();
     for (kind, name) in &asked {
         let wanted = |o: &Object| {
-            (args.all_namespaces || o.namespace == namespace) && name.as_ref().is_none_or(|n| *n == o.name)
+            let scoped = args.all_namespaces || o.namespace == namespace || *kind == Kind::Node;
+            scoped && name.as_ref().is_none_or(|n| *n == o.name)
         };
-        let objects: Vec<Object> = at_instant(&trace, *kind, clock, at).into_values().filter(|o| wanted(o)).collect();
+        let mut all = match kind {
+            Kind::Node => profile_nodes(&cluster, clock),
+            _ => BTreeMap::new(),
+        };
+        all.extend(at_instant(&trace, *kind, clock, at));
+        let objects: Vec<Object> = all.into_values().filter(|o| wanted(o)).collect();
         // kubectl exits 1 for an object that is not there, 0 for an empty list.
         if objects.is_empty() && name.is_some() {
             let _ = writeln!(stderr, "{}", not_found(*kind, name.as_deref(), &namespace, args.all_namespaces));
@@ -243,19 +262,30 @@ pub fn get(args: GetArgs) -> ExitCode {
     problems::emit(&out, stderr)
 }
 
-/// The run the inputs describe, its clock, and the instant asked for
-/// (`--at`, at most the run's end; the end by default).
+/// The run the inputs describe, its clock, the instant asked for (`--at`,
+/// at most the run's end; the end by default), and its cluster.
 pub(super) fn simulated(
     args: &super::args::RunInputs,
     at: Option<crate::time::SimDuration>,
     stderr: &mut impl Write,
-) -> Option<(Trace, Clock, SimTime)> {
+) -> Option<(Trace, Clock, SimTime, Arc<Cluster>)> {
     let inputs = inputs(args, stderr)?;
     let prepared = problems::prepared(&inputs, stderr)?;
     let end = SimTime::ZERO + prepared.until;
     let trace = simulate(&prepared.setup, prepared.seed, end);
     let at = at.map_or(end, |t| (SimTime::ZERO + t).min(end));
-    Some((trace, prepared.clock, at))
+    Some((trace, prepared.clock, at, prepared.setup.cluster.clone()))
+}
+
+/// The profile's nodes as the run starts: they exist before it, so the
+/// trace records only their changes.
+fn profile_nodes(cluster: &Cluster, clock: &Clock) -> BTreeMap<(String, String), Object> {
+    let node = |n| {
+        let api = crate::api::node::ApiNode::of(n);
+        let json = serde_json::to_value(render::node(&api, clock)).unwrap_or_default();
+        ((String::new(), n.name.to_string()), Object { namespace: String::new(), name: n.name.to_string(), json })
+    };
+    cluster.nodes.iter().map(node).collect()
 }
 
 /// kubectl's words when nothing matches.
@@ -269,9 +299,12 @@ pub(super) fn not_found(kind: Kind, name: Option<&str>, namespace: &str, all: bo
         Kind::Event => "events",
         Kind::Claim => "persistentvolumeclaims",
         Kind::Pdb => "poddisruptionbudgets.policy",
+        Kind::Node => "nodes",
     };
     match (name, all) {
         (Some(n), _) => format!("Error from server (NotFound): {resource} {n:?} not found"),
+        // A cluster-scoped kind is in no namespace.
+        (None, true) | (None, false) if kind == Kind::Node => "No resources found".into(),
         (None, true) => "No resources found".into(),
         (None, false) => format!("No resources found in {namespace} namespace."),
     }
@@ -299,10 +332,22 @@ pub(super) fn at_instant(trace: &Trace, kind: Kind, clock: &Clock, at: SimTime) 
     objects
 }
 
-/// `kubectl get -w` from before the run: a row per watch event, each at its instant.
-fn watch(trace: &Trace, kind: Kind, clock: &Clock, wanted: &dyn Fn(&Object) -> bool, printer: &mut Printer) -> String {
+/// `kubectl get -w` from before the run: the objects `listed` at its start
+/// (the profile's nodes), then a row per watch event, each at its instant.
+fn watch(
+    trace: &Trace,
+    kind: Kind,
+    clock: &Clock,
+    listed: &[Object],
+    wanted: &dyn Fn(&Object) -> bool,
+    printer: &mut Printer,
+) -> String {
     let mut services = BTreeMap::new();
     let mut out = String::new();
+    let first: Vec<&Object> = listed.iter().filter(|o| wanted(o)).collect();
+    if !first.is_empty() {
+        out.push_str(&printer.rows(&first, clock.time(SimTime::ZERO).0));
+    }
     for e in &trace.entries {
         if let Record::Service { svc, .. } = &e.record {
             services.insert(svc.id, svc.clone());

@@ -31,6 +31,10 @@ pub fn header(kind: Kind, wide: bool) -> Vec<String> {
         Kind::EndpointSlice => (&["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"], &[]),
         Kind::Event => (&["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], &[]),
         Kind::Pdb => (&["NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"], &[]),
+        Kind::Node => (
+            &["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
+            &["INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME"],
+        ),
         Kind::Claim => (
             &["NAME", "STATUS", "VOLUME", "CAPACITY", "ACCESS MODES", "STORAGECLASS", "VOLUMEATTRIBUTESCLASS", "AGE"],
             &["VOLUMEMODE"],
@@ -53,6 +57,8 @@ pub enum Kind {
     Claim,
     /// PodDisruptionBudgets.
     Pdb,
+    /// Nodes (cluster-scoped).
+    Node,
 }
 
 /// The kind as kubectl names it before a name when it shows kinds
@@ -67,6 +73,7 @@ pub fn qualified_kind(kind: Kind) -> &'static str {
         Kind::Event => "event",
         Kind::Claim => "persistentvolumeclaim",
         Kind::Pdb => "poddisruptionbudget.policy",
+        Kind::Node => "node",
     }
 }
 
@@ -216,6 +223,46 @@ pub fn pdb_row(b: &PodDisruptionBudget, now: Timestamp) -> Vec<String> {
         allowed.to_string(),
         age(&b.metadata, now),
     ]
+}
+
+/// `printNode`: STATUS from the Ready condition (`Ready`, `NotReady`, or
+/// `Unknown` without one) and `SchedulingDisabled`; ROLES from the
+/// `node-role.kubernetes.io/` labels; with -o wide the addresses and what
+/// `nodeInfo` says.
+pub fn node_row(n: &k8s_openapi::api::core::v1::Node, now: Timestamp, wide: bool) -> Vec<String> {
+    let status = n.status.clone().unwrap_or_default();
+    let ready = status.conditions.iter().flatten().find(|c| c.type_ == "Ready");
+    let mut shown: Vec<&str> = vec![match ready {
+        Some(c) if c.status == "True" => "Ready",
+        Some(_) => "NotReady",
+        None => "Unknown",
+    }];
+    if n.spec.as_ref().and_then(|s| s.unschedulable) == Some(true) {
+        shown.push("SchedulingDisabled");
+    }
+    let labels = n.metadata.labels.iter().flatten();
+    let roles: Vec<&str> = labels.filter_map(|(k, _)| k.strip_prefix("node-role.kubernetes.io/")).collect();
+    let info = status.node_info.clone().unwrap_or_default();
+    let mut row = vec![
+        name(&n.metadata),
+        shown.join(","),
+        or_none(Some(roles.join(","))),
+        age(&n.metadata, now),
+        info.kubelet_version.clone(),
+    ];
+    if wide {
+        let address =
+            |kind: &str| status.addresses.iter().flatten().find(|a| a.type_ == kind).map(|a| a.address.clone());
+        let unknown = |s: String| if s.is_empty() { "<unknown>".to_string() } else { s };
+        row.extend([
+            or_none(address("InternalIP")),
+            or_none(address("ExternalIP")),
+            unknown(info.os_image),
+            unknown(info.kernel_version),
+            unknown(info.container_runtime_version),
+        ]);
+    }
+    row
 }
 
 /// `GetAccessModesAsString`: each mode once, in this order, abbreviated.

@@ -71,8 +71,7 @@ impl World {
         let command: Arc<str> = Arc::from(options.command());
         let node: Arc<str> = Arc::from(options.node.as_str());
         self.trace.push(now, Record::Scenario { object: format!("node/{node}"), what: command.to_string() });
-        let mut out = crate::engine::Routed { q: &mut self.q, route: Ev::Scheduler };
-        let line = match self.scheduler.node_unschedulable(&node, true, &mut out) {
+        let line = match self.set_unschedulable(&node, true, now) {
             true => format!("node/{node} cordoned"),
             false => format!("node/{node} already cordoned"),
         };

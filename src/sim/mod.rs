@@ -749,8 +749,7 @@ impl World {
         let command: Arc<str> = Arc::from(format!("kubectl {verb} {node}"));
         let object = format!("node/{node}");
         self.trace.push(now, Record::Scenario { object: object.clone(), what: command.to_string() });
-        let mut out = Routed { q: &mut self.q, route: Ev::Scheduler };
-        let changed = self.scheduler.node_unschedulable(&node, unschedulable, &mut out);
+        let changed = self.set_unschedulable(&node, unschedulable, now);
         let line = match changed {
             true => format!("{object} {verb}ed"),
             false => format!("{object} already {verb}ed"),

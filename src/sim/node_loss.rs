@@ -38,19 +38,7 @@ pub(super) struct Nodes {
 
 impl Nodes {
     pub(super) fn new(cluster: &crate::cluster::Cluster) -> Nodes {
-        let objects = cluster
-            .nodes
-            .iter()
-            .map(|n| ApiNode {
-                name: n.name.clone(),
-                ip: n.ip.clone(),
-                ready: NodeReady::True,
-                ready_since: SimTime::ZERO,
-                unschedulable: false,
-                taints: n.taints.iter().map(|t| (t.clone(), None)).collect(),
-                boots: 0,
-            })
-            .collect();
+        let objects = cluster.nodes.iter().map(ApiNode::of).collect();
         Nodes { objects, down: vec![false; cluster.nodes.len()], lifecycle: None, eviction: Default::default() }
     }
 
@@ -143,6 +131,20 @@ impl World {
             self.controller_event("node-controller", about, true, "NodeNotReady", message);
             self.sync_watch(false);
         }
+    }
+
+    /// `spec.unschedulable` patched (`kubectl cordon`, `uncordon`, `drain`);
+    /// whether it changed. The scheduler's node informer sees it, and the
+    /// node lifecycle controller's `doNoScheduleTaintingPass` adds or removes
+    /// the `node.kubernetes.io/unschedulable:NoSchedule` taint that stands for it.
+    pub(super) fn set_unschedulable(&mut self, name: &Arc<str>, unschedulable: bool, now: SimTime) -> bool {
+        let mut out = Routed { q: &mut self.q, route: Ev::Scheduler };
+        let changed = self.scheduler.node_unschedulable(name, unschedulable, &mut out);
+        if let (true, Some(node)) = (changed, self.nodes.named(name)) {
+            self.write_node(node, now, |n| n.unschedulable = unschedulable);
+            self.set_taint(node, node::UNSCHEDULABLE, "NoSchedule", unschedulable, now);
+        }
+        changed
     }
 
     /// Adds or removes a taint of the node lifecycle controller (stamped

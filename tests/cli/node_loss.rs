@@ -223,3 +223,26 @@ fn a_node_down_of_an_unknown_node_is_refused() {
         "{run:?}"
     );
 }
+
+/// `podsim get nodes`: printNode's STATUS (NotReady once the controller
+/// marked the node Unknown, SchedulingDisabled when cordoned), `<none>`
+/// roles, `<unknown>` age (the nodes predate the run); cluster-scoped, so
+/// `-A` adds no NAMESPACE column; a node that is not there is kubectl's
+/// NotFound.
+#[test]
+fn get_nodes_prints_what_kubectl_prints() {
+    let at = |t: &str| podsim(["get", "nodes", "models/scenarios/node-down.yaml", "--at", t, "-A"]);
+    let before = at("50s");
+    assert_eq!(before.code, Some(0), "{before:?}");
+    let header = "NAME     STATUS     ROLES    AGE         VERSION\n";
+    assert_eq!(before.stdout.lines().next(), Some("NAME     STATUS   ROLES    AGE         VERSION"));
+    assert!(before.stdout.contains("node-2   Ready    <none>   <unknown>   \n"), "{before:?}");
+    let after = at("2m");
+    let rows = "node-1   Ready      <none>   <unknown>   \nnode-2   NotReady   <none>   <unknown>   \nnode-3   Ready      <none>   <unknown>   \n";
+    assert_eq!(after.stdout, format!("{header}{rows}"), "{after:?}");
+    let cordoned = podsim(["get", "nodes", "models/scenarios/cordon.yaml", "--at", "25s"]);
+    assert!(cordoned.stdout.contains("node-2   Ready,SchedulingDisabled   <none>"), "{cordoned:?}");
+    let missing = podsim(["get", "node/node-9", "models/scenarios/node-down.yaml"]);
+    assert_eq!(missing.code, Some(1), "{missing:?}");
+    assert!(missing.stderr.contains("Error from server (NotFound): nodes \"node-9\" not found"), "{missing:?}");
+}
