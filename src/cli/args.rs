@@ -429,8 +429,9 @@ pub struct RunInputs {
     /// [,ignore-daemonsets=true], e.g. node/node-1@30s,timeout=2m.
     #[arg(long = "drain", value_name = "NODE@TIME")]
     pub drain: Vec<String>,
-    /// Take a node down for good at a time (its machine stops, with its
-    /// kubelet, kube-proxy and containers): node/NAME@TIME, e.g. node/node-2@60s.
+    /// Take a node down at a time (its machine stops, with its kubelet,
+    /// kube-proxy and containers), for good or `for` a while (then it boots):
+    /// node/NAME@TIME[,for=DURATION], e.g. node/node-2@60s or node/node-2@60s,for=10m.
     #[arg(long = "node-down", value_name = "NODE@TIME")]
     pub node_down: Vec<String>,
     /// Restart a node's kubelet process at a time (`systemctl restart

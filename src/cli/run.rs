@@ -50,7 +50,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
                     action: Action::Evict { pod, grace_period_seconds },
                 }),
                 "--drain" => parse_drain_flag(v).map(|(at, d)| Timed { at, action: Action::Drain(d) }),
-                "--node-down" => parse_node_flag(v, NodeFault::Down),
+                "--node-down" => parse_node_flag(v, NodeFault::Down { back: None }),
                 "--restart-kubelet" => parse_node_flag(v, NodeFault::RestartKubelet),
                 "--reboot" => parse_node_flag(v, NodeFault::Reboot { down: REBOOT_DOWN }),
                 _ => parse_kill_flag(v),

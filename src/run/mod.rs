@@ -189,7 +189,11 @@ pub fn setup(
                     Ok(i) => actions.push(Scheduled {
                         at: timed.at,
                         action: match fault {
-                            NodeFault::Down => SimAction::NodeDown { node: NodeId(i as u32) },
+                            NodeFault::Down { back: None } => SimAction::NodeDown { node: NodeId(i as u32) },
+                            // Back after a while: it boots, as after a reboot.
+                            NodeFault::Down { back: Some(down) } => {
+                                SimAction::Reboot { node: NodeId(i as u32), down: *down }
+                            }
                             NodeFault::RestartKubelet => SimAction::RestartKubelet { node: NodeId(i as u32) },
                             NodeFault::Reboot { down } => SimAction::Reboot { node: NodeId(i as u32), down: *down },
                         },

@@ -21,6 +21,7 @@
 //!   - {at: 40s, evict: pod/web-*}                   # POST pods/NAME/eviction (scenario/drain.rs)
 //!   - {at: 60s, drain: node/node-1, timeout: 2m}    # kubectl drain node-1 --timeout=2m0s
 //!   - {at: 60s, nodeDown: node/node-2}              # the machine stops for good
+//!   - {at: 60s, nodeDown: node/node-2, for: 10m}    # … and boots 10 minutes later
 //!   - {at: 60s, restartKubelet: node/node-1}        # systemctl restart kubelet
 //!   - {at: 60s, reboot: node/node-1, down: 90s}     # down, and booted 90 s later (default 30 s)
 //! ```
@@ -92,9 +93,10 @@ pub enum Action {
 /// What happens to a node.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum NodeFault {
-    /// The machine stops for good (power lost, instance terminated): its
-    /// kubelet, kube-proxy and containers with it.
-    Down,
+    /// The machine stops (power lost, instance terminated): its kubelet,
+    /// kube-proxy and containers with it; for good, or until it boots
+    /// `back` later.
+    Down { back: Option<SimDuration> },
     /// The kubelet process restarts (`systemctl restart kubelet`); the
     /// containers run on.
     RestartKubelet,
@@ -109,7 +111,7 @@ impl NodeFault {
     /// The scenario key (and, as `--node-down`, the flag).
     pub fn key(self) -> &'static str {
         match self {
-            NodeFault::Down => "nodeDown",
+            NodeFault::Down { .. } => "nodeDown",
             NodeFault::RestartKubelet => "restartKubelet",
             NodeFault::Reboot { .. } => "reboot",
         }
@@ -314,7 +316,7 @@ pub fn parse_cordon_flag(s: &str, unschedulable: bool) -> Result<Timed, String> 
     Ok(Timed { at, action: Action::Cordon { node: node_name(subject)?, unschedulable } })
 }
 
-/// `--node-down node/node-2@60s`, `--restart-kubelet node/node-1@60s`,
+/// `--node-down node/node-2@60s[,for=10m]`, `--restart-kubelet node/node-1@60s`,
 /// `--reboot node/node-1@60s[,down=90s]`.
 pub fn parse_node_flag(s: &str, mut fault: NodeFault) -> Result<Timed, String> {
     let (subject, at, options) = flag_parts(s)?;
@@ -322,6 +324,8 @@ pub fn parse_node_flag(s: &str, mut fault: NodeFault) -> Result<Timed, String> {
         match (&mut fault, k) {
             (NodeFault::Reboot { down }, "down") => *down = parse_duration(v)?,
             (NodeFault::Reboot { .. }, _) => return Err(unknown_option(k, "down")),
+            (NodeFault::Down { back }, "for") => *back = Some(parse_duration(v)?),
+            (NodeFault::Down { .. }, _) => return Err(unknown_option(k, "for")),
             _ => return Err(unknown_option(k, "none")),
         }
     }
@@ -405,6 +409,9 @@ pub struct ActionEntry {
     /// A `reboot`'s down time.
     #[serde(default)]
     down: Option<Dist>,
+    /// How long a `nodeDown` lasts (for good without it).
+    #[serde(default, rename = "for")]
+    for_: Option<Dist>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -480,6 +487,9 @@ impl ActionEntry {
         if self.down.is_some() && self.reboot.is_none() {
             return Err(("down", "only a `reboot` action takes down".into()));
         }
+        if self.for_.is_some() && self.node_down.is_none() {
+            return Err(("for", "only a `nodeDown` action takes for".into()));
+        }
         if self.signal.is_some() && self.kill.is_none() {
             return Err(("signal", "only a `kill` action takes a signal".into()));
         }
@@ -505,7 +515,12 @@ impl ActionEntry {
         } else if let Some(node) = &self.uncordon {
             Action::Cordon { node: node_name(node).map_err(|e| ("uncordon", e))?, unschedulable: false }
         } else if let Some(node) = &self.node_down {
-            Action::Node { node: node_name(node).map_err(|e| ("nodeDown", e))?, fault: NodeFault::Down }
+            let back = match &self.for_ {
+                None => None,
+                Some(Dist::Fixed(d)) => Some(*d),
+                Some(_) => return Err(("for", "must be a fixed duration".into())),
+            };
+            Action::Node { node: node_name(node).map_err(|e| ("nodeDown", e))?, fault: NodeFault::Down { back } }
         } else if let Some(node) = &self.restart_kubelet {
             let node = node_name(node).map_err(|e| ("restartKubelet", e))?;
             Action::Node { node, fault: NodeFault::RestartKubelet }

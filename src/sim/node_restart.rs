@@ -32,10 +32,8 @@ impl World {
     pub(super) fn reboot(&mut self, node: NodeId, down: SimDuration, now: SimTime) {
         let name = self.cluster.nodes[node.index()].name.clone();
         let what = match self.node_state.is_down(node) {
-            true => format!("reboot: the node is down already; it boots {down} later"),
-            false => format!(
-                "reboot: the node goes down (its kubelet, kube-proxy and containers stop) and boots {down} later"
-            ),
+            true => format!("the node is down already; it boots {down} later"),
+            false => format!("the node goes down (its kubelet, kube-proxy and containers stop) and boots {down} later"),
         };
         self.trace.push(now, Record::Scenario { object: format!("node/{name}"), what });
         self.stop_node(node, now);

@@ -246,3 +246,18 @@ fn get_nodes_prints_what_kubectl_prints() {
     assert_eq!(missing.code, Some(1), "{missing:?}");
     assert!(missing.stderr.contains("Error from server (NotFound): nodes \"node-9\" not found"), "{missing:?}");
 }
+
+/// `--node-down …,for=D` (and `for:` in a scenario): the machine boots D
+/// later, as after a reboot; `for` belongs to `nodeDown` only.
+#[test]
+fn a_node_down_for_a_while_boots_again() {
+    let args = ["run", "models/scenarios/node-down.yaml", "--until", "400s", "-o", "jsonl"];
+    let run = podsim(args.into_iter().chain(["--node-down", "node/node-3@30s,for=5m"]));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let events = events(&lines(&run.stdout));
+    let rebooted: Vec<f64> = events.iter().filter(|e| e.1 == "node-3" && e.2 == "Rebooted").map(|e| e.0).collect();
+    assert_eq!(rebooted, [330.0]);
+    let bad = podsim(["run", "models/scenarios/node-down.yaml", "--node-down", "node/node-3@30s,down=5m"]);
+    assert_eq!(bad.code, Some(2), "{bad:?}");
+    assert!(bad.stderr.contains("unknown option \"down\" (known: for)"), "{bad:?}");
+}
