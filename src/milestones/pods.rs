@@ -81,8 +81,10 @@ impl Pods {
                 Some(event) => offered.first(event, subject, t, found),
                 None => found.first(subject, format_args!("condition({})", c.kind.as_str()), t),
             }
-            // The Eviction API's DisruptionTarget (`addConditionAndDeletePod`).
-            if c.reason.as_deref() == Some("EvictionByEvictionAPI") && c.kind.as_str() == "DisruptionTarget" {
+            // The DisruptionTarget of the Eviction API or of the taint-eviction
+            // controller (each `addConditionAndDeletePod`).
+            let evicting = matches!(c.reason.as_deref(), Some("EvictionByEvictionAPI" | "DeletionByTaintManager"));
+            if evicting && c.kind.as_str() == "DisruptionTarget" {
                 offered.first(EVICTED, subject, t, found);
             }
         }

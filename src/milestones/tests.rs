@@ -272,3 +272,15 @@ fn nodes_lost_and_rebooted() {
     assert!(!map.contains_key("node/node-1:not_ready"), "a 30 s reboot is not noticed");
     assert_eq!(run_state("node-down").iter().filter(|m| m.name.starts_with("node/")).count(), 2);
 }
+
+/// A pod deleted by the taint-eviction controller is `evicted` at its
+/// deletion, exactly when it is `deleted`.
+#[test]
+fn a_pod_deleted_from_a_lost_node_is_evicted() {
+    let map_owned = run("node-down", None);
+    let map = by_name(&map_owned);
+    let evicted: Vec<(&&str, &SimTime)> = map.iter().filter(|(n, _)| n.ends_with(":evicted")).collect();
+    assert_eq!(evicted.len(), 1, "{evicted:?}");
+    let pod = evicted[0].0.trim_end_matches(":evicted");
+    assert_eq!(at(&map, &format!("{pod}:deleted")), *evicted[0].1);
+}
