@@ -4,7 +4,7 @@
 //! token bucket per pod (burst 25, one token per 5 minutes) drops the excess.
 
 use crate::time::{SimDuration, SimTime};
-use crate::trace::record::{ApiEvent, EventSource};
+use crate::trace::record::{ApiEvent, EventSource, Involved};
 use foldhash::HashMap;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -92,19 +92,11 @@ impl Recorder {
             None => {
                 self.seq = self.seq.wrapping_add(1);
                 let ns = self.epoch_ns + now.as_millis() as u128 * 1_000_000 + (self.seq % 1_000_000) as u128;
+                let about = Involved { name: s.pod, namespace: s.namespace, uid: s.uid };
+                let source = EventSource::Kubelet { node: node.clone() };
                 ApiEvent {
-                    name: format!("{}.{:x}", s.pod, ns),
-                    pod: s.pod.clone(),
-                    namespace: s.namespace.clone(),
-                    pod_uid: s.uid.clone(),
                     field_path: s.field_path.clone(),
-                    warning,
-                    reason,
-                    message,
-                    count: 1,
-                    first: now,
-                    last: now,
-                    source: EventSource::Kubelet { node: node.clone() },
+                    ..ApiEvent::first_at(about, source, warning, reason, message, now, ns)
                 }
             }
         };

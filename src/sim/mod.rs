@@ -48,7 +48,7 @@ use crate::scenario::actions::{OwnerKind, Signal};
 use crate::spec::{ClaimSpec, DeploymentSpec, PodSpec, ReplicaSetSpec, ServiceSpec};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
-use crate::trace::record::{ApiEvent, EventSource, WatchKind};
+use crate::trace::record::{ApiEvent, EventSource, Involved, WatchKind, event_ns};
 use crate::trace::{Keep, Trace};
 use std::sync::Arc;
 
@@ -788,20 +788,9 @@ impl World {
             return;
         }
         let p = self.api.pod(pod);
-        let event = ApiEvent {
-            name: format!("{}.{:x}", p.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000),
-            pod: Arc::from(p.spec.name.as_str()),
-            namespace: Arc::from(p.spec.namespace.as_str()),
-            pod_uid: p.meta.uid.clone(),
-            field_path: None,
-            warning,
-            reason,
-            message,
-            count: 1,
-            first: now,
-            last: now,
-            source: EventSource::Scheduler,
-        };
+        let about = Involved { name: &p.spec.name, namespace: &p.spec.namespace, uid: &p.meta.uid };
+        let ns = event_ns(self.epoch_ns, now);
+        let event = ApiEvent::first_at(about, EventSource::Scheduler, warning, reason, message, now, ns);
         self.trace.push(now, Record::Event(Arc::new(event)));
     }
 

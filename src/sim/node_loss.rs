@@ -13,18 +13,15 @@ use crate::engine::Routed;
 use crate::ids::PodId;
 use crate::time::SimTime;
 use crate::trace::Record;
-use crate::trace::record::{ApiEvent, EventSource, WatchKind};
+use crate::trace::record::{ApiEvent, EventSource, Involved, WatchKind, event_ns};
 use std::sync::Arc;
 
 /// The taint-eviction controller's event source.
 const TAINT_EVICTION: &str = "taint-eviction-controller";
 
-/// The object an event is about.
-struct Involved<'a> {
-    kind: &'static str,
-    name: &'a str,
-    namespace: &'a str,
-    uid: &'a str,
+/// Nodes have no uid in podsim: their events name none.
+fn no_uid() -> Arc<str> {
+    Arc::from("")
 }
 
 /// The nodes as the API server holds them, and which are down.
@@ -108,8 +105,9 @@ impl World {
         let name = self.cluster.nodes[node.index()].name.clone();
         // `RecordNodeStatusChange`.
         let message = format!("Node {name} status is now: NodeNotReady");
-        let about = Involved { kind: "Node", name: &name, namespace: "default", uid: "" };
-        self.controller_event("node-controller", about, false, "NodeNotReady", message);
+        let uid = no_uid();
+        let about = Involved { name: &name, namespace: "default", uid: &uid };
+        self.controller_event("node-controller", "Node", about, false, "NodeNotReady", message);
         let pods: Vec<PodId> = self.pods_on(&name).collect();
         for pod in pods {
             self.mark_pod_not_ready(pod, now);
@@ -127,8 +125,8 @@ impl World {
         let c = Condition { status: false, ..ready };
         if self.api.set_condition(pod, c, now, &mut self.trace) {
             let message = "Node is not ready".to_string();
-            let about = Involved { kind: "Pod", name: &name, namespace: &namespace, uid: &uid };
-            self.controller_event("node-controller", about, true, "NodeNotReady", message);
+            let about = Involved { name: &name, namespace: &namespace, uid: &uid };
+            self.controller_event("node-controller", "Pod", about, true, "NodeNotReady", message);
             self.sync_watch(false);
         }
     }
@@ -195,8 +193,8 @@ impl World {
                 let p = self.api.pod(pod);
                 let (name, namespace, uid) = (p.spec.name.clone(), p.spec.namespace.clone(), p.meta.uid.clone());
                 let message = format!("Cancelling deletion of Pod {namespace}/{name}");
-                let about = Involved { kind: "Pod", name: &name, namespace: &namespace, uid: &uid };
-                self.controller_event(TAINT_EVICTION, about, false, "TaintManagerEviction", message);
+                let about = Involved { name: &name, namespace: &namespace, uid: &uid };
+                self.controller_event(TAINT_EVICTION, "Pod", about, false, "TaintManagerEviction", message);
             }
         }
     }
@@ -210,8 +208,8 @@ impl World {
         }
         let (name, namespace, uid) = (p.spec.name.clone(), p.spec.namespace.clone(), p.meta.uid.clone());
         let message = format!("Marking for deletion Pod {namespace}/{name}");
-        let about = Involved { kind: "Pod", name: &name, namespace: &namespace, uid: &uid };
-        self.controller_event(TAINT_EVICTION, about, false, "TaintManagerEviction", message);
+        let about = Involved { name: &name, namespace: &namespace, uid: &uid };
+        self.controller_event(TAINT_EVICTION, "Pod", about, false, "TaintManagerEviction", message);
         let c = Condition::new(ConditionType::Other(Arc::from("DisruptionTarget")), true)
             .reason("DeletionByTaintManager")
             .message("Taint manager: deleting due to NoExecute taint".to_string());
@@ -237,39 +235,28 @@ impl World {
     /// An event the node's kubelet records about its Node.
     pub(super) fn kubelet_node_event(&mut self, node: NodeId, warning: bool, reason: &'static str, message: String) {
         let name = self.cluster.nodes[node.index()].name.clone();
-        let about = Involved { kind: "Node", name: &name, namespace: "default", uid: "" };
-        self.controller_event("kubelet", about, warning, reason, message);
+        let uid = no_uid();
+        let about = Involved { name: &name, namespace: "default", uid: &uid };
+        self.controller_event("kubelet", "Node", about, warning, reason, message);
     }
 
     /// An event a kube-controller-manager controller records about a Node or a Pod.
     fn controller_event(
         &mut self,
         component: &'static str,
+        kind: &'static str,
         about: Involved<'_>,
         warning: bool,
         reason: &'static str,
         message: String,
     ) {
-        let Involved { kind, name, namespace, uid } = about;
         // A sweep's trace keeps no Events.
         if !self.trace.keeps_all() {
             return;
         }
         let now = self.q.now();
-        let event = ApiEvent {
-            name: format!("{name}.{:x}", self.epoch_ns + now.as_millis() as u128 * 1_000_000),
-            pod: Arc::from(name),
-            namespace: Arc::from(namespace),
-            pod_uid: Arc::from(uid),
-            field_path: None,
-            warning,
-            reason,
-            message,
-            count: 1,
-            first: now,
-            last: now,
-            source: EventSource::Controller { component, kind },
-        };
+        let source = EventSource::Controller { component, kind };
+        let event = ApiEvent::first_at(about, source, warning, reason, message, now, event_ns(self.epoch_ns, now));
         self.trace.push(now, Record::Event(Arc::new(event)));
     }
 }

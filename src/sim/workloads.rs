@@ -11,7 +11,7 @@ use crate::engine::{Ctx, Routed};
 use crate::ids::RsId;
 use crate::spec::{DeploymentSpec, ReplicaSetSpec};
 use crate::trace::Record;
-use crate::trace::record::{ApiEvent, EventSource};
+use crate::trace::record::{ApiEvent, EventSource, Involved, event_ns};
 use std::sync::Arc;
 
 impl World {
@@ -103,20 +103,10 @@ impl World {
             return;
         }
         let r = self.api.replica_set(rs);
-        let event = ApiEvent {
-            name: format!("{}.{:x}", r.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000 + rs.0 as u128),
-            pod: r.spec.name.clone(),
-            namespace: r.spec.namespace.clone(),
-            pod_uid: r.meta.uid.clone(),
-            field_path: None,
-            warning: false,
-            reason,
-            message,
-            count: 1,
-            first: now,
-            last: now,
-            source: EventSource::Controller { component: "replicaset-controller", kind: "ReplicaSet" },
-        };
+        let about = Involved { name: &r.spec.name, namespace: &r.spec.namespace, uid: &r.meta.uid };
+        let source = EventSource::Controller { component: "replicaset-controller", kind: "ReplicaSet" };
+        let ns = event_ns(self.epoch_ns, now) + rs.0 as u128;
+        let event = ApiEvent::first_at(about, source, false, reason, message, now, ns);
         self.trace.push(now, Record::Event(Arc::new(event)));
     }
 
@@ -204,20 +194,10 @@ impl World {
             return;
         }
         let dep = self.api.deployment(d);
-        let event = ApiEvent {
-            name: format!("{}.{:x}", dep.spec.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000 + d.0 as u128),
-            pod: Arc::from(dep.spec.name.as_str()),
-            namespace: Arc::from(dep.spec.namespace.as_str()),
-            pod_uid: dep.meta.uid.clone(),
-            field_path: None,
-            warning: false,
-            reason,
-            message,
-            count: 1,
-            first: now,
-            last: now,
-            source: EventSource::Controller { component: "deployment-controller", kind: "Deployment" },
-        };
+        let about = Involved { name: &dep.spec.name, namespace: &dep.spec.namespace, uid: &dep.meta.uid };
+        let source = EventSource::Controller { component: "deployment-controller", kind: "Deployment" };
+        let ns = event_ns(self.epoch_ns, now) + d.0 as u128;
+        let event = ApiEvent::first_at(about, source, false, reason, message, now, ns);
         self.trace.push(now, Record::Event(Arc::new(event)));
     }
 

@@ -47,6 +47,48 @@ pub struct ApiEvent {
     pub source: EventSource,
 }
 
+/// The object an event is about.
+pub struct Involved<'a> {
+    pub name: &'a str,
+    pub namespace: &'a str,
+    pub uid: &'a Arc<str>,
+}
+
+impl ApiEvent {
+    /// An event recorded for the first time, at `now` (count 1), named
+    /// `<object>.<ns in hex>` as client-go's recorder names it: `ns` is its
+    /// time in nanoseconds since the epoch, made unique by the caller.
+    pub fn first_at(
+        about: Involved<'_>,
+        source: EventSource,
+        warning: bool,
+        reason: &'static str,
+        message: String,
+        now: SimTime,
+        ns: u128,
+    ) -> ApiEvent {
+        ApiEvent {
+            name: format!("{}.{ns:x}", about.name),
+            pod: Arc::from(about.name),
+            namespace: Arc::from(about.namespace),
+            pod_uid: about.uid.clone(),
+            field_path: None,
+            warning,
+            reason,
+            message,
+            count: 1,
+            first: now,
+            last: now,
+            source,
+        }
+    }
+}
+
+/// Nanoseconds since the Unix epoch of simulated time `now` (an event's name).
+pub fn event_ns(epoch_ns: u128, now: SimTime) -> u128 {
+    epoch_ns + now.as_millis() as u128 * 1_000_000
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EventSource {
     Kubelet {

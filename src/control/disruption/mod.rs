@@ -43,7 +43,7 @@ use crate::rng::{Label, Stream, What};
 use crate::spec::{Budget, IntOrPercent};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
-use crate::trace::record::{ApiEvent, EventSource, WatchKind};
+use crate::trace::record::{ApiEvent, EventSource, Involved, WatchKind, event_ns};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -233,20 +233,11 @@ impl Controller {
         let key = (about.uid.clone(), reason, message.clone());
         let event = match self.events.get(&key) {
             Some(e) => ApiEvent { count: e.count + 1, last: now, ..e.clone() },
-            None => ApiEvent {
-                name: format!("{}.{:x}", about.name, self.epoch_ns + now.as_millis() as u128 * 1_000_000),
-                pod: Arc::from(about.name),
-                namespace: Arc::from(about.namespace),
-                pod_uid: about.uid.clone(),
-                field_path: None,
-                warning,
-                reason,
-                message,
-                count: 1,
-                first: now,
-                last: now,
-                source: EventSource::Controller { component: "controllermanager", kind: about.kind },
-            },
+            None => {
+                let source = EventSource::Controller { component: "controllermanager", kind: about.kind };
+                let involved = Involved { name: about.name, namespace: about.namespace, uid: about.uid };
+                ApiEvent::first_at(involved, source, warning, reason, message, now, event_ns(self.epoch_ns, now))
+            }
         };
         self.events.insert(key, event.clone());
         ctx.trace.push(now, Record::Event(Arc::new(event)));
