@@ -15,9 +15,10 @@
 //!   types), [`informer`] (a component's cache of one kind, fed by its watch),
 //!   [`kubelet`] (pod workers, PLEG, runtime and its network namespaces,
 //!   prober and its HTTP client, backoff, status),
-//!   [`control`] (scheduler, ReplicaSet, Deployment, EndpointSlice
-//!   controllers, and the controller references by which the workload
-//!   controllers claim and adopt objects), [`proxy`] (kube-proxy per node),
+//!   [`control`] (scheduler, ReplicaSet, Deployment, EndpointSlice,
+//!   disruption, node lifecycle and taint-eviction controllers, and the
+//!   controller references by which the workload controllers claim and
+//!   adopt objects), [`proxy`] (kube-proxy per node),
 //!   [`client`] (requests through a Service);
 //! - outputs: [`trace`] (records, JSON Lines, timeline table),
 //!   [`envelope`] (timings across many runs), [`plot`] (pictures) and
