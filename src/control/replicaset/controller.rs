@@ -459,7 +459,7 @@ impl Controller {
         let counts = calculate_status(&views, c.terminating, gate, rs.spec.min_ready_seconds, now);
         managing.status = Some(RsStatus { counts, observed_generation: rs.meta.generation });
         if let Some(after) = next_availability_check(&views, &counts, rs.spec.min_ready_seconds, now, now) {
-            // Availability is strictly after the deadline: look again a millisecond later at least.
+            // Never a requeue at the same instant: time must move on for anything to change.
             let delay = after.max(SimDuration::from_millis(1));
             if let Some(due) = self.workers.queue.add_after(id, delay, now) {
                 ctx.q.at(due, Out::Own(Ev::Wake(id)));

@@ -6,12 +6,13 @@
 use crate::time::{SimDuration, SimTime};
 
 /// podutil.IsPodAvailable: Ready, and minReadySeconds is 0 or the Ready lastTransitionTime plus
-/// minReadySeconds is strictly before now. `ready_since` is Some(lastTransitionTime) iff Ready.
+/// minReadySeconds is at or before now (`<=` since PR #132122, in 1.34: every version podsim
+/// models; strictly before until then). `ready_since` is Some(lastTransitionTime) iff Ready.
 pub fn is_pod_available(ready_since: Option<SimTime>, min_ready_seconds: u32, now: SimTime) -> bool {
     match ready_since {
         None => false,
         Some(_) if min_ready_seconds == 0 => true,
-        Some(t) => t + SimDuration::from_secs(min_ready_seconds as u64) < now,
+        Some(t) => t + SimDuration::from_secs(min_ready_seconds as u64) <= now,
     }
 }
 
@@ -59,9 +60,8 @@ pub fn calculate_status(
 // pod (as of `status_now`, when the status was computed) becomes available, measured from
 // `clock_now` and floored at 0; minReadySeconds if there is no such pod.
 //
-// Availability is "strictly before", so at exactly lastTransitionTime + minReadySeconds the pod
-// is not yet available: with a delay of 0 the loop must let time move on (controller latency),
-// or it would look again at the same instant and find nothing changed.
+// A pod not available at `status_now` becomes so at lastTransitionTime + minReadySeconds, later
+// than `status_now` (availability is `<=`): the delay is positive when both clocks agree.
 pub fn next_availability_check(
     active: &[RsPodView],
     status: &RsStatusCounts,
@@ -93,13 +93,13 @@ mod tests {
     }
 
     #[test]
-    fn availability_is_strictly_after_min_ready_seconds() {
+    fn availability_comes_at_min_ready_seconds() {
         // minReadySeconds 0: Ready is enough.
         assert!(is_pod_available(Some(s(10)), 0, s(10)));
         assert!(!is_pod_available(None, 0, s(10)));
-        // Ready at 10 s, minReadySeconds 5: 15 s is not strictly before 15 s.
-        assert!(!is_pod_available(Some(s(10)), 5, s(15)));
-        assert!(is_pod_available(Some(s(10)), 5, s(15) + SimDuration::from_millis(1)));
+        // Ready at 10 s, minReadySeconds 5: available at 15 s itself (`<=`, PR #132122), not a millisecond before.
+        assert!(!is_pod_available(Some(s(10)), 5, s(15) - SimDuration::from_millis(1)));
+        assert!(is_pod_available(Some(s(10)), 5, s(15)));
     }
 
     #[test]
