@@ -453,6 +453,27 @@ pub struct RunInputs {
     pub traffic: Vec<String>,
 }
 
+impl RunInputs {
+    /// The action flags with their values, in the order they are applied and
+    /// written back into a re-run command: one list, so a new flag is never
+    /// parsed and then dropped from a counterexample's command.
+    pub fn action_flags(&self) -> [(&'static str, &Vec<String>); 11] {
+        [
+            ("--delete", &self.delete),
+            ("--set-condition", &self.set_condition),
+            ("--kill", &self.kill),
+            ("--patch", &self.patch),
+            ("--cordon", &self.cordon),
+            ("--uncordon", &self.uncordon),
+            ("--evict", &self.evict),
+            ("--drain", &self.drain),
+            ("--node-down", &self.node_down),
+            ("--restart-kubelet", &self.restart_kubelet),
+            ("--reboot", &self.reboot),
+        ]
+    }
+}
+
 fn duration(s: &str) -> Result<SimDuration, String> {
     parse_duration(s)
 }

@@ -24,20 +24,7 @@ use std::process::ExitCode;
 pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs> {
     let mut actions = Vec::new();
     let mut bad = Vec::new();
-    let flags = [
-        ("--delete", &args.delete),
-        ("--set-condition", &args.set_condition),
-        ("--kill", &args.kill),
-        ("--patch", &args.patch),
-        ("--cordon", &args.cordon),
-        ("--uncordon", &args.uncordon),
-        ("--evict", &args.evict),
-        ("--drain", &args.drain),
-        ("--node-down", &args.node_down),
-        ("--restart-kubelet", &args.restart_kubelet),
-        ("--reboot", &args.reboot),
-    ];
-    for (flag, values) in flags {
+    for (flag, values) in args.action_flags() {
         for v in values {
             let parsed = match flag {
                 "--delete" => parse_delete_flag(v),

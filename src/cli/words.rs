@@ -29,20 +29,7 @@ pub fn inputs(args: &RunInputs) -> String {
             flag(name, v);
         }
     }
-    let repeated = [
-        ("--delete", &args.delete),
-        ("--set-condition", &args.set_condition),
-        ("--kill", &args.kill),
-        ("--patch", &args.patch),
-        ("--cordon", &args.cordon),
-        ("--uncordon", &args.uncordon),
-        ("--evict", &args.evict),
-        ("--drain", &args.drain),
-        ("--node-down", &args.node_down),
-        ("--restart-kubelet", &args.restart_kubelet),
-        ("--reboot", &args.reboot),
-        ("--traffic", &args.traffic),
-    ];
+    let repeated = args.action_flags().into_iter().chain([("--traffic", &args.traffic)]);
     for (name, values) in repeated {
         for v in values {
             flag(name, v);

@@ -225,7 +225,7 @@ pub fn pdb_row(b: &PodDisruptionBudget, now: Timestamp) -> Vec<String> {
     ]
 }
 
-/// `printNode`: STATUS from the Ready condition (`Ready`, `NotReady`, or
+/// `printNode` (pkg/printers/internalversion/printers.go): STATUS from the Ready condition (`Ready`, `NotReady`, or
 /// `Unknown` without one) and `SchedulingDisabled`; ROLES from the
 /// `node-role.kubernetes.io/` labels; with -o wide the addresses and what
 /// `nodeInfo` says.
@@ -240,8 +240,18 @@ pub fn node_row(n: &k8s_openapi::api::core::v1::Node, now: Timestamp, wide: bool
     if n.spec.as_ref().and_then(|s| s.unschedulable) == Some(true) {
         shown.push("SchedulingDisabled");
     }
+    // `findNodeRoles`: each `node-role.kubernetes.io/<role>` key, and the value of
+    // `kubernetes.io/role`, as a sorted set.
     let labels = n.metadata.labels.iter().flatten();
-    let roles: Vec<&str> = labels.filter_map(|(k, _)| k.strip_prefix("node-role.kubernetes.io/")).collect();
+    let roles: std::collections::BTreeSet<&str> = labels
+        .filter_map(|(k, v)| match k.strip_prefix("node-role.kubernetes.io/") {
+            Some(role) => Some(role),
+            None if k == "kubernetes.io/role" => Some(v.as_str()),
+            None => None,
+        })
+        .filter(|r| !r.is_empty())
+        .collect();
+    let roles: Vec<&str> = roles.into_iter().collect();
     let info = status.node_info.clone().unwrap_or_default();
     let mut row = vec![
         name(&n.metadata),

@@ -151,7 +151,7 @@ pub struct Runtime {
 
 /// Exit code of a process killed by SIGKILL (128 + 9).
 pub const SIGKILL_EXIT: i32 = 137;
-/// containerd's exit code for a task it lost (`unknownExitCode`).
+/// containerd's exit code for a task it lost (`unknownExitCode`, restart.go).
 pub const LOST_EXIT: i32 = 255;
 
 impl Runtime {
@@ -293,9 +293,11 @@ impl Runtime {
         self.end(id, now, SIGKILL_EXIT, Some(EndCause::OomKilled { rss, limit }))
     }
 
-    /// The machine stops and boots again at `now`: every process is gone
-    /// (containerd reports its task exited 255, `Unknown`), every sandbox is
-    /// NOTREADY, with its network namespace; the containers' records stay.
+    /// The machine stops and boots again at `now`: every process is gone,
+    /// every sandbox is NOTREADY with its network namespace, the containers'
+    /// records stay. containerd's `loadContainer` (internal/cri/server
+    /// restart.go) finds a RUNNING container's task deleted and records it
+    /// exited at its own start, `unknownExitCode` 255, reason `Unknown`.
     pub fn power_loss(&mut self, now: SimTime) {
         for i in 0..self.instances.len() {
             let id = InstId(i as u32);

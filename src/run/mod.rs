@@ -233,19 +233,11 @@ pub fn setup(
                 continue;
             }
             Action::Drain(options) => {
-                match cluster.nodes.iter().find(|n| *n.name == *options.node) {
-                    Some(_) => {
+                match known_node(&cluster, &options.node, "drain", origin) {
+                    Ok(_) => {
                         actions.push(Scheduled { at: timed.at, action: SimAction::Drain(Arc::new(options.clone())) })
                     }
-                    None => {
-                        let known: Vec<&str> = cluster.nodes.iter().map(|n| &*n.name).collect();
-                        let message = format!(
-                            "no node named {:?} in the cluster profile (nodes: {})",
-                            options.node,
-                            known.join(", ")
-                        );
-                        problems.push(origin.problem("drain", message));
-                    }
+                    Err(p) => problems.push(p),
                 }
                 continue;
             }
