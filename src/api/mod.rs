@@ -8,6 +8,7 @@ pub mod deployment;
 pub mod disruption;
 pub mod endpointslice;
 pub mod eviction;
+pub mod job;
 pub mod meta;
 pub mod names;
 pub mod node;
@@ -44,6 +45,7 @@ pub struct ApiServer {
     replica_sets: Store<replicaset::ApiReplicaSet>,
     deployments: Store<deployment::ApiDeployment>,
     pdbs: Store<disruption::ApiPdb>,
+    jobs: Store<job::ApiJob>,
     /// The last resourceVersion given: one counter for every kind (etcd's revision).
     resource_version: u64,
     /// One stream per kind, so adding a Service leaves every pod's UID as it was.
@@ -52,6 +54,7 @@ pub struct ApiServer {
     slice_uids: Stream,
     workload_uids: Stream,
     pdb_uids: Stream,
+    job_uids: Stream,
     cluster_ips: Stream,
     names: Stream,
 }
@@ -65,12 +68,14 @@ impl ApiServer {
             replica_sets: Store::default(),
             deployments: Store::default(),
             pdbs: Store::default(),
+            jobs: Store::default(),
             resource_version: 0,
             uids: Stream::new(seed, "apiserver/uid"),
             service_uids: Stream::new(seed, "apiserver/uid/service"),
             slice_uids: Stream::new(seed, "apiserver/uid/endpointslice"),
             workload_uids: Stream::new(seed, "apiserver/uid/workloads"),
             pdb_uids: Stream::new(seed, "apiserver/uid/poddisruptionbudgets"),
+            job_uids: Stream::new(seed, "apiserver/uid/jobs"),
             cluster_ips: Stream::new(seed, "apiserver/clusterip"),
             names: Stream::new(seed, "apiserver/generatename"),
         }

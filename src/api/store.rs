@@ -26,6 +26,7 @@ pub enum Kind {
     ReplicaSet,
     Deployment,
     PodDisruptionBudget,
+    Job,
 }
 
 impl Kind {
@@ -38,6 +39,7 @@ impl Kind {
             Record::ReplicaSet { .. } => Some(Kind::ReplicaSet),
             Record::Deployment { .. } => Some(Kind::Deployment),
             Record::Pdb { .. } => Some(Kind::PodDisruptionBudget),
+            Record::Job { .. } => Some(Kind::Job),
             _ => None,
         }
     }

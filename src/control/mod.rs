@@ -9,6 +9,7 @@ pub mod disruption;
 pub mod endpointslice;
 pub mod expectations;
 pub mod garbagecollector;
+pub mod job;
 pub mod nodelifecycle;
 pub mod readiness_gate;
 pub mod replicaset;

@@ -31,6 +31,7 @@ pub fn header(kind: Kind, wide: bool) -> Vec<String> {
         Kind::EndpointSlice => (&["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"], &[]),
         Kind::Event => (&["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], &[]),
         Kind::Pdb => (&["NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"], &[]),
+        Kind::Job => (&["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
         Kind::Node => (
             &["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
             &["INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME"],
@@ -59,6 +60,7 @@ pub enum Kind {
     Pdb,
     /// Nodes (cluster-scoped).
     Node,
+    Job,
 }
 
 /// The kind as kubectl names it before a name when it shows kinds
@@ -74,6 +76,7 @@ pub fn qualified_kind(kind: Kind) -> &'static str {
         Kind::Claim => "persistentvolumeclaim",
         Kind::Pdb => "poddisruptionbudget.policy",
         Kind::Node => "node",
+        Kind::Job => "job.batch",
     }
 }
 
@@ -171,6 +174,43 @@ pub fn replica_set_row(r: &ReplicaSet, now: Timestamp, wide: bool) -> Vec<String
     if wide {
         row.extend(containers(spec.template.as_ref()));
         row.push(selector(Some(&spec.selector)));
+    }
+    row
+}
+
+/// `printJob`'s row (1.30+ with STATUS; `SuccessCriteriaMet` since 1.34,
+/// PR #132832): the first of Complete, Failed, Terminating, Suspended,
+/// FailureTarget, SuccessCriteriaMet that holds, else Running; DURATION
+/// from startTime to completionTime, or to now while there is none.
+pub fn job_row(j: &k8s_openapi::api::batch::v1::Job, now: Timestamp, wide: bool) -> Vec<String> {
+    let spec = j.spec.clone().unwrap_or_default();
+    let status = j.status.clone().unwrap_or_default();
+    let succeeded = status.succeeded.unwrap_or(0);
+    let completions = match spec.completions {
+        Some(c) => format!("{succeeded}/{c}"),
+        None if spec.parallelism.unwrap_or(0) > 1 => format!("{succeeded}/1 of {}", spec.parallelism.unwrap_or(0)),
+        None => format!("{succeeded}/1"),
+    };
+    let since = |a: &Time, b: Timestamp| human_duration(b.duration_since(a.0).as_millis() as i64);
+    let duration = match (&status.start_time, &status.completion_time) {
+        (None, _) => String::new(),
+        (Some(s), None) => since(s, now),
+        (Some(s), Some(c)) => since(s, c.0),
+    };
+    let has = |t: &str| status.conditions.iter().flatten().any(|c| c.type_ == t && c.status == "True");
+    let state = match () {
+        _ if has("Complete") => "Complete",
+        _ if has("Failed") => "Failed",
+        _ if j.metadata.deletion_timestamp.is_some() => "Terminating",
+        _ if has("Suspended") => "Suspended",
+        _ if has("FailureTarget") => "FailureTarget",
+        _ if has("SuccessCriteriaMet") => "SuccessCriteriaMet",
+        _ => "Running",
+    };
+    let mut row = vec![name(&j.metadata), state.into(), completions, duration, age(&j.metadata, now)];
+    if wide {
+        row.extend(containers(Some(&spec.template)));
+        row.push(selector(spec.selector.as_ref()));
     }
     row
 }

@@ -8,7 +8,7 @@
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Handling {
     /// Pod, Service, ReplicaSet, Deployment, Namespace, ConfigMap, Secret,
-    /// PersistentVolumeClaim, StorageClass, PodDisruptionBudget: read by
+    /// PersistentVolumeClaim, StorageClass, PodDisruptionBudget, Job: read by
     /// their own code.
     Simulated,
     /// Accepted and listed in the run's note.
@@ -81,10 +81,9 @@ const READ: [(&str, &str); 28] = [
 ];
 
 /// Kinds that would change the lifecycle, with why.
-const REFUSED: [(&str, &str, &str); 9] = [
+const REFUSED: [(&str, &str, &str); 8] = [
     ("apps", "StatefulSet", "a StatefulSet creates and orders its pods, and its controller is not modelled yet"),
     ("apps", "DaemonSet", "a DaemonSet runs a pod on every node, and its controller is not modelled yet"),
-    ("batch", "Job", "a Job runs pods to completion, and its controller is not modelled yet"),
     ("batch", "CronJob", "a CronJob creates Jobs on a schedule, and its controller is not modelled yet"),
     (
         "",
@@ -113,7 +112,8 @@ pub fn handling(api_version: &str, kind: &str) -> Handling {
         ("v1", "Pod" | "Service" | "Namespace" | "ConfigMap" | "Secret" | "PersistentVolumeClaim")
         | ("apps/v1", "ReplicaSet" | "Deployment")
         | ("storage.k8s.io/v1", "StorageClass")
-        | ("policy/v1", "PodDisruptionBudget") => {
+        | ("policy/v1", "PodDisruptionBudget")
+        | ("batch/v1", "Job") => {
             return Handling::Simulated;
         }
         _ => {}
@@ -143,7 +143,8 @@ mod tests {
         assert_eq!(handling("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"), Handling::Read);
         assert_eq!(handling("autoscaling/v2", "HorizontalPodAutoscaler"), Handling::Read);
         assert_eq!(handling("monitoring.coreos.com/v1", "ServiceMonitor"), Handling::Read, "a custom resource");
-        assert!(matches!(handling("batch/v1", "Job"), Handling::Refused(why) if why.contains("Job")));
+        assert_eq!(handling("batch/v1", "Job"), Handling::Simulated);
+        assert!(matches!(handling("batch/v1", "CronJob"), Handling::Refused(why) if why.contains("Job")));
         assert!(matches!(handling("apps/v1", "StatefulSet"), Handling::Refused(_)));
         assert_eq!(handling("apps/v1", "Deploymnet"), Handling::Unknown);
         assert_eq!(handling("v1", "ConfigMapp"), Handling::Unknown);

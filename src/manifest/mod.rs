@@ -55,6 +55,7 @@ pub struct Manifests {
     pub storage_classes: Vec<StorageClass>,
     /// The PodDisruptionBudgets.
     pub pdbs: Vec<crate::spec::PdbSpec>,
+    pub jobs: Vec<crate::spec::JobSpec>,
     /// The `--namespace` they were read in, if one was given.
     pub namespace: Option<String>,
     /// Where each pod was written (document and `items[i]` prefix).
@@ -64,15 +65,29 @@ pub struct Manifests {
     /// Where each ReplicaSet and each Deployment was written.
     replica_set_origins: Vec<(Doc, String)>,
     deployment_origins: Vec<(Doc, String)>,
+    job_origins: Vec<(Doc, String)>,
 }
 
 impl Manifests {
     /// Every pod the run can have: the manifests' Pods and the templates of
-    /// their ReplicaSets.
+    /// their ReplicaSets, Deployments and Jobs.
     pub fn all_pod_specs(&self) -> impl Iterator<Item = &PodSpec> {
         let templates =
             self.replica_sets.iter().map(|r| &r.template).chain(self.deployments.iter().map(|d| &d.template));
+        let templates = templates.chain(self.jobs.iter().map(|j| &j.template));
         self.pods.iter().chain(templates.map(|t| &t.pod))
+    }
+
+    /// Where the `k`-th pod spec of `all_pod_specs` is written, and the
+    /// path of its pod spec there.
+    fn pod_spec_origin(&self, k: usize) -> (&(Doc, String), &'static str) {
+        let (pods, sets, deployments) = (self.pods.len(), self.replica_sets.len(), self.deployments.len());
+        match k {
+            k if k < pods => (&self.origins[k], "spec"),
+            k if k < pods + sets => (&self.replica_set_origins[k - pods], "spec.template.spec"),
+            k if k < pods + sets + deployments => (&self.deployment_origins[k - pods - sets], "spec.template.spec"),
+            k => (&self.job_origins[k - pods - sets - deployments], "spec.template.spec"),
+        }
     }
 
     /// A problem about field `path` of the `pod`-th pod, located in its file.
@@ -84,25 +99,26 @@ impl Manifests {
     /// A problem about field `path` (relative to the pod spec: `containers[0]`)
     /// of the `k`-th pod spec of `all_pod_specs`, located in its file.
     pub fn pod_spec_problem(&self, k: usize, path: &str, message: impl Into<String>) -> Problem {
-        let (pods, sets) = (self.pods.len(), self.replica_sets.len());
-        let (origin, spec) = match k {
-            k if k < pods => (&self.origins[k], "spec"),
-            k if k < pods + sets => (&self.replica_set_origins[k - pods], "spec.template.spec"),
-            k => (&self.deployment_origins[k - pods - sets], "spec.template.spec"),
-        };
-        let (doc, prefix) = origin;
+        let ((doc, prefix), spec) = self.pod_spec_origin(k);
         doc.problem(&join(prefix, &format!("{spec}.{path}")), message)
     }
 
     /// The object the `k`-th pod spec of `all_pod_specs` belongs to, as
     /// kubectl names it: `pod/web`, `replicaset/web`, `deployment/web`.
     pub fn pod_spec_owner(&self, k: usize) -> String {
-        let (pods, sets) = (self.pods.len(), self.replica_sets.len());
+        let (pods, sets, deployments) = (self.pods.len(), self.replica_sets.len(), self.deployments.len());
         match k {
             k if k < pods => format!("pod/{}", self.pods[k].name),
             k if k < pods + sets => format!("replicaset/{}", self.replica_sets[k - pods].name),
-            k => format!("deployment/{}", self.deployments[k - pods - sets].name),
+            k if k < pods + sets + deployments => format!("deployment/{}", self.deployments[k - pods - sets].name),
+            k => format!("job/{}", self.jobs[k - pods - sets - deployments].name),
         }
+    }
+
+    /// A problem about field `path` of the `i`-th Job, located in its file.
+    pub fn job_problem(&self, i: usize, path: &str, message: impl Into<String>) -> Problem {
+        let (doc, prefix) = &self.job_origins[i];
+        doc.problem(&join(prefix, path), message)
     }
 
     /// A problem about field `path` of the `service`-th service, located in its file.
@@ -132,7 +148,7 @@ impl Manifests {
     /// of every object that names none, and the only one an object may name.
     pub fn load_in(files: &[Arc<SourceFile>], namespace: Option<&str>) -> Result<Manifests, Error> {
         let out = Manifests::read_in(files, namespace)?;
-        if out.pods.is_empty() && out.replica_sets.is_empty() && out.deployments.is_empty() {
+        if out.pods.is_empty() && out.replica_sets.is_empty() && out.deployments.is_empty() && out.jobs.is_empty() {
             let mut problems = vec![Problem::error("the manifests declare no Pod: podsim needs one to simulate")];
             problems.extend(out.warnings);
             return Err(Error::Input(problems));
@@ -319,6 +335,17 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                 }
             }
         }
+        ("batch/v1", "Job") => {
+            if let Some(j) = workloads::read_job(doc, json, prefix, problems) {
+                if out.jobs.iter().any(|x| x.name == j.name && x.namespace == j.namespace) {
+                    let message = format!("jobs.batch {:?} already exists", j.name);
+                    problems.push(doc.problem(&join(prefix, "metadata.name"), message));
+                } else {
+                    out.jobs.push(j);
+                    out.job_origins.push((doc.clone(), prefix.to_string()));
+                }
+            }
+        }
         (_, "Pod" | "Service") => problems.push(doc.problem(
             &join(prefix, "apiVersion"),
             format!("no matches for kind {kind:?} in version {api_version:?} ({kind}s are apiVersion v1)"),
@@ -350,6 +377,7 @@ impl Manifests {
         let namespaces = self.pods.iter().map(|p| p.namespace.as_str());
         let namespaces = namespaces.chain(self.services.iter().map(|s| s.namespace.as_str()));
         let namespaces = namespaces.chain(self.replica_sets.iter().map(|r| r.namespace.as_str()));
+        let namespaces = namespaces.chain(self.jobs.iter().map(|j| j.namespace.as_str()));
         for ns in namespaces.chain(self.deployments.iter().map(|d| d.namespace.as_str())) {
             let exists = BUILT_IN_NAMESPACES.contains(&ns) || known.iter().any(|k| k == ns);
             if !exists && !out.contains(&ns) {

@@ -352,6 +352,7 @@ pub fn setup(
         claims: manifests.claims.iter().map(|c| Arc::new(with_binding(c, &classes))).collect(),
         clients: Arc::new(clients),
         pdbs: manifests.pdbs.into_iter().map(Arc::new).collect(),
+        jobs: manifests.jobs.into_iter().map(Arc::new).collect(),
     };
     Ok((setup, warnings))
 }
@@ -531,6 +532,7 @@ fn resolve_apply(
         + loaded.namespaces.len()
         + loaded.claims.len()
         + loaded.storage_classes.len()
+        + loaded.jobs.len()
         + loaded.read.len();
     if objects == 0 && loaded.pdbs.is_empty() {
         return Err(origin.problem("apply", format!("{}: the file holds no object", file.display())));
@@ -568,6 +570,19 @@ fn resolve_apply(
             return Err(loaded.replica_set_problem(i, "metadata.name", message));
         }
         out.push(SimAction::Apply { file: name.clone(), object: Applied::ReplicaSet(Arc::new(r.clone())) });
+    }
+    for (i, j) in loaded.jobs.iter().enumerate() {
+        let before = earlier().flat_map(|m| &m.jobs).find(|m| m.name == j.name && m.namespace == j.namespace);
+        if let Some(before) = before
+            .filter(|b| b.object.spec.as_ref().map(|s| &s.template) != j.object.spec.as_ref().map(|s| &s.template))
+        {
+            let message = format!(
+                "Invalid value: the Job {:?} exists with another template: field is immutable (only suspend, parallelism and a few scheduling fields may change)",
+                before.name
+            );
+            return Err(loaded.job_problem(i, "spec.template", message));
+        }
+        out.push(SimAction::Apply { file: name.clone(), object: Applied::Job(Arc::new(j.clone())) });
     }
     for c in &loaded.config {
         out.push(SimAction::Apply { file: name.clone(), object: Applied::Config(Arc::new(c.clone())) });

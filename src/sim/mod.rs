@@ -7,6 +7,7 @@ mod collector;
 mod config;
 mod disruption;
 mod drain;
+mod jobs;
 mod network;
 mod node_loss;
 mod node_restart;
@@ -122,6 +123,12 @@ pub enum Ev {
     TaintEviction(tainteviction::Out),
     /// A node that went down boots.
     NodeBoots(NodeId),
+    /// The scenario creates (or, when one of that name exists, updates) a Job.
+    ApplyJob(Arc<crate::spec::JobSpec>),
+    /// A message to the Job controller.
+    JobController(crate::control::job::Ev),
+    /// A call of the Job controller reaches the API server.
+    JobWrite(Box<crate::control::job::Write>),
 }
 
 /// A scenario action with its pod (and container) resolved.
@@ -220,6 +227,8 @@ pub enum Applied {
     Service(Arc<ServiceSpec>),
     /// A new PersistentVolumeClaim.
     Claim(Arc<ClaimSpec>),
+    /// A Job, created or given a new spec.
+    Job(Arc<crate::spec::JobSpec>),
 }
 
 /// An action at its time.
@@ -250,6 +259,7 @@ pub struct Setup {
     pub clients: Arc<Vec<Client>>,
     /// The PodDisruptionBudgets the manifests create.
     pub pdbs: Vec<Arc<crate::spec::PdbSpec>>,
+    pub jobs: Vec<Arc<crate::spec::JobSpec>>,
 }
 
 impl Setup {
@@ -312,6 +322,8 @@ pub struct World {
     kubelet_runs: Vec<u32>,
     /// The run's seed: a component started during the run draws from it.
     seed: u64,
+    /// The Job controller, present when the manifests or an apply bring a Job.
+    jobs: Option<crate::control::job::Controller>,
 }
 
 impl World {
@@ -400,6 +412,8 @@ impl World {
             node_state: node_loss::Nodes::new(&setup.cluster),
             kubelet_runs: vec![0; setup.cluster.nodes.len()],
             seed,
+            jobs: (!setup.jobs.is_empty() || setup.applies(|o| matches!(o, Applied::Job(_))))
+                .then(|| crate::control::job::Controller::new(setup.cluster.clone(), seed)),
         };
         if setup.actions.iter().any(|a| matches!(a.action, Action::NodeDown { .. } | Action::Reboot { .. })) {
             w.start_node_lifecycle(seed);
@@ -413,6 +427,7 @@ impl World {
             &setup.cluster.nodes,
         );
         w.subscribe_disruption();
+        w.subscribe_jobs();
         for (i, k) in w.kubelets.iter_mut().enumerate() {
             let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32), 0) };
             let mut ctx = Ctx { q: &mut out, trace: &mut w.trace };
@@ -435,6 +450,9 @@ impl World {
         }
         for b in &setup.pdbs {
             w.q.at(SimTime::ZERO, Ev::CreatePdb(b.clone()));
+        }
+        for j in &setup.jobs {
+            w.q.at(SimTime::ZERO, Ev::ApplyJob(j.clone()));
         }
         for i in 0..w.clients.len() {
             if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i], &w.clients[i].name) {
@@ -598,6 +616,9 @@ impl World {
             }
             Ev::PdbWrite(write) => self.pdb_write(*write, now),
             Ev::Drain { run, pod, step } => self.drain_step(run, pod, step, now),
+            Ev::ApplyJob(spec) => self.apply_job(spec),
+            Ev::JobController(ev) => drive(self.jobs.as_mut(), ev, &mut self.q, &mut self.trace, routes::jobs),
+            Ev::JobWrite(write) => self.job_write(*write),
             Ev::Kubelet(node, _, kev) => {
                 if let Some(k) = self.kubelets.get_mut(node.index()) {
                     let mut out =
@@ -684,6 +705,10 @@ impl World {
                         let object = format!("persistentvolumeclaim/{}", spec.name);
                         self.trace.push(now, Record::Scenario { object, what });
                         self.create_claim(spec, now);
+                    }
+                    Applied::Job(spec) => {
+                        self.trace.push(now, Record::Scenario { object: format!("job/{}", spec.name), what });
+                        self.apply_job(spec);
                     }
                     Applied::Service(spec) => {
                         self.trace.push(now, Record::Scenario { object: format!("service/{}", spec.name), what });

@@ -65,3 +65,11 @@ pub fn disruption(out: pdbc::Out) -> Ev {
         pdbc::Out::Write(write) => Ev::PdbWrite(write),
     }
 }
+
+/// The Job controller.
+pub fn jobs(out: crate::control::job::Out) -> Ev {
+    match out {
+        crate::control::job::Out::Own(ev) => Ev::JobController(ev),
+        crate::control::job::Out::Write(write) => Ev::JobWrite(Box::new(write)),
+    }
+}

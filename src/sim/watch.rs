@@ -107,6 +107,7 @@ pub fn subject(api: &ApiServer, record: &Record) -> Label {
         Record::ReplicaSet { rs, .. } => (Arc::from(format!("rs/{}", rs.spec.name)), ""),
         Record::Deployment { deployment, .. } => (Arc::from(format!("deploy/{}", deployment.spec.name)), ""),
         Record::Pdb { pdb, .. } => (Arc::from(format!("pdb/{}", pdb.spec.name)), ""),
+        Record::Job { job, .. } => (Arc::from(format!("job/{}", job.spec.name)), ""),
         _ => (Arc::from("?"), ""),
     };
     Label::new(What::Watch, subject).with(detail)
@@ -121,6 +122,7 @@ pub enum Subscriber {
     Deployments,
     Collector,
     Disruption,
+    Jobs,
 }
 
 impl Subscriber {
@@ -132,6 +134,7 @@ impl Subscriber {
             Subscriber::ReplicaSets => rs::Controller::watched(record).map(Ev::RsController),
             Subscriber::Deployments => deploy::Controller::watched(record).map(Ev::DeploymentController),
             Subscriber::Collector => gc::Collector::watched(record).map(Ev::Collector),
+            Subscriber::Jobs => crate::control::job::Controller::watched(record).map(Ev::JobController),
             Subscriber::Disruption => {
                 crate::control::disruption::Controller::watched(record).map(Ev::DisruptionController)
             }

@@ -7,6 +7,7 @@
 mod claim;
 mod config;
 mod disruption;
+pub mod job;
 mod ports;
 pub mod resources;
 mod service;
@@ -15,6 +16,7 @@ mod workload;
 pub use claim::{BindingMode, ClaimSpec, StorageClass};
 pub use config::{ConfigKind, ConfigNeeds, ConfigRef, EnvNeed, VolumeNeed, VolumeSource};
 pub use disruption::{Budget, PdbSpec, UnhealthyPodEvictionPolicy};
+pub use job::JobSpec;
 pub use ports::AssumedPort;
 pub use service::{ServicePort, ServiceSpec, TrafficPolicy};
 pub use workload::{DeploymentSpec, IntOrPercent, PodTemplate, ReplicaSetSpec, Strategy};

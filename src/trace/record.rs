@@ -247,6 +247,11 @@ pub enum Record {
         kind: WatchKind,
         pdb: Arc<crate::api::disruption::ApiPdb>,
     },
+    /// A Job written.
+    Job {
+        kind: WatchKind,
+        job: Arc<crate::api::job::ApiJob>,
+    },
     /// A PersistentVolumeClaim written.
     Claim {
         kind: WatchKind,
@@ -300,6 +305,7 @@ impl Record {
             | Record::Deployment { .. }
             | Record::Claim { .. }
             | Record::Pdb { .. }
+            | Record::Job { .. }
             | Record::Node { .. }
             | Record::ProxySync(_)
             | Record::Request(_)

@@ -106,7 +106,9 @@ impl RowType {
         match record {
             Record::Pod { .. } => RowType::Pod,
             Record::Service { .. } | Record::Slice { .. } => RowType::Service,
-            Record::ReplicaSet { .. } | Record::Deployment { .. } | Record::Pdb { .. } => RowType::Workload,
+            Record::ReplicaSet { .. } | Record::Deployment { .. } | Record::Pdb { .. } | Record::Job { .. } => {
+                RowType::Workload
+            }
             Record::Claim { .. } => RowType::Claim,
             Record::Node { .. } => RowType::Node,
             Record::ProxySync(_) => RowType::Proxy,
@@ -346,6 +348,7 @@ fn namespace_of(record: &Record) -> Option<Arc<str>> {
         Record::Event(ev) => Some(ev.namespace.clone()),
         Record::Claim { claim, .. } => Some(claim.spec.namespace.clone()),
         Record::Pdb { pdb, .. } => Some(pdb.spec.namespace.clone()),
+        Record::Job { job, .. } => Some(Arc::from(job.spec.namespace.as_str())),
         _ => None,
     }
 }

@@ -21,6 +21,7 @@ use std::sync::Arc;
 pub struct WorkloadRows {
     replica_sets: HashMap<Arc<str>, Arc<ApiReplicaSet>>,
     deployments: HashMap<Arc<str>, Arc<ApiDeployment>>,
+    jobs: HashMap<Arc<str>, Arc<crate::api::job::ApiJob>>,
 }
 
 impl WorkloadRows {
@@ -50,6 +51,16 @@ impl WorkloadRows {
                 }
                 let old = self.deployments.insert(d.meta.uid.clone(), d.clone());
                 self.deployment_rows(t, old.as_deref(), d, &mut |what, why| push(object.clone(), what, why));
+            }
+            Record::Job { kind, job } => {
+                let object = format!("job/{}", job.spec.name);
+                if *kind == WatchKind::Deleted {
+                    self.jobs.remove(&job.meta.uid);
+                    push(object, "deleted".into(), String::new());
+                    return;
+                }
+                let old = self.jobs.insert(job.meta.uid.clone(), job.clone());
+                super::job_rows::job_rows(old.as_deref(), job, &mut |what, why| push(object.clone(), what, why));
             }
             _ => {}
         }

@@ -66,7 +66,7 @@ pub fn replica_set_spec(rs: ReplicaSet, pod: Pod) -> (ReplicaSetSpec, Warnings) 
 }
 
 /// The template, with its pod built as a manifest Pod is; the warnings' paths are under `spec.template.`.
-fn pod_template(object: &PodTemplateSpec, pod: Pod) -> (PodTemplate, Warnings) {
+pub(super) fn pod_template(object: &PodTemplateSpec, pod: Pod) -> (PodTemplate, Warnings) {
     let (pod, warnings) = pod_spec(pod);
     let meta = object.metadata.clone().unwrap_or_default();
     let template = PodTemplate {

@@ -18,6 +18,9 @@
 
 mod build;
 mod defaults;
+mod job;
+mod job_validation;
+pub use job::{JOB_CONTROLLER, read_job};
 mod selector;
 pub(super) use selector::validate_selector;
 pub use selector::{go_map, go_string};

@@ -24,7 +24,7 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use std::collections::BTreeMap;
 
 /// `apimachineryvalidation.IsNegativeErrorMsg`.
-const NEGATIVE: &str = "must be greater than or equal to 0";
+pub(super) const NEGATIVE: &str = "must be greater than or equal to 0";
 /// `IsValidPercent` through `RegexError` (the double space is the API server's).
 const PERCENT: &str = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
 /// `validateContainersOnlyForPod`: an image with surrounding whitespace, refused on a pod only.
@@ -128,7 +128,23 @@ fn validate_template(selector: Option<&LabelSelector>, template: &PodTemplateSpe
         let detail = "`selector` does not match template `labels`";
         errs.push(FieldError::invalid("spec.template.metadata.labels", go_map(labels), detail));
     }
-    // ValidatePodTemplateSpec
+    validate_pod_template_spec(template, pod, errs);
+    let spec = template.spec.clone().unwrap_or_default();
+    let restart_policy = spec.restart_policy.as_deref().unwrap_or("");
+    if restart_policy != "Always" {
+        errs.push(FieldError::not_supported("spec.template.spec.restartPolicy", restart_policy, &["Always"]));
+    }
+    if spec.active_deadline_seconds.is_some() {
+        let detail = "activeDeadlineSeconds in ReplicaSet is not Supported";
+        errs.push(FieldError::forbidden("spec.template.spec.activeDeadlineSeconds", detail));
+    }
+}
+
+/// `ValidatePodTemplateSpec` of `spec.template`, whose pod is `pod`: its
+/// labels and annotations, the pod spec, no ephemeral containers.
+pub(super) fn validate_pod_template_spec(template: &PodTemplateSpec, pod: &Pod, errs: &mut Errors) {
+    let meta = template.metadata.clone().unwrap_or_default();
+    let labels = meta.labels.as_ref();
     validate_labels(labels, "spec.template.labels", errs);
     validate_annotations(meta.annotations.as_ref(), "spec.template.annotations", errs);
     let pod_errors = validate_pod(pod).into_iter();
@@ -139,14 +155,6 @@ fn validate_template(selector: Option<&LabelSelector>, template: &PodTemplateSpe
     if spec.ephemeral_containers.is_some_and(|c| !c.is_empty()) {
         let detail = "ephemeral containers not allowed in pod template";
         errs.push(FieldError::forbidden("spec.template.spec.ephemeralContainers", detail));
-    }
-    let restart_policy = spec.restart_policy.as_deref().unwrap_or("");
-    if restart_policy != "Always" {
-        errs.push(FieldError::not_supported("spec.template.spec.restartPolicy", restart_policy, &["Always"]));
-    }
-    if spec.active_deadline_seconds.is_some() {
-        let detail = "activeDeadlineSeconds in ReplicaSet is not Supported";
-        errs.push(FieldError::forbidden("spec.template.spec.activeDeadlineSeconds", detail));
     }
 }
 
@@ -229,7 +237,7 @@ pub(in crate::manifest) fn shown(v: &IntOrString) -> String {
 }
 
 /// `ValidateNonnegativeField` of a field that is set.
-fn nonnegative(path: &str, value: Option<i32>, errs: &mut Errors) {
+pub(super) fn nonnegative(path: &str, value: Option<i32>, errs: &mut Errors) {
     if let Some(v) = value.filter(|v| *v < 0) {
         errs.push(FieldError::invalid(path, v, NEGATIVE));
     }

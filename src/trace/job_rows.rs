@@ -1,0 +1,75 @@
+//! Timeline rows for Jobs: created (with what it will run), each condition
+//! as the Job controller adds it (`kubectl describe job`), and the columns
+//! of `kubectl get jobs` when they change.
+
+use crate::api::job::{ApiJob, JobStatus};
+use crate::spec::job::CompletionMode;
+
+/// The rows of a Job written, against how it was last seen (`None`: new);
+/// each is (what, why), a `kubectl get jobs` one saying so in its why.
+pub fn job_rows(old: Option<&ApiJob>, j: &ApiJob, push: &mut dyn FnMut(String, String)) {
+    let s = &j.spec;
+    let Some(old) = old else {
+        let completions = s.completions.map_or("no completions (the first success ends it)".into(), |c| {
+            format!("{c} completion{}", if c == 1 { "" } else { "s" })
+        });
+        let mode = match s.mode {
+            CompletionMode::Indexed => ", Indexed",
+            CompletionMode::NonIndexed => "",
+        };
+        let what = format!("created, {completions}, parallelism {}{mode}", s.parallelism);
+        let mut why = vec![format!("backoffLimit {}", s.backoff_limit)];
+        if let Some(b) = s.backoff_limit_per_index {
+            why = vec![format!("backoffLimitPerIndex {b}")];
+        }
+        if let Some(d) = s.active_deadline_seconds {
+            why.push(format!("activeDeadlineSeconds {d}"));
+        }
+        if s.suspend {
+            why.push("suspended".into());
+        }
+        push(what, why.join(", "));
+        push(kubectl_columns(&j.status, s.completions, s.parallelism), "kubectl get jobs".into());
+        return;
+    };
+    if s.suspend != old.spec.suspend {
+        push(format!("spec.suspend → {}", s.suspend), String::new());
+    }
+    if j.meta.deletion.is_some() && old.meta.deletion.is_none() {
+        push("deleting".into(), format!("finalizers: {}", j.meta.finalizers.join(", ")));
+    }
+    for c in &j.status.conditions {
+        let seen = old.status.conditions.iter().any(|o| o.kind == c.kind && o.status == c.status);
+        if !seen {
+            let status = if c.status { "True" } else { "False" };
+            push(format!("{}={status} ({})", c.kind.as_str(), c.reason), c.message.clone());
+        }
+    }
+    let (before, now) = (
+        kubectl_columns(&old.status, s.completions, s.parallelism),
+        kubectl_columns(&j.status, s.completions, s.parallelism),
+    );
+    if before != now {
+        push(now, "kubectl get jobs".into());
+    }
+}
+
+/// The columns of `kubectl get jobs` that change with the status (STATUS
+/// and COMPLETIONS, as `printJob`), with the status counts it leaves out.
+fn kubectl_columns(st: &JobStatus, completions: Option<u32>, parallelism: u32) -> String {
+    let state = match () {
+        _ if st.is_true(crate::api::job::JobConditionType::Complete) => "Complete",
+        _ if st.is_true(crate::api::job::JobConditionType::Failed) => "Failed",
+        _ if st.is_true(crate::api::job::JobConditionType::Suspended) => "Suspended",
+        _ if st.is_true(crate::api::job::JobConditionType::FailureTarget) => "FailureTarget",
+        _ if st.is_true(crate::api::job::JobConditionType::SuccessCriteriaMet) => "SuccessCriteriaMet",
+        _ => "Running",
+    };
+    let done = match completions {
+        Some(c) => format!("{}/{c}", st.succeeded),
+        None if parallelism > 1 => format!("{}/1 of {parallelism}", st.succeeded),
+        None => format!("{}/1", st.succeeded),
+    };
+    let ready = st.ready.unwrap_or(0);
+    format!("STATUS {state}, COMPLETIONS {done}, active {}, ready {ready}, failed {}", st.active, st.failed)
+}
