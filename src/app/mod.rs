@@ -57,8 +57,20 @@ pub struct Behaviours {
     inferred: BTreeMap<String, Arc<ContainerBehaviour>>,
 }
 
+/// The variable an Indexed Job gives each container of its pods.
+pub const JOB_COMPLETION_INDEX: &str = "JOB_COMPLETION_INDEX";
+
+/// An entry `NAME[INDEXES]` (`worker[0,2-4]`): the container name and the
+/// completion indexes, written as a Job's `completedIndexes` is.
+fn indexed_key(key: &str) -> Option<(&str, crate::spec::job::Intervals)> {
+    let (name, rest) = key.split_once('[')?;
+    let set = rest.strip_suffix(']')?;
+    Some((name, crate::spec::job::Intervals::parse(set, u32::MAX).ok()?))
+}
+
 /// What inference reads of a container: its image, argv, environment and
-/// exec commands.
+/// exec commands. `JOB_COMPLETION_INDEX` counts only where the script names
+/// it: every index of an Indexed Job runs the same script otherwise.
 fn inference_key(c: &ContainerSpec) -> String {
     use crate::spec::{Handler, HookHandler};
     let probes = [&c.startup, &c.readiness, &c.liveness].into_iter().flatten().filter_map(|p| match &p.handler {
@@ -70,7 +82,9 @@ fn inference_key(c: &ContainerSpec) -> String {
         _ => None,
     });
     let execs: Vec<&Vec<String>> = probes.chain(hooks).collect();
-    format!("{}\0{:?}\0{:?}\0{:?}\0{execs:?}\0{:?}", c.image, c.command, c.args, c.env, c.mounts)
+    let names_index = c.command.iter().chain(&c.args).any(|a| a.contains(JOB_COMPLETION_INDEX));
+    let env: Vec<&(String, String)> = c.env.iter().filter(|(k, _)| names_index || k != JOB_COMPLETION_INDEX).collect();
+    format!("{}\0{:?}\0{:?}\0{:?}\0{execs:?}\0{:?}", c.image, c.command, c.args, env, c.mounts)
 }
 
 impl Behaviours {
@@ -104,6 +118,9 @@ impl Behaviours {
     /// file's, else the one inferred from the container, else `None`
     /// (podsim's default app).
     pub fn for_container(&self, c: &ContainerSpec, restart_count: u32) -> Option<Arc<ContainerBehaviour>> {
+        if let Some(b) = self.for_index(c, restart_count) {
+            return Some(b);
+        }
         if let Some(b) = self.for_instance(&c.name, restart_count) {
             return Some(b);
         }
@@ -133,8 +150,25 @@ impl Behaviours {
         Some(list[i].clone())
     }
 
+    /// The container names the file describes (an indexed entry
+    /// `worker[0,2-4]` by its container's name).
     pub fn container_names(&self) -> impl Iterator<Item = &str> {
-        self.containers.keys().map(String::as_str)
+        let mut names: Vec<&str> =
+            self.containers.keys().map(|k| indexed_key(k).map_or(k.as_str(), |(n, _)| n)).collect();
+        names.dedup();
+        names.into_iter()
+    }
+
+    /// The entry `NAME[INDEXES]` whose indexes hold the container's
+    /// `JOB_COMPLETION_INDEX` (an Indexed Job's pod), for instance `restart_count`.
+    fn for_index(&self, c: &ContainerSpec, restart_count: u32) -> Option<Arc<ContainerBehaviour>> {
+        let index: u32 = c.env.iter().find(|(k, _)| k == JOB_COMPLETION_INDEX)?.1.parse().ok()?;
+        let (_, list) = self
+            .containers
+            .iter()
+            .find(|(k, _)| indexed_key(k).is_some_and(|(name, set)| name == &*c.name && set.contains(index)))?;
+        let i = (restart_count as usize).min(list.len() - 1);
+        Some(list[i].clone())
     }
 
     /// True when the file describes `container` and every instance of it
@@ -174,6 +208,13 @@ impl Behaviours {
             Some(serde_json::Value::Object(map)) => {
                 for (name, value) in map {
                     let path = key_path("containers", name);
+                    if name.contains('[') && indexed_key(name).is_none() {
+                        let message = format!(
+                            "{name:?}: an entry for some pods of an Indexed Job is NAME[INDEXES], its indexes written as a Job's completedIndexes (e.g. worker[0,2-4]): the pods whose JOB_COMPLETION_INDEX is one of them"
+                        );
+                        problems.push(doc.problem(&path, message));
+                        continue;
+                    }
                     match read_container(&doc, &path, value.clone(), &mut warnings) {
                         Ok(list) => {
                             containers.insert(name.clone(), list);

@@ -3,7 +3,7 @@
 //! A test checks every milestone of the model scenarios against it.
 
 /// The subject kinds milestones are about.
-pub const SUBJECT_KINDS: [&str; 5] = ["pod", "svc", "client", "deploy", "node"];
+pub const SUBJECT_KINDS: [&str; 6] = ["pod", "svc", "client", "deploy", "job", "node"];
 
 /// An event word; `#` means numbered (`restart#2`), `(` takes an argument.
 const POD: &[&str] = &[
@@ -66,6 +66,7 @@ const SERVICE: &[&str] = &[
 const CLIENT: &[&str] = &["first_ok", "last_ok"];
 const DEPLOYMENT: &[&str] = &["rollout_started", "rollout_complete", "progress_deadline_exceeded"];
 const NODE: &[&str] = &["not_ready", "ready", "no_execute", "rebooted#"];
+const JOB: &[&str] = &["started", "failure_target", "failed", "success_criteria_met", "complete", "suspended"];
 
 /// Whether a subject can have an event.
 #[derive(Debug, PartialEq, Eq)]
@@ -85,6 +86,7 @@ pub fn check(subject: &str, event: &str) -> EventCheck {
         ["client", ..] => CLIENT,
         ["deploy", ..] => DEPLOYMENT,
         ["node", _] => NODE,
+        ["job", _] => JOB,
         _ => &[],
     };
     let known = events.iter().any(|e| match e.strip_suffix('#') {

@@ -6,7 +6,7 @@
 //! A name is `<subject>:<event>`. Subjects: `pod/<alias>` (see [`names`] for
 //! the seed-independent aliases of ReplicaSet pods), `pod/<alias>/<container>`,
 //! `svc/<service>`, `client/<client>`, `deploy/<deployment>@rev<k>`,
-//! `node/<node>`. An event
+//! `job/<job>`, `node/<node>`. An event
 //! is a word, optionally numbered (`restart#2`) or with arguments in
 //! parentheses (`endpoint_ready(pod/web@rev1#1)`,
 //! `programmed(node/kind-worker)`). Each milestone is the first time its
@@ -17,6 +17,7 @@ mod deployments;
 pub mod endpoints;
 pub mod events;
 mod found;
+mod jobs;
 pub mod names;
 mod nodes;
 pub mod pattern;
@@ -57,6 +58,7 @@ pub fn extract(trace: &Trace) -> Vec<Milestone> {
             Record::Request(r) => requests.see(t, r),
             Record::Deployment { deployment, .. } => deployments.see(t, deployment, &mut found),
             Record::Node { node, .. } => nodes::see(t, node, &mut found),
+            Record::Job { job, .. } => jobs::see(t, job, &mut found),
             _ => {}
         }
     }

@@ -10,6 +10,8 @@
 //! - `pod/<replicaset>#<n>` when its ReplicaSet has no Deployment (or the
 //!   trace never showed the ReplicaSet: then its name, as the owner
 //!   reference gives it);
+//! - `pod/<job>#<n>` for a Job's, `pod/<job>-<index>#<n>` for the n-th pod
+//!   of an index of an Indexed Job;
 //! - `pod/<name>` otherwise: a pod the manifests or the scenario named.
 
 use crate::api::pod::ApiPod;
@@ -92,10 +94,20 @@ fn replicaset(rs: &ApiReplicaSet) -> Rs {
     Rs { deployment, revision: revisions::revision(&rs.spec.annotations).unwrap_or(0) }
 }
 
-/// The group a ReplicaSet's pod is numbered in: `<deployment>@rev<k>` or
-/// `<replicaset>`; `None` for a pod no ReplicaSet owns.
+/// The group a controller's pod is numbered in: `<deployment>@rev<k>` or
+/// `<replicaset>`, `<job>` or `<job>-<index>` for an Indexed Job's;
+/// `None` for a pod no ReplicaSet or Job owns.
 fn group(pod: &ApiPod, rss: &HashMap<Arc<str>, Rs>) -> Option<String> {
-    let owner = pod.spec.owner.as_ref().filter(|o| o.kind == "ReplicaSet")?;
+    let owner = pod.spec.owner.as_ref()?;
+    if owner.kind == "Job" {
+        let index =
+            pod.spec.object.metadata.annotations.as_ref().and_then(|a| a.get(crate::control::job::indexes::INDEX));
+        return Some(match index {
+            Some(i) => format!("{}-{i}", owner.name),
+            None => owner.name.to_string(),
+        });
+    }
+    let owner = Some(owner).filter(|o| o.kind == "ReplicaSet")?;
     Some(match rss.get(&owner.uid) {
         Some(Rs { deployment: Some(d), revision }) => format!("{d}@rev{revision}"),
         _ => owner.name.to_string(),

@@ -4,12 +4,16 @@
 //! command it cannot interpret is written.
 
 use crate::api::config::ConfigObject;
-use crate::app::Behaviours;
 use crate::app::infer::Source;
+use crate::app::{Behaviours, JOB_COMPLETION_INDEX};
 use crate::error::Problem;
 use crate::manifest::Manifests;
 use crate::spec::{ConfigKind, ContainerSpec, PodSpec};
 use std::collections::BTreeMap;
+
+/// How many indexes of an Indexed Job whose script reads its index are read
+/// (each one runs the interpreter once; later indexes run the default app).
+const MAX_INDEXES_READ: u32 = 10_000;
 
 /// Why an exec command of a container has no inferred answer, by
 /// (container name, command).
@@ -51,6 +55,24 @@ pub(super) fn infer_all(all: &[&Manifests], behaviours: &mut Behaviours) -> (Vec
                         problems.push(m.pod_spec_problem(k, &path, message).warn());
                     }
                     Err(why) => defaulted.push(format!("{who} ({why})")),
+                }
+            }
+        }
+    }
+    // An Indexed Job's script that reads its JOB_COMPLETION_INDEX runs
+    // differently per index: each index's pods are read with their value.
+    for m in all {
+        for job in m.jobs.iter().filter(|j| j.mode == crate::spec::job::CompletionMode::Indexed) {
+            let pod = &job.template.pod;
+            for container in &pod.containers {
+                if !container.command.iter().chain(&container.args).any(|a| a.contains(JOB_COMPLETION_INDEX)) {
+                    continue;
+                }
+                let files = mounted(container, pod, &config);
+                for i in 0..job.completions.unwrap_or(0).min(MAX_INDEXES_READ) {
+                    let mut c = container.clone();
+                    c.env.push((JOB_COMPLETION_INDEX.to_string(), i.to_string()));
+                    let _ = behaviours.infer(&c, &files);
                 }
             }
         }

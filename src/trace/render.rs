@@ -144,6 +144,7 @@ pub fn event(e: &ApiEvent, clock: &Clock) -> core::Event {
     let (api_version, kind) = match &e.source {
         EventSource::Controller { kind: kind @ ("ReplicaSet" | "Deployment"), .. } => ("apps/v1", *kind),
         EventSource::Controller { kind: "PodDisruptionBudget", .. } => ("policy/v1", "PodDisruptionBudget"),
+        EventSource::Controller { kind: "Job", .. } => ("batch/v1", "Job"),
         // The node lifecycle and taint-eviction controllers write about Nodes and Pods.
         EventSource::Controller { kind, .. } => ("v1", *kind),
         _ => ("v1", "Pod"),

@@ -20,10 +20,7 @@ pub fn job(j: &ApiJob, clock: &Clock) -> batch::Job {
         let uid = (generated[0].0.to_string(), generated[0].1.clone());
         spec.selector = Some(LabelSelector { match_labels: Some([uid].into()), match_expressions: None });
     }
-    let mut owner = j.owner.as_ref().map(owner_reference);
-    if let Some(o) = owner.as_mut() {
-        o.api_version = "batch/v1".into();
-    }
+    let owner = j.owner.as_ref().map(owner_reference);
     batch::Job {
         metadata: ObjectMeta {
             name: Some(s.name.clone()),

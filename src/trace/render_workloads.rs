@@ -9,8 +9,12 @@ use std::collections::BTreeMap;
 
 /// `ownerReferences` entry for a controller (`metav1.NewControllerRef`).
 pub fn owner_reference(o: &OwnerRef) -> OwnerReference {
+    let group = match o.kind {
+        "Job" | "CronJob" => "batch/v1",
+        _ => "apps/v1",
+    };
     OwnerReference {
-        api_version: "apps/v1".into(),
+        api_version: group.into(),
         kind: o.kind.into(),
         name: o.name.to_string(),
         uid: o.uid.to_string(),

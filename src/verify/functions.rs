@@ -34,6 +34,11 @@ pub const FUNCTIONS: &[(&str, &[&str], &str)] = &[
     ("updated_replicas", &["deploy"], "status.updatedReplicas"),
     ("ready_replicas", &["deploy"], "status.readyReplicas"),
     ("available_replicas", &["deploy"], "status.availableReplicas"),
+    ("active", &["job"], "the Job's status.active: pods running or being created"),
+    ("succeeded_pods", &["job"], "status.succeeded (an Indexed Job: indexes completed)"),
+    ("failed_pods", &["job"], "status.failed: failed pods counted"),
+    ("ready_pods", &["job"], "status.ready"),
+    ("terminating_pods", &["job"], "status.terminating"),
 ];
 
 /// The state function `name`, with the subject kinds it takes.

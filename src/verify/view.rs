@@ -90,6 +90,15 @@ impl RunView {
                     self.set("ready_replicas", &subject, t, s.ready_replicas as f64);
                     self.set("available_replicas", &subject, t, s.available_replicas as f64);
                 }
+                Record::Job { job: j, .. } => {
+                    let subject = format!("job/{}", j.spec.name);
+                    let s = &j.status;
+                    self.set("active", &subject, t, s.active as f64);
+                    self.set("succeeded_pods", &subject, t, s.succeeded as f64);
+                    self.set("failed_pods", &subject, t, s.failed as f64);
+                    self.set("ready_pods", &subject, t, s.ready.unwrap_or(0) as f64);
+                    self.set("terminating_pods", &subject, t, s.terminating.unwrap_or(0) as f64);
+                }
                 Record::Kubelet(k) if k.is_pull_failure() => {
                     let subject = names.pod_named(&k.pod);
                     let mut subjects = vec![subject.to_string()];

@@ -36,6 +36,7 @@ mod disruption;
 mod exercises;
 mod get;
 mod images;
+mod jobs;
 mod kubelet_restart;
 mod namespaces;
 mod node_loss;
