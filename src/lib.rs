@@ -15,7 +15,7 @@
 //!   types), [`informer`] (a component's cache of one kind, fed by its watch),
 //!   [`kubelet`] (pod workers, PLEG, runtime and its network namespaces,
 //!   prober and its HTTP client, backoff, status),
-//!   [`control`] (scheduler, ReplicaSet, Deployment, EndpointSlice,
+//!   [`control`] (scheduler, ReplicaSet, Deployment, Job, EndpointSlice,
 //!   disruption, node lifecycle and taint-eviction controllers, and the
 //!   controller references by which the workload controllers claim and
 //!   adopt objects), [`proxy`] (kube-proxy per node),

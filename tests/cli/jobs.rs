@@ -126,3 +126,128 @@ fn an_indexed_job_fails_an_index_on_exit_42_and_ignores_a_disruption() {
     assert_eq!(s.status["failedIndexes"], "1");
     assert_eq!((s.status["succeeded"].as_i64(), s.status["failed"].as_i64()), (Some(3), Some(1)));
 }
+
+const INDEXED: &str = "apiVersion: batch/v1
+kind: Job
+metadata: {name: shards}
+spec:
+  completions: 3
+  parallelism: 3
+  completionMode: Indexed
+  backoffLimit: 0
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - {name: worker, image: registry.example/worker:1}
+";
+
+/// A behaviour entry `worker[1]` describes only index 1's pod: it exits 3
+/// at 2 s while the other indexes would run 5 s. With backoffLimit 0 that
+/// one failure fails the Job (failed 1 > 0): the two pods still running are
+/// deleted (they exit 0 on SIGTERM) and, the Job failing, count as failed
+/// too (`trackJobStatusAndRemoveFinalizers`): failed 3.
+#[test]
+fn a_behaviour_entry_can_describe_some_indexes() {
+    let dir = super::TempDir::new("indexed-behaviour");
+    let job = dir.write("job.yaml", INDEXED);
+    let app = dir.write(
+        "app.yaml",
+        "containers:\n  worker: {exit: {after: 5s, code: 0}}\n  'worker[1]': {exit: {after: 2s, code: 3}}\n",
+    );
+    let run = podsim(["run", "-f", &job, "--app", &app, "--until", "60s", "-o", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let mut exits: Vec<(String, i64)> = Vec::new();
+    let mut last = Value::Null;
+    for v in run.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()) {
+        if v["type"] == "PROCESS" && v["fact"] == "exited" {
+            exits.push((v["pod"].as_str().unwrap_or_default().into(), v["code"].as_i64().unwrap_or(-1)));
+        }
+        if v["object"]["kind"] == "Job" {
+            last = v["object"]["status"].clone();
+        }
+    }
+    let code_of = |index: &str| exits.iter().find(|(p, _)| p.starts_with(&format!("shards-{index}-"))).map(|e| e.1);
+    assert_eq!((code_of("0"), code_of("1"), code_of("2")), (Some(0), Some(3), Some(0)), "{exits:?}");
+    let conditions: Vec<&str> =
+        last["conditions"].as_array().into_iter().flatten().filter_map(|c| c["type"].as_str()).collect();
+    assert_eq!(conditions, ["FailureTarget", "Failed"]);
+    assert_eq!(last["failed"].as_i64(), Some(3));
+}
+
+/// A malformed index list in a behaviour entry is an error at its key.
+#[test]
+fn a_bad_index_list_in_a_behaviour_entry_is_refused() {
+    let dir = super::TempDir::new("indexed-behaviour-bad");
+    let job = dir.write("job.yaml", INDEXED);
+    let app = dir.write("app.yaml", "containers:\n  'worker[2-1]': {exit: {after: 2s}}\n");
+    let run = podsim(["run", "-f", &job, "--app", &app]);
+    super::assert_bad_input(&run);
+    assert!(run.stderr.contains("an entry for some pods of an Indexed Job is NAME[INDEXES]"), "{run:?}");
+}
+
+/// Trace 018's job4: `completions: 2`, parallelism 1: the second pod is
+/// created only after the first succeeded (`manageJob` wants
+/// min(2 − succeeded, 1) pods), with no back-off (no failure); then
+/// SuccessCriteriaMet and Complete (CompletionsReached), `completionTime`
+/// equal to Complete's time, COMPLETIONS 2/2.
+#[test]
+fn completions_run_one_after_the_other_and_complete() {
+    let dir = super::TempDir::new("completions");
+    let job = dir.write(
+        "job.yaml",
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: job4}\nspec:\n  completions: 2\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {name: main, image: busybox:1.36, command: [sh, -c, sleep 10]}\n",
+    );
+    let run = podsim(["run", "-f", &job, "--until", "90s", "-o", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let (mut created, mut succeeded, mut last) = (Vec::new(), Vec::new(), Value::Null);
+    for v in run.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()) {
+        let o = &v["object"];
+        if v["type"] == "ADDED" && o["kind"] == "Pod" {
+            created.push(v["t"].as_f64().unwrap_or(-1.0));
+        }
+        if o["kind"] == "Pod" && o["status"]["phase"] == "Succeeded" {
+            let name = o["metadata"]["name"].as_str().unwrap_or_default().to_string();
+            if !succeeded.iter().any(|(n, _)| *n == name) {
+                succeeded.push((name, v["t"].as_f64().unwrap_or(-1.0)));
+            }
+        }
+        if o["kind"] == "Job" {
+            last = o["status"].clone();
+        }
+    }
+    assert_eq!(created.len(), 2, "one pod at a time, two completions");
+    assert!(created[1] > succeeded[0].1, "the second pod comes after the first succeeded");
+    let conditions: Vec<(&str, &str)> = (last["conditions"].as_array().into_iter().flatten())
+        .map(|c| (c["type"].as_str().unwrap_or(""), c["reason"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(conditions, [("SuccessCriteriaMet", "CompletionsReached"), ("Complete", "CompletionsReached")]);
+    let complete_at = &last["conditions"][1]["lastTransitionTime"];
+    assert_eq!(&last["completionTime"], complete_at);
+    assert_eq!(last["succeeded"].as_i64(), Some(2));
+    let get = podsim(["get", "jobs", "-f", &job, "--until", "90s"]);
+    assert!(get.stdout.lines().nth(1).is_some_and(|l| l.starts_with("job4   Complete   2/2 ")), "{get:?}");
+}
+
+/// The API server's validation: a Job's pods may not restart Always; an
+/// Indexed Job needs completions (here parallelism is set, so
+/// `SetDefaults_Job` does not default completions to 1); a selector is
+/// generated unless asked for.
+#[test]
+fn jobs_are_validated_as_the_api_server_does() {
+    let dir = super::TempDir::new("job-validation");
+    let job = dir.write(
+        "job.yaml",
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: bad}\nspec:\n  completionMode: Indexed\n  parallelism: 2\n  selector: {matchLabels: {app: x}}\n  template:\n    metadata: {labels: {app: x}}\n    spec:\n      containers:\n      - {name: main, image: busybox:1.36}\n",
+    );
+    let run = podsim(["run", "-f", &job]);
+    super::assert_bad_input(&run);
+    for expected in [
+        "spec.completions: Required value: when completion mode is Indexed",
+        "spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", \"Never\"",
+        "spec.selector: Invalid value:",
+        "`selector` not auto-generated",
+    ] {
+        assert!(run.stderr.contains(expected), "{expected}\n{run:?}");
+    }
+}
