@@ -8,6 +8,7 @@
 
 mod composition;
 mod input;
+mod jobs;
 mod phase;
 mod pod;
 mod report;
@@ -19,6 +20,7 @@ mod slices;
 mod workloads;
 
 pub use input::check_files;
+pub use jobs::JOB_RULES;
 pub use report::{ControllerReport, PodReport, Report, Verdict, Violation};
 pub use service_path::Horizon;
 pub use sim::{SIM_ONLY, check_run, check_trace};
@@ -165,6 +167,7 @@ pub fn catalogue() -> impl Iterator<Item = (&'static Invariant, JudgedOn)> {
     let all = |list: &'static [Invariant], on| list.iter().map(move |i| (i, on));
     all(CATALOGUE, JudgedOn::Recordings)
         .chain(all(SIM_ONLY, JudgedOn::PodsimRuns))
+        .chain(all(JOB_RULES, JudgedOn::PodsimRuns))
         .chain(all(WORKLOAD_RULES, JudgedOn::ControllerRows))
 }
 

@@ -103,6 +103,7 @@ fn judge(trace: &Trace, clock: &Clock, cluster: &Cluster, horizon: &Horizon) -> 
         }
     }
     report.pods.extend(service_path::judge(trace, horizon));
+    report.controllers.extend(super::jobs::judge(trace));
     report
 }
 

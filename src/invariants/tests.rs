@@ -49,6 +49,8 @@ const CASES: &[Case] = &[
     ("proxy-after-slice", forwarding_without_slices),
     ("one-outcome-per-request", request_recorded_twice),
     ("controller-counts", ready_above_current),
+    ("job-parallelism", job_pods_beyond_parallelism),
+    ("job-replacement-backoff", job_pod_before_the_backoff),
 ];
 
 /// Every rule the checker can report, taken from the catalogues and from
@@ -410,6 +412,42 @@ fn running_at_the_final_delete() -> Judged {
         t.entries.retain(|e| {
             !(e.t >= delete && matches!(&e.record, Record::Process { fact: ProcessFact::Exited { .. }, .. }))
         });
+    })
+}
+
+/// job-backoff-never's Job recorded with parallelism 0: its one pod is one too many.
+fn job_pods_beyond_parallelism() -> Judged {
+    mutated("models/scenarios/job-backoff-never.yaml", "(Job fail-never)", |t| {
+        for e in &mut t.entries {
+            if let Record::Job { job, .. } = &mut e.record {
+                let mut j = (**job).clone();
+                let mut spec = (*j.spec).clone();
+                spec.parallelism = 0;
+                j.spec = Arc::new(spec);
+                *job = Arc::new(j);
+            }
+        }
+    })
+}
+
+/// job-backoff-never's second pod created 3 s after the first pod's exit,
+/// not the 10 s the back-off asks.
+fn job_pod_before_the_backoff() -> Judged {
+    mutated("models/scenarios/job-backoff-never.yaml", "(Job fail-never)", |t| {
+        let mut seen: Vec<Arc<str>> = Vec::new();
+        let exit =
+            t.entries.iter().find(|e| matches!(&e.record, Record::Process { fact: ProcessFact::Exited { .. }, .. }));
+        let early = exit.expect("the first pod exits").t + SimDuration::from_secs(3);
+        for e in &mut t.entries {
+            if let Record::Pod { pod, .. } = &e.record
+                && !seen.contains(&pod.meta.uid)
+            {
+                seen.push(pod.meta.uid.clone());
+                if seen.len() == 2 {
+                    e.t = early;
+                }
+            }
+        }
     })
 }
 
