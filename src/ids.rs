@@ -69,6 +69,7 @@ pub enum ObjectId {
     Pod(PodId),
     ReplicaSet(RsId),
     Deployment(DeploymentId),
+    Job(JobId),
 }
 
 /// An object of a kind that owns others (the ones a DELETE may cascade from).
@@ -76,6 +77,7 @@ pub enum ObjectId {
 pub enum Owner {
     ReplicaSet(RsId),
     Deployment(DeploymentId),
+    Job(JobId),
 }
 
 impl From<Owner> for ObjectId {
@@ -83,6 +85,7 @@ impl From<Owner> for ObjectId {
         match o {
             Owner::ReplicaSet(id) => ObjectId::ReplicaSet(id),
             Owner::Deployment(id) => ObjectId::Deployment(id),
+            Owner::Job(id) => ObjectId::Job(id),
         }
     }
 }
@@ -99,6 +102,12 @@ impl From<RsId> for ObjectId {
     }
 }
 
+impl From<JobId> for ObjectId {
+    fn from(id: JobId) -> ObjectId {
+        ObjectId::Job(id)
+    }
+}
+
 impl From<DeploymentId> for ObjectId {
     fn from(id: DeploymentId) -> ObjectId {
         ObjectId::Deployment(id)
@@ -111,6 +120,7 @@ impl Owner {
         match object {
             ObjectId::ReplicaSet(id) => Some(Owner::ReplicaSet(id)),
             ObjectId::Deployment(id) => Some(Owner::Deployment(id)),
+            ObjectId::Job(id) => Some(Owner::Job(id)),
             ObjectId::Pod(_) => None,
         }
     }

@@ -103,6 +103,7 @@ impl ApiServer {
         match target {
             Owner::ReplicaSet(id) => self.replica_sets.delete(id, policy, pre, c),
             Owner::Deployment(id) => self.deployments.delete(id, policy, pre, c),
+            Owner::Job(id) => self.jobs.delete(id, policy, pre, c),
         }
     }
 
@@ -118,6 +119,7 @@ impl ApiServer {
         match target {
             Owner::ReplicaSet(id) => self.replica_sets.remove_finalizer(id, name, c),
             Owner::Deployment(id) => self.deployments.remove_finalizer(id, name, c),
+            Owner::Job(id) => self.jobs.remove_finalizer(id, name, c),
         }
     }
 

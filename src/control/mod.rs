@@ -16,5 +16,6 @@ pub mod replicaset;
 pub mod runtime;
 pub mod scheduler;
 pub mod tainteviction;
+pub mod ttlafterfinished;
 pub mod workers;
 pub mod workqueue;

@@ -74,6 +74,9 @@ impl World {
                         let owner = Owner::Deployment(id);
                         let _ = self.api.delete_owner(owner, *policy, Some(uid), now, &mut self.trace);
                     }
+                    ObjectId::Job(id) => {
+                        let _ = self.api.delete_owner(Owner::Job(id), *policy, Some(uid), now, &mut self.trace);
+                    }
                 }
                 Answer::Done
             }
@@ -90,8 +93,9 @@ impl World {
                     ObjectId::ReplicaSet(rs) => {
                         self.api.patch_replica_set_owner(rs, &patch, now, &mut self.trace);
                     }
-                    // A Deployment has no owner to be orphaned from.
-                    ObjectId::Deployment(_) => {}
+                    // A Deployment has no owner to be orphaned from; a Job's (a
+                    // CronJob) is not modelled.
+                    ObjectId::Deployment(_) | ObjectId::Job(_) => {}
                 }
                 Answer::Done
             }
@@ -109,6 +113,7 @@ impl World {
             ObjectId::Pod(id) => live(self.api.pod(id)),
             ObjectId::ReplicaSet(id) => live(self.api.replica_set(id)),
             ObjectId::Deployment(id) => live(self.api.deployment(id)),
+            ObjectId::Job(id) => live(self.api.job(id)),
         }
     }
 
@@ -118,6 +123,7 @@ impl World {
         match owner.kind {
             "ReplicaSet" => self.api.replica_sets().iter().find(|r| is(*r, owner, namespace)).and_then(live),
             "Deployment" => self.api.deployments().iter().find(|d| is(*d, owner, namespace)).and_then(live),
+            "Job" => self.api.jobs().iter().find(|j| is(*j, owner, namespace)).and_then(live),
             _ => None,
         }
     }

@@ -13,19 +13,38 @@ use crate::trace::record::{ApiEvent, EventSource, Involved, event_ns};
 use std::sync::Arc;
 
 impl World {
-    /// The Job controller's informers, opened after the others'.
+    /// The informers of the Job controller and of the TTL-after-finished
+    /// controller, opened after the others'.
     pub(super) fn subscribe_jobs(&mut self) {
-        if self.jobs.is_none() {
-            return;
-        }
-        let group = (JobController::WATCHES.iter())
-            .map(|&(kind, name)| Subscription {
+        let mut open = |watches: &'static [crate::api::store::Watch], to: Subscriber| -> Vec<Subscription> {
+            let subscribe = |&(kind, name): &crate::api::store::Watch| Subscription {
                 kind,
                 watcher: self.watches.register(format!("kube-controller-manager/{name}")),
-                to: Subscriber::Jobs,
-            })
-            .collect();
-        self.informers.groups.push(group);
+                to,
+            };
+            watches.iter().map(subscribe).collect()
+        };
+        let mut groups = Vec::new();
+        if self.jobs.is_some() {
+            groups.push(open(JobController::WATCHES, Subscriber::Jobs));
+        }
+        if self.ttl.is_some() {
+            groups.push(open(crate::control::ttlafterfinished::Controller::WATCHES, Subscriber::Ttl));
+        }
+        self.informers.groups.extend(groups);
+    }
+
+    /// The TTL-after-finished controller's GET and DELETE of an expired
+    /// Job: deleted in the foreground if it is still the Job it read and
+    /// still expired (`processJob` checks the fresh copy again).
+    pub(super) fn ttl_delete(&mut self, job: JobId, uid: &str) {
+        let now = self.q.now();
+        let j = self.api.job(job);
+        if j.meta.removed || &*j.meta.uid != uid || !crate::control::ttlafterfinished::expired(j, now) {
+            return;
+        }
+        let policy = crate::api::meta::Propagation::Foreground;
+        let _ = self.api.delete_job(job, policy, Some(uid), now, &mut self.trace);
     }
 
     /// `kubectl apply` of a Job: created, or (one of that name exists) its

@@ -129,6 +129,8 @@ pub enum Ev {
     JobController(crate::control::job::Ev),
     /// A call of the Job controller reaches the API server.
     JobWrite(Box<crate::control::job::Write>),
+    /// A message of (or to) the TTL-after-finished controller.
+    Ttl(crate::control::ttlafterfinished::Out),
 }
 
 /// A scenario action with its pod (and container) resolved.
@@ -263,6 +265,11 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// Whether a Job of the manifests or of an `apply` has what `which` selects.
+    fn any_job(&self, which: impl Fn(&crate::spec::JobSpec) -> bool) -> bool {
+        self.jobs.iter().any(|j| which(j)) || self.applies(|o| matches!(o, Applied::Job(j) if which(j)))
+    }
+
     /// Whether an `apply` action brings an object `which` selects.
     fn applies(&self, which: impl Fn(&Applied) -> bool) -> bool {
         self.actions.iter().any(|a| matches!(&a.action, Action::Apply { object, .. } if which(object)))
@@ -324,6 +331,8 @@ pub struct World {
     seed: u64,
     /// The Job controller, present when the manifests or an apply bring a Job.
     jobs: Option<crate::control::job::Controller>,
+    /// The TTL-after-finished controller, present when a Job has a TTL.
+    ttl: Option<crate::control::ttlafterfinished::Controller>,
 }
 
 impl World {
@@ -379,11 +388,10 @@ impl World {
             .then(|| rs::Controller::new(setup.cluster.clone(), seed)),
             deployments: (!setup.deployments.is_empty() || setup.applies(|o| matches!(o, Applied::Deployment(_))))
                 .then(|| deploy::Controller::new(setup.cluster.clone(), seed)),
-            collector: setup
-                .actions
-                .iter()
-                .any(|a| matches!(a.action, Action::DeleteOwner { .. }))
-                .then(|| gc::Collector::new(setup.cluster.clone(), seed)),
+            // The collector deletes the dependents of deleted owners: kubectl's, and a Job's TTL.
+            collector: (setup.actions.iter().any(|a| matches!(a.action, Action::DeleteOwner { .. }))
+                || setup.any_job(|j| j.ttl_seconds_after_finished.is_some()))
+            .then(|| gc::Collector::new(setup.cluster.clone(), seed)),
             merges: proxy::MergeOrders::default(),
             proxies: match !services {
                 true => Vec::new(),
@@ -414,6 +422,9 @@ impl World {
             seed,
             jobs: (!setup.jobs.is_empty() || setup.applies(|o| matches!(o, Applied::Job(_))))
                 .then(|| crate::control::job::Controller::new(setup.cluster.clone(), seed)),
+            ttl: setup
+                .any_job(|j| j.ttl_seconds_after_finished.is_some())
+                .then(|| crate::control::ttlafterfinished::Controller::new(setup.cluster.clone(), seed)),
         };
         if setup.actions.iter().any(|a| matches!(a.action, Action::NodeDown { .. } | Action::Reboot { .. })) {
             w.start_node_lifecycle(seed);
@@ -619,6 +630,10 @@ impl World {
             Ev::ApplyJob(spec) => self.apply_job(spec),
             Ev::JobController(ev) => drive(self.jobs.as_mut(), ev, &mut self.q, &mut self.trace, routes::jobs),
             Ev::JobWrite(write) => self.job_write(*write),
+            Ev::Ttl(crate::control::ttlafterfinished::Out::Own(ev)) => {
+                drive(self.ttl.as_mut(), ev, &mut self.q, &mut self.trace, Ev::Ttl)
+            }
+            Ev::Ttl(crate::control::ttlafterfinished::Out::Delete { job, uid }) => self.ttl_delete(job, &uid),
             Ev::Kubelet(node, _, kev) => {
                 if let Some(k) = self.kubelets.get_mut(node.index()) {
                     let mut out =

@@ -123,6 +123,7 @@ pub enum Subscriber {
     Collector,
     Disruption,
     Jobs,
+    Ttl,
 }
 
 impl Subscriber {
@@ -135,6 +136,8 @@ impl Subscriber {
             Subscriber::Deployments => deploy::Controller::watched(record).map(Ev::DeploymentController),
             Subscriber::Collector => gc::Collector::watched(record).map(Ev::Collector),
             Subscriber::Jobs => crate::control::job::Controller::watched(record).map(Ev::JobController),
+            Subscriber::Ttl => crate::control::ttlafterfinished::Controller::watched(record)
+                .map(|e| Ev::Ttl(crate::control::ttlafterfinished::Out::Own(e))),
             Subscriber::Disruption => {
                 crate::control::disruption::Controller::watched(record).map(Ev::DisruptionController)
             }

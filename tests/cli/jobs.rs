@@ -251,3 +251,44 @@ fn jobs_are_validated_as_the_api_server_does() {
         assert!(run.stderr.contains(expected), "{expected}\n{run:?}");
     }
 }
+
+/// `ttlSecondsAfterFinished: 30`: the TTL-after-finished controller deletes
+/// the Job 30 s after its Complete condition's time (to the second), in the
+/// foreground: the Job shows `foregroundDeletion`, the garbage collector
+/// deletes its finished pod (grace 0: it is removed at once), then the
+/// Job goes.
+#[test]
+fn a_finished_job_is_deleted_after_its_ttl_with_its_pods() {
+    let dir = super::TempDir::new("ttl");
+    let job = dir.write(
+        "job.yaml",
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: hello}\nspec:\n  ttlSecondsAfterFinished: 30\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {name: main, image: busybox:1.36, command: [sh, -c, sleep 5]}\n",
+    );
+    let run = podsim(["run", "-f", &job, "--until", "90s", "-o", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let (mut complete, mut deleting, mut pod_gone, mut job_gone) = (None, None, None, None);
+    for v in run.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()) {
+        let (t, o) = (v["t"].as_f64().unwrap_or(-1.0), &v["object"]);
+        match (v["type"].as_str(), o["kind"].as_str()) {
+            (Some("DELETED"), Some("Pod")) => pod_gone = Some(t),
+            (Some("DELETED"), Some("Job")) => job_gone = Some(t),
+            (_, Some("Job")) => {
+                let has_complete =
+                    o["status"]["conditions"].as_array().into_iter().flatten().any(|c| c["type"] == "Complete");
+                if has_complete && complete.is_none() {
+                    complete = Some(t);
+                }
+                if o["metadata"]["deletionTimestamp"].is_string() && deleting.is_none() {
+                    assert_eq!(o["metadata"]["finalizers"][0], "foregroundDeletion");
+                    deleting = Some(t);
+                }
+            }
+            _ => {}
+        }
+    }
+    let (complete, deleting) = (complete.expect("Complete"), deleting.expect("deleted by its TTL"));
+    let due = complete.floor() + 30.0;
+    assert!(deleting >= due && deleting < due + 1.0, "deleted at {deleting}, due at {due}");
+    let (pod_gone, job_gone) = (pod_gone.expect("the pod collected"), job_gone.expect("the Job gone"));
+    assert!(deleting < pod_gone && pod_gone < job_gone, "{deleting} {pod_gone} {job_gone}");
+}

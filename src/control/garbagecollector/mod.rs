@@ -41,6 +41,7 @@ pub enum Ev {
     Pod(WatchKind, Arc<ApiPod>),
     ReplicaSet(WatchKind, Arc<ApiReplicaSet>),
     Deployment(WatchKind, Arc<ApiDeployment>),
+    Job(WatchKind, Arc<crate::api::job::ApiJob>),
 }
 
 /// Its informers: one per kind it monitors (`GraphBuilder.monitors`).
@@ -50,6 +51,7 @@ impl Watching for Collector {
         (Kind::Pod, "garbagecollector/pods"),
         (Kind::ReplicaSet, "garbagecollector/replicasets"),
         (Kind::Deployment, "garbagecollector/deployments"),
+        (Kind::Job, "garbagecollector/jobs"),
     ];
 
     fn watched(record: &Record) -> Option<Ev> {
@@ -57,6 +59,7 @@ impl Watching for Collector {
             Record::Pod { kind, pod } => Some(Ev::Pod(*kind, pod.clone())),
             Record::ReplicaSet { kind, rs } => Some(Ev::ReplicaSet(*kind, rs.clone())),
             Record::Deployment { kind, deployment } => Some(Ev::Deployment(*kind, deployment.clone())),
+            Record::Job { kind, job } => Some(Ev::Job(*kind, job.clone())),
             _ => None,
         }
     }
@@ -71,6 +74,7 @@ impl runtime::Controller for Collector {
             Ev::Pod(kind, pod) => self.graph.observe(kind, &*pod),
             Ev::ReplicaSet(kind, rs) => self.graph.observe(kind, &*rs),
             Ev::Deployment(kind, d) => self.graph.observe(kind, &*d),
+            Ev::Job(kind, j) => self.graph.observe(kind, &*j),
         };
         for item in changes.attempt_to_delete {
             self.attempt_to_delete.queue.add(item);
@@ -340,6 +344,7 @@ fn call_label(call: &Call) -> Label {
         ObjectId::Pod(id) => format!("pod #{}", id.0),
         ObjectId::ReplicaSet(id) => format!("replicaset #{}", id.0),
         ObjectId::Deployment(id) => format!("deployment #{}", id.0),
+        ObjectId::Job(id) => format!("job #{}", id.0),
     };
     let (about, what) = match call {
         Call::Get { item } => (object(*item), "GET the object"),

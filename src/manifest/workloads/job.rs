@@ -108,12 +108,6 @@ fn unsupported(job: &Job, pod: &Pod) -> Vec<Finding> {
             &format!("the Job controller leaves a Job managed by {m:?} to that controller, which podsim does not run"),
         ));
     }
-    if let Some(ttl) = spec.ttl_seconds_after_finished {
-        out.push(warning(
-            "spec.ttlSecondsAfterFinished".into(),
-            &format!("the TTL-after-finished controller is not simulated: the finished Job and its pods stay (a cluster deletes them {ttl} s after the Job finishes)"),
-        ));
-    }
     if spec.selector.as_ref().and_then(|s| s.match_expressions.as_ref()).is_some_and(|e| !e.is_empty()) {
         out.push(error(
             "spec.selector.matchExpressions".into(),
