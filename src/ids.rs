@@ -41,6 +41,10 @@ pub struct PdbId(pub u32);
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct JobId(pub u32);
 
+/// A CronJob of the run (its index in the API server).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CronJobId(pub u32);
+
 /// An id that is an object's index in its store.
 pub trait Index: Copy {
     fn from_index(index: usize) -> Self;
@@ -60,7 +64,7 @@ macro_rules! store_index {
     )*};
 }
 
-store_index!(PodId, ServiceId, SliceId, RsId, DeploymentId, PdbId, JobId);
+store_index!(PodId, ServiceId, SliceId, RsId, DeploymentId, PdbId, JobId, CronJobId);
 
 /// An object of one of the kinds that own or are owned (ownerReferences),
 /// as the garbage collector names them.

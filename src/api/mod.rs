@@ -4,6 +4,7 @@
 
 pub mod claim;
 pub mod config;
+pub mod cronjob;
 pub mod deployment;
 pub mod disruption;
 pub mod endpointslice;
@@ -46,6 +47,7 @@ pub struct ApiServer {
     deployments: Store<deployment::ApiDeployment>,
     pdbs: Store<disruption::ApiPdb>,
     jobs: Store<job::ApiJob>,
+    cronjobs: Store<cronjob::ApiCronJob>,
     /// The last resourceVersion given: one counter for every kind (etcd's revision).
     resource_version: u64,
     /// One stream per kind, so adding a Service leaves every pod's UID as it was.
@@ -69,6 +71,7 @@ impl ApiServer {
             deployments: Store::default(),
             pdbs: Store::default(),
             jobs: Store::default(),
+            cronjobs: Store::default(),
             resource_version: 0,
             uids: Stream::new(seed, "apiserver/uid"),
             service_uids: Stream::new(seed, "apiserver/uid/service"),

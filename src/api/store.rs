@@ -27,6 +27,7 @@ pub enum Kind {
     Deployment,
     PodDisruptionBudget,
     Job,
+    CronJob,
 }
 
 impl Kind {
@@ -40,6 +41,7 @@ impl Kind {
             Record::Deployment { .. } => Some(Kind::Deployment),
             Record::Pdb { .. } => Some(Kind::PodDisruptionBudget),
             Record::Job { .. } => Some(Kind::Job),
+            Record::CronJob { .. } => Some(Kind::CronJob),
             _ => None,
         }
     }

@@ -32,6 +32,10 @@ pub fn header(kind: Kind, wide: bool) -> Vec<String> {
         Kind::Event => (&["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], &[]),
         Kind::Pdb => (&["NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"], &[]),
         Kind::Job => (&["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
+        Kind::CronJob => (
+            &["NAME", "SCHEDULE", "TIMEZONE", "SUSPEND", "ACTIVE", "LAST SCHEDULE", "AGE"],
+            &["CONTAINERS", "IMAGES", "SELECTOR"],
+        ),
         Kind::Node => (
             &["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
             &["INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME"],
@@ -61,6 +65,7 @@ pub enum Kind {
     /// Nodes (cluster-scoped).
     Node,
     Job,
+    CronJob,
 }
 
 /// The kind as kubectl names it before a name when it shows kinds
@@ -77,6 +82,7 @@ pub fn qualified_kind(kind: Kind) -> &'static str {
         Kind::Pdb => "poddisruptionbudget.policy",
         Kind::Node => "node",
         Kind::Job => "job.batch",
+        Kind::CronJob => "cronjob.batch",
     }
 }
 
@@ -211,6 +217,34 @@ pub fn job_row(j: &k8s_openapi::api::batch::v1::Job, now: Timestamp, wide: bool)
     if wide {
         row.extend(containers(Some(&spec.template)));
         row.push(selector(spec.selector.as_ref()));
+    }
+    row
+}
+
+/// `printCronJob`'s row: TIMEZONE `<none>` when unset, LAST SCHEDULE the
+/// age of `status.lastScheduleTime` (or `<none>`), ACTIVE the Jobs in
+/// `status.active`.
+pub fn cronjob_row(c: &k8s_openapi::api::batch::v1::CronJob, now: Timestamp, wide: bool) -> Vec<String> {
+    let spec = &c.spec;
+    let status = c.status.clone().unwrap_or_default();
+    let last = match &status.last_schedule_time {
+        Some(t) => human_duration(now.duration_since(t.0).as_millis() as i64),
+        None => "<none>".into(),
+    };
+    let suspend = if spec.suspend == Some(true) { "True" } else { "False" };
+    let mut row = vec![
+        name(&c.metadata),
+        spec.schedule.clone(),
+        spec.time_zone.clone().unwrap_or_else(|| "<none>".into()),
+        suspend.into(),
+        status.active.map_or(0, |a| a.len()).to_string(),
+        last,
+        age(&c.metadata, now),
+    ];
+    if wide {
+        let job = spec.job_template.spec.clone().unwrap_or_default();
+        row.extend(containers(Some(&job.template)));
+        row.push(selector(job.selector.as_ref()));
     }
     row
 }

@@ -5,6 +5,25 @@ use super::found::Found;
 use crate::api::job::{ApiJob, JobConditionType};
 use crate::time::SimTime;
 
+/// `cronjob/<name>:job#k`: the k-th Job a CronJob created (counted in
+/// `counts` by CronJob), when its first record shows it.
+pub fn see_created(
+    j: &ApiJob,
+    first: bool,
+    t: SimTime,
+    counts: &mut std::collections::BTreeMap<String, u32>,
+    found: &mut Found,
+) {
+    let Some(owner) = j.owner.as_ref().filter(|o| o.kind == "CronJob") else { return };
+    if !first {
+        return;
+    }
+    let subject = format!("cronjob/{}", owner.name);
+    let k = counts.entry(subject.clone()).or_default();
+    *k += 1;
+    found.first(&subject, format!("job#{k}"), t);
+}
+
 /// `job/<name>:started` (startTime set), `:failure_target`, `:failed`,
 /// `:success_criteria_met`, `:complete`, `:suspended`: each the first
 /// record that shows it.

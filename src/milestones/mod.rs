@@ -6,7 +6,7 @@
 //! A name is `<subject>:<event>`. Subjects: `pod/<alias>` (see [`names`] for
 //! the seed-independent aliases of ReplicaSet pods), `pod/<alias>/<container>`,
 //! `svc/<service>`, `client/<client>`, `deploy/<deployment>@rev<k>`,
-//! `job/<job>`, `node/<node>`. An event
+//! `job/<job>`, `cronjob/<cronjob>`, `node/<node>`. An event
 //! is a word, optionally numbered (`restart#2`) or with arguments in
 //! parentheses (`endpoint_ready(pod/web@rev1#1)`,
 //! `programmed(node/kind-worker)`). Each milestone is the first time its
@@ -48,6 +48,7 @@ pub fn extract(trace: &Trace) -> Vec<Milestone> {
     let mut proxies = proxies::Proxies::default();
     let mut deployments = deployments::Deployments::default();
     let mut requests = requests::Requests::default();
+    let mut cronjob_runs = std::collections::BTreeMap::new();
     for e in &trace.entries {
         let t = e.t;
         match &e.record {
@@ -58,7 +59,16 @@ pub fn extract(trace: &Trace) -> Vec<Milestone> {
             Record::Request(r) => requests.see(t, r),
             Record::Deployment { deployment, .. } => deployments.see(t, deployment, &mut found),
             Record::Node { node, .. } => nodes::see(t, node, &mut found),
-            Record::Job { job, .. } => jobs::see(t, job, &mut found),
+            Record::Job { kind, job } => {
+                jobs::see_created(
+                    job,
+                    *kind == crate::trace::record::WatchKind::Added,
+                    t,
+                    &mut cronjob_runs,
+                    &mut found,
+                );
+                jobs::see(t, job, &mut found)
+            }
             _ => {}
         }
     }

@@ -353,6 +353,7 @@ pub fn setup(
         clients: Arc::new(clients),
         pdbs: manifests.pdbs.into_iter().map(Arc::new).collect(),
         jobs: manifests.jobs.into_iter().map(Arc::new).collect(),
+        cronjobs: manifests.cronjobs.into_iter().map(Arc::new).collect(),
     };
     Ok((setup, warnings))
 }

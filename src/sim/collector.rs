@@ -124,6 +124,8 @@ impl World {
             "ReplicaSet" => self.api.replica_sets().iter().find(|r| is(*r, owner, namespace)).and_then(live),
             "Deployment" => self.api.deployments().iter().find(|d| is(*d, owner, namespace)).and_then(live),
             "Job" => self.api.jobs().iter().find(|j| is(*j, owner, namespace)).and_then(live),
+            // A CronJob is read, not collected: its Jobs' owner exists while it does.
+            "CronJob" => self.api.cronjobs().iter().find(|c| is(*c, owner, namespace)).and_then(live),
             _ => None,
         }
     }

@@ -103,6 +103,11 @@ impl World {
                 self.job_event(job, event.warning, event.reason, event.message);
                 return;
             }
+            Write::StripOrphan { pod } => {
+                self.api.remove_pod_finalizer(pod, jobc::pods::TRACKING_FINALIZER, now, &mut self.trace);
+                self.sync_watch(false);
+                return;
+            }
         };
         if let Some(c) = self.jobs.as_mut() {
             let mut out = crate::engine::Routed { q: &mut self.q, route: routes::jobs };
@@ -138,5 +143,65 @@ impl World {
         let ns = event_ns(self.epoch_ns, now) + job.0 as u128;
         let event = ApiEvent::first_at(about, source, warning, reason, message, now, ns);
         self.trace.push(now, Record::Event(Arc::new(event)));
+    }
+}
+
+impl World {
+    /// The CronJob controller's informers, opened after the others'.
+    pub(super) fn subscribe_cronjobs(&mut self) {
+        if self.cronjobs.is_none() {
+            return;
+        }
+        let subscribe = |&(kind, name): &crate::api::store::Watch| Subscription {
+            kind,
+            watcher: self.watches.register(format!("kube-controller-manager/{name}")),
+            to: Subscriber::CronJobs,
+        };
+        let group = crate::control::cronjob::Controller::WATCHES.iter().map(subscribe).collect();
+        self.informers.groups.push(group);
+    }
+
+    /// A call of the CronJob controller reaches the API server.
+    pub(super) fn cronjob_write(&mut self, write: crate::control::cronjob::Write) {
+        use crate::control::cronjob::{Created, Write as W};
+        let now = self.q.now();
+        match write {
+            W::CreateJob { cj, spec } => {
+                let owner = self.api.cronjob(cj).as_owner();
+                let created = self.api.create_job(spec, Some(owner), now, &mut self.trace);
+                let answer = Created(created.map(|id| {
+                    let j = self.api.job(id);
+                    (id, Arc::from(j.spec.name.as_str()), j.meta.uid.clone())
+                }));
+                if let Some(c) = self.cronjobs.as_mut() {
+                    let mut out = crate::engine::Routed { q: &mut self.q, route: routes::cronjobs };
+                    let mut ctx = crate::engine::Ctx { q: &mut out, trace: &mut self.trace };
+                    c.created(cj, answer, &mut ctx);
+                }
+            }
+            W::DeleteJob { job, .. } => {
+                let policy = crate::api::meta::Propagation::Background;
+                let _ = self.api.delete_job(job, policy, None, now, &mut self.trace);
+            }
+            W::Status { cj, read, status } => {
+                let stored = self.api.update_cronjob_status(cj, read, *status, now, &mut self.trace).is_ok();
+                if let Some(c) = self.cronjobs.as_mut() {
+                    let mut out = crate::engine::Routed { q: &mut self.q, route: routes::cronjobs };
+                    let mut ctx = crate::engine::Ctx { q: &mut out, trace: &mut self.trace };
+                    c.status_written(cj, stored, &mut ctx);
+                }
+            }
+            W::Event { cj, warning, reason, message } => {
+                if !self.trace.keeps_all() {
+                    return;
+                }
+                let c = self.api.cronjob(cj);
+                let about = Involved { name: &c.spec.name, namespace: &c.spec.namespace, uid: &c.meta.uid };
+                let source = EventSource::Controller { component: "cronjob-controller", kind: "CronJob" };
+                let ns = event_ns(self.epoch_ns, now) + cj.0 as u128;
+                let event = ApiEvent::first_at(about, source, warning, reason, message, now, ns);
+                self.trace.push(now, Record::Event(Arc::new(event)));
+            }
+        }
     }
 }

@@ -131,6 +131,12 @@ pub enum Ev {
     JobWrite(Box<crate::control::job::Write>),
     /// A message of (or to) the TTL-after-finished controller.
     Ttl(crate::control::ttlafterfinished::Out),
+    /// The scenario creates a CronJob.
+    CreateCronJob(Arc<crate::spec::CronJobSpec>),
+    /// A message to the CronJob controller.
+    CronJobController(crate::control::cronjob::Ev),
+    /// A call of the CronJob controller reaches the API server.
+    CronJobWrite(Box<crate::control::cronjob::Write>),
 }
 
 /// A scenario action with its pod (and container) resolved.
@@ -262,12 +268,15 @@ pub struct Setup {
     /// The PodDisruptionBudgets the manifests create.
     pub pdbs: Vec<Arc<crate::spec::PdbSpec>>,
     pub jobs: Vec<Arc<crate::spec::JobSpec>>,
+    pub cronjobs: Vec<Arc<crate::spec::CronJobSpec>>,
 }
 
 impl Setup {
     /// Whether a Job of the manifests or of an `apply` has what `which` selects.
     fn any_job(&self, which: impl Fn(&crate::spec::JobSpec) -> bool) -> bool {
-        self.jobs.iter().any(|j| which(j)) || self.applies(|o| matches!(o, Applied::Job(j) if which(j)))
+        self.jobs.iter().any(|j| which(j))
+            || self.cronjobs.iter().any(|c| which(&c.job))
+            || self.applies(|o| matches!(o, Applied::Job(j) if which(j)))
     }
 
     /// Whether an `apply` action brings an object `which` selects.
@@ -333,6 +342,8 @@ pub struct World {
     jobs: Option<crate::control::job::Controller>,
     /// The TTL-after-finished controller, present when a Job has a TTL.
     ttl: Option<crate::control::ttlafterfinished::Controller>,
+    /// The CronJob controller, present when the manifests declare a CronJob.
+    cronjobs: Option<crate::control::cronjob::Controller>,
 }
 
 impl World {
@@ -388,9 +399,11 @@ impl World {
             .then(|| rs::Controller::new(setup.cluster.clone(), seed)),
             deployments: (!setup.deployments.is_empty() || setup.applies(|o| matches!(o, Applied::Deployment(_))))
                 .then(|| deploy::Controller::new(setup.cluster.clone(), seed)),
-            // The collector deletes the dependents of deleted owners: kubectl's, and a Job's TTL.
+            // The collector deletes the dependents of deleted owners: kubectl's,
+            // a Job's TTL, a CronJob's history and replacements.
             collector: (setup.actions.iter().any(|a| matches!(a.action, Action::DeleteOwner { .. }))
-                || setup.any_job(|j| j.ttl_seconds_after_finished.is_some()))
+                || setup.any_job(|j| j.ttl_seconds_after_finished.is_some())
+                || !setup.cronjobs.is_empty())
             .then(|| gc::Collector::new(setup.cluster.clone(), seed)),
             merges: proxy::MergeOrders::default(),
             proxies: match !services {
@@ -420,8 +433,12 @@ impl World {
             node_state: node_loss::Nodes::new(&setup.cluster),
             kubelet_runs: vec![0; setup.cluster.nodes.len()],
             seed,
-            jobs: (!setup.jobs.is_empty() || setup.applies(|o| matches!(o, Applied::Job(_))))
-                .then(|| crate::control::job::Controller::new(setup.cluster.clone(), seed)),
+            jobs: (!setup.jobs.is_empty()
+                || !setup.cronjobs.is_empty()
+                || setup.applies(|o| matches!(o, Applied::Job(_))))
+            .then(|| crate::control::job::Controller::new(setup.cluster.clone(), seed)),
+            cronjobs: (!setup.cronjobs.is_empty())
+                .then(|| crate::control::cronjob::Controller::new(setup.cluster.clone(), seed, setup.epoch_ns)),
             ttl: setup
                 .any_job(|j| j.ttl_seconds_after_finished.is_some())
                 .then(|| crate::control::ttlafterfinished::Controller::new(setup.cluster.clone(), seed)),
@@ -439,6 +456,7 @@ impl World {
         );
         w.subscribe_disruption();
         w.subscribe_jobs();
+        w.subscribe_cronjobs();
         for (i, k) in w.kubelets.iter_mut().enumerate() {
             let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32), 0) };
             let mut ctx = Ctx { q: &mut out, trace: &mut w.trace };
@@ -464,6 +482,9 @@ impl World {
         }
         for j in &setup.jobs {
             w.q.at(SimTime::ZERO, Ev::ApplyJob(j.clone()));
+        }
+        for c in &setup.cronjobs {
+            w.q.at(SimTime::ZERO, Ev::CreateCronJob(c.clone()));
         }
         for i in 0..w.clients.len() {
             if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i], &w.clients[i].name) {
@@ -630,6 +651,13 @@ impl World {
             Ev::ApplyJob(spec) => self.apply_job(spec),
             Ev::JobController(ev) => drive(self.jobs.as_mut(), ev, &mut self.q, &mut self.trace, routes::jobs),
             Ev::JobWrite(write) => self.job_write(*write),
+            Ev::CreateCronJob(spec) => {
+                self.api.create_cronjob(spec, now, &mut self.trace);
+            }
+            Ev::CronJobController(ev) => {
+                drive(self.cronjobs.as_mut(), ev, &mut self.q, &mut self.trace, routes::cronjobs)
+            }
+            Ev::CronJobWrite(write) => self.cronjob_write(*write),
             Ev::Ttl(crate::control::ttlafterfinished::Out::Own(ev)) => {
                 drive(self.ttl.as_mut(), ev, &mut self.q, &mut self.trace, Ev::Ttl)
             }

@@ -66,6 +66,14 @@ pub fn disruption(out: pdbc::Out) -> Ev {
     }
 }
 
+/// The CronJob controller.
+pub fn cronjobs(out: crate::control::cronjob::Out) -> Ev {
+    match out {
+        crate::control::cronjob::Out::Own(ev) => Ev::CronJobController(ev),
+        crate::control::cronjob::Out::Write(write) => Ev::CronJobWrite(Box::new(write)),
+    }
+}
+
 /// The Job controller.
 pub fn jobs(out: crate::control::job::Out) -> Ev {
     match out {

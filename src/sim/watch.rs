@@ -108,6 +108,7 @@ pub fn subject(api: &ApiServer, record: &Record) -> Label {
         Record::Deployment { deployment, .. } => (Arc::from(format!("deploy/{}", deployment.spec.name)), ""),
         Record::Pdb { pdb, .. } => (Arc::from(format!("pdb/{}", pdb.spec.name)), ""),
         Record::Job { job, .. } => (Arc::from(format!("job/{}", job.spec.name)), ""),
+        Record::CronJob { cronjob, .. } => (Arc::from(format!("cronjob/{}", cronjob.spec.name)), ""),
         _ => (Arc::from("?"), ""),
     };
     Label::new(What::Watch, subject).with(detail)
@@ -124,6 +125,7 @@ pub enum Subscriber {
     Disruption,
     Jobs,
     Ttl,
+    CronJobs,
 }
 
 impl Subscriber {
@@ -136,6 +138,7 @@ impl Subscriber {
             Subscriber::Deployments => deploy::Controller::watched(record).map(Ev::DeploymentController),
             Subscriber::Collector => gc::Collector::watched(record).map(Ev::Collector),
             Subscriber::Jobs => crate::control::job::Controller::watched(record).map(Ev::JobController),
+            Subscriber::CronJobs => crate::control::cronjob::Controller::watched(record).map(Ev::CronJobController),
             Subscriber::Ttl => crate::control::ttlafterfinished::Controller::watched(record)
                 .map(|e| Ev::Ttl(crate::control::ttlafterfinished::Out::Own(e))),
             Subscriber::Disruption => {

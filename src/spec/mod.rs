@@ -6,6 +6,8 @@
 
 mod claim;
 mod config;
+pub mod cron;
+pub mod cronjob;
 mod disruption;
 pub mod job;
 mod ports;
@@ -15,6 +17,7 @@ mod workload;
 
 pub use claim::{BindingMode, ClaimSpec, StorageClass};
 pub use config::{ConfigKind, ConfigNeeds, ConfigRef, EnvNeed, VolumeNeed, VolumeSource};
+pub use cronjob::CronJobSpec;
 pub use disruption::{Budget, PdbSpec, UnhealthyPodEvictionPolicy};
 pub use job::JobSpec;
 pub use ports::AssumedPort;

@@ -73,3 +73,39 @@ fn kubectl_columns(st: &JobStatus, completions: Option<u32>, parallelism: u32) -
     let ready = st.ready.unwrap_or(0);
     format!("STATUS {state}, COMPLETIONS {done}, active {}, ready {ready}, failed {}", st.active, st.failed)
 }
+
+/// The rows of a CronJob written: created (its schedule and policy), then
+/// each change of its active Jobs and last schedule time.
+pub fn cronjob_rows(
+    old: Option<&crate::api::cronjob::ApiCronJob>,
+    c: &crate::api::cronjob::ApiCronJob,
+    push: &mut dyn FnMut(String, String),
+) {
+    let s = &c.spec;
+    let Some(old) = old else {
+        let policy = match s.concurrency {
+            crate::spec::cronjob::ConcurrencyPolicy::Allow => "Allow",
+            crate::spec::cronjob::ConcurrencyPolicy::Forbid => "Forbid",
+            crate::spec::cronjob::ConcurrencyPolicy::Replace => "Replace",
+        };
+        let mut why = format!("concurrencyPolicy {policy}");
+        if let Some(d) = s.starting_deadline_seconds {
+            why += &format!(", startingDeadlineSeconds {d}");
+        }
+        if s.suspend {
+            why += ", suspended";
+        }
+        push(format!("created, schedule {:?}", s.schedule_text), why);
+        return;
+    };
+    let names =
+        |st: &crate::api::cronjob::CronJobStatus| st.active.iter().map(|(_, n, _)| n.to_string()).collect::<Vec<_>>();
+    if old.status.active != c.status.active || old.status.last_schedule != c.status.last_schedule {
+        let active = names(&c.status);
+        let what = match active.is_empty() {
+            true => "ACTIVE 0".to_string(),
+            false => format!("ACTIVE {} ({})", active.len(), active.join(", ")),
+        };
+        push(what, "kubectl get cronjobs, with status.active".into());
+    }
+}

@@ -252,6 +252,11 @@ pub enum Record {
         kind: WatchKind,
         job: Arc<crate::api::job::ApiJob>,
     },
+    /// A CronJob written.
+    CronJob {
+        kind: WatchKind,
+        cronjob: Arc<crate::api::cronjob::ApiCronJob>,
+    },
     /// A PersistentVolumeClaim written.
     Claim {
         kind: WatchKind,
@@ -306,6 +311,7 @@ impl Record {
             | Record::Claim { .. }
             | Record::Pdb { .. }
             | Record::Job { .. }
+            | Record::CronJob { .. }
             | Record::Node { .. }
             | Record::ProxySync(_)
             | Record::Request(_)

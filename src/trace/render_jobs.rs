@@ -78,3 +78,41 @@ fn status(st: &JobStatus, clock: &Clock) -> batch::JobStatus {
             .map(|u| batch::UncountedTerminatedPods { succeeded: uids(&u.succeeded), failed: uids(&u.failed) }),
     }
 }
+
+/// The CronJob object: its spec as created, the status the CronJob
+/// controller last wrote (`active` as object references to its Jobs).
+pub fn cronjob(c: &crate::api::cronjob::ApiCronJob, clock: &Clock) -> batch::CronJob {
+    let s = &c.spec;
+    let st = &c.status;
+    let active = (!st.active.is_empty()).then(|| {
+        st.active
+            .iter()
+            .map(|(_, name, uid)| k8s_openapi::api::core::v1::ObjectReference {
+                api_version: Some("batch/v1".into()),
+                kind: Some("Job".into()),
+                name: Some(name.to_string()),
+                namespace: Some(s.namespace.clone()),
+                uid: Some(uid.to_string()),
+                ..Default::default()
+            })
+            .collect()
+    });
+    batch::CronJob {
+        metadata: ObjectMeta {
+            name: Some(s.name.clone()),
+            namespace: Some(s.namespace.clone()),
+            uid: Some(c.meta.uid.to_string()),
+            resource_version: Some(c.meta.resource_version.to_string()),
+            generation: Some(c.meta.generation),
+            creation_timestamp: Some(clock.time(c.meta.created)),
+            labels: (!s.labels.is_empty()).then(|| s.labels.clone()),
+            ..Default::default()
+        },
+        spec: s.object.spec.clone(),
+        status: Some(batch::CronJobStatus {
+            active,
+            last_schedule_time: st.last_schedule.map(|t| clock.time(t)),
+            last_successful_time: st.last_successful.map(|t| clock.time(t)),
+        }),
+    }
+}

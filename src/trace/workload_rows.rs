@@ -22,6 +22,7 @@ pub struct WorkloadRows {
     replica_sets: HashMap<Arc<str>, Arc<ApiReplicaSet>>,
     deployments: HashMap<Arc<str>, Arc<ApiDeployment>>,
     jobs: HashMap<Arc<str>, Arc<crate::api::job::ApiJob>>,
+    cronjobs: HashMap<Arc<str>, Arc<crate::api::cronjob::ApiCronJob>>,
 }
 
 impl WorkloadRows {
@@ -61,6 +62,16 @@ impl WorkloadRows {
                 }
                 let old = self.jobs.insert(job.meta.uid.clone(), job.clone());
                 super::job_rows::job_rows(old.as_deref(), job, &mut |what, why| push(object.clone(), what, why));
+            }
+            Record::CronJob { kind, cronjob: c } => {
+                let object = format!("cronjob/{}", c.spec.name);
+                if *kind == WatchKind::Deleted {
+                    self.cronjobs.remove(&c.meta.uid);
+                    push(object, "deleted".into(), String::new());
+                    return;
+                }
+                let old = self.cronjobs.insert(c.meta.uid.clone(), c.clone());
+                super::job_rows::cronjob_rows(old.as_deref(), c, &mut |what, why| push(object.clone(), what, why));
             }
             _ => {}
         }

@@ -117,9 +117,12 @@ fn missing_objects_and_unknown_kinds() {
         (svc.code, svc.stderr.as_str()),
         (Some(1), "Error from server (NotFound): services \"nope\" not found\n")
     );
-    let jobs = podsim(["describe", "cronjobs/x", ROLLOUT]);
+    let jobs = podsim(["describe", "replicationcontrollers/x", ROLLOUT]);
     assert_bad_input(&jobs);
-    assert!(jobs.stderr.starts_with("error: the server doesn't have a resource type \"cronjobs\"\n"), "{jobs:?}");
+    assert!(
+        jobs.stderr.starts_with("error: the server doesn't have a resource type \"replicationcontrollers\"\n"),
+        "{jobs:?}"
+    );
     for bad in ["deploy", "deploy/", "events/x", "/x", ""] {
         assert_bad_input(&podsim(["describe", bad, ROLLOUT]));
     }

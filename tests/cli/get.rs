@@ -91,9 +91,9 @@ fn services_and_endpoint_slices() {
 fn what_is_not_there() {
     let run = podsim(["get", "pod/nope", PROBES]);
     assert_eq!((run.code, run.stderr.as_str()), (Some(1), "Error from server (NotFound): pods \"nope\" not found\n"));
-    let bad = podsim(["get", "cronjobs", PROBES]);
+    let bad = podsim(["get", "replicationcontrollers", PROBES]);
     assert_eq!(bad.code, Some(2), "{bad:?}");
-    assert!(bad.stderr.contains("the server doesn't have a resource type \"cronjobs\""), "{bad:?}");
+    assert!(bad.stderr.contains("the server doesn't have a resource type \"replicationcontrollers\""), "{bad:?}");
     let watch_yaml = podsim(["get", "pods", PROBES, "-w", "-o", "yaml"]);
     assert_eq!(watch_yaml.code, Some(2), "{watch_yaml:?}");
 }

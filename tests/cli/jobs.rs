@@ -292,3 +292,47 @@ fn a_finished_job_is_deleted_after_its_ttl_with_its_pods() {
     let (pod_gone, job_gone) = (pod_gone.expect("the pod collected"), job_gone.expect("the Job gone"));
     assert!(deleting < pod_gone && pod_gone < job_gone, "{deleting} {pod_gone} {job_gone}");
 }
+
+/// `cronjob-forbid.yaml` (epoch 2026-01-01T00:00:00Z, Unix minute
+/// 29453760; a tick every minute, runs of 90 s, Forbid). The controller
+/// syncs 100 ms after each tick and names each Job `<cronjob>-<tick's Unix
+/// minute>` (`getJobName`); a tick while a run is active starts nothing
+/// (JobAlreadyActive), but stays unmet (lastScheduleTime does not move), so
+/// it starts as soon as the run completes (no startingDeadlineSeconds);
+/// the ticks passed meanwhile are skipped: only the most recent is run
+/// (`mostRecentScheduleTime`). So: 00:01 at 60.1 s; 00:02 late, when
+/// 00:01's Job completes; 00:03 never; 00:04 when 00:02's completes.
+#[test]
+fn a_forbid_cronjob_skips_ticks_while_a_run_is_active_and_starts_the_last_one_late() {
+    let run = podsim(["run", "models/scenarios/cronjob-forbid.yaml", "-o", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let (mut created, mut completed, mut last_schedule) = (Vec::new(), Vec::new(), Value::Null);
+    for v in run.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()) {
+        let (t, o) = (v["t"].as_f64().unwrap_or(-1.0), &v["object"]);
+        match (v["type"].as_str(), o["kind"].as_str()) {
+            (Some("ADDED"), Some("Job")) => {
+                let name = o["metadata"]["name"].as_str().unwrap_or_default().to_string();
+                let at = o["metadata"]["annotations"]["batch.kubernetes.io/cronjob-scheduled-timestamp"].clone();
+                created.push((t, name, at));
+            }
+            (_, Some("Job")) => {
+                let name = o["metadata"]["name"].as_str().unwrap_or_default().to_string();
+                let done = o["status"]["conditions"].as_array().into_iter().flatten().any(|c| c["type"] == "Complete");
+                if done && !completed.iter().any(|(_, n)| *n == name) {
+                    completed.push((t, name));
+                }
+            }
+            (_, Some("CronJob")) => last_schedule = o["status"]["lastScheduleTime"].clone(),
+            _ => {}
+        }
+    }
+    let names: Vec<&str> = created.iter().map(|(_, n, _)| n.as_str()).collect();
+    assert_eq!(names, ["report-29453761", "report-29453762", "report-29453764"]);
+    assert_eq!(created[1].2, "2026-01-01T00:02:00Z");
+    assert!(created[0].0 >= 60.1 && created[0].0 < 61.0, "the 00:01 run at {}", created[0].0);
+    for (k, (t, name)) in completed.iter().take(2).enumerate() {
+        let next = created[k + 1].0;
+        assert!(next > *t && next < t + 1.0, "{name} completed at {t}, the next run created at {next}");
+    }
+    assert_eq!(last_schedule, "2026-01-01T00:04:00Z");
+}

@@ -59,6 +59,9 @@ pub enum Write {
     Status { job: JobId, read: u64, status: Box<JobStatus> },
     /// An event about the Job (sent, not answered).
     Event { job: JobId, event: JobEvent },
+    /// `syncOrphanPod`: PATCH the tracking finalizer off a pod whose Job is
+    /// gone or finished (not answered).
+    StripOrphan { pod: PodId },
 }
 
 /// The API server's answer to a call of a sync.
@@ -204,7 +207,17 @@ impl Controller {
         if old.as_ref().is_some_and(|o| o.meta.resource_version == pod.meta.resource_version) {
             return;
         }
-        let Some(job) = self.owner_of(&pod) else { return };
+        let tracked = pod.meta.finalizers.iter().any(|f| &**f == TRACKING_FINALIZER) && !pod.meta.removed;
+        let Some(job) = self.owner_of(&pod) else {
+            // `enqueueOrphanPod`: no Job will count it any more.
+            if tracked && pod.spec.owner.as_ref().is_some_and(|o| o.kind == "Job") {
+                self.send(Write::StripOrphan { pod: pod.id }, ctx);
+            }
+            return;
+        };
+        if tracked && self.jobs.get(job).is_some_and(|j| j.status.finished().is_some()) {
+            self.send(Write::StripOrphan { pod: pod.id }, ctx);
+        }
         let finalized = !pod.meta.finalizers.iter().any(|f| &**f == TRACKING_FINALIZER);
         let deleting = kind == WatchKind::Deleted || pod.meta.deletion.is_some();
         if deleting {
@@ -388,6 +401,9 @@ impl Controller {
                 Write::StripFinalizer { job, .. } => (job, "remove a pod's finalizer"),
                 Write::Status { job, .. } => (job, "write the status"),
                 Write::Event { job, .. } => (job, "record an event"),
+                Write::StripOrphan { .. } => {
+                    return Label::new(What::ApiWrite, "job/?").with("remove an orphan pod's finalizer");
+                }
             };
             let name = jobs.get(*job).map_or_else(|| "?".to_string(), |j| format!("job/{}", j.spec.name));
             Label::new(What::ApiWrite, name).with(what)

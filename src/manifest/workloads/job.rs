@@ -121,7 +121,7 @@ fn unsupported(job: &Job, pod: &Pod) -> Vec<Finding> {
 }
 
 /// Builds the typed Job, with the kubelet warnings of its template's pod.
-fn job_spec(job: Job, pod: Pod) -> (JobSpec, Vec<(String, String)>) {
+pub(super) fn job_spec(job: Job, pod: Pod) -> (JobSpec, Vec<(String, String)>) {
     let spec = job.spec.clone().unwrap_or_default();
     let (template, warnings) = super::build::pod_template(&spec.template, pod);
     let count = |v: Option<i32>| u32::try_from(v.unwrap_or(0)).unwrap_or(0);

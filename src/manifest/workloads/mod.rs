@@ -17,9 +17,11 @@
 //! Deployments and ReplicaSets exist.
 
 mod build;
+mod cronjob;
 mod defaults;
 mod job;
 mod job_validation;
+pub use cronjob::read_cronjob;
 pub use job::{JOB_CONTROLLER, read_job};
 mod selector;
 pub(super) use selector::validate_selector;
