@@ -91,6 +91,24 @@ fn a_rollout_timeline_marks_the_actions_and_names_pods_by_revision() {
     assert_has(&t, &["deploy/c28-probe@rev2:progress_deadline_exceeded", "terminating, not serving"]);
 }
 
+/// A Job's block: its active count, then its conditions with their
+/// reasons, above its pods named by alias (`pod/JOB-INDEX#n`).
+#[test]
+fn a_job_timeline_shows_the_jobs_counts_and_conditions() {
+    let dir = TempDir::new("plot-job");
+    let t = svg(&["timeline", "models/scenarios/job-indexed-disruption.yaml"], &dir);
+    let t = texts(&t);
+    assert_has(&t, &["job/sweep (4 completions, parallelism 2)", "FailureTarget", "Failed", "FailedIndexes"]);
+    assert_has(
+        &t,
+        &[
+            "succeeded 3, failed 1",
+            "pod/sweep-0#1 (sweep-0-dnvdg) on node-1",
+            "pod/sweep-0#2 (sweep-0-chvd2) on node-1",
+        ],
+    );
+}
+
 #[test]
 fn png_pictures_are_the_size_of_the_svg_ones_with_text_drawn_from_the_embedded_font() {
     let dir = TempDir::new("plot-png");

@@ -1,9 +1,11 @@
 //! The swimlane timeline of one run: a group of lanes per pod (containers,
-//! probe results, conditions), per Service (its endpoints), for the nodes'
+//! probe results, conditions), per Job (its counts and conditions), per
+//! Service (its endpoints), for the nodes'
 //! kube-proxies and for the clients, with the key milestones and the
 //! scenario's actions as vertical lines.
 
 mod draw;
+mod jobs;
 mod marks;
 mod model;
 mod network;
@@ -28,6 +30,7 @@ pub fn build(trace: &Trace, title: String, until: SimTime) -> Timeline {
     let mut pods: Vec<(Arc<str>, PodLanes, Option<f64>)> = Vec::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut network = Network::default();
+    let mut jobs: Vec<(Arc<str>, jobs::JobLanes, Option<f64>)> = Vec::new();
     let mut actions = Vec::new();
     for e in &trace.entries {
         let t = secs(e.t);
@@ -57,6 +60,19 @@ pub fn build(trace: &Trace, title: String, until: SimTime) -> Timeline {
                     pods[i].1.process(t, container, fact);
                 }
             }
+            Record::Job { kind, job } => {
+                let i = match jobs.iter().position(|(uid, ..)| *uid == job.meta.uid) {
+                    Some(i) => i,
+                    None => {
+                        jobs.push((job.meta.uid.clone(), jobs::JobLanes::new(job), None));
+                        jobs.len() - 1
+                    }
+                };
+                jobs[i].1.see(t, job);
+                if *kind == WatchKind::Deleted || job.meta.removed {
+                    jobs[i].2.get_or_insert(t);
+                }
+            }
             Record::Service { svc, .. } => network.service(svc.id, &svc.spec.name),
             Record::Slice { kind, slice } => network.slice(t, *kind, slice, &names),
             Record::ProxySync(sync) => network.sync(t, &sync.node),
@@ -65,7 +81,8 @@ pub fn build(trace: &Trace, title: String, until: SimTime) -> Timeline {
             _ => {}
         }
     }
-    let mut groups: Vec<_> = pods.into_iter().map(|(_, lanes, removed)| lanes.finish(removed.unwrap_or(end))).collect();
+    let mut groups: Vec<_> = jobs.into_iter().map(|(_, lanes, removed)| lanes.finish(removed.unwrap_or(end))).collect();
+    groups.extend(pods.into_iter().map(|(_, lanes, removed)| lanes.finish(removed.unwrap_or(end))));
     groups.extend(network.finish(end));
     Timeline { title, until: end, groups, marks: marks::marks(&extract(trace), actions) }
 }
