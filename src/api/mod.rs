@@ -17,6 +17,7 @@ pub mod pod_patch;
 pub mod quantity;
 pub mod replicaset;
 pub mod service;
+pub mod statefulset;
 pub mod status;
 pub mod store;
 mod workloads;
@@ -44,6 +45,8 @@ pub struct ApiServer {
     replica_sets: Store<replicaset::ApiReplicaSet>,
     deployments: Store<deployment::ApiDeployment>,
     pdbs: Store<disruption::ApiPdb>,
+    stateful_sets: Store<statefulset::ApiStatefulSet>,
+    revisions: Store<statefulset::ApiRevision>,
     /// The last resourceVersion given: one counter for every kind (etcd's revision).
     resource_version: u64,
     /// One stream per kind, so adding a Service leaves every pod's UID as it was.
@@ -54,6 +57,7 @@ pub struct ApiServer {
     pdb_uids: Stream,
     cluster_ips: Stream,
     names: Stream,
+    sts_uids: Stream,
 }
 
 impl ApiServer {
@@ -73,6 +77,9 @@ impl ApiServer {
             pdb_uids: Stream::new(seed, "apiserver/uid/poddisruptionbudgets"),
             cluster_ips: Stream::new(seed, "apiserver/clusterip"),
             names: Stream::new(seed, "apiserver/generatename"),
+            stateful_sets: Store::default(),
+            revisions: Store::default(),
+            sts_uids: Stream::new(seed, "apiserver/uid/statefulsets"),
         }
     }
 

@@ -26,6 +26,8 @@ pub enum Kind {
     ReplicaSet,
     Deployment,
     PodDisruptionBudget,
+    StatefulSet,
+    ControllerRevision,
 }
 
 impl Kind {
@@ -38,6 +40,8 @@ impl Kind {
             Record::ReplicaSet { .. } => Some(Kind::ReplicaSet),
             Record::Deployment { .. } => Some(Kind::Deployment),
             Record::Pdb { .. } => Some(Kind::PodDisruptionBudget),
+            Record::StatefulSet { .. } => Some(Kind::StatefulSet),
+            Record::ControllerRevision { .. } => Some(Kind::ControllerRevision),
             _ => None,
         }
     }

@@ -36,9 +36,10 @@ pub(super) fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
         "persistentvolumeclaims" | "persistentvolumeclaim" | "pvc" => Kind::Claim,
         "poddisruptionbudgets" | "poddisruptionbudget" | "pdb" | "poddisruptionbudgets.policy" => Kind::Pdb,
         "nodes" | "node" | "no" => Kind::Node,
+        "statefulsets" | "statefulset" | "sts" | "statefulsets.apps" => Kind::StatefulSet,
         other => {
             return Err(format!(
-                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, services, endpointslices, events, persistentvolumeclaims, poddisruptionbudgets and nodes)"
+                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, services, endpointslices, events, persistentvolumeclaims, poddisruptionbudgets, nodes and statefulsets)"
             ));
         }
     };
@@ -96,6 +97,10 @@ fn object(
             let b = crate::trace::render_disruption::pdb(pdb, clock);
             (*kind, serde_json::to_value(&b).ok()?, pdb.spec.namespace.to_string(), pdb.spec.name.to_string())
         }
+        (Record::StatefulSet { kind, sts }, Kind::StatefulSet) => {
+            let o = crate::trace::render_statefulset::stateful_set(sts, clock);
+            (*kind, serde_json::to_value(&o).ok()?, sts.spec.namespace.clone(), sts.spec.name.clone())
+        }
         (Record::Slice { kind, slice }, Kind::EndpointSlice) => {
             let s = render_network::endpoint_slice(slice, services.get(&slice.service)?, clock);
             (*kind, serde_json::to_value(&s).ok()?, slice.namespace.to_string(), slice.name.to_string())
@@ -118,6 +123,7 @@ fn row(kind: Kind, o: &Object, now: Timestamp, wide: bool) -> Option<Vec<String>
         Kind::Claim => printers::claim_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::Pdb => printers::pdb_row(&serde_json::from_value(v).ok()?, now),
         Kind::Node => printers::node_row(&serde_json::from_value(v).ok()?, now, wide),
+        Kind::StatefulSet => printers::stateful_set_row(&serde_json::from_value(v).ok()?, now, wide),
     })
 }
 
@@ -300,6 +306,7 @@ pub(super) fn not_found(kind: Kind, name: Option<&str>, namespace: &str, all: bo
         Kind::Claim => "persistentvolumeclaims",
         Kind::Pdb => "poddisruptionbudgets.policy",
         Kind::Node => "nodes",
+        Kind::StatefulSet => "statefulsets.apps",
     };
     match (name, all) {
         (Some(n), _) => format!("Error from server (NotFound): {resource} {n:?} not found"),

@@ -64,6 +64,9 @@ pub struct Manifests {
     /// Where each ReplicaSet and each Deployment was written.
     replica_set_origins: Vec<(Doc, String)>,
     deployment_origins: Vec<(Doc, String)>,
+    /// The StatefulSets.
+    pub stateful_sets: Vec<crate::spec::StatefulSetSpec>,
+    stateful_set_origins: Vec<(Doc, String)>,
 }
 
 impl Manifests {
@@ -72,6 +75,7 @@ impl Manifests {
     pub fn all_pod_specs(&self) -> impl Iterator<Item = &PodSpec> {
         let templates =
             self.replica_sets.iter().map(|r| &r.template).chain(self.deployments.iter().map(|d| &d.template));
+        let templates = templates.chain(self.stateful_sets.iter().map(|s| &s.template));
         self.pods.iter().chain(templates.map(|t| &t.pod))
     }
 
@@ -88,7 +92,10 @@ impl Manifests {
         let (origin, spec) = match k {
             k if k < pods => (&self.origins[k], "spec"),
             k if k < pods + sets => (&self.replica_set_origins[k - pods], "spec.template.spec"),
-            k => (&self.deployment_origins[k - pods - sets], "spec.template.spec"),
+            k if k < pods + sets + self.deployments.len() => {
+                (&self.deployment_origins[k - pods - sets], "spec.template.spec")
+            }
+            k => (&self.stateful_set_origins[k - pods - sets - self.deployments.len()], "spec.template.spec"),
         };
         let (doc, prefix) = origin;
         doc.problem(&join(prefix, &format!("{spec}.{path}")), message)
@@ -101,7 +108,10 @@ impl Manifests {
         match k {
             k if k < pods => format!("pod/{}", self.pods[k].name),
             k if k < pods + sets => format!("replicaset/{}", self.replica_sets[k - pods].name),
-            k => format!("deployment/{}", self.deployments[k - pods - sets].name),
+            k if k < pods + sets + self.deployments.len() => {
+                format!("deployment/{}", self.deployments[k - pods - sets].name)
+            }
+            k => format!("statefulset/{}", self.stateful_sets[k - pods - sets - self.deployments.len()].name),
         }
     }
 
@@ -123,6 +133,12 @@ impl Manifests {
         doc.problem(&join(prefix, path), message)
     }
 
+    /// A problem about field `path` of the `i`-th StatefulSet, located in its file.
+    pub fn stateful_set_problem(&self, i: usize, path: &str, message: impl Into<String>) -> Problem {
+        let (doc, prefix) = &self.stateful_set_origins[i];
+        doc.problem(&join(prefix, path), message)
+    }
+
     /// Reads every object of every file; all problems are reported together.
     pub fn load(files: &[Arc<SourceFile>]) -> Result<Manifests, Error> {
         Manifests::load_in(files, None)
@@ -132,7 +148,11 @@ impl Manifests {
     /// of every object that names none, and the only one an object may name.
     pub fn load_in(files: &[Arc<SourceFile>], namespace: Option<&str>) -> Result<Manifests, Error> {
         let out = Manifests::read_in(files, namespace)?;
-        if out.pods.is_empty() && out.replica_sets.is_empty() && out.deployments.is_empty() {
+        if out.pods.is_empty()
+            && out.replica_sets.is_empty()
+            && out.deployments.is_empty()
+            && out.stateful_sets.is_empty()
+        {
             let mut problems = vec![Problem::error("the manifests declare no Pod: podsim needs one to simulate")];
             problems.extend(out.warnings);
             return Err(Error::Input(problems));
@@ -319,6 +339,17 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                 }
             }
         }
+        ("apps/v1", "StatefulSet") => {
+            if let Some(set) = workloads::read_stateful_set(doc, json, prefix, problems) {
+                if out.stateful_sets.iter().any(|x| x.name == set.name && x.namespace == set.namespace) {
+                    let message = format!("statefulsets.apps {:?} already exists", set.name);
+                    problems.push(doc.problem(&join(prefix, "metadata.name"), message));
+                } else {
+                    out.stateful_sets.push(set);
+                    out.stateful_set_origins.push((doc.clone(), prefix.to_string()));
+                }
+            }
+        }
         (_, "Pod" | "Service") => problems.push(doc.problem(
             &join(prefix, "apiVersion"),
             format!("no matches for kind {kind:?} in version {api_version:?} ({kind}s are apiVersion v1)"),
@@ -350,7 +381,8 @@ impl Manifests {
         let namespaces = self.pods.iter().map(|p| p.namespace.as_str());
         let namespaces = namespaces.chain(self.services.iter().map(|s| s.namespace.as_str()));
         let namespaces = namespaces.chain(self.replica_sets.iter().map(|r| r.namespace.as_str()));
-        for ns in namespaces.chain(self.deployments.iter().map(|d| d.namespace.as_str())) {
+        let namespaces = namespaces.chain(self.deployments.iter().map(|d| d.namespace.as_str()));
+        for ns in namespaces.chain(self.stateful_sets.iter().map(|s| s.namespace.as_str())) {
             let exists = BUILT_IN_NAMESPACES.contains(&ns) || known.iter().any(|k| k == ns);
             if !exists && !out.contains(&ns) {
                 out.push(ns);

@@ -10,6 +10,7 @@ mod disruption;
 mod ports;
 pub mod resources;
 mod service;
+pub mod statefulset;
 mod workload;
 
 pub use claim::{BindingMode, ClaimSpec, StorageClass};
@@ -17,6 +18,7 @@ pub use config::{ConfigKind, ConfigNeeds, ConfigRef, EnvNeed, VolumeNeed, Volume
 pub use disruption::{Budget, PdbSpec, UnhealthyPodEvictionPolicy};
 pub use ports::AssumedPort;
 pub use service::{ServicePort, ServiceSpec, TrafficPolicy};
+pub use statefulset::StatefulSetSpec;
 pub use workload::{DeploymentSpec, IntOrPercent, PodTemplate, ReplicaSetSpec, Strategy};
 
 use crate::api::quantity::Quantity;

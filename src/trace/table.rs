@@ -107,6 +107,7 @@ impl RowType {
             Record::Pod { .. } => RowType::Pod,
             Record::Service { .. } | Record::Slice { .. } => RowType::Service,
             Record::ReplicaSet { .. } | Record::Deployment { .. } | Record::Pdb { .. } => RowType::Workload,
+            Record::StatefulSet { .. } | Record::ControllerRevision { .. } => RowType::Workload,
             Record::Claim { .. } => RowType::Claim,
             Record::Node { .. } => RowType::Node,
             Record::ProxySync(_) => RowType::Proxy,
@@ -346,6 +347,8 @@ fn namespace_of(record: &Record) -> Option<Arc<str>> {
         Record::Event(ev) => Some(ev.namespace.clone()),
         Record::Claim { claim, .. } => Some(claim.spec.namespace.clone()),
         Record::Pdb { pdb, .. } => Some(pdb.spec.namespace.clone()),
+        Record::StatefulSet { sts, .. } => Some(Arc::from(sts.spec.namespace.as_str())),
+        Record::ControllerRevision { revision, .. } => Some(revision.namespace.clone()),
         _ => None,
     }
 }

@@ -21,6 +21,7 @@ use std::sync::Arc;
 pub struct WorkloadRows {
     replica_sets: HashMap<Arc<str>, Arc<ApiReplicaSet>>,
     deployments: HashMap<Arc<str>, Arc<ApiDeployment>>,
+    stateful_sets: super::statefulset_rows::StatefulSetRows,
 }
 
 impl WorkloadRows {
@@ -51,6 +52,8 @@ impl WorkloadRows {
                 let old = self.deployments.insert(d.meta.uid.clone(), d.clone());
                 self.deployment_rows(t, old.as_deref(), d, &mut |what, why| push(object.clone(), what, why));
             }
+            Record::StatefulSet { kind, sts } => self.stateful_sets.set(t, *kind, sts, out),
+            Record::ControllerRevision { kind, revision } => self.stateful_sets.revision(t, *kind, revision, out),
             _ => {}
         }
     }

@@ -66,7 +66,7 @@ pub fn replica_set_spec(rs: ReplicaSet, pod: Pod) -> (ReplicaSetSpec, Warnings) 
 }
 
 /// The template, with its pod built as a manifest Pod is; the warnings' paths are under `spec.template.`.
-fn pod_template(object: &PodTemplateSpec, pod: Pod) -> (PodTemplate, Warnings) {
+pub(super) fn pod_template(object: &PodTemplateSpec, pod: Pod) -> (PodTemplate, Warnings) {
     let (pod, warnings) = pod_spec(pod);
     let meta = object.metadata.clone().unwrap_or_default();
     let template = PodTemplate {
@@ -93,7 +93,7 @@ fn count(value: Option<i32>) -> u32 {
 }
 
 /// A validated `maxSurge` or `maxUnavailable`.
-fn int_or_percent(value: Option<&IntOrString>) -> IntOrPercent {
+pub(super) fn int_or_percent(value: Option<&IntOrString>) -> IntOrPercent {
     match value {
         Some(v @ IntOrString::String(_)) => {
             IntOrPercent::Percent(percent(v).map_or(0, |p| u32::try_from(p).unwrap_or(u32::MAX)))

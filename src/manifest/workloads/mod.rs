@@ -19,8 +19,10 @@
 mod build;
 mod defaults;
 mod selector;
+mod statefulset;
 pub(super) use selector::validate_selector;
 pub use selector::{go_map, go_string};
+pub use statefulset::{read_stateful_set, with_claim_volumes};
 pub(super) use validation::{percent, shown, validate_int_or_percent, validate_object_meta};
 mod unsupported;
 mod validation;
