@@ -198,10 +198,14 @@ impl ApiServer {
         trace: &mut Trace,
     ) -> ServiceId {
         let used: BTreeSet<_> = self.services.all().iter().map(|s| s.cluster_ip).collect();
-        let cluster_ip = spec
-            .cluster_ip
-            .or_else(|| allocate_cluster_ip(range, &used, &mut self.cluster_ips))
-            .unwrap_or(range.network);
+        // A headless Service gets no cluster IP: its stands-in address is never routed.
+        let cluster_ip = match spec.headless {
+            true => range.network,
+            false => spec
+                .cluster_ip
+                .or_else(|| allocate_cluster_ip(range, &used, &mut self.cluster_ips))
+                .unwrap_or(range.network),
+        };
         let uid = Arc::from(uid(&mut self.service_uids));
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
         self.services.create(uid, c, |id, meta| ApiService { id, meta, spec, cluster_ip })

@@ -116,6 +116,11 @@ impl ApiServer {
         self.revisions.all()
     }
 
+    /// The live pod of that name (a GET by name).
+    pub fn pod_named(&self, namespace: &str, name: &str) -> Option<crate::ids::PodId> {
+        self.pods.named(namespace, name)
+    }
+
     /// POST a StatefulSet: generation 1, an empty status.
     pub fn create_stateful_set(&mut self, spec: Arc<StatefulSetSpec>, now: SimTime, trace: &mut Trace) -> StsId {
         let uid = Arc::from(uid(&mut self.sts_uids));

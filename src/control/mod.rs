@@ -14,6 +14,7 @@ pub mod readiness_gate;
 pub mod replicaset;
 pub mod runtime;
 pub mod scheduler;
+pub mod statefulset;
 pub mod tainteviction;
 pub mod workers;
 pub mod workqueue;

@@ -171,7 +171,8 @@ impl KubeProxy {
         self.cache.refresh(&self.slices, &self.node);
         let mut rules = Rules::new();
         let mut total = 0;
-        for svc in self.services.list() {
+        // ShouldSkipService: a headless Service has no cluster IP to program.
+        for svc in self.services.list().filter(|s| !s.spec.headless) {
             for p in &svc.spec.ports {
                 let eps = self.cache.service_port_endpoints(svc.id, &p.name, self.cluster.version, merges);
                 total += eps.len();

@@ -17,6 +17,7 @@ pub use crate::ids::{NodeId, PodId};
 pub use disruption::PodRef;
 mod scheduling;
 mod services;
+mod statefulsets;
 mod watch;
 mod workloads;
 
@@ -122,6 +123,12 @@ pub enum Ev {
     TaintEviction(tainteviction::Out),
     /// A node that went down boots.
     NodeBoots(NodeId),
+    /// The scenario creates (or, when one of that name exists, updates) a StatefulSet.
+    ApplyStatefulSet(Arc<crate::spec::StatefulSetSpec>),
+    /// A message to the StatefulSet controller.
+    StsController(crate::control::statefulset::Ev),
+    /// A write of the StatefulSet controller reaches the API server.
+    StsWrite(Box<crate::control::statefulset::Write>),
 }
 
 /// A scenario action with its pod (and container) resolved.
@@ -205,6 +212,17 @@ pub enum Action {
         node: NodeId,
         down: SimDuration,
     },
+    /// `kubectl scale statefulset/NAME --replicas=N`.
+    ScaleStatefulSet {
+        name: Arc<str>,
+        replicas: u32,
+    },
+    /// `kubectl delete pod NAME` of a pod a controller names (a
+    /// StatefulSet's): the live pod of that name when the action runs.
+    DeleteNamed {
+        name: Arc<str>,
+        grace_period_seconds: Option<i64>,
+    },
 }
 
 /// An object of an `apply` file.
@@ -220,6 +238,8 @@ pub enum Applied {
     Service(Arc<ServiceSpec>),
     /// A new PersistentVolumeClaim.
     Claim(Arc<ClaimSpec>),
+    /// A StatefulSet (created, or its new spec).
+    StatefulSet(Arc<crate::spec::StatefulSetSpec>),
 }
 
 /// An action at its time.
@@ -250,6 +270,8 @@ pub struct Setup {
     pub clients: Arc<Vec<Client>>,
     /// The PodDisruptionBudgets the manifests create.
     pub pdbs: Vec<Arc<crate::spec::PdbSpec>>,
+    /// The StatefulSets the manifests create.
+    pub stateful_sets: Vec<Arc<crate::spec::StatefulSetSpec>>,
 }
 
 impl Setup {
@@ -312,6 +334,8 @@ pub struct World {
     kubelet_runs: Vec<u32>,
     /// The run's seed: a component started during the run draws from it.
     seed: u64,
+    /// The StatefulSet controller, present when the manifests or an action bring a StatefulSet.
+    stateful_sets: Option<crate::control::statefulset::Controller>,
 }
 
 impl World {
@@ -400,6 +424,8 @@ impl World {
             node_state: node_loss::Nodes::new(&setup.cluster),
             kubelet_runs: vec![0; setup.cluster.nodes.len()],
             seed,
+            stateful_sets: (!setup.stateful_sets.is_empty() || setup.applies(|o| matches!(o, Applied::StatefulSet(_))))
+                .then(|| crate::control::statefulset::Controller::new(setup.cluster.clone(), seed)),
         };
         if setup.actions.iter().any(|a| matches!(a.action, Action::NodeDown { .. } | Action::Reboot { .. })) {
             w.start_node_lifecycle(seed);
@@ -413,6 +439,7 @@ impl World {
             &setup.cluster.nodes,
         );
         w.subscribe_disruption();
+        w.subscribe_stateful_sets();
         for (i, k) in w.kubelets.iter_mut().enumerate() {
             let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32), 0) };
             let mut ctx = Ctx { q: &mut out, trace: &mut w.trace };
@@ -435,6 +462,9 @@ impl World {
         }
         for b in &setup.pdbs {
             w.q.at(SimTime::ZERO, Ev::CreatePdb(b.clone()));
+        }
+        for s in &setup.stateful_sets {
+            w.q.at(SimTime::ZERO, Ev::ApplyStatefulSet(s.clone()));
         }
         for i in 0..w.clients.len() {
             if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i], &w.clients[i].name) {
@@ -598,6 +628,11 @@ impl World {
             }
             Ev::PdbWrite(write) => self.pdb_write(*write, now),
             Ev::Drain { run, pod, step } => self.drain_step(run, pod, step, now),
+            Ev::ApplyStatefulSet(spec) => self.apply_stateful_set(spec),
+            Ev::StsController(ev) => {
+                drive(self.stateful_sets.as_mut(), ev, &mut self.q, &mut self.trace, routes::stateful_sets)
+            }
+            Ev::StsWrite(write) => self.sts_write(*write),
             Ev::Kubelet(node, _, kev) => {
                 if let Some(k) = self.kubelets.get_mut(node.index()) {
                     let mut out =
@@ -653,6 +688,19 @@ impl World {
                 }
             },
             Action::DeleteOwner { kind, name, cascade } => self.delete_owner(kind, &name, cascade),
+            Action::ScaleStatefulSet { name, replicas } => self.scale_stateful_set(&name, replicas),
+            Action::DeleteNamed { name, grace_period_seconds } => {
+                let live = self.api.pods().iter().find(|p| !p.meta.removed && *p.spec.name == *name).map(|p| p.id);
+                match live {
+                    Some(pod) => self.act(Action::Delete { pod, grace_period_seconds }, now),
+                    None => {
+                        let what = format!(
+                            "kubectl delete pod {name}: Error from server (NotFound): pods \"{name}\" not found"
+                        );
+                        self.trace.push(now, Record::Scenario { object: format!("pod/{name}"), what });
+                    }
+                }
+            }
             Action::PatchMatching { prefix, patch } => match self.oldest_live(&prefix) {
                 Some(pod) => self.patch_pod(pod, &patch, now),
                 None => {
@@ -688,6 +736,10 @@ impl World {
                     Applied::Service(spec) => {
                         self.trace.push(now, Record::Scenario { object: format!("service/{}", spec.name), what });
                         self.api.create_service(spec, self.cluster.service_cidr, now, &mut self.trace);
+                    }
+                    Applied::StatefulSet(spec) => {
+                        self.trace.push(now, Record::Scenario { object: format!("statefulset/{}", spec.name), what });
+                        self.apply_stateful_set(spec);
                     }
                 }
             }

@@ -65,3 +65,11 @@ pub fn disruption(out: pdbc::Out) -> Ev {
         pdbc::Out::Write(write) => Ev::PdbWrite(write),
     }
 }
+
+/// The StatefulSet controller.
+pub fn stateful_sets(out: crate::control::statefulset::Out) -> Ev {
+    match out {
+        crate::control::statefulset::Out::Own(ev) => Ev::StsController(ev),
+        crate::control::statefulset::Out::Write(write) => Ev::StsWrite(write),
+    }
+}

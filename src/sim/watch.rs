@@ -107,6 +107,10 @@ pub fn subject(api: &ApiServer, record: &Record) -> Label {
         Record::ReplicaSet { rs, .. } => (Arc::from(format!("rs/{}", rs.spec.name)), ""),
         Record::Deployment { deployment, .. } => (Arc::from(format!("deploy/{}", deployment.spec.name)), ""),
         Record::Pdb { pdb, .. } => (Arc::from(format!("pdb/{}", pdb.spec.name)), ""),
+        Record::StatefulSet { sts, .. } => (Arc::from(format!("sts/{}", sts.spec.name)), ""),
+        Record::ControllerRevision { revision, .. } => {
+            (Arc::from(format!("sts/{}", revision.owner.name)), "ControllerRevision")
+        }
         _ => (Arc::from("?"), ""),
     };
     Label::new(What::Watch, subject).with(detail)
@@ -121,6 +125,7 @@ pub enum Subscriber {
     Deployments,
     Collector,
     Disruption,
+    StatefulSets,
 }
 
 impl Subscriber {
@@ -135,6 +140,7 @@ impl Subscriber {
             Subscriber::Disruption => {
                 crate::control::disruption::Controller::watched(record).map(Ev::DisruptionController)
             }
+            Subscriber::StatefulSets => crate::control::statefulset::Controller::watched(record).map(Ev::StsController),
         };
         ev.unwrap_or_else(|| unreachable!("{self:?} subscribed to {:?}", Kind::of(record)))
     }

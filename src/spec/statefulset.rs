@@ -2,7 +2,7 @@
 //! validated by `manifest::workloads::statefulset`, so the controller only
 //! ever sees complete specs.
 
-use super::{IntOrPercent, PodTemplate};
+use super::{BindingMode, IntOrPercent, PodTemplate};
 use k8s_openapi::api::apps::v1::StatefulSet;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -71,6 +71,8 @@ pub struct ClaimTemplate {
     pub access_modes: Vec<Arc<str>>,
     pub storage: Arc<str>,
     pub volume_mode: Arc<str>,
+    /// Its class's binding mode, resolved with the run's StorageClasses.
+    pub binding: BindingMode,
 }
 
 /// A StatefulSet.

@@ -336,6 +336,7 @@ fn stateful_set_spec(set: StatefulSet, pod: Pod) -> (StatefulSetSpec, Vec<(Strin
                 access_modes: s.access_modes.unwrap_or_default().into_iter().map(Arc::from).collect(),
                 storage: Arc::from(storage.unwrap_or_default()),
                 volume_mode: Arc::from(s.volume_mode.unwrap_or_else(|| "Filesystem".into())),
+                binding: crate::spec::BindingMode::WaitForFirstConsumer,
             }
         })
         .collect();
