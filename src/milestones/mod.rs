@@ -6,7 +6,8 @@
 //! A name is `<subject>:<event>`. Subjects: `pod/<alias>` (see [`names`] for
 //! the seed-independent aliases of ReplicaSet pods), `pod/<alias>/<container>`,
 //! `svc/<service>`, `client/<client>`, `deploy/<deployment>@rev<k>`,
-//! `node/<node>`. An event
+//! `node/<node>`, `sts/<statefulset>` (`sts/web:pod#2:ready`) and
+//! `sts/<statefulset>@gen<g>`. An event
 //! is a word, optionally numbered (`restart#2`) or with arguments in
 //! parentheses (`endpoint_ready(pod/web@rev1#1)`,
 //! `programmed(node/kind-worker)`). Each milestone is the first time its
@@ -24,6 +25,7 @@ mod pods;
 mod processes;
 mod proxies;
 pub mod requests;
+pub mod statefulsets;
 #[cfg(test)]
 mod tests;
 
@@ -50,13 +52,17 @@ pub fn extract(trace: &Trace) -> Vec<Milestone> {
     for e in &trace.entries {
         let t = e.t;
         match &e.record {
-            Record::Pod { kind, pod } => pods.see(t, *kind, pod, &names, &mut found),
+            Record::Pod { kind, pod } => {
+                pods.see(t, *kind, pod, &names, &mut found);
+                statefulsets::see_pod(t, *kind, pod, &mut found);
+            }
             Record::Process { pod, container, fact, .. } => processes::see(t, pod, container, fact, &names, &mut found),
             Record::Slice { kind, slice } => endpoints.see(t, *kind, slice, &names, &mut found),
             Record::ProxySync(sync) => proxies.see(t, sync, &names, &mut found),
             Record::Request(r) => requests.see(t, r),
             Record::Deployment { deployment, .. } => deployments.see(t, deployment, &mut found),
             Record::Node { node, .. } => nodes::see(t, node, &mut found),
+            Record::StatefulSet { sts, .. } => statefulsets::see(t, sts, &mut found),
             _ => {}
         }
     }

@@ -30,11 +30,19 @@ pub const FUNCTIONS: &[(&str, &[&str], &str)] = &[
     ("requests", &["svc", "client"], "requests answered so far"),
     ("ok_requests", &["svc", "client"], "requests answered with HTTP 200–399 so far"),
     ("failed_requests", &["svc", "client"], "requests answered otherwise so far (5xx, refused, reset, timeout, …)"),
-    ("replicas", &["deploy"], "the Deployment's status.replicas"),
-    ("updated_replicas", &["deploy"], "status.updatedReplicas"),
-    ("ready_replicas", &["deploy"], "status.readyReplicas"),
-    ("available_replicas", &["deploy"], "status.availableReplicas"),
+    ("replicas", &["deploy", "sts"], "the Deployment's or StatefulSet's status.replicas"),
+    ("updated_replicas", &["deploy", "sts"], "status.updatedReplicas"),
+    ("ready_replicas", &["deploy", "sts"], "status.readyReplicas"),
+    ("available_replicas", &["deploy", "sts"], "status.availableReplicas"),
+    (
+        "ordinal_ready",
+        &["sts"],
+        "1 while the StatefulSet's pod of that ordinal is Running and Ready, else 0: ordinal_ready(sts/web, 2)",
+    ),
 ];
+
+/// The state functions that take an ordinal after the subject.
+pub const WITH_ORDINAL: [&str; 1] = ["ordinal_ready"];
 
 /// The state function `name`, with the subject kinds it takes.
 pub fn state_function(name: &str) -> Option<(&'static str, &'static [&'static str])> {
