@@ -8,6 +8,7 @@
 
 mod composition;
 mod input;
+mod ordinals;
 mod phase;
 mod pod;
 mod report;
@@ -19,6 +20,7 @@ mod slices;
 mod workloads;
 
 pub use input::check_files;
+pub use ordinals::STATEFULSET_RULES;
 pub use report::{ControllerReport, PodReport, Report, Verdict, Violation};
 pub use service_path::Horizon;
 pub use sim::{SIM_ONLY, check_run, check_trace};
@@ -166,6 +168,7 @@ pub fn catalogue() -> impl Iterator<Item = (&'static Invariant, JudgedOn)> {
     all(CATALOGUE, JudgedOn::Recordings)
         .chain(all(SIM_ONLY, JudgedOn::PodsimRuns))
         .chain(all(WORKLOAD_RULES, JudgedOn::ControllerRows))
+        .chain(all(STATEFULSET_RULES, JudgedOn::Recordings))
 }
 
 /// The checker: feed it records, then ask for the report.
@@ -179,6 +182,7 @@ pub struct Checker {
     vague: std::collections::BTreeSet<String>,
     slices: slices::SliceState,
     workloads: workloads::Workloads,
+    ordinals: ordinals::Ordinals,
 }
 
 impl Checker {
@@ -190,7 +194,13 @@ impl Checker {
             vague: Default::default(),
             slices: slices::SliceState::default(),
             workloads: workloads::Workloads::default(),
+            ordinals: ordinals::Ordinals::default(),
         }
+    }
+
+    /// The StatefulSet `name` manages its pods in parallel: `ordinal-order` does not judge it.
+    pub fn parallel_set(&mut self, namespace: &str, name: &str) {
+        self.ordinals.parallel(namespace, name);
     }
 
     /// The pod a record is about. A record without UID (a describe, a row,
@@ -255,7 +265,10 @@ impl Checker {
         let key = self.identify(r, key);
         let state = self.pods.entry(key).or_default();
         match &r.observed {
-            Observed::Pod(p) => state.observe_pod(r, p, &self.cluster),
+            Observed::Pod(p) => {
+                state.observe_pod(r, p, &self.cluster);
+                self.ordinals.observe_pod(r, p);
+            }
             Observed::Row(row) => rows::observe(state, r, row),
             Observed::Event(e) => {
                 state.events += 1;
@@ -278,7 +291,9 @@ impl Checker {
         if let Some(r) = self.slices.report() {
             pods.push(r);
         }
-        Report { pods, controllers: self.workloads.report() }
+        let mut controllers = self.workloads.report();
+        controllers.extend(self.ordinals.report());
+        Report { pods, controllers }
     }
 }
 
