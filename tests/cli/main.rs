@@ -51,6 +51,7 @@ mod runs;
 mod scenarios;
 mod services;
 mod shrinking;
+mod statefulsets;
 mod sweeps;
 mod syntax;
 mod unsupported;
