@@ -744,6 +744,10 @@ pub fn simulate_state(setup: &Setup, seed: u64, until: SimTime) -> Trace {
 pub fn add_rollout_status(trace: &mut Trace, setup: &Setup, timeout: SimDuration) {
     for a in setup.actions.iter() {
         if let SimAction::Apply { object: Applied::StatefulSet(set), .. } = &a.action {
+            // An apply after the run's end never ran: nothing to watch.
+            if trace.entries.last().is_none_or(|e| e.t < a.at) {
+                continue;
+            }
             let command: Arc<str> =
                 Arc::from(format!("kubectl rollout status statefulset/{} --timeout={timeout}", set.name));
             for (t, verdict) in crate::kubectl::rollout_statefulset::watch(trace, &set.name, a.at, Some(timeout)) {
