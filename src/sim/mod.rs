@@ -129,6 +129,8 @@ pub enum Ev {
     StsController(crate::control::statefulset::Ev),
     /// A write of the StatefulSet controller reaches the API server.
     StsWrite(Box<crate::control::statefulset::Write>),
+    /// The garbage collector deletes claim `i`, its owner pod gone.
+    CollectClaim(usize),
 }
 
 /// A scenario action with its pod (and container) resolved.
@@ -336,6 +338,8 @@ pub struct World {
     seed: u64,
     /// The StatefulSet controller, present when the manifests or an action bring a StatefulSet.
     stateful_sets: Option<crate::control::statefulset::Controller>,
+    /// Claims owned by a pod being deleted (`whenScaled: Delete`), collected once it is gone.
+    pod_owned_claims: Vec<(PodId, Vec<Arc<str>>)>,
 }
 
 impl World {
@@ -426,6 +430,7 @@ impl World {
             seed,
             stateful_sets: (!setup.stateful_sets.is_empty() || setup.applies(|o| matches!(o, Applied::StatefulSet(_))))
                 .then(|| crate::control::statefulset::Controller::new(setup.cluster.clone(), seed)),
+            pod_owned_claims: Vec::new(),
         };
         if setup.actions.iter().any(|a| matches!(a.action, Action::NodeDown { .. } | Action::Reboot { .. })) {
             w.start_node_lifecycle(seed);
@@ -530,6 +535,9 @@ impl World {
                     self.q.at(at, Ev::Kubelet(node, self.kubelet_runs[node.index()], ev));
                 }
             }
+            if kind == WatchKind::Deleted && !self.pod_owned_claims.is_empty() {
+                self.collect_claims_of(pod.id, &pod.spec.namespace);
+            }
             let mut out = Routed { q: &mut self.q, route: Ev::Scheduler };
             self.scheduler.watched(kind, &pod, &mut out);
             let mut out = Routed { q: &mut self.q, route: Ev::GatePatch };
@@ -633,6 +641,7 @@ impl World {
                 drive(self.stateful_sets.as_mut(), ev, &mut self.q, &mut self.trace, routes::stateful_sets)
             }
             Ev::StsWrite(write) => self.sts_write(*write),
+            Ev::CollectClaim(i) => self.collect_claim(i),
             Ev::Kubelet(node, _, kev) => {
                 if let Some(k) = self.kubelets.get_mut(node.index()) {
                     let mut out =

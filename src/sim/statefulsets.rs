@@ -71,7 +71,10 @@ impl World {
                 (set, Answer::Done)
             }
             Write::CreatePod { set, pod, claims } => (set, self.create_stateful_pod(set, pod, &claims)),
-            Write::DeletePod { set, pod } => {
+            Write::DeletePod { set, pod, claims } => {
+                if !claims.is_empty() {
+                    self.pod_owned_claims.push((pod, claims));
+                }
                 let name = self.api.pod(pod).spec.name.clone();
                 self.api.delete(pod, None, now, &mut self.trace);
                 self.sync_watch(false);
@@ -109,7 +112,10 @@ impl World {
     ) -> Answer {
         let now = self.q.now();
         for claim in claims {
-            let exists = self.claims.iter().any(|c| c.spec.name == claim.name && c.spec.namespace == claim.namespace);
+            let exists = self
+                .claims
+                .iter()
+                .any(|c| !c.removed && c.spec.name == claim.name && c.spec.namespace == claim.namespace);
             if !exists {
                 let message = format!("create Claim {} Pod {} in StatefulSet {{set}} success", claim.name, pod.name);
                 self.create_claim(claim.clone(), now);
@@ -119,11 +125,48 @@ impl World {
         if self.api.pod_named(&pod.namespace, &pod.name).is_some() {
             return Answer::Failed;
         }
+        // `PodClaimIsStale`: a claim still owned by the gone pod of that
+        // name waits for the garbage collector (podsim: a failed sync, retried).
+        let stale = |name: &Arc<str>| self.pod_owned_claims.iter().any(|(_, owned)| owned.contains(name));
+        if claims.iter().any(|c| stale(&c.name)) {
+            return Answer::Failed;
+        }
         let name = pod.name.clone();
         self.api.create(pod, now, &mut self.trace);
         self.sync_watch(false);
         self.sts_event(set, false, "SuccessfulCreate", format!("create Pod {name} in StatefulSet {{set}} successful"));
         Answer::Done
+    }
+
+    /// The garbage collector sees a pod gone: the claims it owned are
+    /// deleted after its watch and its DELETE (`attemptToDeleteItem`).
+    pub(super) fn collect_claims_of(&mut self, pod: crate::ids::PodId, namespace: &str) {
+        let Some((_, names)) = self.pod_owned_claims.iter().find(|(p, _)| *p == pod) else { return };
+        let names = names.clone();
+        let now = self.q.now();
+        for name in names {
+            let live = |c: &Arc<crate::api::claim::ApiClaim>| {
+                !c.removed && c.spec.name == name && *c.spec.namespace == *namespace
+            };
+            let Some(i) = self.claims.iter().position(live) else { continue };
+            let latencies = &self.cluster.latencies;
+            let label =
+                || crate::rng::Label::new(crate::rng::What::ApiWrite, format!("pvc/{name}")).with("garbage collector");
+            let d = latencies.watch.sample(&mut self.claim_rng, label)
+                + latencies.api_write.sample(&mut self.claim_rng, label);
+            self.q.at(now + d, super::Ev::CollectClaim(i));
+        }
+    }
+
+    /// The garbage collector's DELETE of claim `i` is stored: no pod owns it any more.
+    pub(super) fn collect_claim(&mut self, i: usize) {
+        let now = self.q.now();
+        self.delete_claim(i, now);
+        let name = self.claims[i].spec.name.clone();
+        for (_, owned) in &mut self.pod_owned_claims {
+            owned.retain(|c| *c != name);
+        }
+        self.pod_owned_claims.retain(|(_, owned)| !owned.is_empty());
     }
 
     /// An event of the statefulset-controller about the set (its name

@@ -262,6 +262,7 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
             }
             Record::Claim { kind, claim } => {
                 let what = match (kind, claim.phase) {
+                    (WatchKind::Deleted, _) => "deleted".to_string(),
                     (WatchKind::Added, phase) => format!("created, phase={}", phase.as_str()),
                     (_, phase) => format!("phase={}", phase.as_str()),
                 };

@@ -316,3 +316,80 @@ fn invalid_statefulsets_are_refused_as_the_api_server_refuses_them() {
         assert_error(&run, &file, line_of(&bad, at), expected);
     }
 }
+
+/// `kubectl scale statefulset/web`: up from 3 to 5 in order (web-3, then
+/// web-4 once web-3 is Ready), down to 2 from the highest ordinal, each
+/// deletion only once the pod above is gone (`processCondemned`).
+#[test]
+fn scaling_adds_ordinals_in_order_and_removes_them_from_the_top() {
+    let dir = TempDir::new("sts-scale");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let scenario = dir.write(
+        "s.yaml",
+        &format!(
+            "manifests: [{root}/models/manifests/web-statefulset.yaml]\napp: {root}/models/apps/nginx-web.yaml\ncluster: {root}/models/clusters/kind.yaml\nseed: 1\nuntil: 90s\nactions:\n- {{at: 30s, scale: statefulset/web, replicas: 5}}\n- {{at: 60s, scale: sts/web, replicas: 2}}\n"
+        ),
+    );
+    let all = lines(&[&scenario]);
+    let web3 = created(&all, "web-3")[0];
+    assert!(web3 >= 30_000 && created(&all, "web-4")[0] > ready_at(&all, "web-3", web3));
+    let removed = |pod: &str| {
+        let gone = pods(&all).into_iter().find(|(_, t, o)| *t == "DELETED" && name(o) == pod);
+        gone.map(|(t, ..)| t).unwrap_or_else(|| panic!("{pod} never removed"))
+    };
+    let deleting = |pod: &str| {
+        let first = pods(&all)
+            .into_iter()
+            .find(|(t, _, o)| *t >= 60_000 && name(o) == pod && o["metadata"]["deletionTimestamp"].is_string());
+        first.map(|(t, ..)| t).unwrap_or_else(|| panic!("{pod} never deleted"))
+    };
+    assert!(deleting("web-3") > removed("web-4"), "web-3 only once web-4 is gone");
+    assert!(deleting("web-2") > removed("web-3"), "web-2 only once web-3 is gone");
+    assert_eq!(created(&all, "web-1").len(), 1, "web-0 and web-1 stay");
+    let get = podsim(["get", "sts", &scenario, "--at", "90s"]);
+    assert!(get.stdout.contains("web    2/2"), "{get:?}");
+}
+
+/// `whenScaled: Delete`: scaled from 3 to 1, web-2's and web-1's claims are
+/// deleted by the garbage collector once their pods are gone (their owner,
+/// `fixPodClaim`), web-0's kept; scaled back to 3, each ordinal gets a new
+/// claim. With the default Retain, the claims outlive the pods.
+#[test]
+fn claims_of_scaled_away_pods_go_with_them_under_when_scaled_delete() {
+    let dir = TempDir::new("sts-retention");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string("models/manifests/web-statefulset.yaml").unwrap();
+    let delete = text
+        .replace("  replicas: 3\n", "  replicas: 3\n  persistentVolumeClaimRetentionPolicy: {whenScaled: Delete}\n");
+    let scenario = |tag: &str, manifest: &str| {
+        let file = dir.write(&format!("{tag}.yaml"), manifest);
+        dir.write(
+            &format!("{tag}-s.yaml"),
+            &format!(
+                "manifests: [{file}]\napp: {root}/models/apps/nginx-web.yaml\ncluster: {root}/models/clusters/kind.yaml\nseed: 1\nuntil: 120s\nactions:\n- {{at: 30s, scale: sts/web, replicas: 1}}\n- {{at: 60s, scale: sts/web, replicas: 3}}\n"
+            ),
+        )
+    };
+    let claims = |s: &str| {
+        let all = lines(&[s]);
+        let of = |kind: &str| -> Vec<(u64, String)> {
+            (all.iter().filter(|v| v["type"] == kind && v["object"]["kind"] == "PersistentVolumeClaim"))
+                .map(|v| (ms(v), v["object"]["metadata"]["name"].as_str().unwrap_or("").to_string()))
+                .collect()
+        };
+        let removed = |pod: &str| {
+            let gone = pods(&all).into_iter().find(|(t, k, o)| *t >= 30_000 && *k == "DELETED" && name(o) == pod);
+            gone.map(|(t, ..)| t)
+        };
+        (of("ADDED"), of("DELETED"), removed("web-1"), removed("web-2"))
+    };
+    let (added, deleted, web1, web2) = claims(&scenario("delete", &delete));
+    let names: Vec<&str> = deleted.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(names, ["www-web-2", "www-web-1"], "{deleted:?}");
+    assert!(deleted[0].0 > web2.unwrap() && deleted[1].0 > web1.unwrap(), "after their pods: {deleted:?}");
+    let again: Vec<&str> = added.iter().filter(|(t, _)| *t >= 60_000).map(|(_, n)| n.as_str()).collect();
+    assert_eq!(again, ["www-web-1", "www-web-2"], "new claims on the way back up");
+    let (added, deleted, ..) = claims(&scenario("retain", &text));
+    assert!(deleted.is_empty(), "Retain keeps them: {deleted:?}");
+    assert_eq!(added.len(), 3, "and reuses them: {added:?}");
+}

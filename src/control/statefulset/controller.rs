@@ -8,11 +8,12 @@
 //! which comes back rate-limited.
 //!
 //! Left out: adopting orphan pods and releasing pods (`ClaimPods`),
-//! identity repair (`UpdateStatefulPod`), the claims' retention owner
-//! references, `updateStrategy: Recreate` (alpha in 1.37, gate off).
+//! identity repair (`UpdateStatefulPod`), `whenDeleted: Delete` (a
+//! StatefulSet is never deleted in a run), `updateStrategy: Recreate`
+//! (alpha in 1.37, gate off).
 
 use super::identity::{REVISION_LABEL, Slot, parent_and_ordinal, slot};
-use super::pods::{at_current_revision, claims, new_pod};
+use super::pods::{at_current_revision, claim_names, claims, new_pod};
 use super::replica::{PodState, Step, process_condemned, process_replica};
 use super::revision;
 use super::rolling::{max_unavailable, max_unavailable_gate, one_at_a_time, within_budget};
@@ -30,7 +31,7 @@ use crate::engine::{Ctx, Outbox};
 use crate::ids::{PodId, RevisionId, StsId};
 use crate::informer::Informer;
 use crate::rng::{Label, Stream, What};
-use crate::spec::statefulset::{PodManagement, UpdateStrategy};
+use crate::spec::statefulset::{PodManagement, Retention, UpdateStrategy};
 use crate::spec::{ClaimSpec, PodSpec, PodTemplate};
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Record;
@@ -65,8 +66,10 @@ pub enum Write {
     RenumberRevision { set: StsId, revision: RevisionId, number: i64 },
     /// `CreateStatefulPod`: its claims that do not exist, then the pod.
     CreatePod { set: StsId, pod: Arc<PodSpec>, claims: Vec<Arc<ClaimSpec>> },
-    /// `DeleteStatefulPod`.
-    DeletePod { set: StsId, pod: PodId },
+    /// `DeleteStatefulPod`; `claims`: those `fixPodClaim` gave the pod as
+    /// owner (a scale-down under `whenScaled: Delete`), which the garbage
+    /// collector deletes once the pod is gone.
+    DeletePod { set: StsId, pod: PodId, claims: Vec<Arc<str>> },
     /// `UpdateStatus`.
     Status { set: StsId, status: StsStatus },
     /// `truncateHistory`'s delete.
@@ -458,7 +461,10 @@ impl Controller {
                     let pod = new_pod(set, template, name, ordinal);
                     push(Write::CreatePod { set: id, pod, claims: claims(set, ordinal) }, out);
                 }
-                Step::Delete => push(Write::DeletePod { set: id, pod: pod.map_or(PodId(0), |p| p.id) }, out),
+                Step::Delete => {
+                    let pod = pod.map_or(PodId(0), |p| p.id);
+                    push(Write::DeletePod { set: id, pod, claims: Vec::new() }, out)
+                }
                 Step::Wait(_) | Step::Next => {}
             }
             if monotonic && step.stops() {
@@ -475,7 +481,12 @@ impl Controller {
         for (j, (_, pod)) in condemned.iter().enumerate() {
             let step = process_condemned(&condemned_states[j], monotonic, first_unhealthy == Some(j));
             if step == Step::Delete {
-                push(Write::DeletePod { set: id, pod: pod.id }, out);
+                let ordinal = parent_and_ordinal(&pod.spec.name).map_or(0, |(_, n)| n);
+                let claims = match s.when_scaled {
+                    Retention::Delete => claim_names(set, ordinal),
+                    Retention::Retain => Vec::new(),
+                };
+                push(Write::DeletePod { set: id, pod: pod.id, claims }, out);
             }
             if monotonic && step.stops() {
                 return;
@@ -495,7 +506,7 @@ impl Controller {
         for i in step.delete {
             if let Some(p) = replicas[i] {
                 status.current_replicas = status.current_replicas.saturating_sub(1);
-                out.pods.push_back(vec![Write::DeletePod { set: id, pod: p.id }]);
+                out.pods.push_back(vec![Write::DeletePod { set: id, pod: p.id, claims: Vec::new() }]);
             }
         }
     }
@@ -545,7 +556,7 @@ mod tests {
 
     #[test]
     fn slow_start_doubles_batches() {
-        let w = |i: u32| Write::DeletePod { set: StsId(0), pod: PodId(i) };
+        let w = |i: u32| Write::DeletePod { set: StsId(0), pod: PodId(i), claims: Vec::new() };
         let sizes: Vec<usize> = slow_start((0..10).map(w).collect()).iter().map(Vec::len).collect();
         assert_eq!(sizes, vec![1, 2, 4, 3]);
     }

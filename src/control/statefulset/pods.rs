@@ -56,6 +56,12 @@ pub fn new_pod(set: &ApiStatefulSet, template: &PodTemplate, revision: &str, ord
     Arc::new(pod)
 }
 
+/// The names of the ordinal's claims.
+pub fn claim_names(set: &ApiStatefulSet, ordinal: u32) -> Vec<Arc<str>> {
+    let s = &set.spec;
+    s.claim_templates.iter().map(|t| Arc::from(claim_name(&t.name, &s.name, ordinal))).collect()
+}
+
 /// `getPersistentVolumeClaims`: one claim per template, named for the ordinal.
 pub fn claims(set: &ApiStatefulSet, ordinal: u32) -> Vec<Arc<ClaimSpec>> {
     let s = &set.spec;
