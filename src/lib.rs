@@ -16,7 +16,7 @@
 //!   [`kubelet`] (pod workers, PLEG, runtime and its network namespaces,
 //!   prober and its HTTP client, backoff, status),
 //!   [`control`] (scheduler, ReplicaSet, Deployment, EndpointSlice,
-//!   disruption, node lifecycle and taint-eviction controllers, and the
+//!   disruption, node lifecycle, taint-eviction and StatefulSet controllers, and the
 //!   controller references by which the workload controllers claim and
 //!   adopt objects), [`proxy`] (kube-proxy per node),
 //!   [`client`] (requests through a Service);
