@@ -393,3 +393,35 @@ fn claims_of_scaled_away_pods_go_with_them_under_when_scaled_delete() {
     assert!(deleted.is_empty(), "Retain keeps them: {deleted:?}");
     assert_eq!(added.len(), 3, "and reuses them: {added:?}");
 }
+
+/// minReadySeconds 10 holds web-1 back until web-0 is available (Ready for
+/// 10 s, counted from its lastTransitionTime, whole seconds: 11 s + 10 s).
+/// From 1.35 (PR #135428) the controller looks again exactly then: web-1
+/// within 40 ms of 21 s. In 1.34 it looks again minReadySeconds after each
+/// sync, and the work queue keeps the earliest wake-up: the chain started by
+/// the first sync (at 0 s) wakes it at 10, 20, 30 s, and 30 s is the first
+/// after 21 s.
+#[test]
+fn min_ready_seconds_holds_the_next_ordinal_until_the_pod_is_available() {
+    let dir = TempDir::new("sts-min-ready");
+    let text = std::fs::read_to_string("models/manifests/web-statefulset.yaml").unwrap();
+    let file = dir.write("web.yaml", &text.replace("  replicas: 3\n", "  replicas: 2\n  minReadySeconds: 10\n"));
+    for (version, from, to) in [("1.35", 21_000, 21_040), ("1.34", 30_000, 30_100)] {
+        let all = lines(&[
+            "-f",
+            &file,
+            "--app",
+            "models/apps/nginx-web.yaml",
+            "--cluster",
+            "models/clusters/kind.yaml",
+            "--kubernetes",
+            version,
+            "--until",
+            "40s",
+        ]);
+        let ready = ready_at(&all, "web-0", 0);
+        assert_eq!(ready / 1000, 11, "web-0 Ready in second 11 (the premise)");
+        let web1 = created(&all, "web-1")[0];
+        assert!((from..to).contains(&web1), "{version}: web-1 created at {web1} ms");
+    }
+}

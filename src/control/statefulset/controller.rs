@@ -455,17 +455,14 @@ impl Controller {
         for (i, pod) in replicas.iter().enumerate() {
             let ordinal = s.start + i as u32;
             let step = process_replica(pod.map(|_| &states[i]), monotonic);
-            match step {
-                Step::Create => {
+            match (step, pod) {
+                (Step::Create, _) => {
                     let (name, template) = if at_current_revision(set, ordinal) { current } else { update };
                     let pod = new_pod(set, template, name, ordinal);
                     push(Write::CreatePod { set: id, pod, claims: claims(set, ordinal) }, out);
                 }
-                Step::Delete => {
-                    let pod = pod.map_or(PodId(0), |p| p.id);
-                    push(Write::DeletePod { set: id, pod, claims: Vec::new() }, out)
-                }
-                Step::Wait(_) | Step::Next => {}
+                (Step::Delete, Some(p)) => push(Write::DeletePod { set: id, pod: p.id, claims: Vec::new() }, out),
+                _ => {}
             }
             if monotonic && step.stops() {
                 return;
