@@ -6,6 +6,7 @@ use super::meta::{Meta, Propagation};
 use super::store::{Change, Object, Precondition, WithStatus, stored_fields};
 use super::{ApiServer, uid};
 use crate::ids::{RevisionId, StsId};
+use crate::spec::statefulset::UpdateStrategy;
 use crate::spec::{OwnerRef, PodTemplate, StatefulSetSpec};
 use crate::time::SimTime;
 use crate::trace::Trace;
@@ -103,6 +104,29 @@ impl Object for ApiRevision {
     }
 }
 
+/// `dropStatefulSetDisabledFields` (pkg/registry/apps/statefulset/strategy.go):
+/// with `MaxUnavailableStatefulSet` off, `rollingUpdate.maxUnavailable` is
+/// dropped silently, unless the stored object (`old`) already uses it.
+pub fn drop_disabled_fields(
+    spec: Arc<StatefulSetSpec>,
+    old: Option<&StatefulSetSpec>,
+    gate: bool,
+) -> Arc<StatefulSetSpec> {
+    let uses = |s: &StatefulSetSpec| matches!(s.update_strategy, UpdateStrategy::RollingUpdate { rolling: Some(r) } if r.max_unavailable.is_some());
+    if gate || !uses(&spec) || old.is_some_and(uses) {
+        return spec;
+    }
+    let mut s = (*spec).clone();
+    if let UpdateStrategy::RollingUpdate { rolling: Some(r) } = &mut s.update_strategy {
+        r.max_unavailable = None;
+    }
+    let rolling = s.object.spec.update_strategy.as_mut().and_then(|u| u.rolling_update.as_mut());
+    if let Some(r) = rolling {
+        r.max_unavailable = None;
+    }
+    Arc::new(s)
+}
+
 impl ApiServer {
     pub fn stateful_sets(&self) -> &[ApiStatefulSet] {
         self.stateful_sets.all()
@@ -196,5 +220,45 @@ impl ApiServer {
     pub fn delete_revision(&mut self, id: RevisionId, now: SimTime, trace: &mut Trace) {
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
         let _ = self.revisions.delete(id, Propagation::Background, Precondition::None, c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::SourceFile;
+    use crate::manifest::workloads::read_stateful_set;
+    use crate::source::parse_documents;
+
+    fn set(extra: &str) -> Arc<StatefulSetSpec> {
+        let text = format!(
+            "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: web}}\nspec:\n  replicas: 3\n{extra}  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec:\n      containers: [{{name: web, image: nginx}}]\n"
+        );
+        let file = Arc::new(SourceFile { name: "s.yaml".into(), text });
+        let doc = parse_documents(&file).unwrap().remove(0);
+        Arc::new(read_stateful_set(&doc, doc.to_json(), "", &mut Vec::new()).unwrap())
+    }
+
+    /// Gate off: maxUnavailable is dropped from a new object, kept on one
+    /// that already has it; gate on: kept.
+    #[test]
+    fn max_unavailable_is_dropped_where_the_gate_is_off() {
+        let with = set("  updateStrategy: {rollingUpdate: {maxUnavailable: 2}}\n");
+        let has = |s: &StatefulSetSpec| {
+            let typed = matches!(s.update_strategy, UpdateStrategy::RollingUpdate { rolling: Some(r) } if r.max_unavailable.is_some());
+            let object = s
+                .object
+                .spec
+                .update_strategy
+                .as_ref()
+                .and_then(|u| u.rolling_update.as_ref())
+                .and_then(|r| r.max_unavailable.as_ref());
+            assert_eq!(typed, object.is_some(), "the typed spec and the object agree");
+            typed
+        };
+        assert!(!has(&drop_disabled_fields(with.clone(), None, false)));
+        assert!(has(&drop_disabled_fields(with.clone(), Some(&with), false)), "the stored object uses it");
+        assert!(has(&drop_disabled_fields(with.clone(), None, true)));
+        assert_eq!(drop_disabled_fields(with.clone(), None, false).update_strategy.partition(), 0);
     }
 }

@@ -5,6 +5,7 @@
 
 use super::watch::{Subscriber, Subscription};
 use super::{World, routes};
+use crate::api::statefulset::drop_disabled_fields;
 use crate::control::runtime::Watching;
 use crate::control::statefulset::{self as sts, Answer, Write};
 use crate::engine::{Ctx, Routed};
@@ -35,9 +36,10 @@ impl World {
     pub(super) fn apply_stateful_set(&mut self, spec: Arc<StatefulSetSpec>) {
         let now = self.q.now();
         let existing = (self.api.stateful_sets().iter())
-            .find(|s| !s.meta.removed && s.spec.name == spec.name && s.spec.namespace == spec.namespace)
-            .map(|s| s.id);
-        match existing {
+            .find(|s| !s.meta.removed && s.spec.name == spec.name && s.spec.namespace == spec.namespace);
+        let gate = crate::control::statefulset::rolling::max_unavailable_gate(self.cluster.version);
+        let spec = drop_disabled_fields(spec, existing.map(|s| &*s.spec), gate);
+        match existing.map(|s| s.id) {
             Some(id) => self.api.update_stateful_set(id, spec, now, &mut self.trace),
             None => {
                 self.api.create_stateful_set(spec, now, &mut self.trace);
