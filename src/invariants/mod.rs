@@ -258,6 +258,10 @@ impl Checker {
                 Observed::EndpointSlice(s) => self.slices.observe(r, s, &self.pods),
                 Observed::Service(s) => self.slices.observe_service(s),
                 Observed::Workload(w) => self.workloads.observe(w, &r.origin),
+                Observed::StatefulSet(s) if s.spec.pod_management_policy.as_deref() == Some("Parallel") => {
+                    let ns = s.metadata.namespace.as_deref().unwrap_or("default");
+                    self.ordinals.parallel(ns, s.metadata.name.as_deref().unwrap_or(""));
+                }
                 _ => {}
             }
             return;
@@ -282,7 +286,7 @@ impl Checker {
                     state.name = pod.clone().unwrap_or_default();
                 }
             }
-            Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) => {}
+            Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) | Observed::StatefulSet(_) => {}
         }
     }
 
@@ -310,7 +314,7 @@ fn identity(r: &Record) -> Option<(Option<&str>, Option<&str>, &str)> {
             Some((some(&o.uid), some(&o.namespace), some(&o.name)?))
         }
         Observed::EventRow { pod, .. } => Some((None, None, some(pod)?)),
-        Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) => None,
+        Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) | Observed::StatefulSet(_) => None,
     }
 }
 

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 /// The rule judged on a StatefulSet's pods.
 pub const STATEFULSET_RULES: &[Invariant] = &[inv(
     "ordinal-order",
-    "a StatefulSet's pod of ordinal N+1 is created only while its pod of ordinal N, as last seen before, is Running and Ready and not being deleted (under OrderedReady, the default: a set the run shows Parallel is not judged; pods are the set's by their owner reference, and a creation whose ordinal N was never seen is not judged)",
+    "a StatefulSet's pod of ordinal N+1 is created only while its pod of ordinal N, as last seen before, is Running and Ready and not being deleted (under OrderedReady, the default: a set the recording or the run shows Parallel is not judged; pods are the set's by their owner reference, and a creation whose ordinal N was never seen is not judged)",
     "pkg/controller/statefulset/stateful_set_control.go updateStatefulSet, processReplica (monotonic: isTerminating, isRunningAndReady before the next ordinal)",
     Scope::Sequence,
 )];

@@ -197,6 +197,15 @@ fn parallel_creates_every_ordinal_without_waiting() {
     for pod in ["web-0", "web-1", "web-2"] {
         assert!(created(&all, pod)[0] < first_ready, "{pod} created before any pod is ready");
     }
+    // Its recording holds the StatefulSet object: check sees it Parallel and keeps no order.
+    let run = podsim(["run", "-f", &file, "--cluster", "models/clusters/kind.yaml", "--until", "30s", "-o", "jsonl"]);
+    let trace = dir.write("trace.jsonl", &run.stdout);
+    let check = podsim(["check", &trace]);
+    ok(&check);
+    assert!(
+        check.stdout.contains("ordinal-order                        podManagementPolicy Parallel: no order to keep"),
+        "{check:?}"
+    );
 }
 
 /// MaxUnavailableStatefulSet is on in 1.37: with maxUnavailable 2, web-4 and
