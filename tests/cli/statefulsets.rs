@@ -434,3 +434,25 @@ fn min_ready_seconds_holds_the_next_ordinal_until_the_pod_is_available() {
         assert!((from..to).contains(&web1), "{version}: web-1 created at {web1} ms");
     }
 }
+
+/// A PodDisruptionBudget with maxUnavailable over a StatefulSet's pods: the
+/// disruption controller takes the expected count from the set's replicas
+/// (`getPodStatefulSet`), so with all three Ready one disruption is allowed.
+#[test]
+fn a_budget_counts_a_statefulset_s_replicas() {
+    let dir = TempDir::new("sts-pdb");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let pdb = dir.write(
+        "pdb.yaml",
+        "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web}\nspec:\n  maxUnavailable: 1\n  selector: {matchLabels: {app: nginx}}\n",
+    );
+    let scenario = dir.write(
+        "s.yaml",
+        &format!(
+            "manifests: [{root}/models/manifests/web-statefulset.yaml, {pdb}]\napp: {root}/models/apps/nginx-web.yaml\ncluster: {root}/models/clusters/kind.yaml\nseed: 1\nuntil: 40s\n"
+        ),
+    );
+    let get = podsim(["get", "pdb", &scenario, "--at", "40s"]);
+    ok(&get);
+    assert!(get.stdout.contains("web    N/A             1                 1                     40s"), "{get:?}");
+}
