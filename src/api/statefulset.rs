@@ -136,10 +136,6 @@ impl ApiServer {
         self.stateful_sets.get(id)
     }
 
-    pub fn revisions(&self) -> &[ApiRevision] {
-        self.revisions.all()
-    }
-
     /// The live pod of that name (a GET by name).
     pub fn pod_named(&self, namespace: &str, name: &str) -> Option<crate::ids::PodId> {
         self.pods.named(namespace, name)

@@ -370,7 +370,6 @@ impl Controller {
         // Placeholders: the revision the pod would be created at.
         let placeholder = |i: usize| PodState {
             finished: false,
-            pending: false,
             terminating: false,
             running_and_ready: false,
             available: false,
@@ -539,7 +538,6 @@ fn pod_state(p: &ApiPod, update: &str, mrs: u32, now: SimTime) -> PodState {
     let since = ready_since(p);
     PodState {
         finished: phase.is_terminal(),
-        pending: phase == PodPhase::Pending,
         terminating: p.meta.deletion.is_some(),
         running_and_ready: phase == PodPhase::Running && since.is_some(),
         available: is_pod_available(since, mrs, now),

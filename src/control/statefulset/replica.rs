@@ -7,8 +7,6 @@
 pub struct PodState {
     /// `isFailed || isSucceeded`.
     pub finished: bool,
-    /// `isPending`.
-    pub pending: bool,
     /// `isTerminating`: a deletionTimestamp.
     pub terminating: bool,
     /// `isRunningAndReady`: phase Running and Ready=True.
@@ -42,17 +40,6 @@ pub enum Waiting {
     Available,
     /// A failed or succeeded pod already deleted: re-created once gone.
     Gone,
-}
-
-impl Waiting {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Waiting::Terminate => "waiting for Pod to Terminate",
-            Waiting::RunningAndReady => "waiting for Pod to be Running and Ready",
-            Waiting::Available => "waiting for Pod to be Available",
-            Waiting::Gone => "waiting for the failed Pod to be removed",
-        }
-    }
 }
 
 /// What `processReplica` or `processCondemned` does with a pod.
@@ -119,20 +106,14 @@ pub fn process_condemned(pod: &PodState, monotonic: bool, first_unhealthy: bool)
 mod tests {
     use super::*;
 
-    const READY: PodState = PodState {
-        finished: false,
-        pending: false,
-        terminating: false,
-        running_and_ready: true,
-        available: true,
-        updated: true,
-    };
+    const READY: PodState =
+        PodState { finished: false, terminating: false, running_and_ready: true, available: true, updated: true };
 
     #[test]
     fn ordered_ready_creates_only_after_every_lower_pod_is_running_ready_and_available() {
         assert_eq!(process_replica(None, true), Step::Create);
         assert_eq!(process_replica(Some(&READY), true), Step::Next);
-        let starting = PodState { running_and_ready: false, available: false, pending: true, ..READY };
+        let starting = PodState { running_and_ready: false, available: false, ..READY };
         assert_eq!(process_replica(Some(&starting), true), Step::Wait(Waiting::RunningAndReady));
         let young = PodState { available: false, ..READY };
         assert_eq!(process_replica(Some(&young), true), Step::Wait(Waiting::Available));

@@ -91,14 +91,7 @@ mod tests {
     use super::*;
 
     fn pod(updated: bool, ready: bool) -> PodState {
-        PodState {
-            finished: false,
-            pending: false,
-            terminating: false,
-            running_and_ready: ready,
-            available: ready,
-            updated,
-        }
+        PodState { finished: false, terminating: false, running_and_ready: ready, available: ready, updated }
     }
 
     #[test]

@@ -56,14 +56,7 @@ mod tests {
     use super::*;
 
     fn counted(ready: bool, updated: bool, current: bool, terminating: bool) -> Counted {
-        let state = PodState {
-            finished: false,
-            pending: false,
-            terminating,
-            running_and_ready: ready,
-            available: ready,
-            updated,
-        };
+        let state = PodState { finished: false, terminating, running_and_ready: ready, available: ready, updated };
         Counted { state, current }
     }
 
