@@ -132,6 +132,15 @@ const WORKERS: usize = 5;
 /// `slowStartBatch`'s cap (`MaxBatchSize`).
 const MAX_BATCH: usize = 500;
 
+/// A set's revisions as a sync finds them: names and templates.
+struct Revisions<'a> {
+    current: (Arc<str>, Arc<PodTemplate>),
+    update: (Arc<str>, Arc<PodTemplate>),
+    collisions: u32,
+    /// Every revision of the set, oldest first (`truncateHistory` reads them).
+    revs: Vec<&'a Arc<ApiRevision>>,
+}
+
 /// A sync under way: its writes, a batch at a time.
 #[derive(Debug, Default)]
 struct Syncing {
@@ -306,20 +315,20 @@ impl Controller {
         }
     }
 
-    /// `updateStatefulSet` and `updateStatefulSetStatus` as writes; with the
-    /// status's available count and the earliest Ready-but-not-available pod.
-    fn plan(&self, set: &ApiStatefulSet, now: SimTime) -> (Syncing, (u32, Option<SimTime>)) {
+    /// `getStatefulSetRevisions`: the set's revisions (oldest first), the
+    /// update revision (the latest if its template is the set's; an older
+    /// equal one renumbered, a rollback; else a new one, its name clear of
+    /// collisions), and the current one (`status.currentRevision`, else the update).
+    fn revisions<'a>(&'a self, set: &ApiStatefulSet, out: &mut Syncing) -> Revisions<'a> {
         let s = &set.spec;
         let id = set.id;
-        let mut out = Syncing::default();
-        // getStatefulSetRevisions
         let mut revs: Vec<&Arc<ApiRevision>> =
             self.revisions.list().filter(|r| r.owner.uid == set.meta.uid && !r.meta.removed).collect();
         revs.sort_by(|a, b| (a.revision, a.meta.created, &a.name).cmp(&(b.revision, b.meta.created, &b.name)));
         let next_number = revs.last().map_or(1, |r| r.revision + 1);
         let mut collisions = set.status.collision_count;
         let equal = revs.iter().rposition(|r| *r.template == s.template);
-        let (update_name, update_template) = match equal {
+        let update = match equal {
             Some(i) if i + 1 == revs.len() => (revs[i].name.clone(), revs[i].template.clone()),
             Some(i) => {
                 let w = Write::RenumberRevision { set: id, revision: revs[i].id, number: next_number };
@@ -346,10 +355,20 @@ impl Controller {
                 (name, template)
             }
         };
-        let (current_name, current_template) = revs
-            .iter()
-            .find(|r| r.name == set.status.current_revision)
-            .map_or_else(|| (update_name.clone(), update_template.clone()), |r| (r.name.clone(), r.template.clone()));
+        let current = (revs.iter().find(|r| r.name == set.status.current_revision))
+            .map_or_else(|| update.clone(), |r| (r.name.clone(), r.template.clone()));
+        Revisions { current, update, collisions, revs }
+    }
+
+    /// `updateStatefulSet` and `updateStatefulSetStatus` as writes; with the
+    /// status's available count and the earliest Ready-but-not-available pod.
+    fn plan(&self, set: &ApiStatefulSet, now: SimTime) -> (Syncing, (u32, Option<SimTime>)) {
+        let s = &set.spec;
+        let id = set.id;
+        let mut out = Syncing::default();
+        let Revisions { current: (current_name, current_template), update, collisions, revs } =
+            self.revisions(set, &mut out);
+        let (update_name, update_template) = update;
         // The pods, by slot.
         let mut replicas: Vec<Option<&Arc<ApiPod>>> = vec![None; s.replicas as usize];
         let mut condemned: Vec<(u32, &Arc<ApiPod>)> = Vec::new();
