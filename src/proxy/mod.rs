@@ -133,6 +133,9 @@ impl KubeProxy {
                 self.services.apply(kind, &svc);
                 self.runner.request(now)
             }
+            // Its informers select `!service.kubernetes.io/headless`: a headless
+            // Service's slices never reach it (cmd/kube-proxy server.go).
+            Ev::Slice(_, slice) if self.services.get(slice.service).is_some_and(|s| s.spec.headless) => Next::Nothing,
             Ev::Slice(kind, slice) => {
                 self.slices.apply(kind, &slice);
                 self.runner.request(now)
