@@ -15,8 +15,8 @@
 //!   types), [`informer`] (a component's cache of one kind, fed by its watch),
 //!   [`kubelet`] (pod workers, PLEG, runtime and its network namespaces,
 //!   prober and its HTTP client, backoff, status),
-//!   [`control`] (scheduler, ReplicaSet, Deployment, Job, EndpointSlice,
-//!   disruption, node lifecycle and taint-eviction controllers, and the
+//!   [`control`] (scheduler, ReplicaSet, Deployment, Job, CronJob, EndpointSlice,
+//!   disruption, node lifecycle, taint-eviction and StatefulSet controllers, and the
 //!   controller references by which the workload controllers claim and
 //!   adopt objects), [`proxy`] (kube-proxy per node),
 //!   [`client`] (requests through a Service);

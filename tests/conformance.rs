@@ -369,3 +369,16 @@ fn a_long_watch_stream_is_checked_as_it_streams() {
     assert!(problems.is_empty());
     assert_eq!(report.verdict("web", "ready-implies-containers-ready"), Some(&Verdict::Holds { checked: 20_000 }));
 }
+
+/// 009 (the StatefulSet Basics tutorial, GKE): web-0 runs at AGE 19 s and
+/// web-1, created once web-0 is Running and Ready, at 18 s, both inside the
+/// envelope of the profile whose persistent disks take 14–18 s (most of
+/// both pods' start: web-1's image was cached).
+#[test]
+fn a_statefulset_s_ordered_start_fits_the_envelope() {
+    let lines = envelope("009", "watch-1-ordered-create.txt", "009-web.yaml");
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    for (timing, fit) in lines {
+        assert_eq!(fit, Fit::Inside, "{timing}");
+    }
+}

@@ -33,6 +33,8 @@ pub struct ApiClaim {
     /// `volume.kubernetes.io/selected-node`: where the scheduler asked for
     /// a WaitForFirstConsumer claim's volume.
     pub selected_node: Option<Arc<str>>,
+    /// Deleted (by the garbage collector, its owner pod gone): no longer in the API.
+    pub removed: bool,
 }
 
 impl ApiClaim {

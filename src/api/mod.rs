@@ -19,6 +19,7 @@ pub mod pod_patch;
 pub mod quantity;
 pub mod replicaset;
 pub mod service;
+pub mod statefulset;
 pub mod status;
 pub mod store;
 mod workloads;
@@ -48,6 +49,8 @@ pub struct ApiServer {
     pdbs: Store<disruption::ApiPdb>,
     jobs: Store<job::ApiJob>,
     cronjobs: Store<cronjob::ApiCronJob>,
+    stateful_sets: Store<statefulset::ApiStatefulSet>,
+    revisions: Store<statefulset::ApiRevision>,
     /// The last resourceVersion given: one counter for every kind (etcd's revision).
     resource_version: u64,
     /// One stream per kind, so adding a Service leaves every pod's UID as it was.
@@ -59,6 +62,7 @@ pub struct ApiServer {
     job_uids: Stream,
     cluster_ips: Stream,
     names: Stream,
+    sts_uids: Stream,
 }
 
 impl ApiServer {
@@ -81,6 +85,9 @@ impl ApiServer {
             job_uids: Stream::new(seed, "apiserver/uid/jobs"),
             cluster_ips: Stream::new(seed, "apiserver/clusterip"),
             names: Stream::new(seed, "apiserver/generatename"),
+            stateful_sets: Store::default(),
+            revisions: Store::default(),
+            sts_uids: Stream::new(seed, "apiserver/uid/statefulsets"),
         }
     }
 
@@ -199,10 +206,14 @@ impl ApiServer {
         trace: &mut Trace,
     ) -> ServiceId {
         let used: BTreeSet<_> = self.services.all().iter().map(|s| s.cluster_ip).collect();
-        let cluster_ip = spec
-            .cluster_ip
-            .or_else(|| allocate_cluster_ip(range, &used, &mut self.cluster_ips))
-            .unwrap_or(range.network);
+        // A headless Service gets no cluster IP: its stands-in address is never routed.
+        let cluster_ip = match spec.headless {
+            true => range.network,
+            false => spec
+                .cluster_ip
+                .or_else(|| allocate_cluster_ip(range, &used, &mut self.cluster_ips))
+                .unwrap_or(range.network),
+        };
         let uid = Arc::from(uid(&mut self.service_uids));
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
         self.services.create(uid, c, |id, meta| ApiService { id, meta, spec, cluster_ip })

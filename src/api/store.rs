@@ -28,6 +28,8 @@ pub enum Kind {
     PodDisruptionBudget,
     Job,
     CronJob,
+    StatefulSet,
+    ControllerRevision,
 }
 
 impl Kind {
@@ -42,6 +44,8 @@ impl Kind {
             Record::Pdb { .. } => Some(Kind::PodDisruptionBudget),
             Record::Job { .. } => Some(Kind::Job),
             Record::CronJob { .. } => Some(Kind::CronJob),
+            Record::StatefulSet { .. } => Some(Kind::StatefulSet),
+            Record::ControllerRevision { .. } => Some(Kind::ControllerRevision),
             _ => None,
         }
     }

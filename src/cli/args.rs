@@ -117,7 +117,8 @@ pub struct DescribeArgs {
 #[derive(Debug, clap::Args)]
 pub struct GetArgs {
     /// What to print, as kubectl names it: pods (po), deployments (deploy),
-    /// replicasets (rs), services (svc) or endpointslices; KIND/NAME for one object.
+    /// replicasets (rs), statefulsets (sts), services (svc) or endpointslices;
+    /// KIND/NAME for one object.
     pub resource: String,
     #[command(flatten)]
     pub inputs: RunInputs,

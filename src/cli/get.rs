@@ -38,9 +38,10 @@ pub(super) fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
         "nodes" | "node" | "no" => Kind::Node,
         "jobs" | "job" | "jobs.batch" => Kind::Job,
         "cronjobs" | "cronjob" | "cj" | "cronjobs.batch" => Kind::CronJob,
+        "statefulsets" | "statefulset" | "sts" | "statefulsets.apps" => Kind::StatefulSet,
         other => {
             return Err(format!(
-                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, jobs, cronjobs, services, endpointslices, events, persistentvolumeclaims, poddisruptionbudgets and nodes)"
+                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, statefulsets, jobs, cronjobs, services, endpointslices, events, persistentvolumeclaims, poddisruptionbudgets and nodes)"
             ));
         }
     };
@@ -106,6 +107,10 @@ fn object(
             let c = crate::trace::render_jobs::cronjob(cronjob, clock);
             (*kind, serde_json::to_value(&c).ok()?, cronjob.spec.namespace.clone(), cronjob.spec.name.clone())
         }
+        (Record::StatefulSet { kind, sts }, Kind::StatefulSet) => {
+            let o = crate::trace::render_statefulset::stateful_set(sts, clock);
+            (*kind, serde_json::to_value(&o).ok()?, sts.spec.namespace.clone(), sts.spec.name.clone())
+        }
         (Record::Slice { kind, slice }, Kind::EndpointSlice) => {
             let s = render_network::endpoint_slice(slice, services.get(&slice.service)?, clock);
             (*kind, serde_json::to_value(&s).ok()?, slice.namespace.to_string(), slice.name.to_string())
@@ -130,6 +135,7 @@ fn row(kind: Kind, o: &Object, now: Timestamp, wide: bool) -> Option<Vec<String>
         Kind::Node => printers::node_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::Job => printers::job_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::CronJob => printers::cronjob_row(&serde_json::from_value(v).ok()?, now, wide),
+        Kind::StatefulSet => printers::stateful_set_row(&serde_json::from_value(v).ok()?, now, wide),
     })
 }
 
@@ -314,6 +320,7 @@ pub(super) fn not_found(kind: Kind, name: Option<&str>, namespace: &str, all: bo
         Kind::Claim => "persistentvolumeclaims",
         Kind::Pdb => "poddisruptionbudgets.policy",
         Kind::Node => "nodes",
+        Kind::StatefulSet => "statefulsets.apps",
     };
     match (name, all) {
         (Some(n), _) => format!("Error from server (NotFound): {resource} {n:?} not found"),

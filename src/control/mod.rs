@@ -1,6 +1,6 @@
 //! The control plane's components other than the API server: the scheduler,
 //! the controllers that write pod status or EndpointSlices, and the workload
-//! controllers (ReplicaSet, Deployment) and the controller references they
+//! controllers (ReplicaSet, Deployment, StatefulSet) and the controller references they
 //! claim objects by, all fed by client-go's work queue.
 
 pub mod controller_ref;
@@ -16,6 +16,7 @@ pub mod readiness_gate;
 pub mod replicaset;
 pub mod runtime;
 pub mod scheduler;
+pub mod statefulset;
 pub mod tainteviction;
 pub mod ttlafterfinished;
 pub mod workers;

@@ -356,28 +356,39 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
                 &fresh
             };
             let Some(simulated) = counterpart(all, &pod, rank) else { continue };
-            let renamed;
-            let simulated = match &rename {
-                Some(r) => {
-                    renamed = r.timings(simulated);
-                    &renamed
+            // A name several pods had in the run: the recording may show any of
+            // them, so each timing's range covers every one.
+            let later = (2..).map_while(|k| all.get(&timings::incarnation(&pod, k)));
+            let (mut reached, mut showed) = (BTreeSet::new(), BTreeSet::new());
+            let mut event_writes = BTreeMap::new();
+            for simulated in std::iter::once(simulated).chain(later) {
+                let renamed;
+                let simulated = match &rename {
+                    Some(r) => {
+                        renamed = r.timings(simulated);
+                        &renamed
+                    }
+                    None => simulated,
+                };
+                for m in measure(simulated, base.as_deref()).0 {
+                    let e = moments.entry(m.name.clone()).or_insert((i64::MAX, i64::MIN, 0));
+                    (e.0, e.1) = (e.0.min(m.at.lo), e.1.max(m.at.hi));
+                    if reached.insert(m.name) {
+                        e.2 += 1;
+                    }
                 }
-                None => simulated,
-            };
-            for m in measure(simulated, base.as_deref()).0 {
-                let e = moments.entry(m.name).or_insert((i64::MAX, i64::MIN, 0));
-                (e.0, e.1, e.2) = (e.0.min(m.at.lo), e.1.max(m.at.hi), e.2 + 1);
-            }
-            let mut showed = BTreeSet::new();
-            for (state, from, to) in windows(simulated, base.as_deref()) {
-                let e = shown.entry(state.clone()).or_default();
-                e.0.push((from, to));
-                if showed.insert(state) {
-                    e.1 += 1;
+                for (state, from, to) in windows(simulated, base.as_deref()) {
+                    let e = shown.entry(state.clone()).or_default();
+                    e.0.push((from, to));
+                    if showed.insert(state) {
+                        e.1 += 1;
+                    }
                 }
+                // Each Event object is about one of them: their writes, together.
+                event_writes.extend(simulated.event_writes.iter().map(|(k, v)| (k.clone(), v.clone())));
             }
             for (tally, e) in counted.iter_mut().zip(&recorded.event_counts) {
-                tally.add(e, &simulated.event_writes, end);
+                tally.add(e, &event_writes, end);
             }
         }
         let mut lines: Vec<Line> = wanted.into_iter().map(|w| line(w, &moments, &shown, runs)).collect();

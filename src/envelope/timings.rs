@@ -407,10 +407,59 @@ fn from_row(row: &PodRow, before: Option<&Output>, exit: Option<(At, String)>, o
     }
 }
 
+/// The key of the `k`-th pod (from 2) a run gave the name `name`: a
+/// StatefulSet re-creates an ordinal under the same name.
+pub fn incarnation(name: &str, k: usize) -> String {
+    format!("{name}#{k}")
+}
+
+/// The records with each later pod of a reused name (and the Events about
+/// it) renamed by [`incarnation`], so each is timed on its own.
+fn split_incarnations(records: &[Record]) -> Vec<Record> {
+    let mut uids: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut renamed: BTreeMap<String, String> = BTreeMap::new();
+    for r in records {
+        if let Observed::Pod(p) = &r.observed
+            && let (Some(name), Some(uid)) = (&p.metadata.name, &p.metadata.uid)
+        {
+            let seen = uids.entry(name.clone()).or_default();
+            if !seen.contains(uid) {
+                seen.push(uid.clone());
+                if seen.len() > 1 {
+                    renamed.insert(uid.clone(), incarnation(name, seen.len()));
+                }
+            }
+        }
+    }
+    let mut out = records.to_vec();
+    if renamed.is_empty() {
+        return out;
+    }
+    for r in &mut out {
+        match &mut r.observed {
+            Observed::Pod(p) => {
+                if let Some(name) = p.metadata.uid.as_ref().and_then(|u| renamed.get(u)) {
+                    p.metadata.name = Some(name.clone());
+                }
+            }
+            Observed::Event(e) => {
+                if let Some(name) = e.involved_object.uid.as_ref().and_then(|u| renamed.get(u)) {
+                    e.involved_object.name = Some(name.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The timings of a simulated trace: those of its objects, plus the rows
 /// `kubectl get pods -w` would print at each API write (changes), and how
-/// long each row state lasted.
+/// long each row state lasted. Each later pod of a reused name is timed
+/// under its [`incarnation`] key.
 pub fn simulated_timings(records: &[Record]) -> BTreeMap<String, PodTimings> {
+    let split = split_incarnations(records);
+    let records = split.as_slice();
     let mut out = timings(records);
     let mut open: BTreeMap<String, (String, i64)> = BTreeMap::new();
     // Every write of each pod, from its creation: the output a watch since then prints.

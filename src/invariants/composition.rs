@@ -46,13 +46,19 @@ fn origin(i: usize) -> Origin {
     Origin { file: Arc::from("trace"), line: i as u64 + 1 }
 }
 
-fn collect(trace: &Trace) -> BTreeMap<Arc<str>, PodLives> {
-    let mut pods: BTreeMap<Arc<str>, PodLives> = BTreeMap::new();
+/// Each pod by name, one entry per incarnation: a StatefulSet re-creates a
+/// pod under the same name once the last one of that name is gone.
+fn collect(trace: &Trace) -> BTreeMap<Arc<str>, Vec<PodLives>> {
+    let mut pods: BTreeMap<Arc<str>, Vec<PodLives>> = BTreeMap::new();
     let mut startup_ok: BTreeMap<Arc<str>, SimTime> = BTreeMap::new();
     for (i, e) in trace.entries.iter().enumerate() {
         match &e.record {
             Record::Pod { kind, pod } => {
-                let p = pods.entry(Arc::from(pod.spec.name.as_str())).or_default();
+                let incarnations = pods.entry(Arc::from(pod.spec.name.as_str())).or_default();
+                if *kind == WatchKind::Added && incarnations.last().is_none_or(|p| p.removed.is_some()) {
+                    incarnations.push(PodLives::default());
+                }
+                let Some(p) = incarnations.last_mut() else { continue };
                 p.spec.get_or_insert_with(|| pod.spec.clone());
                 if let (None, Some(d)) = (p.deletion, deletion(pod)) {
                     p.deletion = Some((d, e.t));
@@ -67,7 +73,20 @@ fn collect(trace: &Trace) -> BTreeMap<Arc<str>, PodLives> {
                 startup_ok.entry(p.container_id.clone()).or_insert(e.t);
             }
             Record::Process { pod, container, container_id, fact, .. } => {
-                let l = pods.entry(pod.clone()).or_default().lives.entry(container.clone()).or_default();
+                let incarnations = pods.entry(pod.clone()).or_default();
+                // A fact of a process goes to the incarnation that started it.
+                let mine =
+                    |p: &&mut PodLives| p.lives.get(container).is_some_and(|l| l.iter().any(|x| x.id == *container_id));
+                let at = incarnations.iter_mut().rev().position(|p| mine(&p));
+                if incarnations.is_empty() {
+                    incarnations.push(PodLives::default());
+                }
+                let n = incarnations.len();
+                let p = match (fact, at) {
+                    (ProcessFact::Started, _) | (_, None) => &mut incarnations[n - 1],
+                    (_, Some(k)) => &mut incarnations[n - 1 - k],
+                };
+                let l = p.lives.entry(container.clone()).or_default();
                 match fact {
                     ProcessFact::Started => {
                         l.push(Life { started: e.t, id: container_id.clone(), line: i, ..Life::default() })
@@ -85,13 +104,17 @@ fn collect(trace: &Trace) -> BTreeMap<Arc<str>, PodLives> {
             Record::Kubelet(a) if a.reason == "Killing" => {
                 if let Some(c) = &a.container {
                     let pod_kill = a.message.starts_with("Stopping container");
-                    pods.entry(a.pod.clone()).or_default().kills.push((e.t, c.clone(), i, pod_kill));
+                    let incarnations = pods.entry(a.pod.clone()).or_default();
+                    if incarnations.is_empty() {
+                        incarnations.push(PodLives::default());
+                    }
+                    incarnations.last_mut().into_iter().for_each(|p| p.kills.push((e.t, c.clone(), i, pod_kill)));
                 }
             }
             _ => {}
         }
     }
-    for p in pods.values_mut() {
+    for p in pods.values_mut().flatten() {
         for l in p.lives.values_mut().flatten() {
             l.startup_ok = startup_ok.get(&l.id).copied();
         }
@@ -254,12 +277,14 @@ fn deletion_stops(p: &PodLives, end: SimTime, t: &mut Tally) {
 /// The composition rules' verdicts per pod; `end` is when the run ended.
 pub fn judge(trace: &Trace, end: SimTime) -> BTreeMap<Arc<str>, Vec<(&'static str, super::Verdict)>> {
     let mut out: BTreeMap<Arc<str>, Vec<(&'static str, super::Verdict)>> = BTreeMap::new();
-    for (pod, p) in collect(trace) {
+    for (pod, incarnations) in collect(trace) {
         let (mut order, mut within, mut last) = (Tally::default(), Tally::default(), Tally::default());
         let mut stops = Tally::default();
-        init_order(&p, &mut order);
-        kills(&p, &mut within, &mut last);
-        deletion_stops(&p, end, &mut stops);
+        for p in &incarnations {
+            init_order(p, &mut order);
+            kills(p, &mut within, &mut last);
+            deletion_stops(p, end, &mut stops);
+        }
         let v = out.entry(pod).or_default();
         v.push(("init-order", order.verdict("no init containers")));
         v.push(("stopped-within-grace", within.verdict("no container was killed")));

@@ -9,6 +9,7 @@
 mod composition;
 mod input;
 mod jobs;
+mod ordinals;
 mod phase;
 mod pod;
 mod report;
@@ -21,6 +22,7 @@ mod workloads;
 
 pub use input::check_files;
 pub use jobs::JOB_RULES;
+pub use ordinals::STATEFULSET_RULES;
 pub use report::{ControllerReport, PodReport, Report, Verdict, Violation};
 pub use service_path::Horizon;
 pub use sim::{SIM_ONLY, check_run, check_trace};
@@ -169,6 +171,7 @@ pub fn catalogue() -> impl Iterator<Item = (&'static Invariant, JudgedOn)> {
         .chain(all(SIM_ONLY, JudgedOn::PodsimRuns))
         .chain(all(JOB_RULES, JudgedOn::PodsimRuns))
         .chain(all(WORKLOAD_RULES, JudgedOn::ControllerRows))
+        .chain(all(STATEFULSET_RULES, JudgedOn::Recordings))
 }
 
 /// The checker: feed it records, then ask for the report.
@@ -182,6 +185,7 @@ pub struct Checker {
     vague: std::collections::BTreeSet<String>,
     slices: slices::SliceState,
     workloads: workloads::Workloads,
+    ordinals: ordinals::Ordinals,
 }
 
 impl Checker {
@@ -193,7 +197,13 @@ impl Checker {
             vague: Default::default(),
             slices: slices::SliceState::default(),
             workloads: workloads::Workloads::default(),
+            ordinals: ordinals::Ordinals::default(),
         }
+    }
+
+    /// The StatefulSet `name` manages its pods in parallel: `ordinal-order` does not judge it.
+    pub fn parallel_set(&mut self, namespace: &str, name: &str) {
+        self.ordinals.parallel(namespace, name);
     }
 
     /// The pod a record is about. A record without UID (a describe, a row,
@@ -251,6 +261,10 @@ impl Checker {
                 Observed::EndpointSlice(s) => self.slices.observe(r, s, &self.pods),
                 Observed::Service(s) => self.slices.observe_service(s),
                 Observed::Workload(w) => self.workloads.observe(w, &r.origin),
+                Observed::StatefulSet(s) if s.spec.pod_management_policy.as_deref() == Some("Parallel") => {
+                    let ns = s.metadata.namespace.as_deref().unwrap_or("default");
+                    self.ordinals.parallel(ns, s.metadata.name.as_deref().unwrap_or(""));
+                }
                 _ => {}
             }
             return;
@@ -258,7 +272,10 @@ impl Checker {
         let key = self.identify(r, key);
         let state = self.pods.entry(key).or_default();
         match &r.observed {
-            Observed::Pod(p) => state.observe_pod(r, p, &self.cluster),
+            Observed::Pod(p) => {
+                state.observe_pod(r, p, &self.cluster);
+                self.ordinals.observe_pod(r, p);
+            }
             Observed::Row(row) => rows::observe(state, r, row),
             Observed::Event(e) => {
                 state.events += 1;
@@ -272,7 +289,7 @@ impl Checker {
                     state.name = pod.clone().unwrap_or_default();
                 }
             }
-            Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) => {}
+            Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) | Observed::StatefulSet(_) => {}
         }
     }
 
@@ -281,7 +298,9 @@ impl Checker {
         if let Some(r) = self.slices.report() {
             pods.push(r);
         }
-        Report { pods, controllers: self.workloads.report() }
+        let mut controllers = self.workloads.report();
+        controllers.extend(self.ordinals.report());
+        Report { pods, controllers }
     }
 }
 
@@ -298,7 +317,7 @@ fn identity(r: &Record) -> Option<(Option<&str>, Option<&str>, &str)> {
             Some((some(&o.uid), some(&o.namespace), some(&o.name)?))
         }
         Observed::EventRow { pod, .. } => Some((None, None, some(pod)?)),
-        Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) => None,
+        Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) | Observed::StatefulSet(_) => None,
     }
 }
 

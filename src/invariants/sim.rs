@@ -91,6 +91,13 @@ pub fn check_run(trace: &Trace, clock: &Clock, setup: &Setup, until: SimTime) ->
 
 fn judge(trace: &Trace, clock: &Clock, cluster: &Cluster, horizon: &Horizon) -> Report {
     let mut checker = Checker::new(cluster.clone());
+    for e in &trace.entries {
+        if let Record::StatefulSet { sts, .. } = &e.record
+            && sts.spec.pod_management == crate::spec::statefulset::PodManagement::Parallel
+        {
+            checker.parallel_set(&sts.spec.namespace, &sts.spec.name);
+        }
+    }
     for r in simulated_records(trace, clock) {
         if matches!(r.observed, Observed::Pod(_) | Observed::EndpointSlice(_) | Observed::Service(_)) {
             checker.observe(&r);

@@ -51,6 +51,7 @@ const CASES: &[Case] = &[
     ("controller-counts", ready_above_current),
     ("job-parallelism", job_pods_beyond_parallelism),
     ("job-replacement-backoff", job_pod_before_the_backoff),
+    ("ordinal-order", second_ordinal_before_the_first_is_ready),
 ];
 
 /// Every rule the checker can report, taken from the catalogues and from
@@ -324,6 +325,21 @@ fn ready_above_current() -> Judged {
 }
 
 // ---- Simulated traces, with one fact moved ------------------------------
+
+/// web-1's creation moved to right after web-0's, while web-0 is Pending.
+fn second_ordinal_before_the_first_is_ready() -> Judged {
+    mutated("models/scenarios/statefulset-rollout.yaml", "(StatefulSet web)", |t| {
+        let added = |name: &str| {
+            let at =
+                |e: &Entry| matches!(&e.record, Record::Pod { kind: WatchKind::Added, pod } if pod.spec.name == name);
+            t.entries.iter().position(at).expect("the pod is created")
+        };
+        let (first, second) = (added("web-0"), added("web-1"));
+        let mut moved = t.entries.remove(second);
+        moved.t = t.entries[first].t;
+        t.entries.insert(first + 1, moved);
+    })
+}
 
 fn simulated(scenario: &str) -> (Prepared, Trace) {
     let p = prepare(&Inputs { scenario: Some(scenario.into()), ..Default::default() }).unwrap();

@@ -9,6 +9,7 @@ pub mod describe_workloads;
 mod duration;
 mod get_pods;
 pub mod printers;
+pub mod rollout_statefulset;
 pub mod rollout_status;
 pub mod rollout_watch;
 pub mod selector;

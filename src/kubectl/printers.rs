@@ -1,10 +1,10 @@
 //! The `kubectl get` tables of each kind podsim simulates, cell for cell as
 //! kubectl's printers make them (pkg/printers/internalversion/printers.go:
 //! `printPod`, `printDeployment`, `printReplicaSet`, `printService`,
-//! `printEndpointSlice`), with the `-o wide` columns.
+//! `printEndpointSlice`, `printStatefulSet`), with the `-o wide` columns.
 
 use super::{human_duration, print_pod};
-use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
+use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet, StatefulSet};
 use k8s_openapi::api::core::v1::{Event, PersistentVolumeClaim, Pod, PodTemplateSpec, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use k8s_openapi::api::policy::v1::PodDisruptionBudget;
@@ -40,6 +40,7 @@ pub fn header(kind: Kind, wide: bool) -> Vec<String> {
             &["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
             &["INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME"],
         ),
+        Kind::StatefulSet => (&["NAME", "READY", "AGE"], &["CONTAINERS", "IMAGES"]),
         Kind::Claim => (
             &["NAME", "STATUS", "VOLUME", "CAPACITY", "ACCESS MODES", "STORAGECLASS", "VOLUMEATTRIBUTESCLASS", "AGE"],
             &["VOLUMEMODE"],
@@ -66,6 +67,7 @@ pub enum Kind {
     Node,
     Job,
     CronJob,
+    StatefulSet,
 }
 
 /// The kind as kubectl names it before a name when it shows kinds
@@ -83,6 +85,7 @@ pub fn qualified_kind(kind: Kind) -> &'static str {
         Kind::Node => "node",
         Kind::Job => "job.batch",
         Kind::CronJob => "cronjob.batch",
+        Kind::StatefulSet => "statefulset.apps",
     }
 }
 
@@ -164,6 +167,23 @@ pub fn deployment_row(d: &Deployment, now: Timestamp, wide: bool) -> Vec<String>
         row.push(selector(Some(&spec.selector)));
     }
     row
+}
+
+/// `printStatefulSet`'s row: READY is `readyReplicas/spec.replicas`.
+pub fn stateful_set_row(s: &StatefulSet, now: Timestamp, wide: bool) -> Vec<String> {
+    let status = s.status.clone().unwrap_or_default();
+    let desired = s.spec.replicas.unwrap_or(0);
+    let mut row =
+        vec![name(&s.metadata), format!("{}/{desired}", status.ready_replicas.unwrap_or(0)), age(&s.metadata, now)];
+    if wide {
+        row.extend(containers(Some(&s.spec.template)));
+    }
+    row
+}
+
+/// The READY cell of `printStatefulSet` for a stored StatefulSet.
+pub fn stateful_set_ready(s: &crate::api::statefulset::ApiStatefulSet) -> String {
+    format!("{}/{}", s.status.ready_replicas, s.spec.replicas)
 }
 
 /// `printReplicaSet`'s row.

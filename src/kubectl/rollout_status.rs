@@ -54,7 +54,7 @@ impl Verdict {
 }
 
 /// `checkErr`: "error: " and a newline around the error's text.
-fn failed(err: &str) -> Verdict {
+pub(super) fn failed(err: &str) -> Verdict {
     Verdict::Failed(format!("error: {err}\n"))
 }
 

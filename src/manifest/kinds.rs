@@ -7,7 +7,7 @@
 /// What becomes of one object.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Handling {
-    /// Pod, Service, ReplicaSet, Deployment, Namespace, ConfigMap, Secret,
+    /// Pod, Service, ReplicaSet, Deployment, StatefulSet, Namespace, ConfigMap, Secret,
     /// PersistentVolumeClaim, StorageClass, PodDisruptionBudget, Job, CronJob: read by
     /// their own code.
     Simulated,
@@ -81,8 +81,7 @@ const READ: [(&str, &str); 28] = [
 ];
 
 /// Kinds that would change the lifecycle, with why.
-const REFUSED: [(&str, &str, &str); 7] = [
-    ("apps", "StatefulSet", "a StatefulSet creates and orders its pods, and its controller is not modelled yet"),
+const REFUSED: [(&str, &str, &str); 6] = [
     ("apps", "DaemonSet", "a DaemonSet runs a pod on every node, and its controller is not modelled yet"),
     (
         "",
@@ -109,7 +108,7 @@ pub fn handling(api_version: &str, kind: &str) -> Handling {
     let g = group(api_version);
     match (api_version, kind) {
         ("v1", "Pod" | "Service" | "Namespace" | "ConfigMap" | "Secret" | "PersistentVolumeClaim")
-        | ("apps/v1", "ReplicaSet" | "Deployment")
+        | ("apps/v1", "ReplicaSet" | "Deployment" | "StatefulSet")
         | ("storage.k8s.io/v1", "StorageClass")
         | ("policy/v1", "PodDisruptionBudget")
         | ("batch/v1", "Job" | "CronJob") => {
@@ -144,7 +143,7 @@ mod tests {
         assert_eq!(handling("monitoring.coreos.com/v1", "ServiceMonitor"), Handling::Read, "a custom resource");
         assert_eq!(handling("batch/v1", "Job"), Handling::Simulated);
         assert_eq!(handling("batch/v1", "CronJob"), Handling::Simulated);
-        assert!(matches!(handling("apps/v1", "StatefulSet"), Handling::Refused(_)));
+        assert_eq!(handling("apps/v1", "StatefulSet"), Handling::Simulated);
         assert_eq!(handling("apps/v1", "Deploymnet"), Handling::Unknown);
         assert_eq!(handling("v1", "ConfigMapp"), Handling::Unknown);
         assert_eq!(group("networking.k8s.io/v1"), "networking.k8s.io");

@@ -68,6 +68,9 @@ pub struct Manifests {
     deployment_origins: Vec<(Doc, String)>,
     job_origins: Vec<(Doc, String)>,
     cronjob_origins: Vec<(Doc, String)>,
+    /// The StatefulSets.
+    pub stateful_sets: Vec<crate::spec::StatefulSetSpec>,
+    stateful_set_origins: Vec<(Doc, String)>,
 }
 
 impl Manifests {
@@ -78,6 +81,7 @@ impl Manifests {
             self.replica_sets.iter().map(|r| &r.template).chain(self.deployments.iter().map(|d| &d.template));
         let templates = templates.chain(self.jobs.iter().map(|j| &j.template));
         let templates = templates.chain(self.cronjobs.iter().map(|c| &c.job.template));
+        let templates = templates.chain(self.stateful_sets.iter().map(|s| &s.template));
         self.pods.iter().chain(templates.map(|t| &t.pod))
     }
 
@@ -92,9 +96,13 @@ impl Manifests {
             k if k < pods + sets + deployments + self.jobs.len() => {
                 (&self.job_origins[k - pods - sets - deployments], "spec.template.spec")
             }
-            k => (
+            k if k < pods + sets + deployments + self.jobs.len() + self.cronjobs.len() => (
                 &self.cronjob_origins[k - pods - sets - deployments - self.jobs.len()],
                 "spec.jobTemplate.spec.template.spec",
+            ),
+            k => (
+                &self.stateful_set_origins[k - pods - sets - deployments - self.jobs.len() - self.cronjobs.len()],
+                "spec.template.spec",
             ),
         }
     }
@@ -123,7 +131,13 @@ impl Manifests {
             k if k < pods + sets + deployments + self.jobs.len() => {
                 format!("job/{}", self.jobs[k - pods - sets - deployments].name)
             }
-            k => format!("cronjob/{}", self.cronjobs[k - pods - sets - deployments - self.jobs.len()].name),
+            k if k < pods + sets + deployments + self.jobs.len() + self.cronjobs.len() => {
+                format!("cronjob/{}", self.cronjobs[k - pods - sets - deployments - self.jobs.len()].name)
+            }
+            k => format!(
+                "statefulset/{}",
+                self.stateful_sets[k - pods - sets - deployments - self.jobs.len() - self.cronjobs.len()].name
+            ),
         }
     }
 
@@ -151,6 +165,12 @@ impl Manifests {
         doc.problem(&join(prefix, path), message)
     }
 
+    /// A problem about field `path` of the `i`-th StatefulSet, located in its file.
+    pub fn stateful_set_problem(&self, i: usize, path: &str, message: impl Into<String>) -> Problem {
+        let (doc, prefix) = &self.stateful_set_origins[i];
+        doc.problem(&join(prefix, path), message)
+    }
+
     /// Reads every object of every file; all problems are reported together.
     pub fn load(files: &[Arc<SourceFile>]) -> Result<Manifests, Error> {
         Manifests::load_in(files, None)
@@ -160,7 +180,11 @@ impl Manifests {
     /// of every object that names none, and the only one an object may name.
     pub fn load_in(files: &[Arc<SourceFile>], namespace: Option<&str>) -> Result<Manifests, Error> {
         let out = Manifests::read_in(files, namespace)?;
-        let workloads = out.replica_sets.len() + out.deployments.len() + out.jobs.len() + out.cronjobs.len();
+        let workloads = out.replica_sets.len()
+            + out.deployments.len()
+            + out.jobs.len()
+            + out.cronjobs.len()
+            + out.stateful_sets.len();
         if out.pods.is_empty() && workloads == 0 {
             let mut problems = vec![Problem::error("the manifests declare no Pod: podsim needs one to simulate")];
             problems.extend(out.warnings);
@@ -370,6 +394,17 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                 }
             }
         }
+        ("apps/v1", "StatefulSet") => {
+            if let Some(set) = workloads::read_stateful_set(doc, json, prefix, problems) {
+                if out.stateful_sets.iter().any(|x| x.name == set.name && x.namespace == set.namespace) {
+                    let message = format!("statefulsets.apps {:?} already exists", set.name);
+                    problems.push(doc.problem(&join(prefix, "metadata.name"), message));
+                } else {
+                    out.stateful_sets.push(set);
+                    out.stateful_set_origins.push((doc.clone(), prefix.to_string()));
+                }
+            }
+        }
         (_, "Pod" | "Service") => problems.push(doc.problem(
             &join(prefix, "apiVersion"),
             format!("no matches for kind {kind:?} in version {api_version:?} ({kind}s are apiVersion v1)"),
@@ -403,7 +438,8 @@ impl Manifests {
         let namespaces = namespaces.chain(self.replica_sets.iter().map(|r| r.namespace.as_str()));
         let namespaces = namespaces.chain(self.jobs.iter().map(|j| j.namespace.as_str()));
         let namespaces = namespaces.chain(self.cronjobs.iter().map(|c| c.namespace.as_str()));
-        for ns in namespaces.chain(self.deployments.iter().map(|d| d.namespace.as_str())) {
+        let namespaces = namespaces.chain(self.deployments.iter().map(|d| d.namespace.as_str()));
+        for ns in namespaces.chain(self.stateful_sets.iter().map(|s| s.namespace.as_str())) {
             let exists = BUILT_IN_NAMESPACES.contains(&ns) || known.iter().any(|k| k == ns);
             if !exists && !out.contains(&ns) {
                 out.push(ns);

@@ -3,7 +3,7 @@
 //! A test checks every milestone of the model scenarios against it.
 
 /// The subject kinds milestones are about.
-pub const SUBJECT_KINDS: [&str; 7] = ["pod", "svc", "client", "deploy", "job", "cronjob", "node"];
+pub const SUBJECT_KINDS: [&str; 8] = ["pod", "svc", "client", "deploy", "job", "cronjob", "node", "sts"];
 
 /// An event word; `#` means numbered (`restart#2`), `(` takes an argument.
 const POD: &[&str] = &[
@@ -68,6 +68,8 @@ const DEPLOYMENT: &[&str] = &["rollout_started", "rollout_complete", "progress_d
 const NODE: &[&str] = &["not_ready", "ready", "no_execute", "rebooted#"];
 const JOB: &[&str] = &["started", "failure_target", "failed", "success_criteria_met", "complete", "suspended"];
 const CRONJOB: &[&str] = &["job#"];
+/// A StatefulSet's; `pod#N:created` and `pod#N:ready` are its ordinals'.
+const STATEFULSET: &[&str] = &["ready", "rollout_complete", "pod#N:created", "pod#N:ready"];
 
 /// Whether a subject can have an event.
 #[derive(Debug, PartialEq, Eq)]
@@ -89,12 +91,21 @@ pub fn check(subject: &str, event: &str) -> EventCheck {
         ["node", _] => NODE,
         ["job", _] => JOB,
         ["cronjob", _] => CRONJOB,
+        ["sts", _] => STATEFULSET,
         _ => &[],
     };
-    let known = events.iter().any(|e| match e.strip_suffix('#') {
-        Some(word) => event.strip_prefix(word).and_then(|n| n.strip_prefix('#')).is_some_and(is_number),
-        None if e.ends_with('(') => event.starts_with(e) && event.ends_with(')') && event.len() > e.len() + 1,
-        None => event == *e,
+    // An ordinal's event: `pod#2:ready`.
+    let ordinal = |e: &str| {
+        let (Some(word), Some(rest)) = (e.strip_prefix("pod#N:"), event.strip_prefix("pod#")) else { return false };
+        rest.split_once(':').is_some_and(|(n, w)| is_number(n) && w == word)
+    };
+    let known = events.iter().any(|e| {
+        ordinal(e)
+            || match e.strip_suffix('#') {
+                Some(word) => event.strip_prefix(word).and_then(|n| n.strip_prefix('#')).is_some_and(is_number),
+                None if e.ends_with('(') => event.starts_with(e) && event.ends_with(')') && event.len() > e.len() + 1,
+                None => event == *e,
+            }
     });
     match known {
         true => EventCheck::Known,
@@ -128,6 +139,9 @@ mod tests {
         assert_ne!(check("svc/web", "endpoint_ready()"), EventCheck::Known);
         assert_eq!(check("deploy/web@rev2", "rollout_complete"), EventCheck::Known);
         assert_eq!(check("node/node-2", "rebooted#1"), EventCheck::Known);
+        assert_eq!(check("sts/web", "pod#2:ready"), EventCheck::Known);
+        assert_ne!(check("sts/web", "pod#x:ready"), EventCheck::Known);
+        assert_eq!(check("sts/web@gen2", "rollout_complete"), EventCheck::Known);
         let EventCheck::Unknown(list) = check("client/c", "ready") else { panic!() };
         assert_eq!(list, "first_ok, last_ok");
     }

@@ -6,7 +6,8 @@
 //! A name is `<subject>:<event>`. Subjects: `pod/<alias>` (see [`names`] for
 //! the seed-independent aliases of ReplicaSet pods), `pod/<alias>/<container>`,
 //! `svc/<service>`, `client/<client>`, `deploy/<deployment>@rev<k>`,
-//! `job/<job>`, `cronjob/<cronjob>`, `node/<node>`. An event
+//! `job/<job>`, `cronjob/<cronjob>`, `node/<node>`, `sts/<statefulset>`
+//! (`sts/web:pod#2:ready`) and `sts/<statefulset>@gen<g>`. An event
 //! is a word, optionally numbered (`restart#2`) or with arguments in
 //! parentheses (`endpoint_ready(pod/web@rev1#1)`,
 //! `programmed(node/kind-worker)`). Each milestone is the first time its
@@ -25,6 +26,7 @@ mod pods;
 mod processes;
 mod proxies;
 pub mod requests;
+pub mod statefulsets;
 #[cfg(test)]
 mod tests;
 
@@ -52,7 +54,10 @@ pub fn extract(trace: &Trace) -> Vec<Milestone> {
     for e in &trace.entries {
         let t = e.t;
         match &e.record {
-            Record::Pod { kind, pod } => pods.see(t, *kind, pod, &names, &mut found),
+            Record::Pod { kind, pod } => {
+                pods.see(t, *kind, pod, &names, &mut found);
+                statefulsets::see_pod(t, *kind, pod, &mut found);
+            }
             Record::Process { pod, container, fact, .. } => processes::see(t, pod, container, fact, &names, &mut found),
             Record::Slice { kind, slice } => endpoints.see(t, *kind, slice, &names, &mut found),
             Record::ProxySync(sync) => proxies.see(t, sync, &names, &mut found),
@@ -69,6 +74,7 @@ pub fn extract(trace: &Trace) -> Vec<Milestone> {
                 );
                 jobs::see(t, job, &mut found)
             }
+            Record::StatefulSet { sts, .. } => statefulsets::see(t, sts, &mut found),
             _ => {}
         }
     }

@@ -292,11 +292,14 @@ fn dispatch(
         Some("Event") => serde_json::from_value(v).map(|e| Observed::Event(Box::new(e))),
         Some("EndpointSlice") => serde_json::from_value(v).map(|s| Observed::EndpointSlice(Box::new(s))),
         Some("Service") => serde_json::from_value(v).map(|s| Observed::Service(Box::new(s))),
+        Some("StatefulSet") => serde_json::from_value(v).map(|s| Observed::StatefulSet(Box::new(s))),
         Some(other) => {
             problems.push(
                 problem(
                     origin,
-                    format!("skipped a {other}: podsim check reads Pods, Events, EndpointSlices and Services"),
+                    format!(
+                        "skipped a {other}: podsim check reads Pods, Events, EndpointSlices, Services and StatefulSets"
+                    ),
                 )
                 .warn(),
             );

@@ -141,6 +141,8 @@ pub enum Observed {
     Service(Box<Service>),
     /// A ReplicaSet, Deployment, StatefulSet or Job as a `kubectl get` row.
     Workload(WorkloadRow),
+    /// A StatefulSet object: its `podManagementPolicy` says whether its pods keep an order.
+    StatefulSet(Box<k8s_openapi::api::apps::v1::StatefulSet>),
 }
 
 /// One observation.
@@ -171,7 +173,9 @@ impl Record {
                     .then(|| pod_key(o.uid.as_deref(), o.namespace.as_deref(), o.name.as_deref().unwrap_or("")))
             }
             Observed::EventRow { pod, .. } => pod.as_deref().map(|p| pod_key(None, None, p)),
-            Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) => None,
+            Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) | Observed::StatefulSet(_) => {
+                None
+            }
         }
     }
 }

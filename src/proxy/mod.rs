@@ -133,6 +133,9 @@ impl KubeProxy {
                 self.services.apply(kind, &svc);
                 self.runner.request(now)
             }
+            // Its informers select `!service.kubernetes.io/headless`: a headless
+            // Service's slices never reach it (cmd/kube-proxy server.go).
+            Ev::Slice(_, slice) if self.services.get(slice.service).is_some_and(|s| s.spec.headless) => Next::Nothing,
             Ev::Slice(kind, slice) => {
                 self.slices.apply(kind, &slice);
                 self.runner.request(now)
@@ -171,7 +174,8 @@ impl KubeProxy {
         self.cache.refresh(&self.slices, &self.node);
         let mut rules = Rules::new();
         let mut total = 0;
-        for svc in self.services.list() {
+        // ShouldSkipService: a headless Service has no cluster IP to program.
+        for svc in self.services.list().filter(|s| !s.spec.headless) {
             for p in &svc.spec.ports {
                 let eps = self.cache.service_port_endpoints(svc.id, &p.name, self.cluster.version, merges);
                 total += eps.len();

@@ -67,6 +67,12 @@ fn client(manifests: &Manifests, cluster: &Cluster, t: &Traffic, name: &str) -> 
                 ("to", format!("no service named {svc:?} in the manifests (services: {})", known.join(", ")))
             })?;
             let spec = &manifests.services[index];
+            if spec.headless {
+                let message = format!(
+                    "service {svc:?} is headless (clusterIP: None): it has no cluster IP to send to; clients reach its pods by their DNS names, which podsim does not simulate"
+                );
+                return Err(("to", message));
+            }
             let ports: Vec<String> = spec
                 .ports
                 .iter()

@@ -2,6 +2,7 @@
 
 mod clients;
 mod inference;
+mod statefulsets;
 
 use crate::app::Behaviours;
 use crate::cluster::{Cluster, Version};
@@ -248,6 +249,23 @@ pub fn setup(
                 actions.push(Scheduled { at: timed.at, action });
                 continue;
             }
+            Action::ScaleStatefulSet { name, replicas } => {
+                match statefulsets::known(&manifests, &applied, name, origin) {
+                    Ok(name) => actions.push(Scheduled {
+                        at: timed.at,
+                        action: SimAction::ScaleStatefulSet { name, replicas: *replicas },
+                    }),
+                    Err(p) => problems.push(p),
+                }
+                continue;
+            }
+            // A StatefulSet's pod: its name is known before it exists.
+            Action::Delete { pod, grace_period_seconds } if statefulsets::owns(&manifests, &applied, pod) => {
+                let name: Arc<str> = Arc::from(pod.as_str());
+                let action = SimAction::DeleteNamed { name, grace_period_seconds: *grace_period_seconds };
+                actions.push(Scheduled { at: timed.at, action });
+                continue;
+            }
             Action::Delete { pod, grace_period_seconds } if pod.ends_with('*') => {
                 let prefix: Arc<str> = Arc::from(pod.trim_end_matches('*'));
                 let action = SimAction::DeleteMatching { prefix, grace_period_seconds: *grace_period_seconds };
@@ -354,6 +372,11 @@ pub fn setup(
         pdbs: manifests.pdbs.into_iter().map(Arc::new).collect(),
         jobs: manifests.jobs.into_iter().map(Arc::new).collect(),
         cronjobs: manifests.cronjobs.into_iter().map(Arc::new).collect(),
+        stateful_sets: manifests
+            .stateful_sets
+            .iter()
+            .map(|s| Arc::new(statefulsets::with_bindings(s, &classes)))
+            .collect(),
     };
     Ok((setup, warnings))
 }
@@ -525,7 +548,8 @@ fn resolve_apply(
     let source = crate::scenario::read_file(file).map_err(|e| origin.problem("apply", e.to_string()))?;
     let loaded = Manifests::read_in(&[source], manifests.namespace.as_deref())
         .map_err(|e| origin.problem("apply", e.to_string()))?;
-    let objects = loaded.deployments.len()
+    let objects = loaded.stateful_sets.len()
+        + loaded.deployments.len()
         + loaded.replica_sets.len()
         + loaded.config.len()
         + loaded.pods.len()
@@ -590,6 +614,15 @@ fn resolve_apply(
     }
     let classes: Vec<StorageClass> =
         earlier().chain([&loaded]).flat_map(|m| m.storage_classes.iter().cloned()).collect();
+    for (i, set) in loaded.stateful_sets.iter().enumerate() {
+        let before =
+            earlier().flat_map(|m| &m.stateful_sets).rfind(|m| m.name == set.name && m.namespace == set.namespace);
+        if let Some(message) = before.and_then(|b| statefulsets::forbidden_update(b, set)) {
+            return Err(loaded.stateful_set_problem(i, "spec", message));
+        }
+        let object = Applied::StatefulSet(Arc::new(statefulsets::with_bindings(set, &classes)));
+        out.push(SimAction::Apply { file: name.clone(), object });
+    }
     for c in &loaded.claims {
         out.push(SimAction::Apply { file: name.clone(), object: Applied::Claim(Arc::new(with_binding(c, &classes))) });
     }
@@ -637,6 +670,7 @@ fn resolve_action(
         Action::Evict { .. } => "evict",
         Action::Drain(_) => "drain",
         Action::Node { fault, .. } => fault.key(),
+        Action::ScaleStatefulSet { .. } => "scale",
     };
     let name = action.pod().unwrap_or_default();
     let Some(index) = pods.iter().position(|p| p.name == name) else {
@@ -696,7 +730,8 @@ fn resolve_action(
         | Action::DeleteOwner { .. }
         | Action::Drain(_)
         | Action::Cordon { .. }
-        | Action::Node { .. } => Err(origin.problem(field, "this action names no pod".into())),
+        | Action::Node { .. }
+        | Action::ScaleStatefulSet { .. } => Err(origin.problem(field, "this action names no pod".into())),
     }
 }
 
@@ -724,6 +759,22 @@ pub fn simulate_state(setup: &Setup, seed: u64, until: SimTime) -> Trace {
 /// run right after each rollout (`apply` action) of the setup.
 pub fn add_rollout_status(trace: &mut Trace, setup: &Setup, timeout: SimDuration) {
     for a in setup.actions.iter() {
+        if let SimAction::Apply { object: Applied::StatefulSet(set), .. } = &a.action {
+            // An apply after the run's end never ran: nothing to watch.
+            if trace.entries.last().is_none_or(|e| e.t < a.at) {
+                continue;
+            }
+            let command: Arc<str> =
+                Arc::from(format!("kubectl rollout status statefulset/{} --timeout={timeout}", set.name));
+            for (t, verdict) in crate::kubectl::rollout_statefulset::watch(trace, &set.name, a.at, Some(timeout)) {
+                let exit = verdict.exit_code();
+                let line = match verdict {
+                    Verdict::Waiting(l) | Verdict::Done(l) | Verdict::Failed(l) => l,
+                };
+                trace.insert(t, Record::Kubectl { command: command.clone(), line, exit });
+            }
+            continue;
+        }
         let SimAction::Apply { object: Applied::Deployment(deployment), .. } = &a.action else { continue };
         let command: Arc<str> =
             Arc::from(format!("kubectl rollout status deployment/{} --timeout={timeout}", deployment.name));

@@ -10,7 +10,7 @@
 //!   - {at: 45s, kill: pod/web/app, signal: SIGTERM}
 //!   - {at: 30s, apply: ../manifests/web-v2.yaml}   # kubectl apply of a changed Deployment
 //!   - {at: 60s, apply: app-config.yaml}            # … or of a ConfigMap a pod waits for
-//!   - {at: 90s, scale: deployment/web, replicas: 5}
+//!   - {at: 90s, scale: deployment/web, replicas: 5}  (or statefulset/web)
 //!   - {at: 2m, undo: deployment/web, toRevision: 1}  # toRevision 0 or absent: the previous one
 //!   - {at: 40s, delete: pod/web-*}                  # the oldest pod whose name starts with web-
 //!   - {at: 20s, patch: pod/web, spec: {activeDeadlineSeconds: 30}}   # kubectl patch pod web -p '{"spec":…}'
@@ -88,6 +88,8 @@ pub enum Action {
     Drain(super::drain::DrainOptions),
     /// Something happens to a node's machine.
     Node { node: String, fault: NodeFault },
+    /// `kubectl scale statefulset/NAME --replicas=N`.
+    ScaleStatefulSet { name: String, replicas: u32 },
 }
 
 /// What happens to a node.
@@ -175,7 +177,8 @@ impl Action {
             | Action::DeleteOwner { .. }
             | Action::Drain(_)
             | Action::Cordon { .. }
-            | Action::Node { .. } => None,
+            | Action::Node { .. }
+            | Action::ScaleStatefulSet { .. } => None,
         }
     }
 }
@@ -213,6 +216,12 @@ fn deployment_name(s: &str) -> Result<String, String> {
         Some(n) if !n.is_empty() && !n.contains('/') => Ok(n.to_string()),
         _ => Err(format!("{s:?}: name a Deployment as deployment/NAME")),
     }
+}
+
+/// `statefulset/web` (or `sts/web`) → `web`.
+fn stateful_set_name(s: &str) -> Option<String> {
+    let name = s.strip_prefix("statefulset/").or_else(|| s.strip_prefix("sts/"));
+    name.filter(|n| !n.is_empty() && !n.contains('/')).map(str::to_string)
 }
 
 /// `pod/web/app` → (`web`, `app`).
@@ -541,6 +550,8 @@ impl ActionEntry {
             Action::Patch { pod, patch }
         } else if let Some(file) = &self.apply {
             Action::Apply { file: file.into() }
+        } else if let Some(name) = self.scale.as_deref().and_then(stateful_set_name) {
+            Action::ScaleStatefulSet { name, replicas: self.replicas.unwrap_or_default() }
         } else if let Some(d) = &self.scale {
             Action::Scale {
                 deployment: deployment_name(d).map_err(|e| ("scale", e))?,

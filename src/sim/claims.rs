@@ -19,7 +19,15 @@ impl World {
     pub(super) fn create_claim(&mut self, spec: Arc<ClaimSpec>, now: SimTime) {
         let uid: Arc<str> = Arc::from(crate::api::uid(&mut self.claim_rng));
         let immediate = spec.binding == BindingMode::Immediate;
-        let claim = ApiClaim { spec, uid, created: now, phase: ClaimPhase::Pending, volume: None, selected_node: None };
+        let claim = ApiClaim {
+            spec,
+            uid,
+            created: now,
+            phase: ClaimPhase::Pending,
+            volume: None,
+            selected_node: None,
+            removed: false,
+        };
         self.claims.push(Arc::new(claim));
         let i = self.claims.len() - 1;
         self.claim_written(i, WatchKind::Added, now);
@@ -43,7 +51,8 @@ impl World {
         let ns = self.api.pod(pod).spec.namespace.clone();
         let mut waiting = Vec::new();
         for name in names {
-            let Some(i) = self.claims.iter().position(|c| *c.spec.namespace == *ns && c.spec.name == *name) else {
+            let named = |c: &Arc<ApiClaim>| !c.removed && *c.spec.namespace == *ns && c.spec.name == *name;
+            let Some(i) = self.claims.iter().position(named) else {
                 continue;
             };
             if self.claims[i].phase == ClaimPhase::Bound {
@@ -77,6 +86,16 @@ impl World {
         for (pod, node, _) in ready {
             self.bind(pod, node, now);
         }
+    }
+
+    /// The garbage collector deletes claim `i`, whose owner (a pod a
+    /// StatefulSet scaled away, `whenScaled: Delete`) is gone.
+    pub(super) fn delete_claim(&mut self, i: usize, now: SimTime) {
+        if self.claims[i].removed {
+            return;
+        }
+        Arc::make_mut(&mut self.claims[i]).removed = true;
+        self.claim_written(i, WatchKind::Deleted, now);
     }
 
     /// The write is recorded and reaches the scheduler's claim informer.

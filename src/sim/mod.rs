@@ -18,6 +18,7 @@ pub use crate::ids::{NodeId, PodId};
 pub use disruption::PodRef;
 mod scheduling;
 mod services;
+mod statefulsets;
 mod watch;
 mod workloads;
 
@@ -137,6 +138,14 @@ pub enum Ev {
     CronJobController(crate::control::cronjob::Ev),
     /// A call of the CronJob controller reaches the API server.
     CronJobWrite(Box<crate::control::cronjob::Write>),
+    /// The scenario creates (or, when one of that name exists, updates) a StatefulSet.
+    ApplyStatefulSet(Arc<crate::spec::StatefulSetSpec>),
+    /// A message to the StatefulSet controller.
+    StsController(crate::control::statefulset::Ev),
+    /// A write of the StatefulSet controller reaches the API server.
+    StsWrite(Box<crate::control::statefulset::Write>),
+    /// The garbage collector deletes claim `i`, its owner pod gone.
+    CollectClaim(usize),
 }
 
 /// A scenario action with its pod (and container) resolved.
@@ -220,6 +229,17 @@ pub enum Action {
         node: NodeId,
         down: SimDuration,
     },
+    /// `kubectl scale statefulset/NAME --replicas=N`.
+    ScaleStatefulSet {
+        name: Arc<str>,
+        replicas: u32,
+    },
+    /// `kubectl delete pod NAME` of a pod a controller names (a
+    /// StatefulSet's): the live pod of that name when the action runs.
+    DeleteNamed {
+        name: Arc<str>,
+        grace_period_seconds: Option<i64>,
+    },
 }
 
 /// An object of an `apply` file.
@@ -237,6 +257,8 @@ pub enum Applied {
     Claim(Arc<ClaimSpec>),
     /// A Job, created or given a new spec.
     Job(Arc<crate::spec::JobSpec>),
+    /// A StatefulSet (created, or its new spec).
+    StatefulSet(Arc<crate::spec::StatefulSetSpec>),
 }
 
 /// An action at its time.
@@ -269,6 +291,8 @@ pub struct Setup {
     pub pdbs: Vec<Arc<crate::spec::PdbSpec>>,
     pub jobs: Vec<Arc<crate::spec::JobSpec>>,
     pub cronjobs: Vec<Arc<crate::spec::CronJobSpec>>,
+    /// The StatefulSets the manifests create.
+    pub stateful_sets: Vec<Arc<crate::spec::StatefulSetSpec>>,
 }
 
 impl Setup {
@@ -344,6 +368,10 @@ pub struct World {
     ttl: Option<crate::control::ttlafterfinished::Controller>,
     /// The CronJob controller, present when the manifests declare a CronJob.
     cronjobs: Option<crate::control::cronjob::Controller>,
+    /// The StatefulSet controller, present when the manifests or an action bring a StatefulSet.
+    stateful_sets: Option<crate::control::statefulset::Controller>,
+    /// Claims owned by a pod being deleted (`whenScaled: Delete`), collected once it is gone.
+    pod_owned_claims: Vec<(PodId, Vec<Arc<str>>)>,
 }
 
 impl World {
@@ -442,6 +470,9 @@ impl World {
             ttl: setup
                 .any_job(|j| j.ttl_seconds_after_finished.is_some())
                 .then(|| crate::control::ttlafterfinished::Controller::new(setup.cluster.clone(), seed)),
+            stateful_sets: (!setup.stateful_sets.is_empty() || setup.applies(|o| matches!(o, Applied::StatefulSet(_))))
+                .then(|| crate::control::statefulset::Controller::new(setup.cluster.clone(), seed)),
+            pod_owned_claims: Vec::new(),
         };
         if setup.actions.iter().any(|a| matches!(a.action, Action::NodeDown { .. } | Action::Reboot { .. })) {
             w.start_node_lifecycle(seed);
@@ -457,6 +488,7 @@ impl World {
         w.subscribe_disruption();
         w.subscribe_jobs();
         w.subscribe_cronjobs();
+        w.subscribe_stateful_sets();
         for (i, k) in w.kubelets.iter_mut().enumerate() {
             let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32), 0) };
             let mut ctx = Ctx { q: &mut out, trace: &mut w.trace };
@@ -485,6 +517,9 @@ impl World {
         }
         for c in &setup.cronjobs {
             w.q.at(SimTime::ZERO, Ev::CreateCronJob(c.clone()));
+        }
+        for s in &setup.stateful_sets {
+            w.q.at(SimTime::ZERO, Ev::ApplyStatefulSet(s.clone()));
         }
         for i in 0..w.clients.len() {
             if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i], &w.clients[i].name) {
@@ -549,6 +584,9 @@ impl World {
                     let at = self.watches.due(*watcher, self.q.now(), &self.cluster.latencies.watch, label);
                     self.q.at(at, Ev::Kubelet(node, self.kubelet_runs[node.index()], ev));
                 }
+            }
+            if kind == WatchKind::Deleted && !self.pod_owned_claims.is_empty() {
+                self.collect_claims_of(pod.id, &pod.spec.namespace);
             }
             let mut out = Routed { q: &mut self.q, route: Ev::Scheduler };
             self.scheduler.watched(kind, &pod, &mut out);
@@ -662,6 +700,12 @@ impl World {
                 drive(self.ttl.as_mut(), ev, &mut self.q, &mut self.trace, Ev::Ttl)
             }
             Ev::Ttl(crate::control::ttlafterfinished::Out::Delete { job, uid }) => self.ttl_delete(job, &uid),
+            Ev::ApplyStatefulSet(spec) => self.apply_stateful_set(spec),
+            Ev::StsController(ev) => {
+                drive(self.stateful_sets.as_mut(), ev, &mut self.q, &mut self.trace, routes::stateful_sets)
+            }
+            Ev::StsWrite(write) => self.sts_write(*write),
+            Ev::CollectClaim(i) => self.collect_claim(i),
             Ev::Kubelet(node, _, kev) => {
                 if let Some(k) = self.kubelets.get_mut(node.index()) {
                     let mut out =
@@ -717,6 +761,19 @@ impl World {
                 }
             },
             Action::DeleteOwner { kind, name, cascade } => self.delete_owner(kind, &name, cascade),
+            Action::ScaleStatefulSet { name, replicas } => self.scale_stateful_set(&name, replicas),
+            Action::DeleteNamed { name, grace_period_seconds } => {
+                let live = self.api.pods().iter().find(|p| !p.meta.removed && *p.spec.name == *name).map(|p| p.id);
+                match live {
+                    Some(pod) => self.act(Action::Delete { pod, grace_period_seconds }, now),
+                    None => {
+                        let what = format!(
+                            "kubectl delete pod {name}: Error from server (NotFound): pods \"{name}\" not found"
+                        );
+                        self.trace.push(now, Record::Scenario { object: format!("pod/{name}"), what });
+                    }
+                }
+            }
             Action::PatchMatching { prefix, patch } => match self.oldest_live(&prefix) {
                 Some(pod) => self.patch_pod(pod, &patch, now),
                 None => {
@@ -756,6 +813,10 @@ impl World {
                     Applied::Service(spec) => {
                         self.trace.push(now, Record::Scenario { object: format!("service/{}", spec.name), what });
                         self.api.create_service(spec, self.cluster.service_cidr, now, &mut self.trace);
+                    }
+                    Applied::StatefulSet(spec) => {
+                        self.trace.push(now, Record::Scenario { object: format!("statefulset/{}", spec.name), what });
+                        self.apply_stateful_set(spec);
                     }
                 }
             }

@@ -81,3 +81,11 @@ pub fn jobs(out: crate::control::job::Out) -> Ev {
         crate::control::job::Out::Write(write) => Ev::JobWrite(Box::new(write)),
     }
 }
+
+/// The StatefulSet controller.
+pub fn stateful_sets(out: crate::control::statefulset::Out) -> Ev {
+    match out {
+        crate::control::statefulset::Out::Own(ev) => Ev::StsController(ev),
+        crate::control::statefulset::Out::Write(write) => Ev::StsWrite(write),
+    }
+}

@@ -109,6 +109,10 @@ pub fn subject(api: &ApiServer, record: &Record) -> Label {
         Record::Pdb { pdb, .. } => (Arc::from(format!("pdb/{}", pdb.spec.name)), ""),
         Record::Job { job, .. } => (Arc::from(format!("job/{}", job.spec.name)), ""),
         Record::CronJob { cronjob, .. } => (Arc::from(format!("cronjob/{}", cronjob.spec.name)), ""),
+        Record::StatefulSet { sts, .. } => (Arc::from(format!("sts/{}", sts.spec.name)), ""),
+        Record::ControllerRevision { revision, .. } => {
+            (Arc::from(format!("sts/{}", revision.owner.name)), "ControllerRevision")
+        }
         _ => (Arc::from("?"), ""),
     };
     Label::new(What::Watch, subject).with(detail)
@@ -126,6 +130,7 @@ pub enum Subscriber {
     Jobs,
     Ttl,
     CronJobs,
+    StatefulSets,
 }
 
 impl Subscriber {
@@ -144,6 +149,7 @@ impl Subscriber {
             Subscriber::Disruption => {
                 crate::control::disruption::Controller::watched(record).map(Ev::DisruptionController)
             }
+            Subscriber::StatefulSets => crate::control::statefulset::Controller::watched(record).map(Ev::StsController),
         };
         ev.unwrap_or_else(|| unreachable!("{self:?} subscribed to {:?}", Kind::of(record)))
     }

@@ -13,6 +13,7 @@ pub mod job;
 mod ports;
 pub mod resources;
 mod service;
+pub mod statefulset;
 mod workload;
 
 pub use claim::{BindingMode, ClaimSpec, StorageClass};
@@ -22,6 +23,7 @@ pub use disruption::{Budget, PdbSpec, UnhealthyPodEvictionPolicy};
 pub use job::JobSpec;
 pub use ports::AssumedPort;
 pub use service::{ServicePort, ServiceSpec, TrafficPolicy};
+pub use statefulset::StatefulSetSpec;
 pub use workload::{DeploymentSpec, IntOrPercent, PodTemplate, ReplicaSetSpec, Strategy};
 
 use crate::api::quantity::Quantity;

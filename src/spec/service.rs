@@ -45,6 +45,9 @@ pub struct ServiceSpec {
     pub internal_traffic_policy: TrafficPolicy,
     /// The defaulted API object, for rendering the trace's Service objects.
     pub object: Service,
+    /// `clusterIP: None`: no cluster IP, no kube-proxy rules; its
+    /// EndpointSlices name the pods (a StatefulSet's governing Service).
+    pub headless: bool,
 }
 
 impl ServiceSpec {

@@ -9,8 +9,10 @@ pub mod render;
 pub mod render_disruption;
 pub mod render_jobs;
 pub mod render_network;
+pub mod render_statefulset;
 pub mod render_workloads;
 mod request_rows;
+mod statefulset_rows;
 pub mod table;
 pub mod workload_rows;
 

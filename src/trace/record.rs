@@ -294,6 +294,16 @@ pub enum Record {
         object: String,
         what: String,
     },
+    /// A StatefulSet written.
+    StatefulSet {
+        kind: WatchKind,
+        sts: Arc<crate::api::statefulset::ApiStatefulSet>,
+    },
+    /// A ControllerRevision written (by the StatefulSet controller).
+    ControllerRevision {
+        kind: WatchKind,
+        revision: Arc<crate::api::statefulset::ApiRevision>,
+    },
 }
 
 impl Record {
@@ -315,7 +325,9 @@ impl Record {
             | Record::Node { .. }
             | Record::ProxySync(_)
             | Record::Request(_)
-            | Record::Process { .. } => true,
+            | Record::Process { .. }
+            | Record::StatefulSet { .. }
+            | Record::ControllerRevision { .. } => true,
             Record::Kubelet(k) => k.is_pull_failure(),
             Record::Event(e) => e.reason == "FailedScheduling",
             Record::Probe(_) | Record::Kubectl { .. } | Record::Scenario { .. } => false,

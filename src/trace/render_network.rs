@@ -21,8 +21,9 @@ pub fn service(s: &ApiService, clock: &Clock) -> core::Service {
     meta.resource_version = Some(s.meta.resource_version.to_string());
     meta.creation_timestamp = Some(clock.time(s.meta.created));
     if let Some(spec) = object.spec.as_mut() {
-        spec.cluster_ip = Some(s.cluster_ip.to_string());
-        spec.cluster_ips = Some(vec![s.cluster_ip.to_string()]);
+        let ip = if s.spec.headless { "None".to_string() } else { s.cluster_ip.to_string() };
+        spec.cluster_ip = Some(ip.clone());
+        spec.cluster_ips = Some(vec![ip]);
     }
     object.status = Some(core::ServiceStatus { load_balancer: Some(Default::default()), ..Default::default() });
     object
@@ -39,6 +40,10 @@ pub fn endpoint_slice(s: &ApiSlice, svc: &ApiService, clock: &Clock) -> discover
         .collect();
     labels.insert("endpointslice.kubernetes.io/managed-by".into(), "endpointslice-controller.k8s.io".into());
     labels.insert("kubernetes.io/service-name".into(), spec.name.clone());
+    // setEndpointSliceLabels: kube-proxy's slice informer leaves these out.
+    if spec.headless {
+        labels.insert("service.kubernetes.io/headless".into(), String::new());
+    }
     let annotations = s.content.trigger_time.map(|t| {
         let time = clock.time(t).0.strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
         BTreeMap::from([("endpoints.kubernetes.io/last-change-trigger-time".to_string(), time)])

@@ -111,6 +111,7 @@ impl RowType {
             | Record::Pdb { .. }
             | Record::Job { .. }
             | Record::CronJob { .. } => RowType::Workload,
+            Record::StatefulSet { .. } | Record::ControllerRevision { .. } => RowType::Workload,
             Record::Claim { .. } => RowType::Claim,
             Record::Node { .. } => RowType::Node,
             Record::ProxySync(_) => RowType::Proxy,
@@ -265,6 +266,7 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
             }
             Record::Claim { kind, claim } => {
                 let what = match (kind, claim.phase) {
+                    (WatchKind::Deleted, _) => "deleted".to_string(),
                     (WatchKind::Added, phase) => format!("created, phase={}", phase.as_str()),
                     (_, phase) => format!("phase={}", phase.as_str()),
                 };
@@ -352,6 +354,8 @@ fn namespace_of(record: &Record) -> Option<Arc<str>> {
         Record::Pdb { pdb, .. } => Some(pdb.spec.namespace.clone()),
         Record::Job { job, .. } => Some(Arc::from(job.spec.namespace.as_str())),
         Record::CronJob { cronjob, .. } => Some(Arc::from(cronjob.spec.namespace.as_str())),
+        Record::StatefulSet { sts, .. } => Some(Arc::from(sts.spec.namespace.as_str())),
+        Record::ControllerRevision { revision, .. } => Some(revision.namespace.clone()),
         _ => None,
     }
 }

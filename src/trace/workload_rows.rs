@@ -23,6 +23,7 @@ pub struct WorkloadRows {
     deployments: HashMap<Arc<str>, Arc<ApiDeployment>>,
     jobs: HashMap<Arc<str>, Arc<crate::api::job::ApiJob>>,
     cronjobs: HashMap<Arc<str>, Arc<crate::api::cronjob::ApiCronJob>>,
+    stateful_sets: super::statefulset_rows::StatefulSetRows,
 }
 
 impl WorkloadRows {
@@ -73,6 +74,8 @@ impl WorkloadRows {
                 let old = self.cronjobs.insert(c.meta.uid.clone(), c.clone());
                 super::job_rows::cronjob_rows(old.as_deref(), c, &mut |what, why| push(object.clone(), what, why));
             }
+            Record::StatefulSet { kind, sts } => self.stateful_sets.set(t, *kind, sts, out),
+            Record::ControllerRevision { kind, revision } => self.stateful_sets.revision(t, *kind, revision, out),
             _ => {}
         }
     }

@@ -39,7 +39,19 @@ pub const FUNCTIONS: &[(&str, &[&str], &str)] = &[
     ("failed_pods", &["job"], "status.failed: failed pods counted"),
     ("ready_pods", &["job"], "status.ready"),
     ("terminating_pods", &["job"], "status.terminating"),
+    ("replicas", &["deploy", "sts"], "the Deployment's or StatefulSet's status.replicas"),
+    ("updated_replicas", &["deploy", "sts"], "status.updatedReplicas"),
+    ("ready_replicas", &["deploy", "sts"], "status.readyReplicas"),
+    ("available_replicas", &["deploy", "sts"], "status.availableReplicas"),
+    (
+        "ordinal_ready",
+        &["sts"],
+        "1 while the StatefulSet's pod of that ordinal is Running and Ready, else 0: ordinal_ready(sts/web, 2)",
+    ),
 ];
+
+/// The state functions that take an ordinal after the subject.
+pub const WITH_ORDINAL: [&str; 1] = ["ordinal_ready"];
 
 /// The state function `name`, with the subject kinds it takes.
 pub fn state_function(name: &str) -> Option<(&'static str, &'static [&'static str])> {

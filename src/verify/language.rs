@@ -17,7 +17,7 @@
 //! infinitely late if it never did. A bare count holds while it is not
 //! zero; a bare milestone holds from the time it happened.
 
-use super::functions::{Ty, state_function};
+use super::functions::{Ty, WITH_ORDINAL, state_function};
 use crate::milestones::events::{self, EventCheck};
 use crate::time::{SimDuration, parse_duration};
 use std::fmt;
@@ -450,6 +450,16 @@ fn term(word: &str) -> Result<Term, String> {
             .strip_suffix(')')
             .ok_or_else(|| format!("{word:?}: text after the closing parenthesis"))?;
         let args: Vec<&str> = inner.split(',').map(str::trim).collect();
+        if let Some((function, kinds)) = state_function(name).filter(|(f, _)| WITH_ORDINAL.contains(f)) {
+            let [subject, ordinal] = args[..] else {
+                return Err(format!("{name} takes a subject and an ordinal, e.g. {name}({}/NAME, 2)", kinds[0]));
+            };
+            check_subject(subject, kinds).map_err(|e| format!("{name}: {e}"))?;
+            if ordinal.is_empty() || !ordinal.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!("{name}: {ordinal:?} is not an ordinal (0, 1, 2, …)"));
+            }
+            return Ok(Term::State { function, subject: format!("{subject}#{ordinal}") });
+        }
         if let Some((function, kinds)) = state_function(name) {
             let [subject] = args[..] else {
                 return Err(format!("{name} takes one subject, e.g. {name}({}/NAME)", kinds[0]));

@@ -73,7 +73,12 @@ impl RunView {
                     self.set("serving_endpoints", svc, t, count(|c| c.serving));
                     self.set("terminating_endpoints", svc, t, count(|c| c.terminating));
                 }
-                Record::Pod { pod, .. } => {
+                Record::Pod { kind, pod } => {
+                    if let Some((set, ordinal)) = crate::milestones::statefulsets::ordinal_of(pod) {
+                        let live = *kind != crate::trace::record::WatchKind::Deleted;
+                        let ready = live && crate::milestones::statefulsets::running_and_ready(pod);
+                        self.set("ordinal_ready", &format!("sts/{set}#{ordinal}"), t, f64::from(u8::from(ready)));
+                    }
                     let subject = names.pod(&pod.meta.uid, &pod.spec.name);
                     let mut total = 0;
                     for c in pod.status.all_containers() {
@@ -98,6 +103,14 @@ impl RunView {
                     self.set("failed_pods", &subject, t, s.failed as f64);
                     self.set("ready_pods", &subject, t, s.ready.unwrap_or(0) as f64);
                     self.set("terminating_pods", &subject, t, s.terminating.unwrap_or(0) as f64);
+                }
+                Record::StatefulSet { sts, .. } => {
+                    let subject = format!("sts/{}", sts.spec.name);
+                    let s = &sts.status;
+                    self.set("replicas", &subject, t, s.replicas as f64);
+                    self.set("updated_replicas", &subject, t, s.updated_replicas as f64);
+                    self.set("ready_replicas", &subject, t, s.ready_replicas as f64);
+                    self.set("available_replicas", &subject, t, s.available_replicas as f64);
                 }
                 Record::Kubelet(k) if k.is_pull_failure() => {
                     let subject = names.pod_named(&k.pod);

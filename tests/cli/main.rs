@@ -52,6 +52,7 @@ mod runs;
 mod scenarios;
 mod services;
 mod shrinking;
+mod statefulsets;
 mod sweeps;
 mod syntax;
 mod unsupported;

@@ -93,16 +93,21 @@ fn a_dual_stack_service_needs_a_dual_stack_cluster() {
     );
 }
 
+/// A headless Service (a StatefulSet's governing one) runs: the
+/// EndpointSlice controller writes its slices, labelled headless, and no
+/// kube-proxy programs it (`ShouldSkipService`); `get svc` shows no cluster IP.
 #[test]
-fn headless_services_are_unsupported() {
+fn headless_services_get_slices_and_no_proxy_rules() {
     let text = SERVICE.replace("spec:\n", "spec:\n  clusterIP: None\n");
-    let (_dir, file, run) = run_with("svc-headless", &text);
-    assert_error(
-        &run,
-        &file,
-        line_of(&text, "clusterIP:"),
-        "spec.clusterIP: headless Services are not simulated: clients resolve pod IPs through DNS, there is no cluster IP",
-    );
+    let (dir, file, run) = run_with("svc-headless", &text);
+    assert_ok(&run);
+    let pod = dir.path("pod.yaml");
+    let get =
+        podsim(["get", "svc,endpointslices", "-f", &pod, "-f", &file, "--until", "30s", "--at", "30s", "-o", "json"]);
+    assert_ok(&get);
+    assert!(get.stdout.contains(r#""clusterIP": "None""#), "{get:?}");
+    assert!(get.stdout.contains(r#""service.kubernetes.io/headless": """#), "{get:?}");
+    assert!(!run.stdout.contains("proxy/"), "no kube-proxy rule for a headless Service: {run:?}");
 }
 
 #[test]

@@ -9,21 +9,22 @@ metadata:
   name: web
 spec:
   replicas: 1
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx:1.27}]
 ";
 
+/// A StatefulSet is simulated now: one without a selector is refused as
+/// the API server refuses it (`ValidateStatefulSetSpec`), not as a kind.
 #[test]
-fn stateful_set_is_an_unsupported_kind() {
+fn a_stateful_set_without_a_selector_is_refused_as_the_api_server_refuses_it() {
     let dir = TempDir::new("statefulset");
     let file = dir.write("sts.yaml", STATEFUL_SET);
     let run = podsim(["run", "-f", &file]);
-    assert_error(
-        &run,
-        &file,
-        line_of(STATEFUL_SET, "kind:"),
-        "kind: podsim does not simulate kind StatefulSet (apps/v1)",
-    );
-    let why = "a StatefulSet creates and orders its pods, and its controller is not modelled yet";
-    assert!(run.stderr.contains(why), "{run:?}");
+    // reported at the set's `spec:`, the line above `replicas:`
+    assert_error(&run, &file, line_of(STATEFUL_SET, "replicas:") - 1, "spec.selector: Required value");
+    assert!(!run.stderr.contains("does not simulate kind StatefulSet"), "{run:?}");
 }
 
 /// Kinds that do not change the pod lifecycle are read and listed once, in

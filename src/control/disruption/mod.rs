@@ -13,8 +13,8 @@
 //! and message about the same object raises the first one's count.
 //!
 //! Left out: the stale DisruptionTarget worker (`syncStalePodDisruption`:
-//! an evicted pod here is always deleted), and StatefulSets and
-//! ReplicationControllers as scale sources (podsim has neither). A pod
+//! an evicted pod here is always deleted), and ReplicationControllers as
+//! scale sources (podsim has none). A pod
 //! several budgets select queues the first created (the controller queues
 //! the first its lister returns, in the cache's order).
 
@@ -55,6 +55,7 @@ pub enum Ev {
     Pdb(WatchKind, Arc<ApiPdb>),
     ReplicaSet(WatchKind, Arc<ApiReplicaSet>),
     Deployment(WatchKind, Arc<ApiDeployment>),
+    StatefulSet(WatchKind, Arc<crate::api::statefulset::ApiStatefulSet>),
     /// A delayed key of the queue is due (a failed sync's backoff).
     Wake(PdbId),
     /// A key of the recheck queue is due (`enqueuePdbForRecheck`).
@@ -85,6 +86,7 @@ impl Watching for Controller {
         (Kind::PodDisruptionBudget, "disruption/poddisruptionbudgets"),
         (Kind::ReplicaSet, "disruption/replicasets"),
         (Kind::Deployment, "disruption/deployments"),
+        (Kind::StatefulSet, "disruption/statefulsets"),
     ];
 
     fn watched(record: &Record) -> Option<Ev> {
@@ -93,6 +95,7 @@ impl Watching for Controller {
             Record::Pdb { kind, pdb } => Some(Ev::Pdb(*kind, pdb.clone())),
             Record::ReplicaSet { kind, rs } => Some(Ev::ReplicaSet(*kind, rs.clone())),
             Record::Deployment { kind, deployment } => Some(Ev::Deployment(*kind, deployment.clone())),
+            Record::StatefulSet { kind, sts } => Some(Ev::StatefulSet(*kind, sts.clone())),
             _ => None,
         }
     }
@@ -104,6 +107,7 @@ pub struct Controller {
     pdbs: Informer<ApiPdb>,
     replica_sets: Informer<ApiReplicaSet>,
     deployments: Informer<ApiDeployment>,
+    stateful_sets: Informer<crate::api::statefulset::ApiStatefulSet>,
     queue: WorkQueue<PdbId>,
     /// `recheckQueue`: a budget waits here until a `disruptedPods` entry
     /// expires, then its worker adds it to the queue, rate-limited.
@@ -148,6 +152,9 @@ impl runtime::Controller for Controller {
             Ev::Deployment(kind, d) => {
                 self.deployments.apply(kind, &d);
             }
+            Ev::StatefulSet(kind, s) => {
+                self.stateful_sets.apply(kind, &s);
+            }
             Ev::Wake(id) => self.queue.wake(id, now),
             // `processNextRecheckWorkItem`.
             Ev::Recheck(id) => {
@@ -182,6 +189,7 @@ impl Controller {
             pdbs: Informer::default(),
             replica_sets: Informer::default(),
             deployments: Informer::default(),
+            stateful_sets: Informer::default(),
             queue: WorkQueue::controller_default(),
             syncing: None,
             rng: Stream::new(seed, "kube-controller-manager/disruption"),
@@ -323,12 +331,19 @@ impl Controller {
 
     /// `getExpectedScale`: the sum of the scales of the selected pods'
     /// controllers, each counted once — a Deployment's replicas for the pods
-    /// of its ReplicaSets, a ReplicaSet's own otherwise. Pods without a
-    /// controller are left out (`unmanagedPods`).
+    /// of its ReplicaSets, a ReplicaSet's own otherwise, a StatefulSet's
+    /// replicas (`getPodStatefulSet`). Pods without a controller are left out
+    /// (`unmanagedPods`).
     fn expected_scale(&self, pods: &[&Arc<ApiPod>]) -> Result<i32, String> {
         let mut scales: BTreeMap<Arc<str>, i32> = BTreeMap::new();
         for p in pods {
             let Some(owner) = &p.spec.owner else { continue };
+            if owner.kind == "StatefulSet" {
+                let set = self.stateful_sets.list().find(|s| s.meta.uid == owner.uid);
+                let Some(set) = set else { return Err(format!("found no controllers for pod {:?}", p.spec.name)) };
+                scales.insert(set.meta.uid.clone(), set.spec.replicas as i32);
+                continue;
+            }
             let rs = self.replica_sets.list().find(|r| r.meta.uid == owner.uid && owner.kind == "ReplicaSet");
             let Some(rs) = rs else { return Err(format!("found no controllers for pod {:?}", p.spec.name)) };
             let (uid, scale) = match &rs.spec.owner {

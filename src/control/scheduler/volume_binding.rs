@@ -15,7 +15,11 @@ pub struct Claims(BTreeMap<(Arc<str>, Arc<str>), (BindingMode, ClaimPhase)>);
 
 impl Claims {
     pub fn observe(&mut self, c: &ApiClaim) {
-        self.0.insert((c.spec.namespace.clone(), c.spec.name.clone()), (c.spec.binding, c.phase));
+        let key = (c.spec.namespace.clone(), c.spec.name.clone());
+        match c.removed {
+            true => self.0.remove(&key),
+            false => self.0.insert(key, (c.spec.binding, c.phase)),
+        };
     }
 
     /// The pod's unbound WaitForFirstConsumer claims, or why it cannot be
@@ -66,6 +70,7 @@ mod tests {
             phase,
             volume: None,
             selected_node: None,
+            removed: false,
         }
     }
 

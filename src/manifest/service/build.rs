@@ -52,6 +52,7 @@ pub fn service_spec(mut service: Service) -> ServiceSpec {
         publish_not_ready_addresses: spec.publish_not_ready_addresses.unwrap_or(false),
         affinity,
         internal_traffic_policy,
+        headless: spec.cluster_ip.as_deref() == Some("None"),
         object: service,
     }
 }

@@ -551,7 +551,6 @@ fn unsupported_services() {
         got,
         [
             r#"svc.yaml:5:44: metadata.labels["service.kubernetes.io/headless"]: kube-proxy ignores Services with this label: the cluster IP would not work"#,
-            "svc.yaml:7:14: spec.clusterIP: headless Services are not simulated: clients resolve pod IPs through DNS, there is no cluster IP",
             "svc.yaml:6:1: spec.selector: Services without a selector get no EndpointSlices from the controller; endpoints written by hand are not simulated",
             "svc.yaml:8:32: spec.ports[0].protocol: UDP Service ports are not simulated",
         ]

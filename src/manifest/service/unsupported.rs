@@ -68,12 +68,6 @@ pub fn check(service: &Service) -> Vec<Finding> {
         )),
         _ => {}
     }
-    if spec.cluster_ip.as_deref() == Some("None") {
-        out.push(error(
-            "spec.clusterIP".into(),
-            "headless Services are not simulated: clients resolve pod IPs through DNS, there is no cluster IP",
-        ));
-    }
     if service_type != "ExternalName" && spec.selector.as_ref().is_none_or(|s| s.is_empty()) {
         out.push(error(
             "spec.selector".into(),

@@ -93,7 +93,7 @@ fn count(value: Option<i32>) -> u32 {
 }
 
 /// A validated `maxSurge` or `maxUnavailable`.
-fn int_or_percent(value: Option<&IntOrString>) -> IntOrPercent {
+pub(super) fn int_or_percent(value: Option<&IntOrString>) -> IntOrPercent {
     match value {
         Some(v @ IntOrString::String(_)) => {
             IntOrPercent::Percent(percent(v).map_or(0, |p| u32::try_from(p).unwrap_or(u32::MAX)))
