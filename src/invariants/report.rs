@@ -123,7 +123,8 @@ impl Report {
             // Entries that are not one pod are named in parentheses: `(EndpointSlices)`, `(ReplicaSet web-1)`.
             let what = if pod.starts_with('(') { "" } else { "pod " };
             let _ = writeln!(s, "{what}{pod} ({observed})");
-            for inv in CATALOGUE.iter().chain(SIM_ONLY).chain(JOB_RULES).chain(WORKLOAD_RULES).chain(STATEFULSET_RULES) {
+            for inv in CATALOGUE.iter().chain(SIM_ONLY).chain(JOB_RULES).chain(WORKLOAD_RULES).chain(STATEFULSET_RULES)
+            {
                 let Some(v) = verdicts.get(inv.name) else { continue };
                 let detail = match v {
                     Verdict::Holds { checked } => {
