@@ -559,8 +559,16 @@ fn resolve_apply(
         + loaded.storage_classes.len()
         + loaded.jobs.len()
         + loaded.read.len();
-    if objects == 0 && loaded.pdbs.is_empty() {
+    if objects == 0 && loaded.pdbs.is_empty() && loaded.cronjobs.is_empty() {
         return Err(origin.problem("apply", format!("{}: the file holds no object", file.display())));
+    }
+    if let Some(c) = loaded.cronjobs.first() {
+        let message = format!(
+            "{}: cronjob/{}: a CronJob comes with the run's manifests; applying one later is not simulated",
+            file.display(),
+            c.name
+        );
+        return Err(origin.problem("apply", message));
     }
     if let Some(b) = loaded.pdbs.first() {
         let message = format!(
