@@ -57,7 +57,8 @@ fn failed(p: &ApiPod) -> bool {
     p.status.phase == PodPhase::Failed || (p.meta.deletion.is_some() && p.status.phase != PodPhase::Succeeded)
 }
 
-/// `getRemainingTimeForFailuresCount`'s delay for `n` failures.
+/// `getRemainingTimeForFailuresCount`'s delay for `n` failures, written
+/// here apart from the controller's, so that the check does not share its code.
 fn delay(n: u32) -> SimDuration {
     let secs = 10u64.saturating_mul(1 << (n - 1).min(20)).min(600);
     SimDuration::from_secs(secs)

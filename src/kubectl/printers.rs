@@ -212,11 +212,7 @@ pub fn job_row(j: &k8s_openapi::api::batch::v1::Job, now: Timestamp, wide: bool)
     let spec = j.spec.clone().unwrap_or_default();
     let status = j.status.clone().unwrap_or_default();
     let succeeded = status.succeeded.unwrap_or(0);
-    let completions = match spec.completions {
-        Some(c) => format!("{succeeded}/{c}"),
-        None if spec.parallelism.unwrap_or(0) > 1 => format!("{succeeded}/1 of {}", spec.parallelism.unwrap_or(0)),
-        None => format!("{succeeded}/1"),
-    };
+    let completions = job_completions(succeeded, spec.completions, spec.parallelism.unwrap_or(0));
     let since = |a: &Time, b: Timestamp| human_duration(b.duration_since(a.0).as_millis() as i64);
     let duration = match (&status.start_time, &status.completion_time) {
         (None, _) => String::new(),
@@ -224,21 +220,38 @@ pub fn job_row(j: &k8s_openapi::api::batch::v1::Job, now: Timestamp, wide: bool)
         (Some(s), Some(c)) => since(s, c.0),
     };
     let has = |t: &str| status.conditions.iter().flatten().any(|c| c.type_ == t && c.status == "True");
-    let state = match () {
-        _ if has("Complete") => "Complete",
-        _ if has("Failed") => "Failed",
-        _ if j.metadata.deletion_timestamp.is_some() => "Terminating",
-        _ if has("Suspended") => "Suspended",
-        _ if has("FailureTarget") => "FailureTarget",
-        _ if has("SuccessCriteriaMet") => "SuccessCriteriaMet",
-        _ => "Running",
-    };
+    let state = job_status(has, j.metadata.deletion_timestamp.is_some());
     let mut row = vec![name(&j.metadata), state.into(), completions, duration, age(&j.metadata, now)];
     if wide {
         row.extend(containers(Some(&spec.template)));
         row.push(selector(spec.selector.as_ref()));
     }
     row
+}
+
+/// `printJob`'s STATUS: the first of Complete, Failed, Terminating,
+/// Suspended, FailureTarget, SuccessCriteriaMet that holds (`has`: a
+/// condition of that type is True), else Running.
+pub fn job_status(has: impl Fn(&str) -> bool, deleting: bool) -> &'static str {
+    match () {
+        _ if has("Complete") => "Complete",
+        _ if has("Failed") => "Failed",
+        _ if deleting => "Terminating",
+        _ if has("Suspended") => "Suspended",
+        _ if has("FailureTarget") => "FailureTarget",
+        _ if has("SuccessCriteriaMet") => "SuccessCriteriaMet",
+        _ => "Running",
+    }
+}
+
+/// `printJob`'s COMPLETIONS: `succeeded/completions`, or without
+/// completions `succeeded/1`, `of P` when parallelism P > 1.
+pub fn job_completions(succeeded: i32, completions: Option<i32>, parallelism: i32) -> String {
+    match completions {
+        Some(c) => format!("{succeeded}/{c}"),
+        None if parallelism > 1 => format!("{succeeded}/1 of {parallelism}"),
+        None => format!("{succeeded}/1"),
+    }
 }
 
 /// `printCronJob`'s row: TIMEZONE `<none>` when unset, LAST SCHEDULE the

@@ -26,13 +26,24 @@ pub(super) fn infer_all(all: &[&Manifests], behaviours: &mut Behaviours) -> (Vec
     let mut defaulted = Vec::new();
     let mut problems = Vec::new();
     let mut unanswered = Unanswered::new();
+    // The Jobs (and CronJobs) a container of which runs the default app, which never exits.
+    let mut never_finish: Vec<String> = Vec::new();
     let config: Vec<&ConfigObject> = all.iter().flat_map(|m| &m.config).collect();
     for m in all {
         for (k, pod) in m.all_pod_specs().enumerate() {
             for (c, container) in pod.containers.iter().enumerate() {
                 let files = mounted(container, pod, &config);
                 let Some(inferred) = behaviours.infer(container, &files) else { continue };
-                let who = format!("container {} of {}", container.name, m.pod_spec_owner(k));
+                let owner = m.pod_spec_owner(k);
+                let who = format!("container {} of {owner}", container.name);
+                // A sidecar stops with its pod's other containers: it does not keep a Job's pod
+                // running; a script that reads its index is read per index below.
+                let per_index =
+                    container.command.iter().chain(&container.args).any(|a| a.contains(JOB_COMPLETION_INDEX));
+                let keeps_pod = container.role != crate::spec::Role::Sidecar && !per_index;
+                if inferred.is_err() && keeps_pod && owner.contains("job/") && !never_finish.contains(&owner) {
+                    never_finish.push(owner.clone());
+                }
                 match inferred {
                     Ok(i) => {
                         let from = match i.source {
@@ -76,6 +87,13 @@ pub(super) fn infer_all(all: &[&Manifests], behaviours: &mut Behaviours) -> (Vec
                 }
             }
         }
+    }
+    for owner in never_finish {
+        problems.push(Problem::warning(format!(
+            "{owner}: a container of its pods runs podsim's default app, which never exits, so its pods never \
+             finish and the Job never completes; a behaviour file entry with `exit: {{after: 10s, code: 0}}` for \
+             that container says when it ends"
+        )));
     }
     dedup(&mut read);
     dedup(&mut defaulted);

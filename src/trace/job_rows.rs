@@ -29,7 +29,7 @@ pub fn job_rows(old: Option<&ApiJob>, j: &ApiJob, push: &mut dyn FnMut(String, S
             why.push("suspended".into());
         }
         push(what, why.join(", "));
-        push(kubectl_columns(&j.status, s.completions, s.parallelism), "kubectl get jobs".into());
+        push(kubectl_columns(j), "kubectl get jobs".into());
         return;
     };
     if s.suspend != old.spec.suspend {
@@ -45,10 +45,7 @@ pub fn job_rows(old: Option<&ApiJob>, j: &ApiJob, push: &mut dyn FnMut(String, S
             push(format!("{}={status} ({})", c.kind.as_str(), c.reason), c.message.clone());
         }
     }
-    let (before, now) = (
-        kubectl_columns(&old.status, s.completions, s.parallelism),
-        kubectl_columns(&j.status, s.completions, s.parallelism),
-    );
+    let (before, now) = (kubectl_columns(old), kubectl_columns(j));
     if before != now {
         push(now, "kubectl get jobs".into());
     }
@@ -56,20 +53,13 @@ pub fn job_rows(old: Option<&ApiJob>, j: &ApiJob, push: &mut dyn FnMut(String, S
 
 /// The columns of `kubectl get jobs` that change with the status (STATUS
 /// and COMPLETIONS, as `printJob`), with the status counts it leaves out.
-fn kubectl_columns(st: &JobStatus, completions: Option<u32>, parallelism: u32) -> String {
-    let state = match () {
-        _ if st.is_true(crate::api::job::JobConditionType::Complete) => "Complete",
-        _ if st.is_true(crate::api::job::JobConditionType::Failed) => "Failed",
-        _ if st.is_true(crate::api::job::JobConditionType::Suspended) => "Suspended",
-        _ if st.is_true(crate::api::job::JobConditionType::FailureTarget) => "FailureTarget",
-        _ if st.is_true(crate::api::job::JobConditionType::SuccessCriteriaMet) => "SuccessCriteriaMet",
-        _ => "Running",
-    };
-    let done = match completions {
-        Some(c) => format!("{}/{c}", st.succeeded),
-        None if parallelism > 1 => format!("{}/1 of {parallelism}", st.succeeded),
-        None => format!("{}/1", st.succeeded),
-    };
+fn kubectl_columns(j: &ApiJob) -> String {
+    let st: &JobStatus = &j.status;
+    let has = |t: &str| st.conditions.iter().any(|c| c.status && c.kind.as_str() == t);
+    let state = crate::kubectl::printers::job_status(has, j.meta.deletion.is_some());
+    let count = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
+    let completions = j.spec.completions.map(count);
+    let done = crate::kubectl::printers::job_completions(count(st.succeeded), completions, count(j.spec.parallelism));
     let ready = st.ready.unwrap_or(0);
     format!("STATUS {state}, COMPLETIONS {done}, active {}, ready {ready}, failed {}", st.active, st.failed)
 }

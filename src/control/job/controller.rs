@@ -401,8 +401,10 @@ impl Controller {
                 Write::StripFinalizer { job, .. } => (job, "remove a pod's finalizer"),
                 Write::Status { job, .. } => (job, "write the status"),
                 Write::Event { job, .. } => (job, "record an event"),
-                Write::StripOrphan { .. } => {
-                    return Label::new(What::ApiWrite, "job/?").with("remove an orphan pod's finalizer");
+                // Its Job is gone or finished: the pod names the draw, as the collector's do.
+                Write::StripOrphan { pod } => {
+                    return Label::new(What::ApiWrite, format!("pod #{}", pod.0))
+                        .with("remove an orphan pod's finalizer");
                 }
             };
             let name = jobs.get(*job).map_or_else(|| "?".to_string(), |j| format!("job/{}", j.spec.name));

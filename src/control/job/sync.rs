@@ -10,6 +10,7 @@ use super::pods::{NewPod, TRACKING_FINALIZER};
 use crate::api::job::{ApiJob, JobCondition, JobConditionType as C, JobStatus, Uncounted};
 use crate::api::pod::ApiPod;
 use crate::api::status::{ConditionType, PodPhase};
+use crate::control::replicaset::ranking::{active_pods_key, view_of};
 use crate::ids::PodId;
 use crate::spec::RestartPolicy;
 use crate::spec::job::{CompletionMode, Intervals, ReplacementPolicy};
@@ -373,11 +374,9 @@ fn manage(
         Some(c) => c.saturating_sub(succeeded).min(spec.parallelism),
     };
     if n > want {
-        // `activePodsForRemoval`: the pods least far along go first.
+        // `activePodsForRemoval`: the pods least far along go first (`controller.ActivePods`).
         let mut ranked: Vec<&&Arc<ApiPod>> = active.iter().collect();
-        ranked.sort_by_key(|p| {
-            (p.node.is_some(), p.status.phase == PodPhase::Running, is_ready(p), std::cmp::Reverse(p.meta.created))
-        });
+        ranked.sort_by_cached_key(|p| active_pods_key(&view_of(p, 0)));
         let doomed: Vec<&&Arc<ApiPod>> =
             ranked.into_iter().take(((n - want) as usize).min(MAX_CREATE_DELETE)).collect();
         plan.deletes = doomed.iter().map(|p| p.id).collect();

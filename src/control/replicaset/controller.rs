@@ -7,13 +7,12 @@
 //! seen its own creations and deletions.
 
 use super::names::pod_name_prefix;
-use super::ranking::{PodRankView, RankPhase, pods_to_delete, related_on_node};
+use super::ranking::{PodRankView, pods_to_delete, ready_since, related_on_node, view_of as rank_view};
 use super::slow_start::{ReplicaChange, manage_replicas};
 use super::status::{RsPodView, calculate_status, next_availability_check};
 use crate::api::ownership::{OwnerPatch, Patched};
 use crate::api::pod::ApiPod;
 use crate::api::replicaset::{ApiReplicaSet, RsStatus};
-use crate::api::status::{ConditionType, PodPhase};
 use crate::api::store::{Kind, Watch};
 use crate::cluster::Cluster;
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
@@ -526,39 +525,6 @@ impl Controller {
 /// `IsPodActive`: not finished and not being deleted.
 fn is_active(p: &ApiPod) -> bool {
     !p.meta.removed && p.meta.deletion.is_none() && !p.status.phase.is_terminal()
-}
-
-/// When the pod turned Ready, as the API stores it (whole seconds), if Ready.
-fn ready_since(p: &ApiPod) -> Option<SimTime> {
-    let c = p.status.condition(&ConditionType::Ready).filter(|c| c.status)?;
-    Some(SimTime::from_millis(c.last_transition.whole_seconds() * 1000))
-}
-
-fn rank_view(p: &ApiPod, related_on_node: u32) -> PodRankView {
-    let cost = p
-        .spec
-        .object
-        .metadata
-        .annotations
-        .as_ref()
-        .and_then(|a| a.get("controller.kubernetes.io/pod-deletion-cost"))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    PodRankView {
-        assigned: p.node.is_some(),
-        phase: match p.status.phase {
-            PodPhase::Pending => RankPhase::Pending,
-            PodPhase::Running => RankPhase::Running,
-            _ => RankPhase::Unknown,
-        },
-        ready: ready_since(p).is_some(),
-        deletion_cost: cost,
-        related_on_node,
-        ready_since: ready_since(p),
-        max_restarts: p.status.containers.iter().map(|c| c.restart_count).max().unwrap_or(0),
-        created: SimTime::from_millis(p.meta.created.whole_seconds() * 1000),
-        uid: p.meta.uid.clone(),
-    }
 }
 
 /// `GetPodFromTemplate`: the template's pod with the template's labels and

@@ -3,6 +3,8 @@
 //! controller_utils.go `ActivePodsWithRanks.Less`), with the PodDeletionCost
 //! gate (beta, on since 1.22) and LogarithmicScaleDown (GA since 1.31).
 
+use crate::api::pod::ApiPod;
+use crate::api::status::{ConditionType, PodPhase};
 use crate::time::SimTime;
 use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
@@ -127,6 +129,51 @@ pub fn pods_to_delete(pods: &[PodRankView], diff: usize, now: SimTime) -> Vec<us
     idx
 }
 
+/// When the pod turned Ready, as the API stores it (whole seconds), if Ready.
+pub fn ready_since(p: &ApiPod) -> Option<SimTime> {
+    let c = p.status.condition(&ConditionType::Ready).filter(|c| c.status)?;
+    Some(SimTime::from_millis(c.last_transition.whole_seconds() * 1000))
+}
+
+/// The ranking's view of an active pod, with its rank.
+pub fn view_of(p: &ApiPod, related_on_node: u32) -> PodRankView {
+    let cost = p
+        .spec
+        .object
+        .metadata
+        .annotations
+        .as_ref()
+        .and_then(|a| a.get("controller.kubernetes.io/pod-deletion-cost"))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    PodRankView {
+        assigned: p.node.is_some(),
+        phase: match p.status.phase {
+            PodPhase::Pending => RankPhase::Pending,
+            PodPhase::Running => RankPhase::Running,
+            _ => RankPhase::Unknown,
+        },
+        ready: ready_since(p).is_some(),
+        deletion_cost: cost,
+        related_on_node,
+        ready_since: ready_since(p),
+        max_restarts: p.status.containers.iter().map(|c| c.restart_count).max().unwrap_or(0),
+        created: SimTime::from_millis(p.meta.created.whole_seconds() * 1000),
+        uid: p.meta.uid.clone(),
+    }
+}
+
+/// `ActivePods.Less` (controller_utils.go), as a sort key: unassigned,
+/// then Pending < Unknown < Running, not ready, ready for less time (a
+/// zero time first), more restarts, created more recently (a zero time
+/// first) come first. The Job controller's order (`activePodsForRemoval`):
+/// no ranks, no deletion cost, no log buckets.
+pub fn active_pods_key(v: &PodRankView) -> impl Ord + use<> {
+    let recent_first = |t: Option<SimTime>| std::cmp::Reverse(t.map_or(u64::MAX, |t| t.as_millis()));
+    let ready_for = if v.ready { recent_first(v.ready_since) } else { std::cmp::Reverse(0) };
+    (v.assigned, v.phase, v.ready, ready_for, std::cmp::Reverse(v.max_restarts), recent_first(Some(v.created)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,5 +287,29 @@ mod tests {
         // Related (active) pods: two on n1, one on n2, one unassigned.
         let ranks = related_on_node(&["n1", "n2", "", "n3"], ["n1", "n1", "n2", ""]);
         assert_eq!(ranks, [2, 1, 1, 0]);
+    }
+
+    /// `ActivePods.Less`, rule by rule: each pod here goes before the next.
+    #[test]
+    fn the_job_controllers_order_follows_active_pods_rules() {
+        let unassigned = PodRankView { assigned: false, phase: RankPhase::Pending, ready: false, ..pod("a") };
+        let pending = PodRankView { phase: RankPhase::Pending, ready: false, ..pod("b") };
+        let running_not_ready = PodRankView { ready: false, ..pod("c") };
+        let ready_recently = PodRankView { ready_since: Some(s(150)), ..pod("d") };
+        let ready_long_restarted = PodRankView { max_restarts: 2, ..pod("e") };
+        let ready_long_newer = PodRankView { created: s(95), ..pod("f") };
+        let ready_long_older = pod("g");
+        let order = [
+            unassigned,
+            pending,
+            running_not_ready,
+            ready_recently,
+            ready_long_restarted,
+            ready_long_newer,
+            ready_long_older,
+        ];
+        for w in order.windows(2) {
+            assert!(active_pods_key(&w[0]) < active_pods_key(&w[1]), "{} before {}", w[0].uid, w[1].uid);
+        }
     }
 }
