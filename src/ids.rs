@@ -60,7 +60,11 @@ macro_rules! store_index {
     )*};
 }
 
-store_index!(PodId, ServiceId, SliceId, RsId, DeploymentId, PdbId, JobId);
+/// A DaemonSet of the run (its index in the API server).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DaemonSetId(pub u32);
+
+store_index!(PodId, ServiceId, SliceId, RsId, DeploymentId, PdbId, JobId, DaemonSetId);
 
 /// An object of one of the kinds that own or are owned (ownerReferences),
 /// as the garbage collector names them.

@@ -4,6 +4,7 @@
 
 pub mod claim;
 pub mod config;
+pub mod daemonset;
 pub mod deployment;
 pub mod disruption;
 pub mod endpointslice;
@@ -46,6 +47,7 @@ pub struct ApiServer {
     deployments: Store<deployment::ApiDeployment>,
     pdbs: Store<disruption::ApiPdb>,
     jobs: Store<job::ApiJob>,
+    daemon_sets: Store<daemonset::ApiDaemonSet>,
     /// The last resourceVersion given: one counter for every kind (etcd's revision).
     resource_version: u64,
     /// One stream per kind, so adding a Service leaves every pod's UID as it was.
@@ -55,6 +57,7 @@ pub struct ApiServer {
     workload_uids: Stream,
     pdb_uids: Stream,
     job_uids: Stream,
+    daemon_set_uids: Stream,
     cluster_ips: Stream,
     names: Stream,
 }
@@ -69,6 +72,7 @@ impl ApiServer {
             deployments: Store::default(),
             pdbs: Store::default(),
             jobs: Store::default(),
+            daemon_sets: Store::default(),
             resource_version: 0,
             uids: Stream::new(seed, "apiserver/uid"),
             service_uids: Stream::new(seed, "apiserver/uid/service"),
@@ -76,6 +80,7 @@ impl ApiServer {
             workload_uids: Stream::new(seed, "apiserver/uid/workloads"),
             pdb_uids: Stream::new(seed, "apiserver/uid/poddisruptionbudgets"),
             job_uids: Stream::new(seed, "apiserver/uid/jobs"),
+            daemon_set_uids: Stream::new(seed, "apiserver/uid/daemonsets"),
             cluster_ips: Stream::new(seed, "apiserver/clusterip"),
             names: Stream::new(seed, "apiserver/generatename"),
         }

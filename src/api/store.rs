@@ -27,6 +27,8 @@ pub enum Kind {
     Deployment,
     PodDisruptionBudget,
     Job,
+    DaemonSet,
+    Node,
 }
 
 impl Kind {
@@ -40,6 +42,8 @@ impl Kind {
             Record::Deployment { .. } => Some(Kind::Deployment),
             Record::Pdb { .. } => Some(Kind::PodDisruptionBudget),
             Record::Job { .. } => Some(Kind::Job),
+            Record::DaemonSet { .. } => Some(Kind::DaemonSet),
+            Record::Node { .. } => Some(Kind::Node),
             _ => None,
         }
     }

@@ -4,6 +4,7 @@
 //! claim objects by, all fed by client-go's work queue.
 
 pub mod controller_ref;
+pub mod daemon;
 pub mod deployment;
 pub mod disruption;
 pub mod endpointslice;

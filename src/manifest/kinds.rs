@@ -8,7 +8,7 @@
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Handling {
     /// Pod, Service, ReplicaSet, Deployment, Namespace, ConfigMap, Secret,
-    /// PersistentVolumeClaim, StorageClass, PodDisruptionBudget, Job: read by
+    /// PersistentVolumeClaim, StorageClass, PodDisruptionBudget, Job, DaemonSet: read by
     /// their own code.
     Simulated,
     /// Accepted and listed in the run's note.
@@ -81,9 +81,8 @@ const READ: [(&str, &str); 28] = [
 ];
 
 /// Kinds that would change the lifecycle, with why.
-const REFUSED: [(&str, &str, &str); 8] = [
+const REFUSED: [(&str, &str, &str); 7] = [
     ("apps", "StatefulSet", "a StatefulSet creates and orders its pods, and its controller is not modelled yet"),
-    ("apps", "DaemonSet", "a DaemonSet runs a pod on every node, and its controller is not modelled yet"),
     ("batch", "CronJob", "a CronJob creates Jobs on a schedule, and its controller is not modelled yet"),
     (
         "",
@@ -113,7 +112,8 @@ pub fn handling(api_version: &str, kind: &str) -> Handling {
         | ("apps/v1", "ReplicaSet" | "Deployment")
         | ("storage.k8s.io/v1", "StorageClass")
         | ("policy/v1", "PodDisruptionBudget")
-        | ("batch/v1", "Job") => {
+        | ("batch/v1", "Job")
+        | ("apps/v1", "DaemonSet") => {
             return Handling::Simulated;
         }
         _ => {}
@@ -146,6 +146,7 @@ mod tests {
         assert_eq!(handling("batch/v1", "Job"), Handling::Simulated);
         assert!(matches!(handling("batch/v1", "CronJob"), Handling::Refused(why) if why.contains("Job")));
         assert!(matches!(handling("apps/v1", "StatefulSet"), Handling::Refused(_)));
+        assert_eq!(handling("apps/v1", "DaemonSet"), Handling::Simulated);
         assert_eq!(handling("apps/v1", "Deploymnet"), Handling::Unknown);
         assert_eq!(handling("v1", "ConfigMapp"), Handling::Unknown);
         assert_eq!(group("networking.k8s.io/v1"), "networking.k8s.io");

@@ -56,6 +56,7 @@ pub struct Manifests {
     /// The PodDisruptionBudgets.
     pub pdbs: Vec<crate::spec::PdbSpec>,
     pub jobs: Vec<crate::spec::JobSpec>,
+    pub daemon_sets: Vec<crate::spec::DaemonSetSpec>,
     /// The `--namespace` they were read in, if one was given.
     pub namespace: Option<String>,
     /// Where each pod was written (document and `items[i]` prefix).
@@ -66,6 +67,7 @@ pub struct Manifests {
     replica_set_origins: Vec<(Doc, String)>,
     deployment_origins: Vec<(Doc, String)>,
     job_origins: Vec<(Doc, String)>,
+    daemon_set_origins: Vec<(Doc, String)>,
 }
 
 impl Manifests {
@@ -75,6 +77,7 @@ impl Manifests {
         let templates =
             self.replica_sets.iter().map(|r| &r.template).chain(self.deployments.iter().map(|d| &d.template));
         let templates = templates.chain(self.jobs.iter().map(|j| &j.template));
+        let templates = templates.chain(self.daemon_sets.iter().map(|d| &d.template));
         self.pods.iter().chain(templates.map(|t| &t.pod))
     }
 
@@ -86,7 +89,10 @@ impl Manifests {
             k if k < pods => (&self.origins[k], "spec"),
             k if k < pods + sets => (&self.replica_set_origins[k - pods], "spec.template.spec"),
             k if k < pods + sets + deployments => (&self.deployment_origins[k - pods - sets], "spec.template.spec"),
-            k => (&self.job_origins[k - pods - sets - deployments], "spec.template.spec"),
+            k if k < pods + sets + deployments + self.jobs.len() => {
+                (&self.job_origins[k - pods - sets - deployments], "spec.template.spec")
+            }
+            k => (&self.daemon_set_origins[k - pods - sets - deployments - self.jobs.len()], "spec.template.spec"),
         }
     }
 
@@ -111,13 +117,22 @@ impl Manifests {
             k if k < pods => format!("pod/{}", self.pods[k].name),
             k if k < pods + sets => format!("replicaset/{}", self.replica_sets[k - pods].name),
             k if k < pods + sets + deployments => format!("deployment/{}", self.deployments[k - pods - sets].name),
-            k => format!("job/{}", self.jobs[k - pods - sets - deployments].name),
+            k if k < pods + sets + deployments + self.jobs.len() => {
+                format!("job/{}", self.jobs[k - pods - sets - deployments].name)
+            }
+            k => format!("daemonset/{}", self.daemon_sets[k - pods - sets - deployments - self.jobs.len()].name),
         }
     }
 
     /// A problem about field `path` of the `i`-th Job, located in its file.
     pub fn job_problem(&self, i: usize, path: &str, message: impl Into<String>) -> Problem {
         let (doc, prefix) = &self.job_origins[i];
+        doc.problem(&join(prefix, path), message)
+    }
+
+    /// A problem about field `path` of the `i`-th DaemonSet, located in its file.
+    pub fn daemon_set_problem(&self, i: usize, path: &str, message: impl Into<String>) -> Problem {
+        let (doc, prefix) = &self.daemon_set_origins[i];
         doc.problem(&join(prefix, path), message)
     }
 
@@ -148,7 +163,12 @@ impl Manifests {
     /// of every object that names none, and the only one an object may name.
     pub fn load_in(files: &[Arc<SourceFile>], namespace: Option<&str>) -> Result<Manifests, Error> {
         let out = Manifests::read_in(files, namespace)?;
-        if out.pods.is_empty() && out.replica_sets.is_empty() && out.deployments.is_empty() && out.jobs.is_empty() {
+        if out.pods.is_empty()
+            && out.replica_sets.is_empty()
+            && out.deployments.is_empty()
+            && out.jobs.is_empty()
+            && out.daemon_sets.is_empty()
+        {
             let mut problems = vec![Problem::error("the manifests declare no Pod: podsim needs one to simulate")];
             problems.extend(out.warnings);
             return Err(Error::Input(problems));
@@ -346,6 +366,17 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                 }
             }
         }
+        ("apps/v1", "DaemonSet") => {
+            if let Some(d) = workloads::read_daemon_set(doc, json, prefix, problems) {
+                if out.daemon_sets.iter().any(|x| x.name == d.name && x.namespace == d.namespace) {
+                    let message = format!("daemonsets.apps {:?} already exists", d.name);
+                    problems.push(doc.problem(&join(prefix, "metadata.name"), message));
+                } else {
+                    out.daemon_sets.push(d);
+                    out.daemon_set_origins.push((doc.clone(), prefix.to_string()));
+                }
+            }
+        }
         (_, "Pod" | "Service") => problems.push(doc.problem(
             &join(prefix, "apiVersion"),
             format!("no matches for kind {kind:?} in version {api_version:?} ({kind}s are apiVersion v1)"),
@@ -378,6 +409,7 @@ impl Manifests {
         let namespaces = namespaces.chain(self.services.iter().map(|s| s.namespace.as_str()));
         let namespaces = namespaces.chain(self.replica_sets.iter().map(|r| r.namespace.as_str()));
         let namespaces = namespaces.chain(self.jobs.iter().map(|j| j.namespace.as_str()));
+        let namespaces = namespaces.chain(self.daemon_sets.iter().map(|d| d.namespace.as_str()));
         for ns in namespaces.chain(self.deployments.iter().map(|d| d.namespace.as_str())) {
             let exists = BUILT_IN_NAMESPACES.contains(&ns) || known.iter().any(|k| k == ns);
             if !exists && !out.contains(&ns) {

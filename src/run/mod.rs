@@ -353,6 +353,7 @@ pub fn setup(
         clients: Arc::new(clients),
         pdbs: manifests.pdbs.into_iter().map(Arc::new).collect(),
         jobs: manifests.jobs.into_iter().map(Arc::new).collect(),
+        daemon_sets: manifests.daemon_sets.into_iter().map(Arc::new).collect(),
     };
     Ok((setup, warnings))
 }
@@ -533,6 +534,7 @@ fn resolve_apply(
         + loaded.claims.len()
         + loaded.storage_classes.len()
         + loaded.jobs.len()
+        + loaded.daemon_sets.len()
         + loaded.read.len();
     if objects == 0 && loaded.pdbs.is_empty() {
         return Err(origin.problem("apply", format!("{}: the file holds no object", file.display())));
@@ -583,6 +585,9 @@ fn resolve_apply(
             return Err(loaded.job_problem(i, "spec.template", message));
         }
         out.push(SimAction::Apply { file: name.clone(), object: Applied::Job(Arc::new(j.clone())) });
+    }
+    for d in &loaded.daemon_sets {
+        out.push(SimAction::Apply { file: name.clone(), object: Applied::DaemonSet(Arc::new(d.clone())) });
     }
     for c in &loaded.config {
         out.push(SimAction::Apply { file: name.clone(), object: Applied::Config(Arc::new(c.clone())) });

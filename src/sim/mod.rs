@@ -5,6 +5,7 @@
 mod claims;
 mod collector;
 mod config;
+mod daemonsets;
 mod disruption;
 mod drain;
 mod jobs;
@@ -129,6 +130,12 @@ pub enum Ev {
     JobController(crate::control::job::Ev),
     /// A call of the Job controller reaches the API server.
     JobWrite(Box<crate::control::job::Write>),
+    /// The scenario creates (or, when one of that name exists, updates) a DaemonSet.
+    ApplyDaemonSet(Arc<crate::spec::DaemonSetSpec>),
+    /// A message to the DaemonSet controller.
+    DaemonSetController(crate::control::daemon::Ev),
+    /// A call of the DaemonSet controller reaches the API server.
+    DaemonSetWrite(Box<crate::control::daemon::Write>),
 }
 
 /// A scenario action with its pod (and container) resolved.
@@ -229,6 +236,8 @@ pub enum Applied {
     Claim(Arc<ClaimSpec>),
     /// A Job, created or given a new spec.
     Job(Arc<crate::spec::JobSpec>),
+    /// A DaemonSet, created or given a new spec.
+    DaemonSet(Arc<crate::spec::DaemonSetSpec>),
 }
 
 /// An action at its time.
@@ -260,6 +269,7 @@ pub struct Setup {
     /// The PodDisruptionBudgets the manifests create.
     pub pdbs: Vec<Arc<crate::spec::PdbSpec>>,
     pub jobs: Vec<Arc<crate::spec::JobSpec>>,
+    pub daemon_sets: Vec<Arc<crate::spec::DaemonSetSpec>>,
 }
 
 impl Setup {
@@ -324,6 +334,8 @@ pub struct World {
     seed: u64,
     /// The Job controller, present when the manifests or an apply bring a Job.
     jobs: Option<crate::control::job::Controller>,
+    /// The DaemonSet controller, present when the manifests or an apply bring a DaemonSet.
+    daemon_sets: Option<crate::control::daemon::Controller>,
 }
 
 impl World {
@@ -414,6 +426,8 @@ impl World {
             seed,
             jobs: (!setup.jobs.is_empty() || setup.applies(|o| matches!(o, Applied::Job(_))))
                 .then(|| crate::control::job::Controller::new(setup.cluster.clone(), seed)),
+            daemon_sets: (!setup.daemon_sets.is_empty() || setup.applies(|o| matches!(o, Applied::DaemonSet(_))))
+                .then(|| crate::control::daemon::Controller::new(setup.cluster.clone(), seed)),
         };
         if setup.actions.iter().any(|a| matches!(a.action, Action::NodeDown { .. } | Action::Reboot { .. })) {
             w.start_node_lifecycle(seed);
@@ -428,6 +442,7 @@ impl World {
         );
         w.subscribe_disruption();
         w.subscribe_jobs();
+        w.subscribe_daemon_sets();
         for (i, k) in w.kubelets.iter_mut().enumerate() {
             let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32), 0) };
             let mut ctx = Ctx { q: &mut out, trace: &mut w.trace };
@@ -453,6 +468,9 @@ impl World {
         }
         for j in &setup.jobs {
             w.q.at(SimTime::ZERO, Ev::ApplyJob(j.clone()));
+        }
+        for d in &setup.daemon_sets {
+            w.q.at(SimTime::ZERO, Ev::ApplyDaemonSet(d.clone()));
         }
         for i in 0..w.clients.len() {
             if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i], &w.clients[i].name) {
@@ -619,6 +637,11 @@ impl World {
             Ev::ApplyJob(spec) => self.apply_job(spec),
             Ev::JobController(ev) => drive(self.jobs.as_mut(), ev, &mut self.q, &mut self.trace, routes::jobs),
             Ev::JobWrite(write) => self.job_write(*write),
+            Ev::ApplyDaemonSet(spec) => self.apply_daemon_set(spec),
+            Ev::DaemonSetController(ev) => {
+                drive(self.daemon_sets.as_mut(), ev, &mut self.q, &mut self.trace, routes::daemon_sets)
+            }
+            Ev::DaemonSetWrite(write) => self.daemon_set_write(*write),
             Ev::Kubelet(node, _, kev) => {
                 if let Some(k) = self.kubelets.get_mut(node.index()) {
                     let mut out =
@@ -713,6 +736,10 @@ impl World {
                     Applied::Service(spec) => {
                         self.trace.push(now, Record::Scenario { object: format!("service/{}", spec.name), what });
                         self.api.create_service(spec, self.cluster.service_cidr, now, &mut self.trace);
+                    }
+                    Applied::DaemonSet(spec) => {
+                        self.trace.push(now, Record::Scenario { object: format!("daemonset/{}", spec.name), what });
+                        self.apply_daemon_set(spec);
                     }
                 }
             }

@@ -108,6 +108,8 @@ pub fn subject(api: &ApiServer, record: &Record) -> Label {
         Record::Deployment { deployment, .. } => (Arc::from(format!("deploy/{}", deployment.spec.name)), ""),
         Record::Pdb { pdb, .. } => (Arc::from(format!("pdb/{}", pdb.spec.name)), ""),
         Record::Job { job, .. } => (Arc::from(format!("job/{}", job.spec.name)), ""),
+        Record::DaemonSet { ds, .. } => (Arc::from(format!("ds/{}", ds.spec.name)), ""),
+        Record::Node { node, .. } => (Arc::from(format!("node/{}", node.name)), ""),
         _ => (Arc::from("?"), ""),
     };
     Label::new(What::Watch, subject).with(detail)
@@ -123,6 +125,7 @@ pub enum Subscriber {
     Collector,
     Disruption,
     Jobs,
+    DaemonSets,
 }
 
 impl Subscriber {
@@ -135,6 +138,7 @@ impl Subscriber {
             Subscriber::Deployments => deploy::Controller::watched(record).map(Ev::DeploymentController),
             Subscriber::Collector => gc::Collector::watched(record).map(Ev::Collector),
             Subscriber::Jobs => crate::control::job::Controller::watched(record).map(Ev::JobController),
+            Subscriber::DaemonSets => crate::control::daemon::Controller::watched(record).map(Ev::DaemonSetController),
             Subscriber::Disruption => {
                 crate::control::disruption::Controller::watched(record).map(Ev::DisruptionController)
             }

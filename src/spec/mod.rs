@@ -6,6 +6,7 @@
 
 mod claim;
 mod config;
+pub mod daemonset;
 mod disruption;
 pub mod job;
 mod ports;
@@ -15,6 +16,7 @@ mod workload;
 
 pub use claim::{BindingMode, ClaimSpec, StorageClass};
 pub use config::{ConfigKind, ConfigNeeds, ConfigRef, EnvNeed, VolumeNeed, VolumeSource};
+pub use daemonset::DaemonSetSpec;
 pub use disruption::{Budget, PdbSpec, UnhealthyPodEvictionPolicy};
 pub use job::JobSpec;
 pub use ports::AssumedPort;

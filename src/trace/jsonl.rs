@@ -124,6 +124,10 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
                 line.object(e.t, kind.as_str(), &super::render_jobs::job(job, clock))?;
                 line.kubectl_rows(e.t, &e.record, &mut workloads, &job.spec.namespace)?
             }
+            Record::DaemonSet { kind, ds } => {
+                line.object(e.t, kind.as_str(), &super::render_daemonsets::daemon_set(ds, clock))?;
+                line.kubectl_rows(e.t, &e.record, &mut workloads, &ds.spec.namespace)?
+            }
             Record::Claim { kind, claim } => line.object(e.t, kind.as_str(), &render::claim(claim, clock))?,
             Record::Pdb { kind, pdb } => line.object(e.t, kind.as_str(), &super::render_disruption::pdb(pdb, clock))?,
             Record::Node { kind, node } => line.object(e.t, kind.as_str(), &render::node(node, clock))?,

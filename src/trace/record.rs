@@ -289,6 +289,11 @@ pub enum Record {
         object: String,
         what: String,
     },
+    /// A DaemonSet written.
+    DaemonSet {
+        kind: WatchKind,
+        ds: Arc<crate::api::daemonset::ApiDaemonSet>,
+    },
 }
 
 impl Record {
@@ -306,6 +311,7 @@ impl Record {
             | Record::Claim { .. }
             | Record::Pdb { .. }
             | Record::Job { .. }
+            | Record::DaemonSet { .. }
             | Record::Node { .. }
             | Record::ProxySync(_)
             | Record::Request(_)

@@ -106,9 +106,11 @@ impl RowType {
         match record {
             Record::Pod { .. } => RowType::Pod,
             Record::Service { .. } | Record::Slice { .. } => RowType::Service,
-            Record::ReplicaSet { .. } | Record::Deployment { .. } | Record::Pdb { .. } | Record::Job { .. } => {
-                RowType::Workload
-            }
+            Record::ReplicaSet { .. }
+            | Record::Deployment { .. }
+            | Record::Pdb { .. }
+            | Record::Job { .. }
+            | Record::DaemonSet { .. } => RowType::Workload,
             Record::Claim { .. } => RowType::Claim,
             Record::Node { .. } => RowType::Node,
             Record::ProxySync(_) => RowType::Proxy,
@@ -349,6 +351,7 @@ fn namespace_of(record: &Record) -> Option<Arc<str>> {
         Record::Claim { claim, .. } => Some(claim.spec.namespace.clone()),
         Record::Pdb { pdb, .. } => Some(pdb.spec.namespace.clone()),
         Record::Job { job, .. } => Some(Arc::from(job.spec.namespace.as_str())),
+        Record::DaemonSet { ds, .. } => Some(Arc::from(ds.spec.namespace.as_str())),
         _ => None,
     }
 }

@@ -22,6 +22,7 @@ pub struct WorkloadRows {
     replica_sets: HashMap<Arc<str>, Arc<ApiReplicaSet>>,
     deployments: HashMap<Arc<str>, Arc<ApiDeployment>>,
     jobs: HashMap<Arc<str>, Arc<crate::api::job::ApiJob>>,
+    daemon_sets: HashMap<Arc<str>, Arc<crate::api::daemonset::ApiDaemonSet>>,
 }
 
 impl WorkloadRows {
@@ -61,6 +62,18 @@ impl WorkloadRows {
                 }
                 let old = self.jobs.insert(job.meta.uid.clone(), job.clone());
                 super::job_rows::job_rows(old.as_deref(), job, &mut |what, why| push(object.clone(), what, why));
+            }
+            Record::DaemonSet { kind, ds } => {
+                let object = format!("daemonset/{}", ds.spec.name);
+                if *kind == WatchKind::Deleted {
+                    self.daemon_sets.remove(&ds.meta.uid);
+                    push(object, "deleted".into(), String::new());
+                    return;
+                }
+                let old = self.daemon_sets.insert(ds.meta.uid.clone(), ds.clone());
+                super::daemonset_rows::daemon_set_rows(old.as_deref(), ds, &mut |what, why| {
+                    push(object.clone(), what, why)
+                });
             }
             _ => {}
         }

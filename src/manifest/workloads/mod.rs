@@ -17,9 +17,12 @@
 //! Deployments and ReplicaSets exist.
 
 mod build;
+mod daemonset;
+mod daemonset_validation;
 mod defaults;
 mod job;
 mod job_validation;
+pub use daemonset::read_daemon_set;
 pub use job::{JOB_CONTROLLER, read_job};
 mod selector;
 pub(super) use selector::validate_selector;
