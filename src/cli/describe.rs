@@ -34,7 +34,7 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
     };
     let (kind, name) = match resource(&args.resource) {
         Err(_) => return bad(stderr, unknown_kind(&args.resource)),
-        Ok((Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node | Kind::Job, _)) => {
+        Ok((Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node | Kind::Job | Kind::DaemonSet, _)) => {
             let e = format!(
                 "resource {:?}: podsim describes pods, deployments, replicasets, services and endpointslices",
                 args.resource
@@ -83,7 +83,7 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
             let events = view.events("EndpointSlice", &s.metadata.uid);
             describe_network::describe_endpoint_slice(&s, &events, now)
         }),
-        Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node | Kind::Job => None,
+        Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node | Kind::Job | Kind::DaemonSet => None,
     };
     // The objects are podsim's own renderings: one that does not read back is a bug, said as such.
     let Some(text) = text else {

@@ -37,9 +37,10 @@ pub(super) fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
         "poddisruptionbudgets" | "poddisruptionbudget" | "pdb" | "poddisruptionbudgets.policy" => Kind::Pdb,
         "nodes" | "node" | "no" => Kind::Node,
         "jobs" | "job" | "jobs.batch" => Kind::Job,
+        "daemonsets" | "daemonset" | "ds" | "daemonsets.apps" => Kind::DaemonSet,
         other => {
             return Err(format!(
-                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, jobs, services, endpointslices, events, persistentvolumeclaims, poddisruptionbudgets and nodes)"
+                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, jobs, daemonsets, services, endpointslices, events, persistentvolumeclaims, poddisruptionbudgets and nodes)"
             ));
         }
     };
@@ -101,6 +102,10 @@ fn object(
             let j = crate::trace::render_jobs::job(job, clock);
             (*kind, serde_json::to_value(&j).ok()?, job.spec.namespace.clone(), job.spec.name.clone())
         }
+        (Record::DaemonSet { kind, ds }, Kind::DaemonSet) => {
+            let d = crate::trace::render_daemonsets::daemon_set(ds, clock);
+            (*kind, serde_json::to_value(&d).ok()?, ds.spec.namespace.clone(), ds.spec.name.clone())
+        }
         (Record::Slice { kind, slice }, Kind::EndpointSlice) => {
             let s = render_network::endpoint_slice(slice, services.get(&slice.service)?, clock);
             (*kind, serde_json::to_value(&s).ok()?, slice.namespace.to_string(), slice.name.to_string())
@@ -124,6 +129,7 @@ fn row(kind: Kind, o: &Object, now: Timestamp, wide: bool) -> Option<Vec<String>
         Kind::Pdb => printers::pdb_row(&serde_json::from_value(v).ok()?, now),
         Kind::Node => printers::node_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::Job => printers::job_row(&serde_json::from_value(v).ok()?, now, wide),
+        Kind::DaemonSet => printers::daemon_set_row(&serde_json::from_value(v).ok()?, now, wide),
     })
 }
 
@@ -301,6 +307,7 @@ pub(super) fn not_found(kind: Kind, name: Option<&str>, namespace: &str, all: bo
         Kind::Deployment => "deployments.apps",
         Kind::ReplicaSet => "replicasets.apps",
         Kind::Job => "jobs.batch",
+        Kind::DaemonSet => "daemonsets.apps",
         Kind::Service => "services",
         Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
         Kind::Event => "events",

@@ -10,6 +10,7 @@ mod duration;
 mod get_pods;
 pub mod printers;
 pub mod rollout_status;
+pub mod rollout_status_daemonset;
 pub mod rollout_watch;
 pub mod selector;
 pub mod tabwriter;

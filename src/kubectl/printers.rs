@@ -32,6 +32,10 @@ pub fn header(kind: Kind, wide: bool) -> Vec<String> {
         Kind::Event => (&["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], &[]),
         Kind::Pdb => (&["NAME", "MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS", "AGE"], &[]),
         Kind::Job => (&["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"], &["CONTAINERS", "IMAGES", "SELECTOR"]),
+        Kind::DaemonSet => (
+            &["NAME", "DESIRED", "CURRENT", "READY", "UP-TO-DATE", "AVAILABLE", "NODE SELECTOR", "AGE"],
+            &["CONTAINERS", "IMAGES", "SELECTOR"],
+        ),
         Kind::Node => (
             &["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
             &["INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME"],
@@ -61,6 +65,7 @@ pub enum Kind {
     /// Nodes (cluster-scoped).
     Node,
     Job,
+    DaemonSet,
 }
 
 /// The kind as kubectl names it before a name when it shows kinds
@@ -77,6 +82,7 @@ pub fn qualified_kind(kind: Kind) -> &'static str {
         Kind::Pdb => "poddisruptionbudget.policy",
         Kind::Node => "node",
         Kind::Job => "job.batch",
+        Kind::DaemonSet => "daemonset.apps",
     }
 }
 
@@ -211,6 +217,34 @@ pub fn job_row(j: &k8s_openapi::api::batch::v1::Job, now: Timestamp, wide: bool)
     if wide {
         row.extend(containers(Some(&spec.template)));
         row.push(selector(spec.selector.as_ref()));
+    }
+    row
+}
+
+/// `printDaemonSet`'s row: the status counts, the template's node selector
+/// (`labels.FormatLabels`, `<none>` when empty); with -o wide the
+/// containers, images and selector.
+pub fn daemon_set_row(d: &k8s_openapi::api::apps::v1::DaemonSet, now: Timestamp, wide: bool) -> Vec<String> {
+    let spec = &d.spec;
+    let s = d.status.clone().unwrap_or_default();
+    let node_selector = spec.template.spec.as_ref().and_then(|p| p.node_selector.clone()).unwrap_or_default();
+    let node_selector = match node_selector.is_empty() {
+        true => "<none>".to_string(),
+        false => node_selector.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(","),
+    };
+    let mut row = vec![
+        name(&d.metadata),
+        s.desired_number_scheduled.to_string(),
+        s.current_number_scheduled.to_string(),
+        s.number_ready.to_string(),
+        s.updated_number_scheduled.unwrap_or(0).to_string(),
+        s.number_available.unwrap_or(0).to_string(),
+        node_selector,
+        age(&d.metadata, now),
+    ];
+    if wide {
+        row.extend(containers(Some(&spec.template)));
+        row.push(selector(Some(&spec.selector)));
     }
     row
 }

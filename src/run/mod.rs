@@ -724,14 +724,23 @@ pub fn simulate_state(setup: &Setup, seed: u64, until: SimTime) -> Trace {
     World::keeping(setup, seed, Keep::State).run(until)
 }
 
-/// Adds what `kubectl rollout status deployment/NAME --timeout=T` printed,
-/// run right after each rollout (`apply` action) of the setup.
+/// Adds what `kubectl rollout status deployment/NAME --timeout=T` (or
+/// `daemonset/NAME`) printed, run right after each rollout (`apply`
+/// action) of the setup.
 pub fn add_rollout_status(trace: &mut Trace, setup: &Setup, timeout: SimDuration) {
     for a in setup.actions.iter() {
-        let SimAction::Apply { object: Applied::Deployment(deployment), .. } = &a.action else { continue };
-        let command: Arc<str> =
-            Arc::from(format!("kubectl rollout status deployment/{} --timeout={timeout}", deployment.name));
-        for (t, verdict) in crate::kubectl::rollout_watch::watch(trace, &deployment.name, a.at, Some(timeout)) {
+        let (kind, name, lines) = match &a.action {
+            SimAction::Apply { object: Applied::Deployment(d), .. } => {
+                ("deployment", &d.name, crate::kubectl::rollout_watch::watch(trace, &d.name, a.at, Some(timeout)))
+            }
+            SimAction::Apply { object: Applied::DaemonSet(d), .. } => {
+                let lines = crate::kubectl::rollout_status_daemonset::watch(trace, &d.name, a.at, Some(timeout));
+                ("daemonset", &d.name, lines)
+            }
+            _ => continue,
+        };
+        let command: Arc<str> = Arc::from(format!("kubectl rollout status {kind}/{name} --timeout={timeout}"));
+        for (t, verdict) in lines {
             let exit = verdict.exit_code();
             let line = match verdict {
                 Verdict::Waiting(l) | Verdict::Done(l) | Verdict::Failed(l) => l,
