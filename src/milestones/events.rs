@@ -3,7 +3,7 @@
 //! A test checks every milestone of the model scenarios against it.
 
 /// The subject kinds milestones are about.
-pub const SUBJECT_KINDS: [&str; 6] = ["pod", "svc", "client", "deploy", "job", "node"];
+pub const SUBJECT_KINDS: [&str; 7] = ["pod", "svc", "client", "deploy", "job", "node", "ds"];
 
 /// An event word; `#` means numbered (`restart#2`), `(` takes an argument.
 const POD: &[&str] = &[
@@ -66,6 +66,7 @@ const SERVICE: &[&str] = &[
 const CLIENT: &[&str] = &["first_ok", "last_ok"];
 const DEPLOYMENT: &[&str] = &["rollout_started", "rollout_complete", "progress_deadline_exceeded"];
 const NODE: &[&str] = &["not_ready", "ready", "no_execute", "rebooted#"];
+const DAEMONSET: &[&str] = &["rollout_complete"];
 const JOB: &[&str] = &["started", "failure_target", "failed", "success_criteria_met", "complete", "suspended"];
 
 /// Whether a subject can have an event.
@@ -87,6 +88,7 @@ pub fn check(subject: &str, event: &str) -> EventCheck {
         ["deploy", ..] => DEPLOYMENT,
         ["node", _] => NODE,
         ["job", _] => JOB,
+        ["ds", _] => DAEMONSET,
         _ => &[],
     };
     let known = events.iter().any(|e| match e.strip_suffix('#') {

@@ -6,13 +6,15 @@
 //! A name is `<subject>:<event>`. Subjects: `pod/<alias>` (see [`names`] for
 //! the seed-independent aliases of ReplicaSet pods), `pod/<alias>/<container>`,
 //! `svc/<service>`, `client/<client>`, `deploy/<deployment>@rev<k>`,
-//! `job/<job>`, `node/<node>`. An event
+//! `job/<job>`, `node/<node>`, `ds/<daemonset>@gen<k>` (its template
+//! generation `k`). An event
 //! is a word, optionally numbered (`restart#2`) or with arguments in
 //! parentheses (`endpoint_ready(pod/web@rev1#1)`,
 //! `programmed(node/kind-worker)`). Each milestone is the first time its
 //! event happened, unless its name says otherwise (`last_…`, `#k`). The book
 //! chapter "Milestones" defines every one.
 
+mod daemonsets;
 mod deployments;
 pub mod endpoints;
 pub mod events;
@@ -59,6 +61,7 @@ pub fn extract(trace: &Trace) -> Vec<Milestone> {
             Record::Deployment { deployment, .. } => deployments.see(t, deployment, &mut found),
             Record::Node { node, .. } => nodes::see(t, node, &mut found),
             Record::Job { job, .. } => jobs::see(t, job, &mut found),
+            Record::DaemonSet { ds, .. } => daemonsets::see(t, ds, &mut found),
             _ => {}
         }
     }

@@ -39,6 +39,14 @@ pub const FUNCTIONS: &[(&str, &[&str], &str)] = &[
     ("failed_pods", &["job"], "status.failed: failed pods counted"),
     ("ready_pods", &["job"], "status.ready"),
     ("terminating_pods", &["job"], "status.terminating"),
+    ("desired_scheduled", &["ds"], "the DaemonSet's status.desiredNumberScheduled: nodes that should run its pod"),
+    ("current_scheduled", &["ds"], "status.currentNumberScheduled: those nodes with a pod"),
+    ("number_ready", &["ds"], "status.numberReady: nodes whose oldest pod is Ready"),
+    ("updated_scheduled", &["ds"], "status.updatedNumberScheduled: nodes whose oldest pod runs the current template"),
+    ("number_available", &["ds"], "status.numberAvailable"),
+    ("number_unavailable", &["ds"], "status.numberUnavailable: desired nodes without an available pod"),
+    ("misscheduled", &["ds"], "status.numberMisscheduled: pods on nodes that should not run one"),
+    ("max_pods_per_node", &["ds"], "the most pods of the DaemonSet, not finished and not gone, on one node"),
 ];
 
 /// The state function `name`, with the subject kinds it takes.
