@@ -1,0 +1,234 @@
+//! DaemonSets: one pod per node, placed by the controller's node-name
+//! affinity, and the two rolling updates of pkg/controller/daemon/update.go
+//! on three nodes — maxUnavailable 1 (delete first: at most one node
+//! without a Ready pod, the next node only once the previous one's new pod
+//! is available) and maxSurge 1 (create first: every node keeps a Ready pod).
+
+use super::podsim;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// A pod of the DaemonSet as the JSONL shows it over the run.
+#[derive(Debug, Default, Clone)]
+struct Pod {
+    node: String,
+    generation: String,
+    created: f64,
+    /// When kubectl would first show it Ready, and not Ready again.
+    ready: Option<f64>,
+    unready: Option<f64>,
+    /// When its deletion began, and when it reached a terminal phase.
+    deleting: Option<f64>,
+    terminal: Option<f64>,
+    gone: Option<f64>,
+}
+
+#[derive(Debug, Default)]
+struct Seen {
+    pods: BTreeMap<String, Pod>,
+    /// The DaemonSet's last status.
+    status: Value,
+    /// The first pod's tolerations and affinity.
+    first: Value,
+    /// (t, reason, message) of the DaemonSet's events.
+    events: Vec<(f64, String, String)>,
+    /// kubectl rollout status lines.
+    rollout: Vec<String>,
+}
+
+fn seen(scenario: &str) -> Seen {
+    let run = podsim(["run", scenario, "-o", "jsonl", "--rollout-timeout", "2m"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let mut s = Seen::default();
+    for v in run.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()) {
+        let t = v["t"].as_f64().unwrap_or(-1.0);
+        let o = &v["object"];
+        match (v["type"].as_str(), o["kind"].as_str()) {
+            (Some(kind @ ("ADDED" | "MODIFIED" | "DELETED")), Some("Pod")) => {
+                let name = o["metadata"]["name"].as_str().unwrap_or_default().to_string();
+                if s.first.is_null() {
+                    s.first = o["spec"].clone();
+                }
+                let values = &o["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+                    [0]["matchFields"][0]["values"][0];
+                let p = s.pods.entry(name).or_insert_with(|| Pod {
+                    node: values.as_str().unwrap_or_default().into(),
+                    generation: o["metadata"]["labels"]["pod-template-generation"].as_str().unwrap_or_default().into(),
+                    created: t,
+                    ..Pod::default()
+                });
+                let ready = o["status"]["conditions"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|c| c["type"] == "Ready" && c["status"] == "True");
+                match (ready, p.ready) {
+                    (true, None) => p.ready = Some(t),
+                    (false, Some(_)) if p.unready.is_none() => p.unready = Some(t),
+                    _ => {}
+                }
+                if !o["metadata"]["deletionTimestamp"].is_null() && p.deleting.is_none() {
+                    p.deleting = Some(t);
+                }
+                let phase = o["status"]["phase"].as_str().unwrap_or_default();
+                if matches!(phase, "Succeeded" | "Failed") && p.terminal.is_none() {
+                    p.terminal = Some(t);
+                }
+                if kind == "DELETED" {
+                    p.gone = Some(t);
+                }
+            }
+            (Some(_), Some("DaemonSet")) => s.status = o["status"].clone(),
+            (Some("EVENT"), _) if o["involvedObject"]["kind"] == "DaemonSet" => s.events.push((
+                t,
+                o["reason"].as_str().unwrap_or_default().into(),
+                o["message"].as_str().unwrap_or_default().into(),
+            )),
+            (Some("KUBECTL"), _) => s.rollout.push(v["output"].as_str().unwrap_or_default().trim_end().into()),
+            _ => {}
+        }
+    }
+    s
+}
+
+impl Seen {
+    /// Whether `node` has a Ready pod of the DaemonSet at `t`.
+    fn ready_on(&self, node: &str, t: f64) -> bool {
+        let ready = |p: &Pod| p.ready.is_some_and(|r| r <= t) && p.unready.is_none_or(|u| u > t);
+        self.pods.values().any(|p| p.node == node && ready(p))
+    }
+
+    /// The instants anything about a pod changed.
+    fn instants(&self) -> Vec<f64> {
+        let mut all: Vec<f64> = self
+            .pods
+            .values()
+            .flat_map(|p| [Some(p.created), p.ready, p.unready, p.deleting, p.terminal, p.gone])
+            .flatten()
+            .collect();
+        all.sort_by(f64::total_cmp);
+        all
+    }
+
+    /// The new-template pod of each node, by node.
+    fn new_pods(&self) -> BTreeMap<&str, &Pod> {
+        self.pods.values().filter(|p| p.generation == "2").map(|p| (p.node.as_str(), p)).collect()
+    }
+
+    /// The old-template pod of `node`.
+    fn old_pod(&self, node: &str) -> &Pod {
+        self.pods.values().find(|p| p.generation == "1" && p.node == node).expect("an old pod on the node")
+    }
+}
+
+const NODES: [&str; 3] = ["node-1", "node-2", "node-3"];
+
+/// The pods the controller makes (`CreatePodTemplate`,
+/// `ReplaceDaemonSetPodNodeNameNodeAffinity`): one per node of
+/// three-nodes.yaml, each with the six tolerations
+/// `AddOrUpdateDaemonPodTolerations` adds (no seconds: forever) and a
+/// required `metadata.name In [node]` term, bound by the scheduler to that node.
+#[test]
+fn one_pod_per_node_with_the_daemon_tolerations_and_node_affinity() {
+    let s = seen("models/scenarios/ds-rolling-update.yaml");
+    let first: Vec<&Pod> = s.pods.values().filter(|p| p.generation == "1").collect();
+    let mut nodes: Vec<&str> = first.iter().map(|p| p.node.as_str()).collect();
+    nodes.sort();
+    assert_eq!(nodes, NODES, "{first:?}");
+    let tolerations: Vec<String> = s.first["tolerations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|t| {
+            format!(
+                "{}:{}:{}",
+                t["key"].as_str().unwrap_or(""),
+                t["effect"].as_str().unwrap_or(""),
+                t["tolerationSeconds"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        tolerations,
+        [
+            "node.kubernetes.io/not-ready:NoExecute:null",
+            "node.kubernetes.io/unreachable:NoExecute:null",
+            "node.kubernetes.io/disk-pressure:NoSchedule:null",
+            "node.kubernetes.io/memory-pressure:NoSchedule:null",
+            "node.kubernetes.io/pid-pressure:NoSchedule:null",
+            "node.kubernetes.io/unschedulable:NoSchedule:null",
+        ]
+    );
+    let created: Vec<&str> = s.events.iter().filter(|e| e.1 == "SuccessfulCreate").map(|e| e.2.as_str()).collect();
+    assert_eq!(created.len(), 6, "three pods, then three replacements: {created:?}");
+    assert!(created.iter().all(|m| m.starts_with("Created pod: agent-")));
+}
+
+/// maxUnavailable 1 (`rollingUpdate` with maxSurge 0): node by node, the
+/// old pod is deleted, its replacement created only once the old pod is
+/// terminal (a terminating pod still holds the node in `manage`), and the
+/// next node's old pod deleted only after this node's new pod is Ready —
+/// so at no instant are two nodes without a Ready pod; every node ends with
+/// a new-template pod and kubectl reports the rollout done.
+#[test]
+fn max_unavailable_one_updates_one_node_at_a_time() {
+    let s = seen("models/scenarios/ds-rolling-update.yaml");
+    for t in s.instants().into_iter().filter(|t| *t >= 30.0) {
+        let without = NODES.iter().filter(|n| !s.ready_on(n, t)).count();
+        assert!(without <= 1, "{without} nodes without a Ready pod at {t}");
+    }
+    let new = s.new_pods();
+    assert_eq!(new.keys().copied().collect::<Vec<_>>(), NODES, "a new pod on every node");
+    let mut order: Vec<(&str, &Pod)> = new.iter().map(|(n, p)| (*n, *p)).collect();
+    order.sort_by(|a, b| a.1.created.total_cmp(&b.1.created));
+    for (node, p) in &order {
+        let old = s.old_pod(node);
+        let terminal = old.terminal.expect("the old pod finished");
+        assert!(old.deleting.unwrap() >= 30.0);
+        // Seen by the controller's informer (watch 2–20 ms) and POSTed (api write 5–25 ms).
+        assert!(
+            p.created > terminal && p.created < terminal + 0.1,
+            "{node}: created {} after terminal {terminal}",
+            p.created
+        );
+    }
+    for pair in order.windows(2) {
+        let (ready, next_delete) = (pair[0].1.ready.unwrap(), s.old_pod(pair[1].0).deleting.unwrap());
+        assert!(
+            next_delete > ready,
+            "{} deleted at {next_delete} before {}'s new pod was Ready at {ready}",
+            pair[1].0,
+            pair[0].0
+        );
+    }
+    assert_eq!(s.status["updatedNumberScheduled"], 3);
+    assert_eq!(s.status["numberAvailable"], 3);
+    assert_eq!(s.status["observedGeneration"], 2);
+    assert_eq!(s.rollout.last().map(String::as_str), Some("daemon set \"agent\" successfully rolled out"));
+    assert_eq!(s.rollout.first().map(String::as_str), Some("Waiting for daemon set spec update to be observed..."));
+}
+
+/// maxSurge 1 (maxUnavailable 0): each node's new pod is created while
+/// its old one runs, the old one deleted only after the new one is Ready
+/// (`manage`'s surge branch, or `rollingUpdate`'s), so every node has a
+/// Ready pod at every instant, and at most one node runs a second pod
+/// not being deleted.
+#[test]
+fn max_surge_one_keeps_every_node_ready() {
+    let s = seen("models/scenarios/ds-surge-update.yaml");
+    for t in s.instants().into_iter().filter(|t| *t >= 10.0) {
+        for n in NODES {
+            assert!(s.ready_on(n, t), "{n} without a Ready pod at {t}");
+        }
+        let live = |p: &Pod| p.created <= t && p.deleting.is_none_or(|d| d > t);
+        let surging = NODES.iter().filter(|n| s.pods.values().filter(|p| p.node == **n && live(p)).count() > 1).count();
+        assert!(surging <= 1, "{surging} nodes surging at {t}");
+    }
+    for (node, p) in s.new_pods() {
+        let old = s.old_pod(node);
+        assert!(p.created < old.deleting.unwrap(), "{node}: the new pod comes first");
+        assert!(old.deleting.unwrap() > p.ready.unwrap(), "{node}: the old pod goes once the new one is Ready");
+    }
+    assert_eq!(s.status["updatedNumberScheduled"], 3);
+    assert_eq!(s.rollout.last().map(String::as_str), Some("daemon set \"agent\" successfully rolled out"));
+}
