@@ -123,3 +123,115 @@ fn daemon_set_spec(ds: DaemonSet, pod: Pod) -> (DaemonSetSpec, Vec<(String, Stri
     };
     (built, warnings)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::SourceFile;
+    use crate::source::parse_documents;
+    use crate::spec::IntOrPercent;
+    use serde_json::json;
+    use std::sync::Arc;
+
+    /// Reads `object` as a DaemonSet: the typed spec, and each problem as `<field>: <message>`.
+    fn read(object: Value) -> (Option<DaemonSetSpec>, Vec<String>) {
+        let file = Arc::new(SourceFile { name: "ds.yaml".into(), text: object.to_string() });
+        let d = parse_documents(&file).expect("parses").remove(0);
+        let mut problems = Vec::new();
+        let spec = read_daemon_set(&d, d.to_json(), "", &mut problems);
+        (spec, problems.iter().map(|p| format!("{}: {}", p.field.as_deref().unwrap_or("-"), p.message)).collect())
+    }
+
+    fn ds(spec: Value) -> Value {
+        let mut base = json!({
+            "selector": {"matchLabels": {"app": "agent"}},
+            "template": {"metadata": {"labels": {"app": "agent"}}, "spec": {"containers": [{"name": "agent", "image": "agent:1"}]}},
+        });
+        if let (Some(b), Some(s)) = (base.as_object_mut(), spec.as_object()) {
+            b.extend(s.clone());
+        }
+        json!({"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent"}, "spec": base})
+    }
+
+    /// `SetDefaults_DaemonSet`: RollingUpdate, maxUnavailable 1, maxSurge 0, 10 revisions.
+    #[test]
+    fn defaults() {
+        let (spec, problems) = read(ds(json!({})));
+        assert_eq!(problems, Vec::<String>::new());
+        let spec = spec.unwrap();
+        let rolling =
+            DaemonStrategy::RollingUpdate { max_unavailable: IntOrPercent::Int(1), max_surge: IntOrPercent::Int(0) };
+        assert_eq!(spec.strategy, rolling);
+        assert_eq!(spec.revision_history_limit, 10);
+        assert_eq!(spec.labels.get("app").map(String::as_str), Some("agent"), "the template's labels");
+        let (spec, _) = read(ds(json!({"updateStrategy": {"type": "OnDelete"}})));
+        assert_eq!(spec.unwrap().strategy, DaemonStrategy::OnDelete);
+    }
+
+    /// `ValidateDaemonSetSpec` and `ValidateRollingUpdateDaemonSet`, message by message.
+    #[test]
+    fn validation_messages() {
+        let errors = |spec: Value| read(ds(spec)).1;
+        assert_eq!(
+            errors(json!({"updateStrategy": {"rollingUpdate": {"maxSurge": 1}}})),
+            [
+                "spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero"
+            ]
+        );
+        assert_eq!(
+            errors(json!({"updateStrategy": {"rollingUpdate": {"maxUnavailable": 0}}})),
+            ["spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0"]
+        );
+        assert_eq!(
+            errors(json!({"updateStrategy": {"rollingUpdate": {"maxUnavailable": "120%"}}})),
+            ["spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 120%: must not be greater than 100%"]
+        );
+        assert_eq!(
+            errors(json!({"updateStrategy": {"type": "Recreate"}})),
+            [
+                "spec.updateStrategy: Unsupported value: apps.DaemonSetUpdateStrategy{Type:\"Recreate\", RollingUpdate:(*apps.RollingUpdateDaemonSet)(nil)}: supported values: \"RollingUpdate\", \"OnDelete\""
+            ]
+        );
+        assert_eq!(
+            errors(json!({"selector": {"matchLabels": {"app": "other"}}})),
+            [
+                "spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"agent\"}: `selector` does not match template `labels`"
+            ]
+        );
+        assert_eq!(
+            errors(json!({"selector": {}})),
+            [
+                "spec.selector: Invalid value: &LabelSelector{MatchLabels:map[string]string{},MatchExpressions:[]LabelSelectorRequirement{},}: empty selector is invalid for daemonset"
+            ]
+        );
+        assert_eq!(
+            errors(json!({"minReadySeconds": -1})),
+            ["spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0"]
+        );
+        let mut never = ds(json!({}));
+        never["spec"]["template"]["spec"]["restartPolicy"] = json!("Never");
+        assert_eq!(
+            read(never).1,
+            ["spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\""]
+        );
+    }
+
+    /// The node selector and required node affinity are the controller's
+    /// to read; preferred terms are reported as left out.
+    #[test]
+    fn placement_is_modelled() {
+        let mut selector = ds(json!({}));
+        selector["spec"]["template"]["spec"]["nodeSelector"] = json!({"disk": "ssd"});
+        assert_eq!(read(selector).1, Vec::<String>::new());
+        let mut preferred = ds(json!({}));
+        preferred["spec"]["template"]["spec"]["affinity"] = json!({"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 1, "preference": {"matchExpressions": [{"key": "disk", "operator": "In", "values": ["ssd"]}]}}
+        ]}});
+        let problems = read(preferred).1;
+        assert_eq!(problems.len(), 1);
+        assert!(
+            problems[0].starts_with("spec.template.spec.affinity: only required node affinity is modelled"),
+            "{problems:?}"
+        );
+    }
+}
