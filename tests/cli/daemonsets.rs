@@ -232,3 +232,22 @@ fn max_surge_one_keeps_every_node_ready() {
     assert_eq!(s.status["updatedNumberScheduled"], 3);
     assert_eq!(s.rollout.last().map(String::as_str), Some("daemon set \"agent\" successfully rolled out"));
 }
+
+/// A node lost (`ds-node-down.yaml`): the unreachable NoSchedule taint makes
+/// `shouldRun` false but NoExecute is tolerated for ever
+/// (`shouldContinueRunning`), so the pod stays — not evicted 300 s after
+/// the NoExecute taint as a Deployment's would be — and the status says
+/// DESIRED 2, misscheduled 1 (`updateDaemonSetStatus` counts by shouldRun).
+#[test]
+fn a_lost_node_keeps_its_pod_and_leaves_desired() {
+    let s = seen("models/scenarios/ds-node-down.yaml");
+    assert_eq!(s.pods.len(), 3, "no pod made for the lost node: {:?}", s.pods);
+    assert!(s.pods.values().all(|p| p.deleting.is_none()), "no pod evicted: {:?}", s.pods);
+    let on_2 = s.pods.values().find(|p| p.node == "node-2").unwrap();
+    // Marked not Ready by the node lifecycle controller after the 50 s grace.
+    assert!(on_2.unready.is_some_and(|t| t > 70.0 && t < 95.0), "{on_2:?}");
+    assert_eq!(s.status["desiredNumberScheduled"], 2);
+    assert_eq!(s.status["currentNumberScheduled"], 2);
+    assert_eq!(s.status["numberMisscheduled"], 1);
+    assert_eq!(s.status["numberReady"], 2);
+}
