@@ -303,6 +303,15 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                 };
                 push(format!("{kind}/{}", ev.pod), ev.reason.into(), ev.message.clone());
             }
+            // The DaemonSet controller's: which pod it made or deleted, and why.
+            Record::Event(ev)
+                if matches!(
+                    ev.source,
+                    crate::trace::record::EventSource::Controller { component: "daemonset-controller", .. }
+                ) =>
+            {
+                push(format!("daemonset/{}", ev.pod), ev.reason.into(), ev.message.clone());
+            }
             _ => {}
         }
         // Rows about namespaced objects carry the record's namespace.
