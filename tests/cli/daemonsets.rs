@@ -251,3 +251,36 @@ fn a_lost_node_keeps_its_pod_and_leaves_desired() {
     assert_eq!(s.status["numberMisscheduled"], 1);
     assert_eq!(s.status["numberReady"], 2);
 }
+
+/// `updateStrategy: OnDelete`: a new template replaces no pod by itself
+/// (`rollingUpdate` is not called); a pod the user deletes comes back with
+/// the new template once it is gone (`manage`), the others keep the old one;
+/// `kubectl rollout status` refuses the strategy.
+#[test]
+fn on_delete_replaces_only_what_the_user_deletes() {
+    let dir = crate::TempDir::new("ds-on-delete");
+    let manifest = std::fs::read_to_string("models/manifests/ds-agent.yaml")
+        .unwrap()
+        .replace("  template:\n", "  updateStrategy: {type: OnDelete}\n  template:\n");
+    dir.write("ds.yaml", &manifest);
+    dir.write("ds-v2.yaml", &manifest.replace("agent:1.0", "agent:1.1"));
+    let cluster = format!("{}/models/clusters/three-nodes.yaml", env!("CARGO_MANIFEST_DIR"));
+    let scenario = dir.write(
+        "scenario.yaml",
+        &format!(
+            "manifests: [ds.yaml]\ncluster: {cluster}\nseed: 1\nuntil: 120s\nactions:\n- {{at: 30s, apply: ds-v2.yaml}}\n- {{at: 60s, delete: pod/agent-*}}\n"
+        ),
+    );
+    let s = seen(&scenario);
+    let deleted: Vec<&Pod> = s.pods.values().filter(|p| p.deleting.is_some()).collect();
+    assert_eq!(deleted.len(), 1, "only the pod the user deleted: {:?}", s.pods);
+    assert!(deleted[0].deleting.unwrap() >= 60.0);
+    let new = s.new_pods();
+    assert_eq!(new.len(), 1, "{:?}", s.pods);
+    let (node, p) = new.into_iter().next().unwrap();
+    assert_eq!(node, deleted[0].node);
+    assert!(p.created > deleted[0].terminal.unwrap());
+    assert_eq!(s.status["updatedNumberScheduled"], 1);
+    assert_eq!(s.status["numberAvailable"], 3);
+    assert_eq!(s.rollout, ["error: rollout status is only available for RollingUpdate strategy type"]);
+}
