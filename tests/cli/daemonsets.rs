@@ -284,3 +284,26 @@ fn on_delete_replaces_only_what_the_user_deletes() {
     assert_eq!(s.status["numberAvailable"], 3);
     assert_eq!(s.rollout, ["error: rollout status is only available for RollingUpdate strategy type"]);
 }
+
+/// `podsim check` reads `kubectl get ds` rows (`printDaemonSet`'s columns)
+/// and judges each status write: CURRENT ≤ DESIRED, READY and UP-TO-DATE ≤
+/// CURRENT, AVAILABLE ≤ READY — podsim's own `get ds -w` holds them, a row
+/// with more available than ready pods breaks them.
+#[test]
+fn check_judges_daemon_set_rows() {
+    let dir = crate::TempDir::new("ds-check");
+    let watch = podsim(["get", "ds", "models/scenarios/ds-rolling-update.yaml", "-w"]);
+    assert_eq!(watch.code, Some(0), "{watch:?}");
+    let recorded = dir.write("watch.txt", &format!("$ kubectl get ds -w\n{}", watch.stdout));
+    let run = podsim(["check", &recorded]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("(DaemonSet agent) (20 row(s)"), "{run:?}");
+    assert!(run.stdout.contains("holds     controller-counts"), "{run:?}");
+    let bad = dir.write(
+        "bad.txt",
+        "NAME    DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR   AGE\nagent   3         3         2       3            3           <none>          5m\n",
+    );
+    let run = podsim(["check", &bad]);
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stdout.contains("expected AVAILABLE ≤ READY (2)"), "{run:?}");
+}
