@@ -586,7 +586,15 @@ fn resolve_apply(
         }
         out.push(SimAction::Apply { file: name.clone(), object: Applied::Job(Arc::new(j.clone())) });
     }
-    for d in &loaded.daemon_sets {
+    for (i, d) in loaded.daemon_sets.iter().enumerate() {
+        // `ValidateDaemonSetSpecUpdate`: the selector of apps/v1 is immutable.
+        let before = earlier().flat_map(|m| &m.daemon_sets).find(|m| m.name == d.name && m.namespace == d.namespace);
+        if let Some(before) = before.filter(|b| b.object.spec.selector != d.object.spec.selector) {
+            let selector = crate::manifest::workloads::go_string(&d.object.spec.selector);
+            let message =
+                format!("Invalid value: {selector}: field is immutable (the DaemonSet {:?} exists)", before.name);
+            return Err(loaded.daemon_set_problem(i, "spec.selector", message));
+        }
         out.push(SimAction::Apply { file: name.clone(), object: Applied::DaemonSet(Arc::new(d.clone())) });
     }
     for c in &loaded.config {

@@ -307,3 +307,21 @@ fn check_judges_daemon_set_rows() {
     assert_eq!(run.code, Some(1), "{run:?}");
     assert!(run.stdout.contains("expected AVAILABLE ≤ READY (2)"), "{run:?}");
 }
+
+/// An apply that changes the selector is refused as the API server refuses
+/// it (`ValidateDaemonSetSpecUpdate`: `field is immutable`), at its line.
+#[test]
+fn an_applied_selector_change_is_refused() {
+    let dir = crate::TempDir::new("ds-selector");
+    let manifest = std::fs::read_to_string("models/manifests/ds-agent.yaml").unwrap();
+    dir.write("ds.yaml", &manifest);
+    dir.write("ds-v2.yaml", &manifest.replace("app: agent}", "app: agent2}"));
+    let cluster = format!("{}/models/clusters/three-nodes.yaml", env!("CARGO_MANIFEST_DIR"));
+    let scenario = dir.write(
+        "scenario.yaml",
+        &format!("manifests: [ds.yaml]\ncluster: {cluster}\nuntil: 60s\nactions:\n- {{at: 30s, apply: ds-v2.yaml}}\n"),
+    );
+    let run = podsim(["run", &scenario]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.contains("ds-v2.yaml:8:3: spec.selector: Invalid value: &LabelSelector{MatchLabels:map[string]string{app: agent2,},MatchExpressions:[]LabelSelectorRequirement{},}: field is immutable"), "{run:?}");
+}
