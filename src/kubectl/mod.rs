@@ -4,6 +4,7 @@
 //! recorded one read the same.
 
 pub mod describe;
+pub mod describe_daemonset;
 pub mod describe_network;
 pub mod describe_workloads;
 mod duration;

@@ -325,3 +325,24 @@ fn an_applied_selector_change_is_refused() {
     assert_eq!(run.code, Some(2), "{run:?}");
     assert!(run.stderr.contains("ds-v2.yaml:8:3: spec.selector: Invalid value: &LabelSelector{MatchLabels:map[string]string{app: agent2,},MatchExpressions:[]LabelSelectorRequirement{},}: field is immutable"), "{run:?}");
 }
+
+/// `kubectl describe ds` (`describeDaemonSet`): the five status numbers at
+/// the instant, the pods by phase, the template's new image and the
+/// controller's events, 35 s into the rollout (one node updated).
+#[test]
+fn describe_daemon_set_mid_rollout() {
+    let run = podsim(["describe", "ds/agent", "models/scenarios/ds-rolling-update.yaml", "--at", "35s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    for line in [
+        "Selector:       app=agent",
+        "Node-Selector:  <none>",
+        "Annotations:    deprecated.daemonset.template.generation: 2",
+        "Desired Number of Nodes Scheduled: 3",
+        "Number of Nodes Scheduled with Up-to-date Pods: 1",
+        "Number of Nodes Misscheduled: 0",
+        "    Image:         registry.example/agent:1.1",
+        "  Normal  SuccessfulDelete  5s    daemonset-controller  Deleted pod: agent-",
+    ] {
+        assert!(run.stdout.lines().any(|l| l.starts_with(line)), "{line:?} in\n{}", run.stdout);
+    }
+}
