@@ -372,4 +372,24 @@ mod tests {
              preemption: not eligible due to preemptionPolicy=Never."
         ));
     }
+
+    /// A DaemonSet's pod names its node (`matchFields metadata.name In`):
+    /// NodeAffinity's PreFilter leaves only that node, and the others are
+    /// `node(s) didn't satisfy plugin(s) [NodeAffinity]`,
+    /// UnschedulableAndUnresolvable (schedule_one.go `SetAbsentNodesStatus`).
+    #[test]
+    fn a_named_node_is_the_only_candidate() {
+        let nodes = [node("w1", vec![]), node("w2", vec![]), node("w3", vec![])];
+        let names = ["w3".to_string()];
+        let pod = Wanted { node_names: Some(&names), ..wanted(&[]) };
+        assert_eq!(&*choose(&nodes, &pod, empty).unwrap(), "w3");
+        let full = NodeInfo { pods: 3, ..NodeInfo::default() };
+        let info = |n: &str| if n == "w3" { &full } else { empty(n) };
+        assert_eq!(
+            pick(&nodes, &pod, info, |_| 0, Version::V1_37, |_| 0).unwrap_err().message,
+            "0/3 nodes are available: 1 Too many pods, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. \
+             preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, \
+             2 Preemption is not helpful for scheduling."
+        );
+    }
 }
