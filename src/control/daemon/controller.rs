@@ -210,6 +210,8 @@ impl Controller {
             return;
         }
         self.nodes[i].taints = taints;
+        // PR #132477: 1.35, and a 1.34 patch release (cherry-pick #133749,
+        // which patch is not known): podsim's 1.34 is 1.34.0, without it.
         let misscheduled_clause = self.cluster.version >= Version::V1_35;
         let mut queued = Vec::new();
         for ds in self.daemon_sets.list() {
@@ -444,7 +446,7 @@ impl Controller {
         if let Some(delay) = availability_requeue(&status, ds.spec.min_ready_seconds) {
             self.after(id, delay, ctx);
         }
-        if unchanged(&ds.status, &status) {
+        if unchanged(&ds.status, &status, ds.meta.generation) {
             return None;
         }
         Some(Write::Status { ds: id, read: ds.meta.resource_version, status: Box::new(status) })

@@ -42,10 +42,10 @@ pub fn availability_requeue(s: &DaemonSetStatus, min_ready_seconds: u32) -> Opti
 }
 
 /// `storeDaemonSetStatus` writes nothing when every count is the same and
-/// the generation was observed.
-pub fn unchanged(old: &DaemonSetStatus, new: &DaemonSetStatus) -> bool {
+/// the stored status has observed the DaemonSet's `generation`.
+pub fn unchanged(old: &DaemonSetStatus, new: &DaemonSetStatus, generation: i64) -> bool {
     let counts = |s: &DaemonSetStatus| DaemonSetStatus { observed_generation: 0, ..s.clone() };
-    counts(old) == counts(new) && old.observed_generation >= new.observed_generation
+    counts(old) == counts(new) && old.observed_generation >= generation
 }
 
 #[cfg(test)]
