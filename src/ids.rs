@@ -64,7 +64,11 @@ macro_rules! store_index {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DaemonSetId(pub u32);
 
-store_index!(PodId, ServiceId, SliceId, RsId, DeploymentId, PdbId, JobId, DaemonSetId);
+/// A ControllerRevision of the run (its index in the API server).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RevisionId(pub u32);
+
+store_index!(PodId, ServiceId, SliceId, RsId, DeploymentId, PdbId, JobId, DaemonSetId, RevisionId);
 
 /// An object of one of the kinds that own or are owned (ownerReferences),
 /// as the garbage collector names them.

@@ -4,6 +4,7 @@
 
 pub mod claim;
 pub mod config;
+pub mod controllerrevision;
 pub mod daemonset;
 pub mod deployment;
 pub mod disruption;
@@ -48,6 +49,7 @@ pub struct ApiServer {
     pdbs: Store<disruption::ApiPdb>,
     jobs: Store<job::ApiJob>,
     daemon_sets: Store<daemonset::ApiDaemonSet>,
+    revisions: Store<controllerrevision::ApiControllerRevision>,
     /// The last resourceVersion given: one counter for every kind (etcd's revision).
     resource_version: u64,
     /// One stream per kind, so adding a Service leaves every pod's UID as it was.
@@ -58,6 +60,7 @@ pub struct ApiServer {
     pdb_uids: Stream,
     job_uids: Stream,
     daemon_set_uids: Stream,
+    revision_uids: Stream,
     cluster_ips: Stream,
     names: Stream,
 }
@@ -73,6 +76,7 @@ impl ApiServer {
             pdbs: Store::default(),
             jobs: Store::default(),
             daemon_sets: Store::default(),
+            revisions: Store::default(),
             resource_version: 0,
             uids: Stream::new(seed, "apiserver/uid"),
             service_uids: Stream::new(seed, "apiserver/uid/service"),
@@ -81,6 +85,7 @@ impl ApiServer {
             pdb_uids: Stream::new(seed, "apiserver/uid/poddisruptionbudgets"),
             job_uids: Stream::new(seed, "apiserver/uid/jobs"),
             daemon_set_uids: Stream::new(seed, "apiserver/uid/daemonsets"),
+            revision_uids: Stream::new(seed, "apiserver/uid/controllerrevisions"),
             cluster_ips: Stream::new(seed, "apiserver/clusterip"),
             names: Stream::new(seed, "apiserver/generatename"),
         }

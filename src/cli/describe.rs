@@ -34,7 +34,7 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
     };
     let (kind, name) = match resource(&args.resource) {
         Err(_) => return bad(stderr, unknown_kind(&args.resource)),
-        Ok((Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node | Kind::Job, _)) => {
+        Ok((Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node | Kind::Job | Kind::ControllerRevision, _)) => {
             let e = format!(
                 "resource {:?}: podsim describes pods, deployments, replicasets, daemonsets, services and endpointslices",
                 args.resource
@@ -87,7 +87,7 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
             let events = view.events("DaemonSet", &d.metadata.uid);
             crate::kubectl::describe_daemonset::describe_daemon_set(&d, &view.all::<Pod>(Kind::Pod), &events, now)
         }),
-        Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node | Kind::Job => None,
+        Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node | Kind::Job | Kind::ControllerRevision => None,
     };
     // The objects are podsim's own renderings: one that does not read back is a bug, said as such.
     let Some(text) = text else {

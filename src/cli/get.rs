@@ -38,9 +38,10 @@ pub(super) fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
         "nodes" | "node" | "no" => Kind::Node,
         "jobs" | "job" | "jobs.batch" => Kind::Job,
         "daemonsets" | "daemonset" | "ds" | "daemonsets.apps" => Kind::DaemonSet,
+        "controllerrevisions" | "controllerrevision" | "controllerrevisions.apps" => Kind::ControllerRevision,
         other => {
             return Err(format!(
-                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, jobs, daemonsets, services, endpointslices, events, persistentvolumeclaims, poddisruptionbudgets and nodes)"
+                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, jobs, daemonsets, controllerrevisions, services, endpointslices, events, persistentvolumeclaims, poddisruptionbudgets and nodes)"
             ));
         }
     };
@@ -106,6 +107,10 @@ fn object(
             let d = crate::trace::render_daemonsets::daemon_set(ds, clock);
             (*kind, serde_json::to_value(&d).ok()?, ds.spec.namespace.clone(), ds.spec.name.clone())
         }
+        (Record::ControllerRevision { kind, revision }, Kind::ControllerRevision) => {
+            let r = crate::trace::render_daemonsets::controller_revision(revision, clock);
+            (*kind, serde_json::to_value(&r).ok()?, revision.namespace.clone(), revision.name.clone())
+        }
         (Record::Slice { kind, slice }, Kind::EndpointSlice) => {
             let s = render_network::endpoint_slice(slice, services.get(&slice.service)?, clock);
             (*kind, serde_json::to_value(&s).ok()?, slice.namespace.to_string(), slice.name.to_string())
@@ -130,6 +135,7 @@ fn row(kind: Kind, o: &Object, now: Timestamp, wide: bool) -> Option<Vec<String>
         Kind::Node => printers::node_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::Job => printers::job_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::DaemonSet => printers::daemon_set_row(&serde_json::from_value(v).ok()?, now, wide),
+        Kind::ControllerRevision => printers::controller_revision_row(&serde_json::from_value(v).ok()?, now),
     })
 }
 
@@ -308,6 +314,7 @@ pub(super) fn not_found(kind: Kind, name: Option<&str>, namespace: &str, all: bo
         Kind::ReplicaSet => "replicasets.apps",
         Kind::Job => "jobs.batch",
         Kind::DaemonSet => "daemonsets.apps",
+        Kind::ControllerRevision => "controllerrevisions.apps",
         Kind::Service => "services",
         Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
         Kind::Event => "events",

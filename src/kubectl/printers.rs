@@ -36,6 +36,7 @@ pub fn header(kind: Kind, wide: bool) -> Vec<String> {
             &["NAME", "DESIRED", "CURRENT", "READY", "UP-TO-DATE", "AVAILABLE", "NODE SELECTOR", "AGE"],
             &["CONTAINERS", "IMAGES", "SELECTOR"],
         ),
+        Kind::ControllerRevision => (&["NAME", "CONTROLLER", "REVISION", "AGE"], &[]),
         Kind::Node => (
             &["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
             &["INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME"],
@@ -66,6 +67,7 @@ pub enum Kind {
     Node,
     Job,
     DaemonSet,
+    ControllerRevision,
 }
 
 /// The kind as kubectl names it before a name when it shows kinds
@@ -83,6 +85,7 @@ pub fn qualified_kind(kind: Kind) -> &'static str {
         Kind::Node => "node",
         Kind::Job => "job.batch",
         Kind::DaemonSet => "daemonset.apps",
+        Kind::ControllerRevision => "controllerrevision.apps",
     }
 }
 
@@ -247,6 +250,18 @@ pub fn daemon_set_row(d: &k8s_openapi::api::apps::v1::DaemonSet, now: Timestamp,
         row.push(selector(Some(&spec.selector)));
     }
     row
+}
+
+/// `printControllerRevision`'s row: CONTROLLER is the controller reference
+/// as `kind.group/name` (`formatResourceName` with the kind).
+pub fn controller_revision_row(r: &k8s_openapi::api::apps::v1::ControllerRevision, now: Timestamp) -> Vec<String> {
+    let controller = r.metadata.owner_references.iter().flatten().find(|o| o.controller == Some(true));
+    let controller = controller.map_or("<none>".to_string(), |o| {
+        let group = o.api_version.split_once('/').map_or("", |(g, _)| g);
+        let kind = if group.is_empty() { o.kind.to_lowercase() } else { format!("{}.{group}", o.kind.to_lowercase()) };
+        format!("{kind}/{}", o.name)
+    });
+    vec![name(&r.metadata), controller, r.revision.unwrap_or(0).to_string(), age(&r.metadata, now)]
 }
 
 /// `printPersistentVolumeClaim`'s row: STATUS `Terminating` once deleted;

@@ -77,6 +77,10 @@ impl World {
                     Err(_) => (ds, Answer::Refused),
                 }
             }
+            Write::CreateRevision { ds, revision } => {
+                self.api.create_controller_revision(*revision, now, &mut self.trace);
+                (ds, Answer::Done)
+            }
             Write::Event { ds, event } => {
                 self.daemon_set_event(ds, event.warning, event.reason, event.message);
                 return;

@@ -128,6 +128,11 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
                 line.object(e.t, kind.as_str(), &super::render_daemonsets::daemon_set(ds, clock))?;
                 line.kubectl_rows(e.t, &e.record, &mut workloads, &ds.spec.namespace)?
             }
+            Record::ControllerRevision { kind, revision } => {
+                let r = super::render_daemonsets::controller_revision(revision, clock);
+                line.object(e.t, kind.as_str(), &r)?;
+                line.kubectl_rows(e.t, &e.record, &mut workloads, &revision.namespace)?
+            }
             Record::Claim { kind, claim } => line.object(e.t, kind.as_str(), &render::claim(claim, clock))?,
             Record::Pdb { kind, pdb } => line.object(e.t, kind.as_str(), &super::render_disruption::pdb(pdb, clock))?,
             Record::Node { kind, node } => line.object(e.t, kind.as_str(), &render::node(node, clock))?,

@@ -294,6 +294,11 @@ pub enum Record {
         kind: WatchKind,
         ds: Arc<crate::api::daemonset::ApiDaemonSet>,
     },
+    /// A ControllerRevision written.
+    ControllerRevision {
+        kind: WatchKind,
+        revision: Arc<crate::api::controllerrevision::ApiControllerRevision>,
+    },
 }
 
 impl Record {
@@ -312,6 +317,7 @@ impl Record {
             | Record::Pdb { .. }
             | Record::Job { .. }
             | Record::DaemonSet { .. }
+            | Record::ControllerRevision { .. }
             | Record::Node { .. }
             | Record::ProxySync(_)
             | Record::Request(_)

@@ -1,6 +1,7 @@
 //! DaemonSets as the API server returns them (apps/v1).
 
 use super::render::Clock;
+use crate::api::controllerrevision::ApiControllerRevision;
 use crate::api::daemonset::{ApiDaemonSet, DaemonSetStatus, TEMPLATE_GENERATION};
 use k8s_openapi::api::apps::v1 as apps;
 
@@ -37,5 +38,25 @@ fn status(s: &DaemonSetStatus) -> apps::DaemonSetStatus {
         observed_generation: (s.observed_generation > 0).then_some(s.observed_generation),
         collision_count: None,
         conditions: None,
+    }
+}
+
+/// The ControllerRevision object (apps/v1).
+pub fn controller_revision(r: &ApiControllerRevision, clock: &Clock) -> apps::ControllerRevision {
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    apps::ControllerRevision {
+        metadata: ObjectMeta {
+            name: Some(r.name.clone()),
+            namespace: Some(r.namespace.clone()),
+            uid: Some(r.meta.uid.to_string()),
+            resource_version: Some(r.meta.resource_version.to_string()),
+            creation_timestamp: Some(clock.time(r.meta.created)),
+            labels: (!r.labels.is_empty()).then(|| r.labels.clone()),
+            annotations: (!r.annotations.is_empty()).then(|| r.annotations.clone()),
+            owner_references: Some(vec![super::render_workloads::owner_reference(&r.owner)]),
+            ..Default::default()
+        },
+        data: k8s_openapi::apimachinery::pkg::runtime::RawExtension(r.data.clone()),
+        revision: Some(r.revision),
     }
 }

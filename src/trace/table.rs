@@ -110,7 +110,8 @@ impl RowType {
             | Record::Deployment { .. }
             | Record::Pdb { .. }
             | Record::Job { .. }
-            | Record::DaemonSet { .. } => RowType::Workload,
+            | Record::DaemonSet { .. }
+            | Record::ControllerRevision { .. } => RowType::Workload,
             Record::Claim { .. } => RowType::Claim,
             Record::Node { .. } => RowType::Node,
             Record::ProxySync(_) => RowType::Proxy,
@@ -361,6 +362,7 @@ fn namespace_of(record: &Record) -> Option<Arc<str>> {
         Record::Pdb { pdb, .. } => Some(pdb.spec.namespace.clone()),
         Record::Job { job, .. } => Some(Arc::from(job.spec.namespace.as_str())),
         Record::DaemonSet { ds, .. } => Some(Arc::from(ds.spec.namespace.as_str())),
+        Record::ControllerRevision { revision, .. } => Some(Arc::from(revision.namespace.as_str())),
         _ => None,
     }
 }

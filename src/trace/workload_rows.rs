@@ -63,6 +63,11 @@ impl WorkloadRows {
                 let old = self.jobs.insert(job.meta.uid.clone(), job.clone());
                 super::job_rows::job_rows(old.as_deref(), job, &mut |what, why| push(object.clone(), what, why));
             }
+            Record::ControllerRevision { kind: WatchKind::Added, revision } => {
+                let what = format!("created, revision {}", revision.revision);
+                let why = format!("the template of {}/{}", revision.owner.kind.to_lowercase(), revision.owner.name);
+                push(format!("controllerrevision/{}", revision.name), what, why);
+            }
             Record::DaemonSet { kind, ds } => {
                 let object = format!("daemonset/{}", ds.spec.name);
                 if *kind == WatchKind::Deleted {

@@ -346,3 +346,22 @@ fn describe_daemon_set_mid_rollout() {
         assert!(run.stdout.lines().any(|l| l.starts_with(line)), "{line:?} in\n{}", run.stdout);
     }
 }
+
+/// `constructHistory`/`snapshot`: each template gets a ControllerRevision
+/// `agent-<hash>` before its pods, numbered 1, 2, …, whose hash is the
+/// pods' `controller-revision-hash`; `podsim get controllerrevisions`
+/// prints them as `printControllerRevision` does.
+#[test]
+fn each_template_gets_a_controller_revision() {
+    let run = podsim(["get", "controllerrevisions", "models/scenarios/ds-rolling-update.yaml"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let rows: Vec<Vec<&str>> = run.stdout.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(rows[0], ["NAME", "CONTROLLER", "REVISION", "AGE"]);
+    let mut revisions: Vec<(&str, &str)> = rows[1..].iter().map(|r| (r[2], r[0])).collect();
+    revisions.sort();
+    assert_eq!(revisions.iter().map(|r| r.0).collect::<Vec<_>>(), ["1", "2"]);
+    assert!(rows[1..].iter().all(|r| r[1] == "daemonset.apps/agent"));
+    let pods = podsim(["get", "pods", "models/scenarios/ds-rolling-update.yaml", "-o", "json"]);
+    let hash = revisions[1].1.strip_prefix("agent-").unwrap();
+    assert_eq!(pods.stdout.matches(&format!("\"controller-revision-hash\": \"{hash}\"")).count(), 3, "{pods:?}");
+}

@@ -9,10 +9,11 @@
 use super::backoff::FailedPodsBackoff;
 use super::eligibility::{NodeView, daemon_tolerations, should_run};
 use super::manage::{DsEvent, Manage, manage};
-use super::pods::{REVISION_HASH, is_updated, new_pod, target_node, template_hash};
+use super::pods::{REVISION_HASH, is_updated, new_pod, new_revision, target_node, template_hash};
 use super::status::{availability_requeue, calculate_status, unchanged};
 use super::update::{Rolling, desired_counts, rolling_update, scaled};
 use super::view::{NodePods, NodeVerdict, PodView};
+use crate::api::controllerrevision::NewRevision;
 use crate::api::daemonset::{ApiDaemonSet, DaemonSetStatus};
 use crate::api::node::ApiNode;
 use crate::api::pod::ApiPod;
@@ -69,6 +70,8 @@ pub enum Write {
     Status { ds: DaemonSetId, read: u64, status: Box<DaemonSetStatus> },
     /// An event about the DaemonSet (sent, not answered).
     Event { ds: DaemonSetId, event: DsEvent },
+    /// POST the ControllerRevision of the current template (`snapshot`).
+    CreateRevision { ds: DaemonSetId, revision: Box<NewRevision> },
 }
 
 /// The API server's answer to a call of a sync.
@@ -125,6 +128,9 @@ pub struct Controller {
     rng: Stream,
     /// Go's map order, for the nodes a sync walks.
     order: Stream,
+    /// The revision number of each template hash it made a
+    /// ControllerRevision for, per DaemonSet (`constructHistory`'s list).
+    revisions: BTreeMap<DaemonSetId, BTreeMap<String, i64>>,
 }
 
 impl runtime::Controller for Controller {
@@ -156,6 +162,7 @@ impl Controller {
             workers: Workers::new(WorkQueue::controller_default(), WORKERS),
             rng: Stream::new(seed, "kube-controller-manager/daemonset"),
             order: Stream::new(seed, "kube-controller-manager/daemonset/map-order"),
+            revisions: BTreeMap::new(),
         }
     }
 
@@ -163,7 +170,10 @@ impl Controller {
     fn daemon_set_event(&mut self, kind: WatchKind, ds: Arc<ApiDaemonSet>) {
         self.daemon_sets.apply(kind, &ds);
         match kind {
-            WatchKind::Deleted => self.expectations.delete(ds.id),
+            WatchKind::Deleted => {
+                self.expectations.delete(ds.id);
+                self.revisions.remove(&ds.id);
+            }
             _ => self.workers.queue.add(ds.id),
         }
     }
@@ -313,11 +323,19 @@ impl Controller {
             return;
         }
         let mut steps = VecDeque::new();
+        // `constructHistory`: the current template's revision first, the next number.
+        let hash = template_hash(&ds);
+        let known = self.revisions.entry(id).or_default();
+        if !known.contains_key(&hash) {
+            let number = known.values().max().map_or(1, |m| m + 1);
+            known.insert(hash.clone(), number);
+            let revision = Box::new(new_revision(&ds, &hash, number));
+            steps.push_back(Step::Calls(vec![Write::CreateRevision { ds: id, revision }]));
+        }
         if !self.expectations.satisfied(id, now) {
             steps.push_back(Step::Status(false));
             return self.run(id, steps, ctx);
         }
-        let hash = template_hash(&ds);
         let verdicts = self.shuffled(self.verdicts(&ds));
         let mut pods = self.node_pods(&ds, &hash);
         // `AllowsSurge`: a maxSurge scaled to one node is not zero.
@@ -460,6 +478,7 @@ impl Controller {
                 Write::DeletePod { ds, .. } => (ds, "delete a pod"),
                 Write::Status { ds, .. } => (ds, "write the status"),
                 Write::Event { ds, .. } => (ds, "record an event"),
+                Write::CreateRevision { ds, .. } => (ds, "create a ControllerRevision"),
             };
             let name = sets.get(*ds).map_or_else(|| "?".to_string(), |d| format!("ds/{}", d.spec.name));
             Label::new(What::ApiWrite, name).with(what)

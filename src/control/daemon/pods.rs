@@ -4,6 +4,7 @@
 //! template (`IsPodUpdated`), the template's hash (`ComputeHash`).
 
 use super::eligibility::daemon_tolerations;
+use crate::api::controllerrevision::NewRevision;
 use crate::api::daemonset::ApiDaemonSet;
 use crate::api::pod::ApiPod;
 use crate::control::deployment::hash::pod_template_hash;
@@ -77,6 +78,29 @@ pub fn affinity_node_names(spec: &CorePodSpec) -> Option<&[String]> {
     let fields = term.match_fields.as_deref()?;
     let [r] = fields else { return None };
     (r.key == "metadata.name" && r.operator == "In").then(|| r.values.as_deref().unwrap_or_default())
+}
+
+/// `snapshot`: the ControllerRevision `<ds>-<hash>` of the template, with
+/// the template's labels and the hash, the DaemonSet's annotations, and the
+/// patch that restores the template (`getPatch`).
+pub fn new_revision(ds: &ApiDaemonSet, hash: &str, number: i64) -> NewRevision {
+    let mut template = serde_json::to_value(&ds.spec.template.object).unwrap_or_default();
+    if let Some(t) = template.as_object_mut() {
+        t.insert("$patch".into(), "replace".into());
+    }
+    let mut labels = ds.spec.template.labels.clone();
+    labels.insert(REVISION_HASH.into(), hash.to_string());
+    let mut annotations = ds.spec.annotations.clone();
+    annotations.insert(crate::api::daemonset::TEMPLATE_GENERATION.into(), ds.template_generation.to_string());
+    NewRevision {
+        name: format!("{}-{hash}", ds.spec.name),
+        namespace: ds.spec.namespace.clone(),
+        labels,
+        annotations,
+        owner: ds.as_owner(),
+        data: serde_json::json!({"spec": {"template": template}}),
+        revision: number,
+    }
 }
 
 /// `util.GetTargetNodeName`: the bound node, else the one its node-name
