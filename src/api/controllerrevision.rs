@@ -85,4 +85,22 @@ impl super::ApiServer {
             revision: new.revision,
         }))
     }
+
+    /// UPDATE of a revision's number (`constructHistory` when a DaemonSet
+    /// goes back to an older template: it becomes the newest).
+    pub fn renumber_controller_revision(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        revision: i64,
+        now: SimTime,
+        trace: &mut crate::trace::Trace,
+    ) {
+        let Some(id) = self.revisions.named(namespace, name) else { return };
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let _ = self.revisions.write(id, super::store::Precondition::None, c, |r| {
+            r.revision = revision;
+            super::store::Change::Stored
+        });
+    }
 }

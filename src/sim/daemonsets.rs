@@ -81,6 +81,11 @@ impl World {
                 self.api.create_controller_revision(*revision, now, &mut self.trace);
                 (ds, Answer::Done)
             }
+            Write::RenumberRevision { ds, name, revision } => {
+                let namespace = self.api.daemon_set(ds).spec.namespace.clone();
+                self.api.renumber_controller_revision(&namespace, &name, revision, now, &mut self.trace);
+                (ds, Answer::Done)
+            }
             Write::Event { ds, event } => {
                 self.daemon_set_event(ds, event.warning, event.reason, event.message);
                 return;

@@ -68,6 +68,10 @@ impl WorkloadRows {
                 let why = format!("the template of {}/{}", revision.owner.kind.to_lowercase(), revision.owner.name);
                 push(format!("controllerrevision/{}", revision.name), what, why);
             }
+            Record::ControllerRevision { kind: WatchKind::Modified, revision } => {
+                let what = format!("revision {}", revision.revision);
+                push(format!("controllerrevision/{}", revision.name), what, "its template is current again".into());
+            }
             Record::DaemonSet { kind, ds } => {
                 let object = format!("daemonset/{}", ds.spec.name);
                 if *kind == WatchKind::Deleted {

@@ -365,3 +365,26 @@ fn each_template_gets_a_controller_revision() {
     let hash = revisions[1].1.strip_prefix("agent-").unwrap();
     assert_eq!(pods.stdout.matches(&format!("\"controller-revision-hash\": \"{hash}\"")).count(), 3, "{pods:?}");
 }
+
+/// Going back to the first template (`constructHistory`): its revision is
+/// not made again but renumbered max + 1 = 3, as `cur.Revision < currRevision`
+/// updates it.
+#[test]
+fn an_older_template_applied_again_is_renumbered() {
+    let dir = crate::TempDir::new("ds-back");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let scenario = dir.write(
+        "scenario.yaml",
+        &format!(
+            "manifests: [{root}/models/manifests/ds-agent.yaml]\ncluster: {root}/models/clusters/three-nodes.yaml\nuntil: 150s\nactions:\n- {{at: 30s, apply: {root}/models/manifests/ds-agent-v2.yaml}}\n- {{at: 90s, apply: {root}/models/manifests/ds-agent.yaml}}\n"
+        ),
+    );
+    let run = podsim(["get", "controllerrevisions", &scenario]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let revisions: Vec<String> =
+        run.stdout.lines().skip(1).map(|l| l.split_whitespace().nth(2).unwrap().to_string()).collect();
+    assert_eq!(run.stdout.lines().count(), 3, "two revisions: {run:?}");
+    let mut sorted = revisions.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["2", "3"], "{run:?}");
+}

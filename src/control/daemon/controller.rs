@@ -72,6 +72,8 @@ pub enum Write {
     Event { ds: DaemonSetId, event: DsEvent },
     /// POST the ControllerRevision of the current template (`snapshot`).
     CreateRevision { ds: DaemonSetId, revision: Box<NewRevision> },
+    /// UPDATE the current template's older revision to the next number.
+    RenumberRevision { ds: DaemonSetId, name: String, revision: i64 },
 }
 
 /// The API server's answer to a call of a sync.
@@ -325,12 +327,19 @@ impl Controller {
         let mut steps = VecDeque::new();
         // `constructHistory`: the current template's revision first, the next number.
         let hash = template_hash(&ds);
+        // Back to an older template: its revision is renumbered the newest.
         let known = self.revisions.entry(id).or_default();
-        if !known.contains_key(&hash) {
-            let number = known.values().max().map_or(1, |m| m + 1);
-            known.insert(hash.clone(), number);
-            let revision = Box::new(new_revision(&ds, &hash, number));
-            steps.push_back(Step::Calls(vec![Write::CreateRevision { ds: id, revision }]));
+        let next = known.iter().filter(|(h, _)| **h != hash).map(|(_, n)| *n).max().map_or(1, |m| m + 1);
+        let call = match known.get(&hash) {
+            None => Some(Write::CreateRevision { ds: id, revision: Box::new(new_revision(&ds, &hash, next)) }),
+            Some(n) if *n < next => {
+                Some(Write::RenumberRevision { ds: id, name: format!("{}-{hash}", ds.spec.name), revision: next })
+            }
+            Some(_) => None,
+        };
+        if let Some(call) = call {
+            known.insert(hash.clone(), next);
+            steps.push_back(Step::Calls(vec![call]));
         }
         if !self.expectations.satisfied(id, now) {
             steps.push_back(Step::Status(false));
@@ -479,6 +488,7 @@ impl Controller {
                 Write::Status { ds, .. } => (ds, "write the status"),
                 Write::Event { ds, .. } => (ds, "record an event"),
                 Write::CreateRevision { ds, .. } => (ds, "create a ControllerRevision"),
+                Write::RenumberRevision { ds, .. } => (ds, "renumber a ControllerRevision"),
             };
             let name = sets.get(*ds).map_or_else(|| "?".to_string(), |d| format!("ds/{}", d.spec.name));
             Label::new(What::ApiWrite, name).with(what)
