@@ -72,7 +72,11 @@ pub struct StsId(pub u32);
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RevisionId(pub u32);
 
-store_index!(PodId, ServiceId, SliceId, RsId, DeploymentId, PdbId, JobId, CronJobId, StsId, RevisionId);
+/// A DaemonSet of the run (its index in the API server).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DaemonSetId(pub u32);
+
+store_index!(PodId, ServiceId, SliceId, RsId, DeploymentId, PdbId, JobId, CronJobId, StsId, RevisionId, DaemonSetId);
 
 /// An object of one of the kinds that own or are owned (ownerReferences),
 /// as the garbage collector names them.

@@ -5,6 +5,8 @@
 pub mod claim;
 pub mod config;
 pub mod cronjob;
+pub mod controllerrevision;
+pub mod daemonset;
 pub mod deployment;
 pub mod disruption;
 pub mod endpointslice;
@@ -50,7 +52,8 @@ pub struct ApiServer {
     jobs: Store<job::ApiJob>,
     cronjobs: Store<cronjob::ApiCronJob>,
     stateful_sets: Store<statefulset::ApiStatefulSet>,
-    revisions: Store<statefulset::ApiRevision>,
+    daemon_sets: Store<daemonset::ApiDaemonSet>,
+    revisions: Store<controllerrevision::ApiControllerRevision>,
     /// The last resourceVersion given: one counter for every kind (etcd's revision).
     resource_version: u64,
     /// One stream per kind, so adding a Service leaves every pod's UID as it was.
@@ -60,6 +63,8 @@ pub struct ApiServer {
     workload_uids: Stream,
     pdb_uids: Stream,
     job_uids: Stream,
+    daemon_set_uids: Stream,
+    revision_uids: Stream,
     cluster_ips: Stream,
     names: Stream,
     sts_uids: Stream,
@@ -76,6 +81,8 @@ impl ApiServer {
             pdbs: Store::default(),
             jobs: Store::default(),
             cronjobs: Store::default(),
+            daemon_sets: Store::default(),
+            revisions: Store::default(),
             resource_version: 0,
             uids: Stream::new(seed, "apiserver/uid"),
             service_uids: Stream::new(seed, "apiserver/uid/service"),
@@ -83,10 +90,11 @@ impl ApiServer {
             workload_uids: Stream::new(seed, "apiserver/uid/workloads"),
             pdb_uids: Stream::new(seed, "apiserver/uid/poddisruptionbudgets"),
             job_uids: Stream::new(seed, "apiserver/uid/jobs"),
+            daemon_set_uids: Stream::new(seed, "apiserver/uid/daemonsets"),
+            revision_uids: Stream::new(seed, "apiserver/uid/controllerrevisions"),
             cluster_ips: Stream::new(seed, "apiserver/clusterip"),
             names: Stream::new(seed, "apiserver/generatename"),
             stateful_sets: Store::default(),
-            revisions: Store::default(),
             sts_uids: Stream::new(seed, "apiserver/uid/statefulsets"),
         }
     }

@@ -1,8 +1,8 @@
-//! A StatefulSet in the API server (apps/v1), with the ControllerRevisions
-//! its controller writes: the spec as the user wrote it, the status as the
+//! A StatefulSet in the API server (apps/v1): the spec as the user wrote it, the status as the
 //! StatefulSet controller last wrote it (`updateStatefulSetStatus`).
 
-use super::meta::{Meta, Propagation};
+use super::controllerrevision::NewRevision;
+use super::meta::Meta;
 use super::store::{Change, Object, Precondition, WithStatus, stored_fields};
 use super::{ApiServer, uid};
 use crate::ids::{RevisionId, StsId};
@@ -12,6 +12,9 @@ use crate::time::SimTime;
 use crate::trace::Trace;
 use crate::trace::record::{Record, WatchKind};
 use std::sync::Arc;
+
+/// `history.ControllerRevisionHashLabel`: a StatefulSet revision's hash.
+pub const REVISION_HASH_LABEL: &str = "controller.kubernetes.io/hash";
 
 /// `status` (`StatefulSetStatus`): the counts `updateStatus` computes, the
 /// revisions, and the generation they saw. `conditions` are never set.
@@ -69,38 +72,6 @@ impl ApiStatefulSet {
     /// `statefulset.apps/NAME`'s kubectl name.
     pub fn kubectl_name(&self) -> String {
         format!("statefulset/{}", self.spec.name)
-    }
-}
-
-/// A ControllerRevision (apps/v1): one template of a StatefulSet, under
-/// the name `<set>-<hash>`, numbered in the order the templates were used.
-#[derive(Clone, Debug)]
-pub struct ApiRevision {
-    pub id: RevisionId,
-    pub meta: Meta,
-    pub name: Arc<str>,
-    pub namespace: Arc<str>,
-    pub owner: OwnerRef,
-    /// `.revision`: a rollback to an older template renumbers it.
-    pub revision: i64,
-    /// `data`: the set's `spec.template`.
-    pub template: Arc<PodTemplate>,
-}
-
-impl Object for ApiRevision {
-    type Id = RevisionId;
-    stored_fields!();
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn namespace(&self) -> &str {
-        &self.namespace
-    }
-    fn owner(&self) -> Option<&OwnerRef> {
-        Some(&self.owner)
-    }
-    fn watch_record(kind: WatchKind, revision: Arc<Self>) -> Record {
-        Record::ControllerRevision { kind, revision }
     }
 }
 
@@ -172,7 +143,8 @@ impl ApiServer {
         });
     }
 
-    /// `CreateControllerRevision`: `None` when the name is taken (AlreadyExists).
+    /// `newRevision` (stateful_set_utils.go): the set's template, its labels
+    /// with `controller.kubernetes.io/hash`, the set's annotations.
     pub fn create_revision(
         &mut self,
         set: StsId,
@@ -183,39 +155,19 @@ impl ApiServer {
         trace: &mut Trace,
     ) -> Option<RevisionId> {
         let s = self.stateful_sets.get(set);
-        let (namespace, owner) = (Arc::from(s.spec.namespace.as_str()), s.as_owner());
-        if self.revisions.name_taken(&namespace, &name) {
-            return None;
-        }
-        let uid = Arc::from(uid(&mut self.sts_uids));
-        let c = &mut Self::commit(&mut self.resource_version, now, trace);
-        Some(self.revisions.create(uid, c, |id, meta| ApiRevision {
-            id,
-            meta,
-            name,
-            namespace,
-            owner,
+        let hash = name.rsplit_once('-').map_or("", |(_, h)| h);
+        let mut labels = template.labels.clone();
+        labels.insert(REVISION_HASH_LABEL.into(), hash.into());
+        let new = NewRevision {
+            name: name.to_string(),
+            namespace: s.spec.namespace.clone(),
+            labels,
+            annotations: s.spec.object.metadata.annotations.clone().unwrap_or_default(),
+            owner: s.as_owner(),
             revision,
             template,
-        }))
-    }
-
-    /// `UpdateControllerRevision`: a rollback gives an old revision the next number.
-    pub fn renumber_revision(&mut self, id: RevisionId, revision: i64, now: SimTime, trace: &mut Trace) {
-        let c = &mut Self::commit(&mut self.resource_version, now, trace);
-        let _ = self.revisions.write(id, Precondition::None, c, |r| {
-            if r.revision == revision {
-                return Change::None;
-            }
-            r.revision = revision;
-            Change::Stored
-        });
-    }
-
-    /// `truncateHistory`'s DELETE of an old revision.
-    pub fn delete_revision(&mut self, id: RevisionId, now: SimTime, trace: &mut Trace) {
-        let c = &mut Self::commit(&mut self.resource_version, now, trace);
-        let _ = self.revisions.delete(id, Propagation::Background, Precondition::None, c);
+        };
+        self.create_controller_revision(new, now, trace)
     }
 }
 

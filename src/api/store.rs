@@ -30,6 +30,8 @@ pub enum Kind {
     CronJob,
     StatefulSet,
     ControllerRevision,
+    DaemonSet,
+    Node,
 }
 
 impl Kind {
@@ -46,6 +48,8 @@ impl Kind {
             Record::CronJob { .. } => Some(Kind::CronJob),
             Record::StatefulSet { .. } => Some(Kind::StatefulSet),
             Record::ControllerRevision { .. } => Some(Kind::ControllerRevision),
+            Record::DaemonSet { .. } => Some(Kind::DaemonSet),
+            Record::Node { .. } => Some(Kind::Node),
             _ => None,
         }
     }

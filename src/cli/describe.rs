@@ -34,9 +34,19 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
     };
     let (kind, name) = match resource(&args.resource) {
         Err(_) => return bad(stderr, unknown_kind(&args.resource)),
-        Ok((Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node | Kind::Job | Kind::CronJob | Kind::StatefulSet, _)) => {
+        Ok((
+            Kind::Event
+            | Kind::Claim
+            | Kind::Pdb
+            | Kind::Node
+            | Kind::Job
+            | Kind::CronJob
+            | Kind::StatefulSet
+            | Kind::ControllerRevision,
+            _,
+        )) => {
             let e = format!(
-                "resource {:?}: podsim describes pods, deployments, replicasets, services and endpointslices",
+                "resource {:?}: podsim describes pods, deployments, replicasets, daemonsets, services and endpointslices",
                 args.resource
             );
             return bad(stderr, e);
@@ -83,7 +93,18 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
             let events = view.events("EndpointSlice", &s.metadata.uid);
             describe_network::describe_endpoint_slice(&s, &events, now)
         }),
-        Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node | Kind::Job | Kind::CronJob | Kind::StatefulSet => None,
+        Kind::DaemonSet => view.typed::<k8s_openapi::api::apps::v1::DaemonSet>(&object).map(|d| {
+            let events = view.events("DaemonSet", &d.metadata.uid);
+            crate::kubectl::describe_daemonset::describe_daemon_set(&d, &view.all::<Pod>(Kind::Pod), &events, now)
+        }),
+        Kind::Event
+        | Kind::Claim
+        | Kind::Pdb
+        | Kind::Node
+        | Kind::Job
+        | Kind::CronJob
+        | Kind::StatefulSet
+        | Kind::ControllerRevision => None,
     };
     // The objects are podsim's own renderings: one that does not read back is a bug, said as such.
     let Some(text) = text else {

@@ -39,9 +39,11 @@ pub(super) fn resource(text: &str) -> Result<(Kind, Option<String>), String> {
         "jobs" | "job" | "jobs.batch" => Kind::Job,
         "cronjobs" | "cronjob" | "cj" | "cronjobs.batch" => Kind::CronJob,
         "statefulsets" | "statefulset" | "sts" | "statefulsets.apps" => Kind::StatefulSet,
+        "daemonsets" | "daemonset" | "ds" | "daemonsets.apps" => Kind::DaemonSet,
+        "controllerrevisions" | "controllerrevision" | "controllerrevisions.apps" => Kind::ControllerRevision,
         other => {
             return Err(format!(
-                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, statefulsets, jobs, cronjobs, services, endpointslices, events, persistentvolumeclaims, poddisruptionbudgets and nodes)"
+                "the server doesn't have a resource type {other:?} (podsim prints pods, deployments, replicasets, statefulsets, daemonsets, controllerrevisions, jobs, cronjobs, services, endpointslices, events, persistentvolumeclaims, poddisruptionbudgets and nodes)"
             ));
         }
     };
@@ -111,6 +113,14 @@ fn object(
             let o = crate::trace::render_statefulset::stateful_set(sts, clock);
             (*kind, serde_json::to_value(&o).ok()?, sts.spec.namespace.clone(), sts.spec.name.clone())
         }
+        (Record::DaemonSet { kind, ds }, Kind::DaemonSet) => {
+            let d = crate::trace::render_daemonsets::daemon_set(ds, clock);
+            (*kind, serde_json::to_value(&d).ok()?, ds.spec.namespace.clone(), ds.spec.name.clone())
+        }
+        (Record::ControllerRevision { kind, revision }, Kind::ControllerRevision) => {
+            let r = crate::trace::render_controllerrevision::controller_revision(revision, clock);
+            (*kind, serde_json::to_value(&r).ok()?, revision.namespace.to_string(), revision.name.to_string())
+        }
         (Record::Slice { kind, slice }, Kind::EndpointSlice) => {
             let s = render_network::endpoint_slice(slice, services.get(&slice.service)?, clock);
             (*kind, serde_json::to_value(&s).ok()?, slice.namespace.to_string(), slice.name.to_string())
@@ -136,6 +146,8 @@ fn row(kind: Kind, o: &Object, now: Timestamp, wide: bool) -> Option<Vec<String>
         Kind::Job => printers::job_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::CronJob => printers::cronjob_row(&serde_json::from_value(v).ok()?, now, wide),
         Kind::StatefulSet => printers::stateful_set_row(&serde_json::from_value(v).ok()?, now, wide),
+        Kind::DaemonSet => printers::daemon_set_row(&serde_json::from_value(v).ok()?, now, wide),
+        Kind::ControllerRevision => printers::controller_revision_row(&serde_json::from_value(v).ok()?, now),
     })
 }
 
@@ -314,6 +326,8 @@ pub(super) fn not_found(kind: Kind, name: Option<&str>, namespace: &str, all: bo
         Kind::ReplicaSet => "replicasets.apps",
         Kind::Job => "jobs.batch",
         Kind::CronJob => "cronjobs.batch",
+        Kind::DaemonSet => "daemonsets.apps",
+        Kind::ControllerRevision => "controllerrevisions.apps",
         Kind::Service => "services",
         Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
         Kind::Event => "events",

@@ -133,6 +133,10 @@ pub struct NodeFile {
     /// `status.allocatable`: `{cpu: 4, memory: 16Gi, pods: 110}`.
     #[serde(default)]
     pub allocatable: AllocatableFile,
+    /// `metadata.labels` besides the ones the kubelet sets itself
+    /// (`kubernetes.io/hostname`, `kubernetes.io/os`, `kubernetes.io/arch`).
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
 }
 
 /// A node's `status.allocatable` as written; unset keys take the defaults.
@@ -233,9 +237,24 @@ pub struct Node {
     pub images: Vec<String>,
     pub taints: Vec<Taint>,
     pub allocatable: Allocatable,
+    /// The profile's labels (the kubelet's own are in [`Node::label`]).
+    pub labels: BTreeMap<String, String>,
 }
 
 impl Node {
+    /// A label of the node: the profile's, or one the kubelet sets on
+    /// registration (`kubernetes.io/hostname`, `kubernetes.io/os: linux`,
+    /// `kubernetes.io/arch: amd64`; `initialNode` in kubelet_node_status.go).
+    pub fn label(&self, key: &str) -> Option<&str> {
+        match key {
+            _ if self.labels.contains_key(key) => self.labels.get(key).map(String::as_str),
+            "kubernetes.io/hostname" => Some(&self.name),
+            "kubernetes.io/os" => Some("linux"),
+            "kubernetes.io/arch" => Some("amd64"),
+            _ => None,
+        }
+    }
+
     /// A node with no images or taints and the default allocatable, at 10.0.0.1.
     pub fn bare(name: &str) -> Node {
         Node {
@@ -244,6 +263,7 @@ impl Node {
             images: Vec::new(),
             taints: Vec::new(),
             allocatable: Allocatable::DEFAULT,
+            labels: BTreeMap::new(),
         }
     }
 
@@ -342,6 +362,7 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
             images: Vec::new(),
             taints: Vec::new(),
             allocatable: AllocatableFile::default(),
+            labels: BTreeMap::new(),
         }]
     });
     if node_files.is_empty() {
@@ -378,6 +399,7 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
             images: n.images,
             taints: n.taints,
             allocatable,
+            labels: n.labels,
         });
     }
     let reduced = gates.enabled(Gate::ReduceDefaultCrashLoopBackOffDecay);

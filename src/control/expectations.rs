@@ -43,6 +43,12 @@ impl<K: Ord + Copy, D: Ord> Expectations<K, D> {
         self.by_key.insert(k, Expectation { add: 0, del: doomed.into_iter().collect(), at: now });
     }
 
+    /// `SetExpectations`: `count` creations and these deletions at once (the
+    /// DaemonSet controller's `syncNodes`).
+    pub fn expect(&mut self, k: K, count: u32, doomed: impl IntoIterator<Item = D>, now: SimTime) {
+        self.by_key.insert(k, Expectation { add: i64::from(count), del: doomed.into_iter().collect(), at: now });
+    }
+
     /// `CreationObserved`.
     pub fn creation_observed(&mut self, k: K) {
         if let Some(e) = self.by_key.get_mut(&k) {

@@ -5,6 +5,7 @@
 
 pub mod controller_ref;
 pub mod cronjob;
+pub mod daemon;
 pub mod deployment;
 pub mod disruption;
 pub mod endpointslice;

@@ -14,8 +14,8 @@ use std::fmt::Write;
 /// The rule judged on controllers' rows.
 pub const WORKLOAD_RULES: &[Invariant] = &[inv(
     "controller-counts",
-    "a ReplicaSet's READY ≤ CURRENT (its ready pods are counted among the same active pods); a Deployment's AVAILABLE ≤ its ready replicas (a pod counts as available only once ready, summed over the same ReplicaSets); a Job's DURATION ≤ its AGE (startTime is set after creation); a StatefulSet's READY is listed, not judged",
-    "pkg/controller/replicaset/replica_set_utils.go calculateStatus; pkg/controller/deployment/sync.go calculateStatus (podutil.IsPodAvailable); pkg/controller/job/job_controller.go syncJob (StartTime) and pkg/printers/internalversion/printers.go printJob",
+    "a ReplicaSet's READY ≤ CURRENT (its ready pods are counted among the same active pods); a Deployment's AVAILABLE ≤ its ready replicas (a pod counts as available only once ready, summed over the same ReplicaSets); a Job's DURATION ≤ its AGE (startTime is set after creation); a StatefulSet's READY is listed, not judged; a DaemonSet's CURRENT ≤ DESIRED, READY and UP-TO-DATE ≤ CURRENT, AVAILABLE ≤ READY (each node judged by its oldest pod, counted only when it should run one)",
+    "pkg/controller/replicaset/replica_set_utils.go calculateStatus; pkg/controller/deployment/sync.go calculateStatus (podutil.IsPodAvailable); pkg/controller/job/job_controller.go syncJob (StartTime) and pkg/printers/internalversion/printers.go printJob; pkg/controller/daemon/daemon_controller.go updateDaemonSetStatus",
     Scope::Snapshot,
 )];
 
@@ -59,6 +59,19 @@ impl WorkloadState {
             Workload::Job { duration: Some(_), .. } => t.hold(),
             Workload::Job { duration: None, .. } => t.skip("no DURATION yet (the Job has not started)"),
             Workload::StatefulSet { .. } => t.skip("a StatefulSet row: READY is listed, no rule judges it"),
+            Workload::DaemonSet { desired, current, ready, updated, available } => {
+                let (desired, current, ready, updated, available) = (*desired, *current, *ready, *updated, *available);
+                if current > desired {
+                    t.violate(&[o], format!("CURRENT ≤ DESIRED ({desired})"), format!("CURRENT {current}"))
+                } else if ready > current || updated > current {
+                    let shown = format!("READY {ready}, UP-TO-DATE {updated}");
+                    t.violate(&[o], format!("READY and UP-TO-DATE ≤ CURRENT ({current})"), shown)
+                } else if available > ready {
+                    t.violate(&[o], format!("AVAILABLE ≤ READY ({ready})"), format!("AVAILABLE {available}"))
+                } else {
+                    t.hold()
+                }
+            }
         }
     }
 
@@ -94,6 +107,9 @@ fn counts(w: &Workload) -> String {
             let of = completions.map_or(String::new(), |c| format!("/{c}"));
             let status = status.as_ref().map_or(String::new(), |s| format!("{s} "));
             format!("{status}COMPLETIONS {succeeded}{of}")
+        }
+        Workload::DaemonSet { desired, current, ready, updated, available } => {
+            format!("DESIRED {desired} CURRENT {current} READY {ready} UP-TO-DATE {updated} AVAILABLE {available}")
         }
     }
 }

@@ -4,6 +4,7 @@
 //! recorded one read the same.
 
 pub mod describe;
+pub mod describe_daemonset;
 pub mod describe_network;
 pub mod describe_workloads;
 mod duration;
@@ -11,6 +12,7 @@ mod get_pods;
 pub mod printers;
 pub mod rollout_statefulset;
 pub mod rollout_status;
+pub mod rollout_status_daemonset;
 pub mod rollout_watch;
 pub mod selector;
 pub mod tabwriter;

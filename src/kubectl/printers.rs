@@ -36,6 +36,11 @@ pub fn header(kind: Kind, wide: bool) -> Vec<String> {
             &["NAME", "SCHEDULE", "TIMEZONE", "SUSPEND", "ACTIVE", "LAST SCHEDULE", "AGE"],
             &["CONTAINERS", "IMAGES", "SELECTOR"],
         ),
+        Kind::DaemonSet => (
+            &["NAME", "DESIRED", "CURRENT", "READY", "UP-TO-DATE", "AVAILABLE", "NODE SELECTOR", "AGE"],
+            &["CONTAINERS", "IMAGES", "SELECTOR"],
+        ),
+        Kind::ControllerRevision => (&["NAME", "CONTROLLER", "REVISION", "AGE"], &[]),
         Kind::Node => (
             &["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
             &["INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME"],
@@ -68,6 +73,8 @@ pub enum Kind {
     Job,
     CronJob,
     StatefulSet,
+    DaemonSet,
+    ControllerRevision,
 }
 
 /// The kind as kubectl names it before a name when it shows kinds
@@ -86,6 +93,8 @@ pub fn qualified_kind(kind: Kind) -> &'static str {
         Kind::Job => "job.batch",
         Kind::CronJob => "cronjob.batch",
         Kind::StatefulSet => "statefulset.apps",
+        Kind::DaemonSet => "daemonset.apps",
+        Kind::ControllerRevision => "controllerrevision.apps",
     }
 }
 
@@ -280,6 +289,46 @@ pub fn cronjob_row(c: &k8s_openapi::api::batch::v1::CronJob, now: Timestamp, wid
         row.push(selector(job.selector.as_ref()));
     }
     row
+}
+
+/// `printDaemonSet`'s row: the status counts, the template's node selector
+/// (`labels.FormatLabels`, `<none>` when empty); with -o wide the
+/// containers, images and selector.
+pub fn daemon_set_row(d: &k8s_openapi::api::apps::v1::DaemonSet, now: Timestamp, wide: bool) -> Vec<String> {
+    let spec = &d.spec;
+    let s = d.status.clone().unwrap_or_default();
+    let node_selector = spec.template.spec.as_ref().and_then(|p| p.node_selector.clone()).unwrap_or_default();
+    let node_selector = match node_selector.is_empty() {
+        true => "<none>".to_string(),
+        false => node_selector.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(","),
+    };
+    let mut row = vec![
+        name(&d.metadata),
+        s.desired_number_scheduled.to_string(),
+        s.current_number_scheduled.to_string(),
+        s.number_ready.to_string(),
+        s.updated_number_scheduled.unwrap_or(0).to_string(),
+        s.number_available.unwrap_or(0).to_string(),
+        node_selector,
+        age(&d.metadata, now),
+    ];
+    if wide {
+        row.extend(containers(Some(&spec.template)));
+        row.push(selector(Some(&spec.selector)));
+    }
+    row
+}
+
+/// `printControllerRevision`'s row: CONTROLLER is the controller reference
+/// as `kind.group/name` (`formatResourceName` with the kind).
+pub fn controller_revision_row(r: &k8s_openapi::api::apps::v1::ControllerRevision, now: Timestamp) -> Vec<String> {
+    let controller = r.metadata.owner_references.iter().flatten().find(|o| o.controller == Some(true));
+    let controller = controller.map_or("<none>".to_string(), |o| {
+        let group = o.api_version.split_once('/').map_or("", |(g, _)| g);
+        let kind = if group.is_empty() { o.kind.to_lowercase() } else { format!("{}.{group}", o.kind.to_lowercase()) };
+        format!("{kind}/{}", o.name)
+    });
+    vec![name(&r.metadata), controller, r.revision.unwrap_or(0).to_string(), age(&r.metadata, now)]
 }
 
 /// `printPersistentVolumeClaim`'s row: STATUS `Terminating` once deleted;

@@ -16,21 +16,34 @@ use crate::trace::record::Record;
 /// stops it; `timeout` `None` waits until the trace ends.
 pub fn watch(trace: &Trace, name: &str, start: SimTime, timeout: Option<SimDuration>) -> Vec<(SimTime, Verdict)> {
     let versions = trace.entries.iter().filter_map(|e| match &e.record {
-        Record::Deployment { deployment, .. } if deployment.spec.name == name => Some((e.t, deployment)),
+        Record::Deployment { deployment, .. } if deployment.spec.name == name => {
+            Some((e.t, deployment.meta.removed, verdict(deployment)))
+        }
         _ => None,
     });
+    watch_versions(versions, start, timeout)
+}
+
+/// `UntilWithSync` over an object's versions (time, removed, the viewer's
+/// verdict): the versions up to `start` listed and judged at `start`, each
+/// later one as its watch event comes, until a verdict stops it or the timeout.
+pub fn watch_versions(
+    versions: impl Iterator<Item = (SimTime, bool, Verdict)>,
+    start: SimTime,
+    timeout: Option<SimDuration>,
+) -> Vec<(SimTime, Verdict)> {
     // `--timeout=0` waits for ever.
     let deadline = timeout.filter(|t| *t > SimDuration::ZERO).map(|t| start + t);
     let mut out = Vec::new();
-    let mut listed: Option<&ApiDeployment> = None;
-    for (t, d) in versions {
+    let mut listed: Option<Verdict> = None;
+    for (t, removed, v) in versions {
         if t <= start {
-            listed = Some(d);
+            listed = Some(v);
             continue;
         }
         // The LIST at the start is evaluated first.
         if let Some(first) = listed.take() {
-            out.push((start, verdict(first)));
+            out.push((start, first));
             if out.last().is_some_and(|(_, v)| v.exit_code().is_some()) {
                 return out;
             }
@@ -38,17 +51,17 @@ pub fn watch(trace: &Trace, name: &str, start: SimTime, timeout: Option<SimDurat
         if deadline.is_some_and(|end| t >= end) {
             break;
         }
-        if d.meta.removed {
+        if removed {
             out.push((t, Verdict::deleted()));
             return out;
         }
-        out.push((t, verdict(d)));
+        out.push((t, v));
         if out.last().is_some_and(|(_, v)| v.exit_code().is_some()) {
             return out;
         }
     }
     if let Some(first) = listed.take() {
-        out.push((start, verdict(first)));
+        out.push((start, first));
         if out.last().is_some_and(|(_, v)| v.exit_code().is_some()) {
             return out;
         }

@@ -8,7 +8,7 @@
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Handling {
     /// Pod, Service, ReplicaSet, Deployment, StatefulSet, Namespace, ConfigMap, Secret,
-    /// PersistentVolumeClaim, StorageClass, PodDisruptionBudget, Job, CronJob: read by
+    /// PersistentVolumeClaim, StorageClass, PodDisruptionBudget, Job, CronJob, DaemonSet: read by
     /// their own code.
     Simulated,
     /// Accepted and listed in the run's note.
@@ -81,8 +81,7 @@ const READ: [(&str, &str); 28] = [
 ];
 
 /// Kinds that would change the lifecycle, with why.
-const REFUSED: [(&str, &str, &str); 6] = [
-    ("apps", "DaemonSet", "a DaemonSet runs a pod on every node, and its controller is not modelled yet"),
+const REFUSED: [(&str, &str, &str); 5] = [
     (
         "",
         "ReplicationController",
@@ -111,7 +110,8 @@ pub fn handling(api_version: &str, kind: &str) -> Handling {
         | ("apps/v1", "ReplicaSet" | "Deployment" | "StatefulSet")
         | ("storage.k8s.io/v1", "StorageClass")
         | ("policy/v1", "PodDisruptionBudget")
-        | ("batch/v1", "Job" | "CronJob") => {
+        | ("batch/v1", "Job" | "CronJob")
+        | ("apps/v1", "DaemonSet") => {
             return Handling::Simulated;
         }
         _ => {}
@@ -144,6 +144,7 @@ mod tests {
         assert_eq!(handling("batch/v1", "Job"), Handling::Simulated);
         assert_eq!(handling("batch/v1", "CronJob"), Handling::Simulated);
         assert_eq!(handling("apps/v1", "StatefulSet"), Handling::Simulated);
+        assert_eq!(handling("apps/v1", "DaemonSet"), Handling::Simulated);
         assert_eq!(handling("apps/v1", "Deploymnet"), Handling::Unknown);
         assert_eq!(handling("v1", "ConfigMapp"), Handling::Unknown);
         assert_eq!(group("networking.k8s.io/v1"), "networking.k8s.io");

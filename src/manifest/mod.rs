@@ -57,6 +57,7 @@ pub struct Manifests {
     pub pdbs: Vec<crate::spec::PdbSpec>,
     pub jobs: Vec<crate::spec::JobSpec>,
     pub cronjobs: Vec<crate::spec::CronJobSpec>,
+    pub daemon_sets: Vec<crate::spec::DaemonSetSpec>,
     /// The `--namespace` they were read in, if one was given.
     pub namespace: Option<String>,
     /// Where each pod was written (document and `items[i]` prefix).
@@ -71,6 +72,7 @@ pub struct Manifests {
     /// The StatefulSets.
     pub stateful_sets: Vec<crate::spec::StatefulSetSpec>,
     stateful_set_origins: Vec<(Doc, String)>,
+    daemon_set_origins: Vec<(Doc, String)>,
 }
 
 impl Manifests {
@@ -82,6 +84,7 @@ impl Manifests {
         let templates = templates.chain(self.jobs.iter().map(|j| &j.template));
         let templates = templates.chain(self.cronjobs.iter().map(|c| &c.job.template));
         let templates = templates.chain(self.stateful_sets.iter().map(|s| &s.template));
+        let templates = templates.chain(self.daemon_sets.iter().map(|d| &d.template));
         self.pods.iter().chain(templates.map(|t| &t.pod))
     }
 
@@ -100,8 +103,13 @@ impl Manifests {
                 &self.cronjob_origins[k - pods - sets - deployments - self.jobs.len()],
                 "spec.jobTemplate.spec.template.spec",
             ),
-            k => (
+            k if k < pods + sets + deployments + self.jobs.len() + self.cronjobs.len() + self.stateful_sets.len() => (
                 &self.stateful_set_origins[k - pods - sets - deployments - self.jobs.len() - self.cronjobs.len()],
+                "spec.template.spec",
+            ),
+            k => (
+                &self.daemon_set_origins
+                    [k - pods - sets - deployments - self.jobs.len() - self.cronjobs.len() - self.stateful_sets.len()],
                 "spec.template.spec",
             ),
         }
@@ -134,9 +142,17 @@ impl Manifests {
             k if k < pods + sets + deployments + self.jobs.len() + self.cronjobs.len() => {
                 format!("cronjob/{}", self.cronjobs[k - pods - sets - deployments - self.jobs.len()].name)
             }
+            k if k < pods + sets + deployments + self.jobs.len() + self.cronjobs.len() + self.stateful_sets.len() => {
+                format!(
+                    "statefulset/{}",
+                    self.stateful_sets[k - pods - sets - deployments - self.jobs.len() - self.cronjobs.len()].name
+                )
+            }
             k => format!(
-                "statefulset/{}",
-                self.stateful_sets[k - pods - sets - deployments - self.jobs.len() - self.cronjobs.len()].name
+                "daemonset/{}",
+                self.daemon_sets
+                    [k - pods - sets - deployments - self.jobs.len() - self.cronjobs.len() - self.stateful_sets.len()]
+                    .name
             ),
         }
     }
@@ -144,6 +160,12 @@ impl Manifests {
     /// A problem about field `path` of the `i`-th Job, located in its file.
     pub fn job_problem(&self, i: usize, path: &str, message: impl Into<String>) -> Problem {
         let (doc, prefix) = &self.job_origins[i];
+        doc.problem(&join(prefix, path), message)
+    }
+
+    /// A problem about field `path` of the `i`-th DaemonSet, located in its file.
+    pub fn daemon_set_problem(&self, i: usize, path: &str, message: impl Into<String>) -> Problem {
+        let (doc, prefix) = &self.daemon_set_origins[i];
         doc.problem(&join(prefix, path), message)
     }
 
@@ -184,7 +206,8 @@ impl Manifests {
             + out.deployments.len()
             + out.jobs.len()
             + out.cronjobs.len()
-            + out.stateful_sets.len();
+            + out.stateful_sets.len()
+            + out.daemon_sets.len();
         if out.pods.is_empty() && workloads == 0 {
             let mut problems = vec![Problem::error("the manifests declare no Pod: podsim needs one to simulate")];
             problems.extend(out.warnings);
@@ -405,6 +428,17 @@ fn read_object(doc: &Doc, json: Value, prefix: &str, out: &mut Manifests, proble
                 }
             }
         }
+        ("apps/v1", "DaemonSet") => {
+            if let Some(d) = workloads::read_daemon_set(doc, json, prefix, problems) {
+                if out.daemon_sets.iter().any(|x| x.name == d.name && x.namespace == d.namespace) {
+                    let message = format!("daemonsets.apps {:?} already exists", d.name);
+                    problems.push(doc.problem(&join(prefix, "metadata.name"), message));
+                } else {
+                    out.daemon_sets.push(d);
+                    out.daemon_set_origins.push((doc.clone(), prefix.to_string()));
+                }
+            }
+        }
         (_, "Pod" | "Service") => problems.push(doc.problem(
             &join(prefix, "apiVersion"),
             format!("no matches for kind {kind:?} in version {api_version:?} ({kind}s are apiVersion v1)"),
@@ -439,7 +473,8 @@ impl Manifests {
         let namespaces = namespaces.chain(self.jobs.iter().map(|j| j.namespace.as_str()));
         let namespaces = namespaces.chain(self.cronjobs.iter().map(|c| c.namespace.as_str()));
         let namespaces = namespaces.chain(self.deployments.iter().map(|d| d.namespace.as_str()));
-        for ns in namespaces.chain(self.stateful_sets.iter().map(|s| s.namespace.as_str())) {
+        let namespaces = namespaces.chain(self.stateful_sets.iter().map(|s| s.namespace.as_str()));
+        for ns in namespaces.chain(self.daemon_sets.iter().map(|d| d.namespace.as_str())) {
             let exists = BUILT_IN_NAMESPACES.contains(&ns) || known.iter().any(|k| k == ns);
             if !exists && !out.contains(&ns) {
                 out.push(ns);

@@ -3,7 +3,7 @@
 //! A test checks every milestone of the model scenarios against it.
 
 /// The subject kinds milestones are about.
-pub const SUBJECT_KINDS: [&str; 8] = ["pod", "svc", "client", "deploy", "job", "cronjob", "node", "sts"];
+pub const SUBJECT_KINDS: [&str; 9] = ["pod", "svc", "client", "deploy", "job", "cronjob", "node", "sts", "ds"];
 
 /// An event word; `#` means numbered (`restart#2`), `(` takes an argument.
 const POD: &[&str] = &[
@@ -66,6 +66,7 @@ const SERVICE: &[&str] = &[
 const CLIENT: &[&str] = &["first_ok", "last_ok"];
 const DEPLOYMENT: &[&str] = &["rollout_started", "rollout_complete", "progress_deadline_exceeded"];
 const NODE: &[&str] = &["not_ready", "ready", "no_execute", "rebooted#"];
+const DAEMONSET: &[&str] = &["rollout_complete"];
 const JOB: &[&str] = &["started", "failure_target", "failed", "success_criteria_met", "complete", "suspended"];
 const CRONJOB: &[&str] = &["job#"];
 /// A StatefulSet's; `pod#N:created` and `pod#N:ready` are its ordinals'.
@@ -92,6 +93,7 @@ pub fn check(subject: &str, event: &str) -> EventCheck {
         ["job", _] => JOB,
         ["cronjob", _] => CRONJOB,
         ["sts", _] => STATEFULSET,
+        ["ds", _] => DAEMONSET,
         _ => &[],
     };
     // An ordinal's event: `pod#2:ready`.

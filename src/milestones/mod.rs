@@ -7,13 +7,15 @@
 //! the seed-independent aliases of ReplicaSet pods), `pod/<alias>/<container>`,
 //! `svc/<service>`, `client/<client>`, `deploy/<deployment>@rev<k>`,
 //! `job/<job>`, `cronjob/<cronjob>`, `node/<node>`, `sts/<statefulset>`
-//! (`sts/web:pod#2:ready`) and `sts/<statefulset>@gen<g>`. An event
+//! (`sts/web:pod#2:ready`), `sts/<statefulset>@gen<g>` and
+//! `ds/<daemonset>@gen<k>` (its template generation `k`). An event
 //! is a word, optionally numbered (`restart#2`) or with arguments in
 //! parentheses (`endpoint_ready(pod/web@rev1#1)`,
 //! `programmed(node/kind-worker)`). Each milestone is the first time its
 //! event happened, unless its name says otherwise (`last_…`, `#k`). The book
 //! chapter "Milestones" defines every one.
 
+mod daemonsets;
 mod deployments;
 pub mod endpoints;
 pub mod events;
@@ -75,6 +77,7 @@ pub fn extract(trace: &Trace) -> Vec<Milestone> {
                 jobs::see(t, job, &mut found)
             }
             Record::StatefulSet { sts, .. } => statefulsets::see(t, sts, &mut found),
+            Record::DaemonSet { ds, .. } => daemonsets::see(t, ds, &mut found),
             _ => {}
         }
     }

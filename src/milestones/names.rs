@@ -12,6 +12,8 @@
 //!   reference gives it);
 //! - `pod/<job>#<n>` for a Job's, `pod/<job>-<index>#<n>` for the n-th pod
 //!   of an index of an Indexed Job;
+//! - `pod/<daemonset>@<node>#<n>` for the n-th pod a DaemonSet created for
+//!   that node (the node its `metadata.name` affinity names);
 //! - `pod/<name>` otherwise: a pod the manifests or the scenario named.
 
 use crate::api::pod::ApiPod;
@@ -95,8 +97,8 @@ fn replicaset(rs: &ApiReplicaSet) -> Rs {
 }
 
 /// The group a controller's pod is numbered in: `<deployment>@rev<k>` or
-/// `<replicaset>`, `<job>` or `<job>-<index>` for an Indexed Job's;
-/// `None` for a pod no ReplicaSet or Job owns.
+/// `<replicaset>`, `<job>` or `<job>-<index>` for an Indexed Job's,
+/// `<daemonset>@<node>`; `None` for a pod no controller owns.
 fn group(pod: &ApiPod, rss: &HashMap<Arc<str>, Rs>) -> Option<String> {
     let owner = pod.spec.owner.as_ref()?;
     if owner.kind == "Job" {
@@ -106,6 +108,11 @@ fn group(pod: &ApiPod, rss: &HashMap<Arc<str>, Rs>) -> Option<String> {
             Some(i) => format!("{}-{i}", owner.name),
             None => owner.name.to_string(),
         });
+    }
+    if owner.kind == "DaemonSet" {
+        let spec = pod.spec.object.spec.as_ref()?;
+        let node = crate::control::daemon::pods::affinity_node_names(spec)?.first()?;
+        return Some(format!("{}@{node}", owner.name));
     }
     let owner = Some(owner).filter(|o| o.kind == "ReplicaSet")?;
     Some(match rss.get(&owner.uid) {

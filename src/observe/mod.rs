@@ -95,6 +95,8 @@ pub enum Workload {
     /// completions: None), DURATION (empty before the Job starts), and the
     /// STATUS column of newer kubectl.
     Job { succeeded: u32, completions: Option<u32>, duration: Option<Span>, status: Option<String> },
+    /// DESIRED, CURRENT, READY, UP-TO-DATE, AVAILABLE (`printDaemonSet`).
+    DaemonSet { desired: u32, current: u32, ready: u32, updated: u32, available: u32 },
 }
 
 impl Workload {
@@ -104,6 +106,7 @@ impl Workload {
             Workload::Deployment { .. } => "Deployment",
             Workload::StatefulSet { .. } => "StatefulSet",
             Workload::Job { .. } => "Job",
+            Workload::DaemonSet { .. } => "DaemonSet",
         }
     }
 }

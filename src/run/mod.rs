@@ -377,6 +377,7 @@ pub fn setup(
             .iter()
             .map(|s| Arc::new(statefulsets::with_bindings(s, &classes)))
             .collect(),
+        daemon_sets: manifests.daemon_sets.into_iter().map(Arc::new).collect(),
     };
     Ok((setup, warnings))
 }
@@ -558,6 +559,7 @@ fn resolve_apply(
         + loaded.claims.len()
         + loaded.storage_classes.len()
         + loaded.jobs.len()
+        + loaded.daemon_sets.len()
         + loaded.read.len();
     if objects == 0 && loaded.pdbs.is_empty() && loaded.cronjobs.is_empty() {
         return Err(origin.problem("apply", format!("{}: the file holds no object", file.display())));
@@ -616,6 +618,17 @@ fn resolve_apply(
             return Err(loaded.job_problem(i, "spec.template", message));
         }
         out.push(SimAction::Apply { file: name.clone(), object: Applied::Job(Arc::new(j.clone())) });
+    }
+    for (i, d) in loaded.daemon_sets.iter().enumerate() {
+        // `ValidateDaemonSetSpecUpdate`: the selector of apps/v1 is immutable.
+        let before = earlier().flat_map(|m| &m.daemon_sets).find(|m| m.name == d.name && m.namespace == d.namespace);
+        if let Some(before) = before.filter(|b| b.object.spec.selector != d.object.spec.selector) {
+            let selector = crate::manifest::workloads::go_string(&d.object.spec.selector);
+            let message =
+                format!("Invalid value: {selector}: field is immutable (the DaemonSet {:?} exists)", before.name);
+            return Err(loaded.daemon_set_problem(i, "spec.selector", message));
+        }
+        out.push(SimAction::Apply { file: name.clone(), object: Applied::DaemonSet(Arc::new(d.clone())) });
     }
     for c in &loaded.config {
         out.push(SimAction::Apply { file: name.clone(), object: Applied::Config(Arc::new(c.clone())) });
@@ -763,30 +776,30 @@ pub fn simulate_state(setup: &Setup, seed: u64, until: SimTime) -> Trace {
     World::keeping(setup, seed, Keep::State).run(until)
 }
 
-/// Adds what `kubectl rollout status deployment/NAME --timeout=T` printed,
-/// run right after each rollout (`apply` action) of the setup.
+/// Adds what `kubectl rollout status deployment/NAME --timeout=T` (or
+/// `daemonset/NAME`) printed, run right after each rollout (`apply`
+/// action) of the setup.
 pub fn add_rollout_status(trace: &mut Trace, setup: &Setup, timeout: SimDuration) {
     for a in setup.actions.iter() {
-        if let SimAction::Apply { object: Applied::StatefulSet(set), .. } = &a.action {
+        let (kind, name, lines) = match &a.action {
+            SimAction::Apply { object: Applied::Deployment(d), .. } => {
+                ("deployment", &d.name, crate::kubectl::rollout_watch::watch(trace, &d.name, a.at, Some(timeout)))
+            }
+            SimAction::Apply { object: Applied::DaemonSet(d), .. } => {
+                let lines = crate::kubectl::rollout_status_daemonset::watch(trace, &d.name, a.at, Some(timeout));
+                ("daemonset", &d.name, lines)
+            }
             // An apply after the run's end never ran: nothing to watch.
-            if trace.entries.last().is_none_or(|e| e.t < a.at) {
-                continue;
+            SimAction::Apply { object: Applied::StatefulSet(set), .. }
+                if trace.entries.last().is_some_and(|e| e.t >= a.at) =>
+            {
+                let lines = crate::kubectl::rollout_statefulset::watch(trace, &set.name, a.at, Some(timeout));
+                ("statefulset", &set.name, lines)
             }
-            let command: Arc<str> =
-                Arc::from(format!("kubectl rollout status statefulset/{} --timeout={timeout}", set.name));
-            for (t, verdict) in crate::kubectl::rollout_statefulset::watch(trace, &set.name, a.at, Some(timeout)) {
-                let exit = verdict.exit_code();
-                let line = match verdict {
-                    Verdict::Waiting(l) | Verdict::Done(l) | Verdict::Failed(l) => l,
-                };
-                trace.insert(t, Record::Kubectl { command: command.clone(), line, exit });
-            }
-            continue;
-        }
-        let SimAction::Apply { object: Applied::Deployment(deployment), .. } = &a.action else { continue };
-        let command: Arc<str> =
-            Arc::from(format!("kubectl rollout status deployment/{} --timeout={timeout}", deployment.name));
-        for (t, verdict) in crate::kubectl::rollout_watch::watch(trace, &deployment.name, a.at, Some(timeout)) {
+            _ => continue,
+        };
+        let command: Arc<str> = Arc::from(format!("kubectl rollout status {kind}/{name} --timeout={timeout}"));
+        for (t, verdict) in lines {
             let exit = verdict.exit_code();
             let line = match verdict {
                 Verdict::Waiting(l) | Verdict::Done(l) | Verdict::Failed(l) => l,

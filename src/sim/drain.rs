@@ -7,8 +7,9 @@
 //! or stderr, is a `Kubectl` record at its simulated time; kubectl's own
 //! requests are answered at once.
 //!
-//! Filters (`makeFilters`): podsim has no DaemonSets and no mirror pods, so
-//! their filters pass every pod and `--ignore-daemonsets` changes nothing;
+//! Filters (`makeFilters`): a DaemonSet's pods stop the drain unless
+//! `--ignore-daemonsets` (then they stay, with a warning); podsim has no
+//! mirror pods, so that filter passes every pod;
 //! `--skip-wait-for-delete-timeout` and `--pod-selector` are not modelled.
 
 use super::{Ev, PodId, World};
@@ -27,6 +28,8 @@ const POLL: SimDuration = SimDuration::from_secs(1);
 const LOCAL_STORAGE_FATAL: &str = "Pods with local storage (use --delete-emptydir-data to override)";
 const UNMANAGED_FATAL: &str = "cannot delete Pods that declare no controller (use --force to override)";
 const UNMANAGED_WARNING: &str = "deleting Pods that declare no controller";
+const DAEMONSET_FATAL: &str = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)";
+const DAEMONSET_WARNING: &str = "ignoring DaemonSet-managed Pods";
 
 /// A step of one pod's goroutine.
 #[derive(Copy, Clone, Debug)]
@@ -60,8 +63,9 @@ pub struct DrainRun {
 /// (a warning of an earlier filter is dropped, as kubectl's TODO says).
 enum Filtered {
     Okay,
-    /// `--force` on a pod without a controller.
-    Warning,
+    /// Said as a warning; the pod is evicted (`--force` on a pod without a
+    /// controller) or left (a DaemonSet's, with `--ignore-daemonsets`).
+    Warning(&'static str, bool),
     Error(&'static str),
 }
 
@@ -83,14 +87,19 @@ impl World {
         on_node.sort_by(|a, b| (&a.spec.namespace, &a.spec.name).cmp(&(&b.spec.namespace, &b.spec.name)));
         let on_node: Vec<PodId> = on_node.into_iter().map(|p| p.id).collect();
         let mut errors: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
-        let mut warnings: Vec<String> = Vec::new();
+        let mut warnings: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
         let mut pods = Vec::new();
         for id in on_node {
             let p = self.api.pod(id);
             let named = format!("{}/{}", p.spec.namespace, p.spec.name);
             match filter(&options, p) {
                 Filtered::Error(m) => errors.entry(m).or_default().push(named),
-                Filtered::Warning => warnings.push(named),
+                Filtered::Warning(m, deleted) => {
+                    warnings.entry(m).or_default().push(named);
+                    if !deleted {
+                        continue;
+                    }
+                }
                 Filtered::Okay => {}
             }
             let (name, namespace) = (p.spec.name.clone(), p.spec.namespace.clone());
@@ -103,7 +112,8 @@ impl World {
             return self.drain_failed(&command, &node, &errs, false, now);
         }
         if !warnings.is_empty() {
-            self.kubectl(&command, format!("Warning: {UNMANAGED_WARNING}: {}", warnings.join(", ")), None, now);
+            let said: Vec<String> = warnings.iter().map(|(m, pods)| format!("{m}: {}", pods.join(", "))).collect();
+            self.kubectl(&command, format!("Warning: {}", said.join("; ")), None, now);
         }
         if pods.is_empty() {
             return self.kubectl(&command, format!("node/{node} drained"), Some(0), now);
@@ -239,11 +249,20 @@ impl World {
 }
 
 /// The filters in `makeFilters`' order, each pod stopping at the first
-/// that refuses it: localStorage (an emptyDir volume, unless the pod is
-/// finished or --delete-emptydir-data), then unreplicated (no controller,
-/// unless finished; --force deletes it with a warning).
+/// that refuses it: daemonSet (a running DaemonSet pod is an error, or
+/// left with a warning under --ignore-daemonsets), localStorage (an
+/// emptyDir volume, unless the pod is finished or --delete-emptydir-data),
+/// then unreplicated (no controller, unless finished; --force deletes it
+/// with a warning).
 fn filter(options: &DrainOptions, p: &crate::api::pod::ApiPod) -> Filtered {
     let finished = matches!(p.status.phase, PodPhase::Succeeded | PodPhase::Failed);
+    // `daemonSetFilter`: podsim's DaemonSets are never deleted, so the GET of the owner finds it.
+    if !finished && p.spec.owner.as_ref().is_some_and(|o| o.kind == "DaemonSet") {
+        return match options.ignore_daemonsets {
+            true => Filtered::Warning(DAEMONSET_WARNING, false),
+            false => Filtered::Error(DAEMONSET_FATAL),
+        };
+    }
     let volumes = p.spec.object.spec.as_ref().and_then(|s| s.volumes.as_deref()).unwrap_or_default();
     let local_storage = volumes.iter().any(|v| v.empty_dir.is_some());
     if local_storage && !finished && !options.delete_emptydir_data {
@@ -251,7 +270,7 @@ fn filter(options: &DrainOptions, p: &crate::api::pod::ApiPod) -> Filtered {
     }
     match (finished || p.spec.owner.is_some(), options.force) {
         (true, _) => Filtered::Okay,
-        (false, true) => Filtered::Warning,
+        (false, true) => Filtered::Warning(UNMANAGED_WARNING, true),
         (false, false) => Filtered::Error(UNMANAGED_FATAL),
     }
 }

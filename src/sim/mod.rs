@@ -5,6 +5,7 @@
 mod claims;
 mod collector;
 mod config;
+mod daemonsets;
 mod disruption;
 mod drain;
 mod jobs;
@@ -146,6 +147,12 @@ pub enum Ev {
     StsWrite(Box<crate::control::statefulset::Write>),
     /// The garbage collector deletes claim `i`, its owner pod gone.
     CollectClaim(usize),
+    /// The scenario creates (or, when one of that name exists, updates) a DaemonSet.
+    ApplyDaemonSet(Arc<crate::spec::DaemonSetSpec>),
+    /// A message to the DaemonSet controller.
+    DaemonSetController(crate::control::daemon::Ev),
+    /// A call of the DaemonSet controller reaches the API server.
+    DaemonSetWrite(Box<crate::control::daemon::Write>),
 }
 
 /// A scenario action with its pod (and container) resolved.
@@ -259,6 +266,8 @@ pub enum Applied {
     Job(Arc<crate::spec::JobSpec>),
     /// A StatefulSet (created, or its new spec).
     StatefulSet(Arc<crate::spec::StatefulSetSpec>),
+    /// A DaemonSet, created or given a new spec.
+    DaemonSet(Arc<crate::spec::DaemonSetSpec>),
 }
 
 /// An action at its time.
@@ -293,6 +302,7 @@ pub struct Setup {
     pub cronjobs: Vec<Arc<crate::spec::CronJobSpec>>,
     /// The StatefulSets the manifests create.
     pub stateful_sets: Vec<Arc<crate::spec::StatefulSetSpec>>,
+    pub daemon_sets: Vec<Arc<crate::spec::DaemonSetSpec>>,
 }
 
 impl Setup {
@@ -372,6 +382,8 @@ pub struct World {
     stateful_sets: Option<crate::control::statefulset::Controller>,
     /// Claims owned by a pod being deleted (`whenScaled: Delete`), collected once it is gone.
     pod_owned_claims: Vec<(PodId, Vec<Arc<str>>)>,
+    /// The DaemonSet controller, present when the manifests or an apply bring a DaemonSet.
+    daemon_sets: Option<crate::control::daemon::Controller>,
 }
 
 impl World {
@@ -473,6 +485,8 @@ impl World {
             stateful_sets: (!setup.stateful_sets.is_empty() || setup.applies(|o| matches!(o, Applied::StatefulSet(_))))
                 .then(|| crate::control::statefulset::Controller::new(setup.cluster.clone(), seed)),
             pod_owned_claims: Vec::new(),
+            daemon_sets: (!setup.daemon_sets.is_empty() || setup.applies(|o| matches!(o, Applied::DaemonSet(_))))
+                .then(|| crate::control::daemon::Controller::new(setup.cluster.clone(), seed)),
         };
         if setup.actions.iter().any(|a| matches!(a.action, Action::NodeDown { .. } | Action::Reboot { .. })) {
             w.start_node_lifecycle(seed);
@@ -489,6 +503,7 @@ impl World {
         w.subscribe_jobs();
         w.subscribe_cronjobs();
         w.subscribe_stateful_sets();
+        w.subscribe_daemon_sets();
         for (i, k) in w.kubelets.iter_mut().enumerate() {
             let mut out = Routed { q: &mut w.q, route: routes::kubelet(NodeId(i as u32), 0) };
             let mut ctx = Ctx { q: &mut out, trace: &mut w.trace };
@@ -520,6 +535,9 @@ impl World {
         }
         for s in &setup.stateful_sets {
             w.q.at(SimTime::ZERO, Ev::ApplyStatefulSet(s.clone()));
+        }
+        for d in &setup.daemon_sets {
+            w.q.at(SimTime::ZERO, Ev::ApplyDaemonSet(d.clone()));
         }
         for i in 0..w.clients.len() {
             if let Some(t) = w.clients[i].schedule.next(1, None, &mut w.client_rngs[i], &w.clients[i].name) {
@@ -706,6 +724,11 @@ impl World {
             }
             Ev::StsWrite(write) => self.sts_write(*write),
             Ev::CollectClaim(i) => self.collect_claim(i),
+            Ev::ApplyDaemonSet(spec) => self.apply_daemon_set(spec),
+            Ev::DaemonSetController(ev) => {
+                drive(self.daemon_sets.as_mut(), ev, &mut self.q, &mut self.trace, routes::daemon_sets)
+            }
+            Ev::DaemonSetWrite(write) => self.daemon_set_write(*write),
             Ev::Kubelet(node, _, kev) => {
                 if let Some(k) = self.kubelets.get_mut(node.index()) {
                     let mut out =
@@ -817,6 +840,10 @@ impl World {
                     Applied::StatefulSet(spec) => {
                         self.trace.push(now, Record::Scenario { object: format!("statefulset/{}", spec.name), what });
                         self.apply_stateful_set(spec);
+                    }
+                    Applied::DaemonSet(spec) => {
+                        self.trace.push(now, Record::Scenario { object: format!("daemonset/{}", spec.name), what });
+                        self.apply_daemon_set(spec);
                     }
                 }
             }

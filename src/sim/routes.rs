@@ -74,6 +74,14 @@ pub fn cronjobs(out: crate::control::cronjob::Out) -> Ev {
     }
 }
 
+/// The DaemonSet controller.
+pub fn daemon_sets(out: crate::control::daemon::Out) -> Ev {
+    match out {
+        crate::control::daemon::Out::Own(ev) => Ev::DaemonSetController(ev),
+        crate::control::daemon::Out::Write(write) => Ev::DaemonSetWrite(Box::new(write)),
+    }
+}
+
 /// The Job controller.
 pub fn jobs(out: crate::control::job::Out) -> Ev {
     match out {

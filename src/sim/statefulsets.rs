@@ -69,7 +69,7 @@ impl World {
                 (set, Answer::Done)
             }
             Write::RenumberRevision { set, revision, number } => {
-                self.api.renumber_revision(revision, number, now, &mut self.trace);
+                self.api.renumber_controller_revision(revision, number, now, &mut self.trace);
                 (set, Answer::Done)
             }
             Write::CreatePod { set, pod, claims } => (set, self.create_stateful_pod(set, pod, &claims)),
@@ -93,7 +93,7 @@ impl World {
                 (set, Answer::Done)
             }
             Write::DeleteRevision { set, revision } => {
-                self.api.delete_revision(revision, now, &mut self.trace);
+                self.api.delete_controller_revision(revision, now, &mut self.trace);
                 (set, Answer::Done)
             }
         };

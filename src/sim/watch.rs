@@ -111,8 +111,11 @@ pub fn subject(api: &ApiServer, record: &Record) -> Label {
         Record::CronJob { cronjob, .. } => (Arc::from(format!("cronjob/{}", cronjob.spec.name)), ""),
         Record::StatefulSet { sts, .. } => (Arc::from(format!("sts/{}", sts.spec.name)), ""),
         Record::ControllerRevision { revision, .. } => {
-            (Arc::from(format!("sts/{}", revision.owner.name)), "ControllerRevision")
+            let owner = if revision.owner.kind == "DaemonSet" { "ds" } else { "sts" };
+            (Arc::from(format!("{owner}/{}", revision.owner.name)), "ControllerRevision")
         }
+        Record::DaemonSet { ds, .. } => (Arc::from(format!("ds/{}", ds.spec.name)), ""),
+        Record::Node { node, .. } => (Arc::from(format!("node/{}", node.name)), ""),
         _ => (Arc::from("?"), ""),
     };
     Label::new(What::Watch, subject).with(detail)
@@ -131,6 +134,7 @@ pub enum Subscriber {
     Ttl,
     CronJobs,
     StatefulSets,
+    DaemonSets,
 }
 
 impl Subscriber {
@@ -146,6 +150,7 @@ impl Subscriber {
             Subscriber::CronJobs => crate::control::cronjob::Controller::watched(record).map(Ev::CronJobController),
             Subscriber::Ttl => crate::control::ttlafterfinished::Controller::watched(record)
                 .map(|e| Ev::Ttl(crate::control::ttlafterfinished::Out::Own(e))),
+            Subscriber::DaemonSets => crate::control::daemon::Controller::watched(record).map(Ev::DaemonSetController),
             Subscriber::Disruption => {
                 crate::control::disruption::Controller::watched(record).map(Ev::DisruptionController)
             }

@@ -128,13 +128,19 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
                 line.object(e.t, kind.as_str(), &super::render_jobs::cronjob(cronjob, clock))?;
                 line.kubectl_rows(e.t, &e.record, &mut workloads, &cronjob.spec.namespace)?
             }
+            Record::DaemonSet { kind, ds } => {
+                line.object(e.t, kind.as_str(), &super::render_daemonsets::daemon_set(ds, clock))?;
+                line.kubectl_rows(e.t, &e.record, &mut workloads, &ds.spec.namespace)?
+            }
+            Record::ControllerRevision { kind, revision } => {
+                let r = super::render_controllerrevision::controller_revision(revision, clock);
+                line.object(e.t, kind.as_str(), &r)?;
+                line.kubectl_rows(e.t, &e.record, &mut workloads, &revision.namespace)?
+            }
             Record::Claim { kind, claim } => line.object(e.t, kind.as_str(), &render::claim(claim, clock))?,
             Record::StatefulSet { kind, sts } => {
                 line.object(e.t, kind.as_str(), &super::render_statefulset::stateful_set(sts, clock))?;
                 line.kubectl_rows(e.t, &e.record, &mut workloads, &sts.spec.namespace)?
-            }
-            Record::ControllerRevision { kind, revision } => {
-                line.object(e.t, kind.as_str(), &super::render_statefulset::revision(revision, clock))?
             }
             Record::Pdb { kind, pdb } => line.object(e.t, kind.as_str(), &super::render_disruption::pdb(pdb, clock))?,
             Record::Node { kind, node } => line.object(e.t, kind.as_str(), &render::node(node, clock))?,

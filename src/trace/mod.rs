@@ -1,11 +1,14 @@
 //! Traces: the records of a run, and their renderings (JSON Lines, table).
 
 pub mod changes;
+mod daemonset_rows;
 mod job_rows;
 pub mod jsonl;
 pub mod network_rows;
 pub mod record;
 pub mod render;
+pub mod render_controllerrevision;
+pub mod render_daemonsets;
 pub mod render_disruption;
 pub mod render_jobs;
 pub mod render_network;

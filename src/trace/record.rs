@@ -299,10 +299,15 @@ pub enum Record {
         kind: WatchKind,
         sts: Arc<crate::api::statefulset::ApiStatefulSet>,
     },
-    /// A ControllerRevision written (by the StatefulSet controller).
+    /// A DaemonSet written.
+    DaemonSet {
+        kind: WatchKind,
+        ds: Arc<crate::api::daemonset::ApiDaemonSet>,
+    },
+    /// A ControllerRevision written.
     ControllerRevision {
         kind: WatchKind,
-        revision: Arc<crate::api::statefulset::ApiRevision>,
+        revision: Arc<crate::api::controllerrevision::ApiControllerRevision>,
     },
 }
 
@@ -322,12 +327,13 @@ impl Record {
             | Record::Pdb { .. }
             | Record::Job { .. }
             | Record::CronJob { .. }
+            | Record::DaemonSet { .. }
+            | Record::ControllerRevision { .. }
             | Record::Node { .. }
             | Record::ProxySync(_)
             | Record::Request(_)
             | Record::Process { .. }
-            | Record::StatefulSet { .. }
-            | Record::ControllerRevision { .. } => true,
+            | Record::StatefulSet { .. } => true,
             Record::Kubelet(k) => k.is_pull_failure(),
             Record::Event(e) => e.reason == "FailedScheduling",
             Record::Probe(_) | Record::Kubectl { .. } | Record::Scenario { .. } => false,

@@ -142,7 +142,7 @@ fn terminated(t: &Terminated, clock: &Clock) -> core::ContainerState {
 /// events carry `eventTime` and no source or counters.
 pub fn event(e: &ApiEvent, clock: &Clock) -> core::Event {
     let (api_version, kind) = match &e.source {
-        EventSource::Controller { kind: kind @ ("ReplicaSet" | "Deployment" | "StatefulSet"), .. } => {
+        EventSource::Controller { kind: kind @ ("ReplicaSet" | "Deployment" | "StatefulSet" | "DaemonSet"), .. } => {
             ("apps/v1", *kind)
         }
         EventSource::Controller { kind: "PodDisruptionBudget", .. } => ("policy/v1", "PodDisruptionBudget"),

@@ -1,9 +1,9 @@
 //! Timeline rows for StatefulSets: created, scaled or given a new template
 //! or partition; each status the controller writes; the READY column of
-//! `kubectl get statefulsets` when it changes; each ControllerRevision.
+//! `kubectl get statefulsets` when it changes.
 
 use super::table::{Row, RowType};
-use crate::api::statefulset::{ApiRevision, ApiStatefulSet};
+use crate::api::statefulset::ApiStatefulSet;
 use crate::kubectl::printers::stateful_set_ready;
 use crate::spec::statefulset::{PodManagement, UpdateStrategy};
 use crate::time::SimTime;
@@ -87,16 +87,5 @@ impl StatefulSetRows {
         if stateful_set_ready(&old) != stateful_set_ready(s) {
             push(format!("READY {}", stateful_set_ready(s)), "kubectl get statefulsets".into());
         }
-    }
-
-    pub fn revision(&mut self, t: SimTime, kind: WatchKind, r: &ApiRevision, out: &mut Vec<Row>) {
-        let what = match kind {
-            WatchKind::Added => format!("created, revision {}", r.revision),
-            WatchKind::Modified => format!("renumbered, revision {}", r.revision),
-            WatchKind::Deleted => "deleted".to_string(),
-        };
-        let why = format!("owned by statefulset/{}", r.owner.name);
-        let object = format!("controllerrevision/{}", r.name);
-        out.push(Row { t, namespace: None, kind: RowType::Workload, object, what, why });
     }
 }

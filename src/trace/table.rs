@@ -110,8 +110,10 @@ impl RowType {
             | Record::Deployment { .. }
             | Record::Pdb { .. }
             | Record::Job { .. }
-            | Record::CronJob { .. } => RowType::Workload,
-            Record::StatefulSet { .. } | Record::ControllerRevision { .. } => RowType::Workload,
+            | Record::CronJob { .. }
+            | Record::StatefulSet { .. }
+            | Record::DaemonSet { .. }
+            | Record::ControllerRevision { .. } => RowType::Workload,
             Record::Claim { .. } => RowType::Claim,
             Record::Node { .. } => RowType::Node,
             Record::ProxySync(_) => RowType::Proxy,
@@ -305,6 +307,15 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                 };
                 push(format!("{kind}/{}", ev.pod), ev.reason.into(), ev.message.clone());
             }
+            // The DaemonSet controller's: which pod it made or deleted, and why.
+            Record::Event(ev)
+                if matches!(
+                    ev.source,
+                    crate::trace::record::EventSource::Controller { component: "daemonset-controller", .. }
+                ) =>
+            {
+                push(format!("daemonset/{}", ev.pod), ev.reason.into(), ev.message.clone());
+            }
             _ => {}
         }
         // Rows about namespaced objects carry the record's namespace.
@@ -356,6 +367,7 @@ fn namespace_of(record: &Record) -> Option<Arc<str>> {
         Record::CronJob { cronjob, .. } => Some(Arc::from(cronjob.spec.namespace.as_str())),
         Record::StatefulSet { sts, .. } => Some(Arc::from(sts.spec.namespace.as_str())),
         Record::ControllerRevision { revision, .. } => Some(revision.namespace.clone()),
+        Record::DaemonSet { ds, .. } => Some(Arc::from(ds.spec.namespace.as_str())),
         _ => None,
     }
 }

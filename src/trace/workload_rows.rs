@@ -24,6 +24,7 @@ pub struct WorkloadRows {
     jobs: HashMap<Arc<str>, Arc<crate::api::job::ApiJob>>,
     cronjobs: HashMap<Arc<str>, Arc<crate::api::cronjob::ApiCronJob>>,
     stateful_sets: super::statefulset_rows::StatefulSetRows,
+    daemon_sets: HashMap<Arc<str>, Arc<crate::api::daemonset::ApiDaemonSet>>,
 }
 
 impl WorkloadRows {
@@ -75,7 +76,27 @@ impl WorkloadRows {
                 super::job_rows::cronjob_rows(old.as_deref(), c, &mut |what, why| push(object.clone(), what, why));
             }
             Record::StatefulSet { kind, sts } => self.stateful_sets.set(t, *kind, sts, out),
-            Record::ControllerRevision { kind, revision } => self.stateful_sets.revision(t, *kind, revision, out),
+            Record::ControllerRevision { kind, revision: r } => {
+                let (what, why) = match kind {
+                    WatchKind::Added => (format!("created, revision {}", r.revision), "a template first used"),
+                    WatchKind::Modified => (format!("renumbered, revision {}", r.revision), "its template is current again"),
+                    WatchKind::Deleted => ("deleted".to_string(), "past revisionHistoryLimit"),
+                };
+                let why = format!("{why} by {}/{}", r.owner.kind.to_lowercase(), r.owner.name);
+                push(format!("controllerrevision/{}", r.name), what, why);
+            }
+            Record::DaemonSet { kind, ds } => {
+                let object = format!("daemonset/{}", ds.spec.name);
+                if *kind == WatchKind::Deleted {
+                    self.daemon_sets.remove(&ds.meta.uid);
+                    push(object, "deleted".into(), String::new());
+                    return;
+                }
+                let old = self.daemon_sets.insert(ds.meta.uid.clone(), ds.clone());
+                super::daemonset_rows::daemon_set_rows(old.as_deref(), ds, &mut |what, why| {
+                    push(object.clone(), what, why)
+                });
+            }
             _ => {}
         }
     }

@@ -48,6 +48,14 @@ pub const FUNCTIONS: &[(&str, &[&str], &str)] = &[
         &["sts"],
         "1 while the StatefulSet's pod of that ordinal is Running and Ready, else 0: ordinal_ready(sts/web, 2)",
     ),
+    ("desired_scheduled", &["ds"], "the DaemonSet's status.desiredNumberScheduled: nodes that should run its pod"),
+    ("current_scheduled", &["ds"], "status.currentNumberScheduled: those nodes with a pod"),
+    ("number_ready", &["ds"], "status.numberReady: nodes whose oldest pod is Ready"),
+    ("updated_scheduled", &["ds"], "status.updatedNumberScheduled: nodes whose oldest pod runs the current template"),
+    ("number_available", &["ds"], "status.numberAvailable"),
+    ("number_unavailable", &["ds"], "status.numberUnavailable: desired nodes without an available pod"),
+    ("misscheduled", &["ds"], "status.numberMisscheduled: pods on nodes that should not run one"),
+    ("max_pods_per_node", &["ds"], "the most pods of the DaemonSet, not finished and not gone, on one node"),
 ];
 
 /// The state functions that take an ordinal after the subject.

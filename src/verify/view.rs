@@ -10,6 +10,7 @@ use crate::trace::Trace;
 use crate::trace::record::Record;
 use foldhash::{HashMap, HashMapExt};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// A count over time: each change, in time order (0 before the first).
 type Series = Vec<(SimTime, f64)>;
@@ -59,6 +60,7 @@ impl RunView {
     fn read_series(&mut self, trace: &Trace) {
         let names = Names::new(trace);
         let mut slices = Slices::default();
+        let mut daemon_pods = DaemonPods::default();
         let mut requests: HashMap<(&'static str, String), f64> = HashMap::new();
         let mut counted: HashMap<(&'static str, String), f64> = HashMap::new();
         for e in &trace.entries {
@@ -86,6 +88,9 @@ impl RunView {
                         self.set("restarts", &format!("{subject}/{}", c.name), t, c.restart_count as f64);
                     }
                     self.set("restarts", &subject, t, total as f64);
+                    if let Some((ds, most)) = daemon_pods.see(pod) {
+                        self.set("max_pods_per_node", &format!("ds/{ds}"), t, most as f64);
+                    }
                 }
                 Record::Deployment { deployment: d, .. } => {
                     let subject = format!("deploy/{}", d.spec.name);
@@ -111,6 +116,17 @@ impl RunView {
                     self.set("updated_replicas", &subject, t, s.updated_replicas as f64);
                     self.set("ready_replicas", &subject, t, s.ready_replicas as f64);
                     self.set("available_replicas", &subject, t, s.available_replicas as f64);
+                }
+                Record::DaemonSet { ds: d, .. } => {
+                    let subject = format!("ds/{}", d.spec.name);
+                    let s = &d.status;
+                    self.set("desired_scheduled", &subject, t, s.desired_number_scheduled as f64);
+                    self.set("current_scheduled", &subject, t, s.current_number_scheduled as f64);
+                    self.set("number_ready", &subject, t, s.number_ready as f64);
+                    self.set("updated_scheduled", &subject, t, s.updated_number_scheduled as f64);
+                    self.set("number_available", &subject, t, s.number_available as f64);
+                    self.set("number_unavailable", &subject, t, s.number_unavailable as f64);
+                    self.set("misscheduled", &subject, t, s.number_misscheduled as f64);
                 }
                 Record::Kubelet(k) if k.is_pull_failure() => {
                     let subject = names.pod_named(&k.pod);
@@ -253,5 +269,30 @@ mod tests {
         assert!(!glob("pod/web@rev2#*", "pod/web@rev1#1"));
         assert!(glob("svc/web", "svc/web"));
         assert!(!glob("svc/web", "svc/web2"));
+    }
+}
+
+/// A DaemonSet's name and a node.
+type DaemonNode = (Arc<str>, Arc<str>);
+
+/// A DaemonSet's pods by node, not finished and not gone: for `max_pods_per_node`.
+#[derive(Default)]
+struct DaemonPods {
+    /// The live pods' UIDs on each node.
+    live: HashMap<DaemonNode, BTreeSet<Arc<str>>>,
+}
+
+impl DaemonPods {
+    /// The pod written: its DaemonSet's name and the most pods on one of its nodes now.
+    fn see(&mut self, pod: &crate::api::pod::ApiPod) -> Option<(Arc<str>, usize)> {
+        let owner = pod.spec.owner.as_ref().filter(|o| o.kind == "DaemonSet")?;
+        let node = crate::control::daemon::pods::target_node(pod)?;
+        let set = self.live.entry((owner.name.clone(), Arc::from(node))).or_default();
+        match pod.meta.removed || pod.status.phase.is_terminal() {
+            true => set.remove(&pod.meta.uid),
+            false => set.insert(pod.meta.uid.clone()),
+        };
+        let most = self.live.iter().filter(|((ds, _), _)| *ds == owner.name).map(|(_, s)| s.len()).max();
+        Some((owner.name.clone(), most.unwrap_or(0)))
     }
 }

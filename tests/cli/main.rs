@@ -31,6 +31,7 @@ mod claims;
 mod clusters;
 mod config;
 mod conventions;
+mod daemonsets;
 mod describe;
 mod disruption;
 mod exercises;

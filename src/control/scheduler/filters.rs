@@ -60,12 +60,18 @@ pub struct Wanted<'a> {
     /// PodTopologySpread's system default constraints apply: the pod has a
     /// controller, whose pods it is spread among.
     pub spread: bool,
+    /// NodeAffinity's PreFilter result: the only nodes a required
+    /// `metadata.name In […]` term allows (a DaemonSet's pod); `None`: all.
+    pub node_names: Option<&'a [String]>,
 }
 
 /// The filter that ruled a node out (the first that fails, in the default
 /// profile's order: TaintToleration, NodePorts, NodeResourcesFit).
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Rejection {
+    /// Left out by NodeAffinity's PreFilter result (`SetAbsentNodesStatus`,
+    /// UnschedulableAndUnresolvable).
+    PreFilter,
     /// NodeUnschedulable: a cordoned node the pod does not tolerate.
     Cordoned,
     Taint,
@@ -83,6 +89,7 @@ impl Rejection {
     /// `Too many pods`, `Insufficient cpu`, `Insufficient memory`).
     fn reasons(&self) -> Vec<&'static str> {
         match self {
+            Rejection::PreFilter => vec!["node(s) didn't satisfy plugin(s) [NodeAffinity]"],
             Rejection::Cordoned => vec!["node(s) were unschedulable"],
             Rejection::Taint => vec!["node(s) had untolerated taint(s)"],
             Rejection::Ports => vec!["node(s) didn't have free ports for the requested pod ports"],
@@ -98,9 +105,10 @@ impl Rejection {
     /// finds none).
     fn preemption(&self) -> &'static str {
         match self {
-            Rejection::Cordoned | Rejection::Taint | Rejection::Resources { unresolvable: true, .. } => {
-                "Preemption is not helpful for scheduling"
-            }
+            Rejection::PreFilter
+            | Rejection::Cordoned
+            | Rejection::Taint
+            | Rejection::Resources { unresolvable: true, .. } => "Preemption is not helpful for scheduling",
             Rejection::Ports | Rejection::Resources { .. } => "No preemption victims found for incoming pod",
         }
     }
@@ -170,7 +178,9 @@ pub fn pick<'i>(
     let tolerates_cordon = pod.tolerations.iter().any(|t| tolerates(t, &cordon));
     let verdict = |n: &Node| {
         let i = info(&n.name);
-        if i.unschedulable && !tolerates_cordon {
+        if pod.node_names.is_some_and(|names| !names.iter().any(|x| **x == *n.name)) {
+            Some(Rejection::PreFilter)
+        } else if i.unschedulable && !tolerates_cordon {
             Some(Rejection::Cordoned)
         } else if untolerated(n, pod.tolerations).is_some() {
             Some(Rejection::Taint)
@@ -248,6 +258,7 @@ mod tests {
             requests: PodRequests::default(),
             images: &[],
             spread: false,
+            node_names: None,
         }
     }
 
@@ -360,5 +371,25 @@ mod tests {
             "2 node(s) didn't have free ports for the requested pod ports. no new claims to deallocate, \
              preemption: not eligible due to preemptionPolicy=Never."
         ));
+    }
+
+    /// A DaemonSet's pod names its node (`matchFields metadata.name In`):
+    /// NodeAffinity's PreFilter leaves only that node, and the others are
+    /// `node(s) didn't satisfy plugin(s) [NodeAffinity]`,
+    /// UnschedulableAndUnresolvable (schedule_one.go `SetAbsentNodesStatus`).
+    #[test]
+    fn a_named_node_is_the_only_candidate() {
+        let nodes = [node("w1", vec![]), node("w2", vec![]), node("w3", vec![])];
+        let names = ["w3".to_string()];
+        let pod = Wanted { node_names: Some(&names), ..wanted(&[]) };
+        assert_eq!(&*choose(&nodes, &pod, empty).unwrap(), "w3");
+        let full = NodeInfo { pods: 3, ..NodeInfo::default() };
+        let info = |n: &str| if n == "w3" { &full } else { empty(n) };
+        assert_eq!(
+            pick(&nodes, &pod, info, |_| 0, Version::V1_37, |_| 0).unwrap_err().message,
+            "0/3 nodes are available: 1 Too many pods, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. \
+             preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, \
+             2 Preemption is not helpful for scheduling."
+        );
     }
 }

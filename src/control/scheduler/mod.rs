@@ -177,6 +177,7 @@ impl Scheduler {
             requests: p.spec.requests,
             images: &images,
             spread: owner.is_some(),
+            node_names: spec.and_then(crate::control::daemon::pods::affinity_node_names),
         };
         let registry = &self.cluster.registry;
         let rng = &mut self.rng;

@@ -160,6 +160,7 @@ mod tests {
             requests: PodRequests { exact, non_zero },
             images: &[],
             spread,
+            node_names: None,
         }
     }
 

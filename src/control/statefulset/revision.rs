@@ -3,21 +3,15 @@
 //! `<set>-<hash>`, the hash FNV-1 32 of the revision's data and the
 //! collision count (`HashControllerRevision`), safe-encoded.
 
+use crate::api::controllerrevision::template_patch;
 use crate::spec::PodTemplate;
 
 /// `rand.SafeEncodeString`'s alphabet: no vowels, no 0, 1 or 3.
 const ALPHANUMS: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 
-/// `getPatch`: `{"spec":{"template":{…,"$patch":"replace"}}}`, keys sorted
-/// as Go's `json.Marshal` of a map sorts them. The template is podsim's
-/// rendering, so a hash may differ from a cluster's where the encodings do.
+/// `getPatch`'s bytes, keys sorted as Go's `json.Marshal` of a map sorts them.
 pub fn patch(template: &PodTemplate) -> Vec<u8> {
-    let mut t = serde_json::to_value(&template.object).unwrap_or_default();
-    if let Some(map) = t.as_object_mut() {
-        map.insert("$patch".into(), "replace".into());
-    }
-    let patch = serde_json::json!({"spec": {"template": t}});
-    serde_json::to_vec(&patch).unwrap_or_default()
+    serde_json::to_vec(&template_patch(template)).unwrap_or_default()
 }
 
 /// FNV-1 (32 bits, `hash/fnv.New32`): multiply, then xor.

@@ -79,16 +79,16 @@ pub(super) fn pod_template(object: &PodTemplateSpec, pod: Pod) -> (PodTemplate, 
     (template, warnings)
 }
 
-fn namespace(meta: &ObjectMeta) -> String {
+pub(super) fn namespace(meta: &ObjectMeta) -> String {
     meta.namespace.clone().filter(|ns| !ns.is_empty()).unwrap_or_else(|| "default".to_string())
 }
 
-fn match_labels(selector: &LabelSelector) -> BTreeMap<String, String> {
+pub(super) fn match_labels(selector: &LabelSelector) -> BTreeMap<String, String> {
     selector.match_labels.clone().unwrap_or_default()
 }
 
 /// A validated non-negative count.
-fn count(value: Option<i32>) -> u32 {
+pub(super) fn count(value: Option<i32>) -> u32 {
     u32::try_from(value.unwrap_or(0)).unwrap_or(0)
 }
 

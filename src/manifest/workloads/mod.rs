@@ -18,10 +18,13 @@
 
 mod build;
 mod cronjob;
+mod daemonset;
+mod daemonset_validation;
 mod defaults;
 mod job;
 mod job_validation;
 pub use cronjob::read_cronjob;
+pub use daemonset::read_daemon_set;
 pub use job::{JOB_CONTROLLER, read_job};
 mod selector;
 mod statefulset;

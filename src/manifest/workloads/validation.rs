@@ -221,7 +221,7 @@ pub fn percent(v: &IntOrString) -> Option<i64> {
 }
 
 /// `getIntOrPercentValue`: the percent's number, else `IntValue()` (`Atoi`, 0 when not a number).
-fn value(v: &IntOrString) -> i64 {
+pub(super) fn value(v: &IntOrString) -> i64 {
     match v {
         IntOrString::Int(n) => i64::from(*n),
         IntOrString::String(s) => percent(v).unwrap_or_else(|| s.parse().unwrap_or(0)),

@@ -19,6 +19,7 @@ pub(super) enum WorkloadTable {
     Deployment,
     StatefulSet,
     Job,
+    DaemonSet,
 }
 
 /// The table of a header (`NAMESPACE` and `EVENT` aside, `-o wide`'s extra
@@ -31,6 +32,9 @@ pub(super) fn workload_table(names: &[&str], kinds: &[String]) -> Option<Workloa
         ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"] => WorkloadTable::Deployment,
         ["NAME", "COMPLETIONS", "DURATION", "AGE"] | ["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"] => {
             WorkloadTable::Job
+        }
+        ["NAME", "DESIRED", "CURRENT", "READY", "UP-TO-DATE", "AVAILABLE", "NODE SELECTOR", "AGE"] => {
+            WorkloadTable::DaemonSet
         }
         // Only StatefulSets print exactly these, unless the command names another kind
         // (`kubectl get all` lists StatefulSets among its kinds).
@@ -117,6 +121,13 @@ pub(super) fn read_workload_row(
             };
             Workload::Job { succeeded, completions, duration, status: cell("STATUS").map(str::to_string) }
         }
+        WorkloadTable::DaemonSet => Workload::DaemonSet {
+            desired: count(need("DESIRED")?, "DESIRED")?,
+            current: count(need("CURRENT")?, "CURRENT")?,
+            ready: count(need("READY")?, "READY")?,
+            updated: count(need("UP-TO-DATE")?, "UP-TO-DATE")?,
+            available: count(need("AVAILABLE")?, "AVAILABLE")?,
+        },
     };
     let watch = cell("EVENT").map(str::to_string);
     let namespace = cell("NAMESPACE").map(str::to_string);

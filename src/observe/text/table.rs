@@ -37,6 +37,7 @@ const PAIRS: &[(&str, &str)] = &[
     ("MAX", "UNAVAILABLE"),
     ("ALLOWED", "DISRUPTIONS"),
     ("RECLAIM", "POLICY"),
+    ("NODE", "SELECTOR"),
 ];
 
 /// A kubectl table header: upper-case column names, the first NAME,
