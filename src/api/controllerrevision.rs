@@ -83,7 +83,12 @@ impl super::ApiServer {
     }
 
     /// `CreateControllerRevision`: `None` when the name is taken (AlreadyExists).
-    pub fn create_controller_revision(&mut self, new: NewRevision, now: SimTime, trace: &mut Trace) -> Option<RevisionId> {
+    pub fn create_controller_revision(
+        &mut self,
+        new: NewRevision,
+        now: SimTime,
+        trace: &mut Trace,
+    ) -> Option<RevisionId> {
         if self.revisions.name_taken(&new.namespace, &new.name) {
             return None;
         }

@@ -4,8 +4,8 @@
 
 pub mod claim;
 pub mod config;
-pub mod cronjob;
 pub mod controllerrevision;
+pub mod cronjob;
 pub mod daemonset;
 pub mod deployment;
 pub mod disruption;

@@ -152,7 +152,7 @@ impl Manifests {
                 "daemonset/{}",
                 self.daemon_sets
                     [k - pods - sets - deployments - self.jobs.len() - self.cronjobs.len() - self.stateful_sets.len()]
-                    .name
+                .name
             ),
         }
     }

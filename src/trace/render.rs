@@ -142,9 +142,9 @@ fn terminated(t: &Terminated, clock: &Clock) -> core::ContainerState {
 /// events carry `eventTime` and no source or counters.
 pub fn event(e: &ApiEvent, clock: &Clock) -> core::Event {
     let (api_version, kind) = match &e.source {
-        EventSource::Controller { kind: kind @ ("ReplicaSet" | "Deployment" | "StatefulSet" | "DaemonSet"), .. } => {
-            ("apps/v1", *kind)
-        }
+        EventSource::Controller {
+            kind: kind @ ("ReplicaSet" | "Deployment" | "StatefulSet" | "DaemonSet"), ..
+        } => ("apps/v1", *kind),
         EventSource::Controller { kind: "PodDisruptionBudget", .. } => ("policy/v1", "PodDisruptionBudget"),
         EventSource::Controller { kind: "Job", .. } => ("batch/v1", "Job"),
         // The node lifecycle and taint-eviction controllers write about Nodes and Pods.

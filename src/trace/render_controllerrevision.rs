@@ -1,7 +1,7 @@
 //! ControllerRevisions as the API server returns them.
 
-use crate::api::controllerrevision::ApiControllerRevision;
 use super::render::Clock;
+use crate::api::controllerrevision::ApiControllerRevision;
 use k8s_openapi::api::apps::v1 as apps;
 
 /// The ControllerRevision object (apps/v1).

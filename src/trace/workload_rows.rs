@@ -77,12 +77,16 @@ impl WorkloadRows {
             }
             Record::StatefulSet { kind, sts } => self.stateful_sets.set(t, *kind, sts, out),
             Record::ControllerRevision { kind, revision: r } => {
+                let owner = format!("{}/{}", r.owner.kind.to_lowercase(), r.owner.name);
                 let (what, why) = match kind {
-                    WatchKind::Added => (format!("created, revision {}", r.revision), "a template first used"),
-                    WatchKind::Modified => (format!("renumbered, revision {}", r.revision), "its template is current again"),
-                    WatchKind::Deleted => ("deleted".to_string(), "past revisionHistoryLimit"),
+                    WatchKind::Added => {
+                        (format!("created, revision {}", r.revision), format!("the template of {owner}"))
+                    }
+                    WatchKind::Modified => {
+                        (format!("renumbered, revision {}", r.revision), format!("{owner} went back to this template"))
+                    }
+                    WatchKind::Deleted => ("deleted".to_string(), format!("older than {owner}'s revisionHistoryLimit")),
                 };
-                let why = format!("{why} by {}/{}", r.owner.kind.to_lowercase(), r.owner.name);
                 push(format!("controllerrevision/{}", r.name), what, why);
             }
             Record::DaemonSet { kind, ds } => {
