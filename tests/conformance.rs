@@ -133,7 +133,8 @@ const ALL: [(&str, &[&str]); 22] = [
             "ready-implies-running",
         ],
     ),
-    ("017", &["restart-count-steps"]),
+    // job3's pod rows, counted against its parallelism (spec-job3.yaml).
+    ("017", &["restart-count-steps", "job-parallelism"]),
     // One `kubectl get` row per pod; the Deployment's and the ReplicaSet's rows.
     ("020", &["controller-counts"]),
     // `kubectl get rs` rows; one `kubectl get` row per pod.
@@ -146,8 +147,8 @@ const ALL: [(&str, &[&str]); 22] = [
     // The Pod is a spec without status; the rest are events.
     ("030", &[]),
     ("031", &["restart-count-steps"]),
-    // One `kubectl get` row per pod.
-    ("032", &[]),
+    // One `kubectl get` listing of the Indexed Job's pods, counted against its parallelism (spec.yaml).
+    ("032", &["job-parallelism"]),
     ("035", &["endpoint-conditions"]),
 ];
 

@@ -169,7 +169,7 @@ pub fn catalogue() -> impl Iterator<Item = (&'static Invariant, JudgedOn)> {
     let all = |list: &'static [Invariant], on| list.iter().map(move |i| (i, on));
     all(CATALOGUE, JudgedOn::Recordings)
         .chain(all(SIM_ONLY, JudgedOn::PodsimRuns))
-        .chain(all(JOB_RULES, JudgedOn::PodsimRuns))
+        .chain(all(JOB_RULES, JudgedOn::Recordings))
         .chain(all(WORKLOAD_RULES, JudgedOn::ControllerRows))
         .chain(all(STATEFULSET_RULES, JudgedOn::Recordings))
 }
@@ -186,6 +186,7 @@ pub struct Checker {
     slices: slices::SliceState,
     workloads: workloads::Workloads,
     ordinals: ordinals::Ordinals,
+    jobs: jobs::Jobs,
 }
 
 impl Checker {
@@ -198,6 +199,7 @@ impl Checker {
             slices: slices::SliceState::default(),
             workloads: workloads::Workloads::default(),
             ordinals: ordinals::Ordinals::default(),
+            jobs: jobs::Jobs::default(),
         }
     }
 
@@ -261,6 +263,7 @@ impl Checker {
                 Observed::EndpointSlice(s) => self.slices.observe(r, s, &self.pods),
                 Observed::Service(s) => self.slices.observe_service(s),
                 Observed::Workload(w) => self.workloads.observe(w, &r.origin),
+                Observed::Job(j) => self.jobs.observe_job(j),
                 Observed::StatefulSet(s) if s.spec.pod_management_policy.as_deref() == Some("Parallel") => {
                     let ns = s.metadata.namespace.as_deref().unwrap_or("default");
                     self.ordinals.parallel(ns, s.metadata.name.as_deref().unwrap_or(""));
@@ -275,8 +278,12 @@ impl Checker {
             Observed::Pod(p) => {
                 state.observe_pod(r, p, &self.cluster);
                 self.ordinals.observe_pod(r, p);
+                self.jobs.observe_pod(r, p);
             }
-            Observed::Row(row) => rows::observe(state, r, row),
+            Observed::Row(row) => {
+                rows::observe(state, r, row);
+                self.jobs.observe_row(r, row);
+            }
             Observed::Event(e) => {
                 state.events += 1;
                 if state.name.is_empty() {
@@ -289,7 +296,11 @@ impl Checker {
                     state.name = pod.clone().unwrap_or_default();
                 }
             }
-            Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) | Observed::StatefulSet(_) => {}
+            Observed::EndpointSlice(_)
+            | Observed::Service(_)
+            | Observed::Workload(_)
+            | Observed::StatefulSet(_)
+            | Observed::Job(_) => {}
         }
     }
 
@@ -300,6 +311,13 @@ impl Checker {
         }
         let mut controllers = self.workloads.report();
         controllers.extend(self.ordinals.report());
+        // A Job its rows showed too is one entry: the rows' verdicts and the rules'.
+        for job in self.jobs.report() {
+            match controllers.iter_mut().find(|c| c.kind == job.kind && c.name == job.name) {
+                Some(c) => c.verdicts.extend(job.verdicts),
+                None => controllers.push(job),
+            }
+        }
         Report { pods, controllers }
     }
 }
@@ -317,7 +335,11 @@ fn identity(r: &Record) -> Option<(Option<&str>, Option<&str>, &str)> {
             Some((some(&o.uid), some(&o.namespace), some(&o.name)?))
         }
         Observed::EventRow { pod, .. } => Some((None, None, some(pod)?)),
-        Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) | Observed::StatefulSet(_) => None,
+        Observed::EndpointSlice(_)
+        | Observed::Service(_)
+        | Observed::Workload(_)
+        | Observed::StatefulSet(_)
+        | Observed::Job(_) => None,
     }
 }
 

@@ -99,7 +99,8 @@ fn judge(trace: &Trace, clock: &Clock, cluster: &Cluster, horizon: &Horizon) -> 
         }
     }
     for r in simulated_records(trace, clock) {
-        if matches!(r.observed, Observed::Pod(_) | Observed::EndpointSlice(_) | Observed::Service(_)) {
+        if matches!(r.observed, Observed::Pod(_) | Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Job(_))
+        {
             checker.observe(&r);
         }
     }
@@ -110,7 +111,6 @@ fn judge(trace: &Trace, clock: &Clock, cluster: &Cluster, horizon: &Horizon) -> 
         }
     }
     report.pods.extend(service_path::judge(trace, horizon));
-    report.controllers.extend(super::jobs::judge(trace));
     report
 }
 

@@ -439,6 +439,7 @@ fn job_pods_beyond_parallelism() -> Judged {
                 let mut j = (**job).clone();
                 let mut spec = (*j.spec).clone();
                 spec.parallelism = 0;
+                spec.object.spec.get_or_insert_default().parallelism = Some(0);
                 j.spec = Arc::new(spec);
                 *job = Arc::new(j);
             }
@@ -446,8 +447,8 @@ fn job_pods_beyond_parallelism() -> Judged {
     })
 }
 
-/// job-backoff-never's second pod created 3 s after the first pod's exit,
-/// not the 10 s the back-off asks.
+/// job-backoff-never's second pod created (its creationTimestamp) 3 s
+/// after the first pod's exit, not the 10 s the back-off asks.
 fn job_pod_before_the_backoff() -> Judged {
     mutated("models/scenarios/job-backoff-never.yaml", "(Job fail-never)", |t| {
         let mut seen: Vec<Arc<str>> = Vec::new();
@@ -455,12 +456,17 @@ fn job_pod_before_the_backoff() -> Judged {
             t.entries.iter().find(|e| matches!(&e.record, Record::Process { fact: ProcessFact::Exited { .. }, .. }));
         let early = exit.expect("the first pod exits").t + SimDuration::from_secs(3);
         for e in &mut t.entries {
-            if let Record::Pod { pod, .. } = &e.record
-                && !seen.contains(&pod.meta.uid)
-            {
-                seen.push(pod.meta.uid.clone());
-                if seen.len() == 2 {
-                    e.t = early;
+            if let Record::Pod { pod, .. } = &mut e.record {
+                if !seen.contains(&pod.meta.uid) {
+                    seen.push(pod.meta.uid.clone());
+                    if seen.len() == 2 {
+                        e.t = early;
+                    }
+                }
+                if seen.get(1) == Some(&pod.meta.uid) {
+                    let mut p = (**pod).clone();
+                    p.meta.created = early;
+                    *pod = Arc::new(p);
                 }
             }
         }

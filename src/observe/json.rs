@@ -293,12 +293,13 @@ fn dispatch(
         Some("EndpointSlice") => serde_json::from_value(v).map(|s| Observed::EndpointSlice(Box::new(s))),
         Some("Service") => serde_json::from_value(v).map(|s| Observed::Service(Box::new(s))),
         Some("StatefulSet") => serde_json::from_value(v).map(|s| Observed::StatefulSet(Box::new(s))),
+        Some("Job") => serde_json::from_value(v).map(|j| Observed::Job(Box::new(j))),
         Some(other) => {
             problems.push(
                 problem(
                     origin,
                     format!(
-                        "skipped a {other}: podsim check reads Pods, Events, EndpointSlices, Services and StatefulSets"
+                        "skipped a {other}: podsim check reads Pods, Events, EndpointSlices, Services, StatefulSets and Jobs"
                     ),
                 )
                 .warn(),

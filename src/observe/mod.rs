@@ -146,6 +146,8 @@ pub enum Observed {
     Workload(WorkloadRow),
     /// A StatefulSet object: its `podManagementPolicy` says whether its pods keep an order.
     StatefulSet(Box<k8s_openapi::api::apps::v1::StatefulSet>),
+    /// A Job object: its parallelism, completion mode, pod failure policy and restart policy.
+    Job(Box<k8s_openapi::api::batch::v1::Job>),
 }
 
 /// One observation.
@@ -176,9 +178,11 @@ impl Record {
                     .then(|| pod_key(o.uid.as_deref(), o.namespace.as_deref(), o.name.as_deref().unwrap_or("")))
             }
             Observed::EventRow { pod, .. } => pod.as_deref().map(|p| pod_key(None, None, p)),
-            Observed::EndpointSlice(_) | Observed::Service(_) | Observed::Workload(_) | Observed::StatefulSet(_) => {
-                None
-            }
+            Observed::EndpointSlice(_)
+            | Observed::Service(_)
+            | Observed::Workload(_)
+            | Observed::StatefulSet(_)
+            | Observed::Job(_) => None,
         }
     }
 }

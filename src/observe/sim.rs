@@ -6,7 +6,7 @@ use super::{Observed, Origin, Record, Span, When};
 use crate::trace::Trace;
 use crate::trace::record::Record as TraceRecord;
 use crate::trace::render::{self, Clock};
-use crate::trace::render_network;
+use crate::trace::{render_jobs, render_network};
 use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
 
@@ -19,6 +19,7 @@ pub fn simulated_records(trace: &Trace, clock: &Clock) -> Vec<Record> {
         let (observed, watch) = match &e.record {
             TraceRecord::Pod { pod, kind } => (Observed::Pod(Box::new(render::pod(pod, clock))), Some(*kind)),
             TraceRecord::Event(ev) => (Observed::Event(Box::new(render::event(ev, clock))), None),
+            TraceRecord::Job { job, kind } => (Observed::Job(Box::new(render_jobs::job(job, clock))), Some(*kind)),
             TraceRecord::Service { svc, kind } => {
                 services.insert(svc.id, svc.clone());
                 (Observed::Service(Box::new(render_network::service(svc, clock))), Some(*kind))

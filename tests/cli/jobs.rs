@@ -336,3 +336,108 @@ fn a_forbid_cronjob_skips_ticks_while_a_run_is_active_and_starts_the_last_one_la
     }
     assert_eq!(last_schedule, "2026-01-01T00:04:00Z");
 }
+
+/// `podsim check` judges a recorded Job by its objects: trace 019's
+/// fail-never Job, recorded as a watch of its objects, holds both rules
+/// (three replacements, each after its back-off); the same watch with the
+/// second pod's creationTimestamp 3 s after the first pod's finishedAt
+/// (the back-off asks 10 s: `getRemainingTimeForFailuresCount` with one
+/// failure) is a violation, exit 1.
+#[test]
+fn check_judges_a_recorded_jobs_replacements_against_the_backoff() {
+    use k8s_openapi::jiff::{Timestamp, ToSpan};
+    let run = podsim(["run", "models/scenarios/job-backoff-never.yaml", "-o", "jsonl"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let dir = super::TempDir::new("check-job");
+    let holds = podsim(["check", &dir.write("watch.jsonl", &run.stdout)]);
+    assert_eq!(holds.code, Some(0), "{holds:?}");
+    assert!(
+        holds.stdout.contains("holds     job-replacement-backoff              checked 3 times"),
+        "{}",
+        holds.stdout
+    );
+    assert!(holds.stdout.contains("holds     job-parallelism"), "{}", holds.stdout);
+
+    let mut lines: Vec<Value> = run.stdout.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let pods: Vec<String> = {
+        let mut uids = Vec::new();
+        for v in lines.iter().filter(|v| v["object"]["kind"] == "Pod") {
+            let uid = v["object"]["metadata"]["uid"].as_str().unwrap_or_default().to_string();
+            if !uids.contains(&uid) {
+                uids.push(uid);
+            }
+        }
+        uids
+    };
+    let finished = lines
+        .iter()
+        .filter(|v| v["object"]["metadata"]["uid"] == pods[0].as_str())
+        .filter_map(|v| v["object"]["status"]["containerStatuses"][0]["state"]["terminated"]["finishedAt"].as_str())
+        .next()
+        .expect("the first pod's container finished");
+    let early = finished.parse::<Timestamp>().unwrap() + 3.seconds();
+    for v in lines.iter_mut().filter(|v| v["object"]["metadata"]["uid"] == pods[1].as_str()) {
+        v["object"]["metadata"]["creationTimestamp"] = Value::from(early.to_string());
+    }
+    let text: Vec<String> = lines.iter().map(Value::to_string).collect();
+    let broken = podsim(["check", &dir.write("broken.jsonl", &text.join("\n"))]);
+    assert_eq!(broken.code, Some(1), "{broken:?}");
+    let expected = format!("created at or after {} (1 failure(s) since the last success", early + 7.seconds());
+    assert!(broken.stdout.contains("VIOLATED  job-replacement-backoff"), "{}", broken.stdout);
+    assert!(broken.stdout.contains(&expected), "{expected} in {}", broken.stdout);
+}
+
+/// Recorded rows count too, matched to the Job by name: trace 032's
+/// Indexed Job (parallelism 2) listed once, and trace 017's OnFailure Job
+/// watched (its `Error` rows are a container restarting in the pod, still
+/// active); the back-off is not judged on either, and says why.
+#[test]
+fn check_counts_a_jobs_pods_from_kubectl_rows() {
+    let indexed = podsim([
+        "check",
+        "tests/traces/032-indexed-job-backofflimitperindex-failindex-docs/get-pods.txt",
+        "tests/traces/032-indexed-job-backofflimitperindex-failindex-docs/spec.yaml",
+    ]);
+    assert_eq!(indexed.code, Some(0), "{indexed:?}");
+    let out = &indexed.stdout;
+    assert!(out.contains("(Job job-backoff-limit-per-index-failindex) (5 pod(s))"), "{out}");
+    assert!(out.contains("holds     job-parallelism                      checked 5 times"), "{out}");
+    assert!(out.contains("the Job's parallelism is not 1"), "{out}");
+    let watched = podsim([
+        "check",
+        "tests/traces/017-job-onfailure-backofflimit2-watch/watch-pods.txt",
+        "tests/traces/017-job-onfailure-backofflimit2-watch/spec-job3.yaml",
+    ]);
+    assert_eq!(watched.code, Some(0), "{watched:?}");
+    assert!(watched.stdout.contains("(Job job3) (1 pod(s))"), "{}", watched.stdout);
+    assert!(
+        watched.stdout.contains("holds     job-parallelism                      checked 10 times"),
+        "{}",
+        watched.stdout
+    );
+    assert!(
+        watched.stdout.contains("restartPolicy OnFailure: failed containers restart in their pod"),
+        "{}",
+        watched.stdout
+    );
+}
+
+/// Two pods of a parallelism-1 Job running at once, as rows: a violation
+/// that names the row.
+#[test]
+fn check_finds_more_active_pods_than_parallelism_in_rows() {
+    let dir = super::TempDir::new("check-job-rows");
+    let spec = dir.write(
+        "job.yaml",
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {name: pi}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: pi, image: perl}]\n",
+    );
+    let rows = dir.write(
+        "watch.txt",
+        "NAME       READY   STATUS              RESTARTS   AGE\npi-abcde   0/1     ContainerCreating   0          1s\npi-abcde   1/1     Running             0          3s\npi-fghjk   0/1     Pending             0          0s\n",
+    );
+    let run = podsim(["check", &rows, &spec]);
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert!(run.stdout.contains("VIOLATED  job-parallelism"), "{}", run.stdout);
+    assert!(run.stdout.contains("expected at most 1 active pod(s) (parallelism)"), "{}", run.stdout);
+    assert!(run.stdout.contains("watch.txt:4"), "{}", run.stdout);
+}
