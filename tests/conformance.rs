@@ -383,3 +383,29 @@ fn a_statefulset_s_ordered_start_fits_the_envelope() {
         assert_eq!(fit, Fit::Inside, "{timing}");
     }
 }
+
+/// 017 (early 2020): job3's OnFailure restarts in its one pod, the untagged
+/// busybox pulled again before each (a 3–6 s manifest check on the profile):
+/// the first start, both restarts, the CrashLoopBackOff between them and the
+/// listing's ContainerCreating fall inside the envelope (8 timings). The
+/// Job's pod is matched to the run's by its generated name (`job3-xxxxx`).
+#[test]
+fn a_jobs_in_place_restarts_fit_the_envelope() {
+    let lines = envelope("017", "watch-pods.txt", "017-job3.yaml");
+    assert_eq!(lines.len(), 8, "{lines:?}");
+    for (timing, fit) in lines {
+        assert_eq!(fit, Fit::Inside, "{timing}");
+    }
+}
+
+/// 032 (the docs' pod failure policy example): each of the Indexed Job's
+/// five pods, listed once, shows the state podsim's runs reach by its AGE
+/// (index 0 failed twice, index 1 once with 42, indexes 2 and 3 completed).
+#[test]
+fn an_indexed_jobs_listing_fits_the_envelope() {
+    let lines = envelope("032", "get-pods.txt", "032-failindex.yaml");
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    for (timing, fit) in lines {
+        assert_eq!(fit, Fit::Inside, "{timing}");
+    }
+}
