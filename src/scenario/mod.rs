@@ -120,6 +120,7 @@ pub struct Scenario {
 
 impl Scenario {
     pub fn load(path: &Path, file: &Arc<SourceFile>) -> Result<Scenario, Error> {
+        not_manifests(file)?;
         let doc = parse_single(file)?;
         let f: ScenarioFile = doc.decode().map_err(Error::input)?;
         let base = path.parent().unwrap_or(Path::new("."));
@@ -195,6 +196,31 @@ impl Scenario {
             registry: f.registry,
         })
     }
+}
+
+/// A file of Kubernetes objects given where a scenario goes (`podsim run
+/// ds.yaml`): said as such, with the flag that reads it, rather than
+/// refused field by field as a scenario.
+fn not_manifests(file: &Arc<SourceFile>) -> Result<(), Error> {
+    let Ok(docs) = crate::source::parse_documents(file) else { return Ok(()) };
+    let objects: Vec<String> = (docs.iter().map(Doc::to_json))
+        .filter(|v| v.get("apiVersion").is_some())
+        .filter_map(|v| {
+            let kind = v.get("kind")?.as_str()?.to_string();
+            let name = v.pointer("/metadata/name").and_then(|n| n.as_str());
+            Some(name.map_or(kind.clone(), |n| format!("{kind} {n}")))
+        })
+        .collect();
+    let Some(first) = objects.first() else { return Ok(()) };
+    let more = match objects.len() {
+        1 => String::new(),
+        n => format!(" and {} more", n - 1),
+    };
+    let message = format!(
+        "this file holds Kubernetes objects ({first}{more}), not a podsim scenario: give manifests with -f, as kubectl does (podsim run -f {})",
+        file.name
+    );
+    Err(Error::input(Problem::error(message).in_file(file, None)))
 }
 
 /// Reads a file for podsim, keeping its text for error messages.

@@ -74,3 +74,26 @@ fn misspelled_field_is_a_strict_decoding_error() {
     );
     assert_eq!(col, 5, "the caret points at the key: {run:?}");
 }
+
+/// Manifests given where a scenario goes are said to be manifests, with
+/// the `-f` that reads them, not refused field by field as a scenario.
+#[test]
+fn manifests_given_as_a_scenario_point_to_dash_f() {
+    let dir = TempDir::new("manifest-as-scenario");
+    let one = dir.write("pod.yaml", &pod_with(""));
+    let run = podsim(["run", &one]);
+    assert_bad_input(&run);
+    let expected = format!(
+        "error: {one}: this file holds Kubernetes objects (Pod web), not a podsim scenario: give manifests with -f, as kubectl does (podsim run -f {one})"
+    );
+    assert!(run.stderr.contains(&expected), "{run:?}");
+    let two = dir.write(
+        "two.yaml",
+        &format!(
+            "{}---\napiVersion: v1\nkind: Service\nmetadata: {{name: web}}\nspec: {{ports: [{{port: 80}}]}}\n",
+            pod_with("")
+        ),
+    );
+    let run = podsim(["run", &two]);
+    assert!(run.stderr.contains("(Pod web and 1 more), not a podsim scenario"), "{run:?}");
+}
