@@ -86,6 +86,10 @@ pub enum ObjectId {
     ReplicaSet(RsId),
     Deployment(DeploymentId),
     Job(JobId),
+    CronJob(CronJobId),
+    StatefulSet(StsId),
+    DaemonSet(DaemonSetId),
+    ControllerRevision(RevisionId),
 }
 
 /// An object of a kind that owns others (the ones a DELETE may cascade from).
@@ -94,6 +98,9 @@ pub enum Owner {
     ReplicaSet(RsId),
     Deployment(DeploymentId),
     Job(JobId),
+    CronJob(CronJobId),
+    StatefulSet(StsId),
+    DaemonSet(DaemonSetId),
 }
 
 impl From<Owner> for ObjectId {
@@ -102,33 +109,33 @@ impl From<Owner> for ObjectId {
             Owner::ReplicaSet(id) => ObjectId::ReplicaSet(id),
             Owner::Deployment(id) => ObjectId::Deployment(id),
             Owner::Job(id) => ObjectId::Job(id),
+            Owner::CronJob(id) => ObjectId::CronJob(id),
+            Owner::StatefulSet(id) => ObjectId::StatefulSet(id),
+            Owner::DaemonSet(id) => ObjectId::DaemonSet(id),
         }
     }
 }
 
-impl From<PodId> for ObjectId {
-    fn from(id: PodId) -> ObjectId {
-        ObjectId::Pod(id)
-    }
+macro_rules! object_id {
+    ($($id:ident => $variant:ident),*) => {$(
+        impl From<$id> for ObjectId {
+            fn from(id: $id) -> ObjectId {
+                ObjectId::$variant(id)
+            }
+        }
+    )*};
 }
 
-impl From<RsId> for ObjectId {
-    fn from(id: RsId) -> ObjectId {
-        ObjectId::ReplicaSet(id)
-    }
-}
-
-impl From<JobId> for ObjectId {
-    fn from(id: JobId) -> ObjectId {
-        ObjectId::Job(id)
-    }
-}
-
-impl From<DeploymentId> for ObjectId {
-    fn from(id: DeploymentId) -> ObjectId {
-        ObjectId::Deployment(id)
-    }
-}
+object_id!(
+    PodId => Pod,
+    RsId => ReplicaSet,
+    DeploymentId => Deployment,
+    JobId => Job,
+    CronJobId => CronJob,
+    StsId => StatefulSet,
+    DaemonSetId => DaemonSet,
+    RevisionId => ControllerRevision
+);
 
 impl Owner {
     /// The owner an object is, if its kind owns others.
@@ -137,7 +144,10 @@ impl Owner {
             ObjectId::ReplicaSet(id) => Some(Owner::ReplicaSet(id)),
             ObjectId::Deployment(id) => Some(Owner::Deployment(id)),
             ObjectId::Job(id) => Some(Owner::Job(id)),
-            ObjectId::Pod(_) => None,
+            ObjectId::CronJob(id) => Some(Owner::CronJob(id)),
+            ObjectId::StatefulSet(id) => Some(Owner::StatefulSet(id)),
+            ObjectId::DaemonSet(id) => Some(Owner::DaemonSet(id)),
+            ObjectId::Pod(_) | ObjectId::ControllerRevision(_) => None,
         }
     }
 }

@@ -23,7 +23,8 @@ pub struct ApiControllerRevision {
     pub labels: BTreeMap<String, String>,
     /// The owner's annotations when it was made.
     pub annotations: BTreeMap<String, String>,
-    pub owner: OwnerRef,
+    /// Its StatefulSet or DaemonSet; none once orphaned (`--cascade=orphan`).
+    pub owner: Option<OwnerRef>,
     /// `data`: the patch that restores the template (`getPatch`).
     pub data: serde_json::Value,
     /// `.revision`: going back to an older template renumbers it the newest.
@@ -42,7 +43,7 @@ impl Object for ApiControllerRevision {
         &self.namespace
     }
     fn owner(&self) -> Option<&OwnerRef> {
-        Some(&self.owner)
+        self.owner.as_ref()
     }
     fn watch_record(kind: WatchKind, revision: Arc<Self>) -> Record {
         Record::ControllerRevision { kind, revision }
@@ -77,6 +78,10 @@ impl super::ApiServer {
         self.revisions.all()
     }
 
+    pub fn controller_revision(&self, id: RevisionId) -> &ApiControllerRevision {
+        self.revisions.get(id)
+    }
+
     /// The live revision of that name (a GET by name).
     pub fn controller_revision_named(&self, namespace: &str, name: &str) -> Option<RevisionId> {
         self.revisions.named(namespace, name)
@@ -101,7 +106,7 @@ impl super::ApiServer {
             namespace: Arc::from(new.namespace),
             labels: new.labels,
             annotations: new.annotations,
-            owner: new.owner,
+            owner: Some(new.owner),
             data: template_patch(&new.template),
             revision: new.revision,
             template: new.template,
@@ -121,9 +126,30 @@ impl super::ApiServer {
         });
     }
 
-    /// The history clean-up's DELETE of an old revision.
-    pub fn delete_controller_revision(&mut self, id: RevisionId, now: SimTime, trace: &mut Trace) {
+    /// DELETE of a revision: the history clean-up's (no options), or the
+    /// garbage collector's (its policy, the UID it saw as precondition).
+    pub fn delete_controller_revision(
+        &mut self,
+        id: RevisionId,
+        policy: Propagation,
+        uid: Option<&str>,
+        now: SimTime,
+        trace: &mut Trace,
+    ) {
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
-        let _ = self.revisions.delete(id, Propagation::Background, Precondition::None, c);
+        let pre = uid.map_or(Precondition::None, Precondition::Uid);
+        let _ = self.revisions.delete(id, policy, pre, c);
+    }
+
+    /// The garbage collector's PATCH of a revision without its owner (`--cascade=orphan`).
+    pub fn orphan_controller_revision(&mut self, id: RevisionId, owner: &str, now: SimTime, trace: &mut Trace) {
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let _ = self.revisions.write(id, Precondition::None, c, |r| match &r.owner {
+            Some(o) if *o.uid == *owner => {
+                r.owner = None;
+                Change::Stored
+            }
+            _ => Change::None,
+        });
     }
 }

@@ -6,7 +6,7 @@
 
 use super::ApiServer;
 use super::store::{Change, Precondition};
-use crate::ids::{PodId, RsId};
+use crate::ids::{JobId, PodId, RsId};
 use crate::spec::OwnerRef;
 use crate::time::SimTime;
 use crate::trace::Trace;
@@ -58,6 +58,23 @@ impl ApiServer {
         let written = self.pods.write(id, Precondition::None, c, |p| match merge(p.spec.owner.as_ref(), patch) {
             Ok(owner) => {
                 Arc::make_mut(&mut p.spec).owner = owner;
+                Change::Stored
+            }
+            Err(refused) => {
+                answer = refused;
+                Change::None
+            }
+        });
+        if written.is_err() { Patched::NotFound } else { answer }
+    }
+
+    /// The garbage collector's PATCH of a Job without its CronJob's reference (`--cascade=orphan`).
+    pub fn patch_job_owner(&mut self, id: JobId, patch: &OwnerPatch, now: SimTime, trace: &mut Trace) -> Patched {
+        let c = &mut Self::commit(&mut self.resource_version, now, trace);
+        let mut answer = Patched::Changed;
+        let written = self.jobs.write(id, Precondition::None, c, |j| match merge(j.owner.as_ref(), patch) {
+            Ok(owner) => {
+                j.owner = owner;
                 Change::Stored
             }
             Err(refused) => {

@@ -87,7 +87,7 @@ impl ApiServer {
         let _ = self.replica_sets.delete(id, Propagation::Background, Precondition::None, c);
     }
 
-    /// DELETE a ReplicaSet or Deployment with a propagation policy
+    /// DELETE an owner (a workload) with a propagation policy
     /// (`kubectl delete --cascade`, or the garbage collector's), with the
     /// UID as precondition when given.
     pub fn delete_owner(
@@ -104,6 +104,9 @@ impl ApiServer {
             Owner::ReplicaSet(id) => self.replica_sets.delete(id, policy, pre, c),
             Owner::Deployment(id) => self.deployments.delete(id, policy, pre, c),
             Owner::Job(id) => self.jobs.delete(id, policy, pre, c),
+            Owner::CronJob(id) => self.cronjobs.delete(id, policy, pre, c),
+            Owner::StatefulSet(id) => self.stateful_sets.delete(id, policy, pre, c),
+            Owner::DaemonSet(id) => self.daemon_sets.delete(id, policy, pre, c),
         }
     }
 
@@ -120,6 +123,9 @@ impl ApiServer {
             Owner::ReplicaSet(id) => self.replica_sets.remove_finalizer(id, name, c),
             Owner::Deployment(id) => self.deployments.remove_finalizer(id, name, c),
             Owner::Job(id) => self.jobs.remove_finalizer(id, name, c),
+            Owner::CronJob(id) => self.cronjobs.remove_finalizer(id, name, c),
+            Owner::StatefulSet(id) => self.stateful_sets.remove_finalizer(id, name, c),
+            Owner::DaemonSet(id) => self.daemon_sets.remove_finalizer(id, name, c),
         }
     }
 

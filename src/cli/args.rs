@@ -391,10 +391,11 @@ pub struct RunInputs {
     /// Delete a pod at a time, like `kubectl delete`: POD@TIME[,grace-period=N],
     /// e.g. pod/web@60s. N is the gracePeriodSeconds the API server receives
     /// (kubectl sends 1 for --grace-period=0 without --force, none for a
-    /// negative one). Or a Deployment or ReplicaSet:
-    /// deployment/NAME@TIME[,cascade=background|foreground|orphan]
-    /// (replicaset/PREFIX* names a Deployment's by prefix). Repeatable; added
-    /// to the scenario's actions.
+    /// negative one). Or a workload (deployment, replicaset, statefulset,
+    /// daemonset, job, cronjob): KIND/NAME@TIME[,cascade=background|foreground|orphan],
+    /// e.g. statefulset/web@60s (replicaset/PREFIX* and job/PREFIX* name a
+    /// Deployment's or CronJob's by prefix). Repeatable; added to the
+    /// scenario's actions.
     #[arg(long = "delete", value_name = "OBJECT@TIME")]
     pub delete: Vec<String>,
     /// Set a pod condition (a readiness gate) at a time, like `kubectl patch

@@ -504,17 +504,28 @@ fn known_owner(
     name: &str,
     origin: &ActionOrigin,
 ) -> Result<Arc<str>, Problem> {
-    if kind == OwnerKind::Deployment {
-        return known_deployment(manifests, applied, name, "delete", origin);
-    }
-    let every = || std::iter::once(manifests).chain(applied).flat_map(|m| &m.replica_sets);
-    if name.ends_with('*') || every().any(|r| r.name == name) {
+    let all = || std::iter::once(manifests).chain(applied);
+    let names: Vec<&str> = match kind {
+        OwnerKind::Deployment => return known_deployment(manifests, applied, name, "delete", origin),
+        OwnerKind::ReplicaSet => all().flat_map(|m| &m.replica_sets).map(|r| r.name.as_str()).collect(),
+        OwnerKind::StatefulSet => all().flat_map(|m| &m.stateful_sets).map(|s| s.name.as_str()).collect(),
+        OwnerKind::DaemonSet => all().flat_map(|m| &m.daemon_sets).map(|d| d.name.as_str()).collect(),
+        OwnerKind::Job => all().flat_map(|m| &m.jobs).map(|j| j.name.as_str()).collect(),
+        OwnerKind::CronJob => all().flat_map(|m| &m.cronjobs).map(|c| c.name.as_str()).collect(),
+    };
+    // A controller's objects are named by prefix: a Deployment's ReplicaSets, a CronJob's Jobs.
+    let by_prefix = matches!(kind, OwnerKind::ReplicaSet | OwnerKind::Job) && name.ends_with('*');
+    if by_prefix || names.contains(&name) {
         return Ok(Arc::from(name));
     }
-    let known = listed(every().map(|r| r.name.as_str()));
-    let message = format!(
-        "no ReplicaSet named {name:?} in the manifests (ReplicaSets: {known}); a Deployment's are named by prefix, e.g. replicaset/web-*"
-    );
+    let (what, hint) = match kind {
+        OwnerKind::ReplicaSet => ("ReplicaSet", "; a Deployment's are named by prefix, e.g. replicaset/web-*"),
+        OwnerKind::Job => ("Job", "; a CronJob's are named by prefix, e.g. job/report-*"),
+        OwnerKind::StatefulSet => ("StatefulSet", ""),
+        OwnerKind::DaemonSet => ("DaemonSet", ""),
+        OwnerKind::CronJob | OwnerKind::Deployment => ("CronJob", ""),
+    };
+    let message = format!("no {what} named {name:?} in the manifests ({what}s: {}){hint}", listed(names.into_iter()));
     Err(origin.problem("delete", message))
 }
 

@@ -13,6 +13,8 @@
 //!   - {at: 90s, scale: deployment/web, replicas: 5}  (or statefulset/web)
 //!   - {at: 2m, undo: deployment/web, toRevision: 1}  # toRevision 0 or absent: the previous one
 //!   - {at: 40s, delete: pod/web-*}                  # the oldest pod whose name starts with web-
+//!   - {at: 60s, delete: statefulset/web, cascade: foreground}  # any workload: deployment, replicaset,
+//!                                                   # statefulset, daemonset, job, cronjob
 //!   - {at: 20s, patch: pod/web, spec: {activeDeadlineSeconds: 30}}   # kubectl patch pod web -p '{"spec":…}'
 //!   - {at: 50s, patch: pod/web, spec: {containers: [{name: app, image: busybox:1.37}]}}
 //!   - {at: 55s, patch: pod/web-*, spec: {activeDeadlineSeconds: 30}}  # the oldest pod named web-…
@@ -125,6 +127,10 @@ impl NodeFault {
 pub enum OwnerKind {
     ReplicaSet,
     Deployment,
+    StatefulSet,
+    DaemonSet,
+    Job,
+    CronJob,
 }
 
 impl OwnerKind {
@@ -133,17 +139,26 @@ impl OwnerKind {
         match self {
             OwnerKind::ReplicaSet => "replicaset",
             OwnerKind::Deployment => "deployment",
+            OwnerKind::StatefulSet => "statefulset",
+            OwnerKind::DaemonSet => "daemonset",
+            OwnerKind::Job => "job",
+            OwnerKind::CronJob => "cronjob",
         }
     }
 }
 
-/// `deployment/web`, `deploy/web`, `replicaset/web`, `rs/web` → the kind and name;
-/// `None` for anything else (a pod).
+/// A workload (`deployment/web`, `deploy/web`, `rs/web`, `sts/web`,
+/// `ds/agent`, `job/pi`, `cronjob/report`) → the kind and name; `None` for
+/// anything else (a pod).
 fn owner_name(s: &str) -> Option<Result<(OwnerKind, String), String>> {
     let (kind, name) = s.split_once('/')?;
     let kind = match kind {
         "deployment" | "deployments" | "deploy" => OwnerKind::Deployment,
         "replicaset" | "replicasets" | "rs" => OwnerKind::ReplicaSet,
+        "statefulset" | "statefulsets" | "sts" => OwnerKind::StatefulSet,
+        "daemonset" | "daemonsets" | "ds" => OwnerKind::DaemonSet,
+        "job" | "jobs" => OwnerKind::Job,
+        "cronjob" | "cronjobs" | "cj" => OwnerKind::CronJob,
         _ => return None,
     };
     Some(match name.is_empty() || name.contains('/') {
@@ -260,7 +275,7 @@ pub(super) fn unknown_option(key: &str, known: &str) -> String {
     format!("unknown option {key:?} (known: {known})")
 }
 
-/// `--delete pod/web@60s[,grace-period=10]`, or
+/// `--delete pod/web@60s[,grace-period=10]`, or a workload's
 /// `--delete deployment/web@60s[,cascade=foreground]`.
 pub fn parse_delete_flag(s: &str) -> Result<Timed, String> {
     let (subject, at, options) = flag_parts(s)?;
@@ -486,11 +501,11 @@ impl ActionEntry {
         }
         let owner = self.delete.as_deref().and_then(owner_name);
         if self.cascade.is_some() && owner.is_none() {
-            return Err(("cascade", "only a `delete` of a deployment/NAME or replicaset/NAME takes cascade".into()));
+            let message = "only a `delete` of a workload (deployment/NAME, replicaset/NAME, statefulset/NAME, daemonset/NAME, job/NAME, cronjob/NAME) takes cascade";
+            return Err(("cascade", message.into()));
         }
         if self.grace_period_seconds.is_some() && owner.is_some() {
-            let message = "a Deployment or ReplicaSet is deleted at once (no graceful deletion): \
-                           gracePeriodSeconds is for a pod";
+            let message = "a workload is deleted at once (no graceful deletion): gracePeriodSeconds is for a pod";
             return Err(("gracePeriodSeconds", message.into()));
         }
         if self.down.is_some() && self.reboot.is_none() {

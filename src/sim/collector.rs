@@ -1,5 +1,5 @@
-//! Ownership inside the world: `kubectl delete` of a Deployment or
-//! ReplicaSet with its cascade, and the garbage collector's calls applied
+//! Ownership inside the world: `kubectl delete` of a workload with its
+//! cascade, and the garbage collector's calls applied
 //! by the API server, each answer going straight back to it.
 
 use super::{World, routes};
@@ -15,7 +15,7 @@ use crate::trace::Record;
 use std::sync::Arc;
 
 impl World {
-    /// `kubectl delete deployment|replicaset NAME [--cascade=…]`: kubectl
+    /// `kubectl delete KIND/NAME [--cascade=…]` of a workload: kubectl
     /// sends the policy (background unless asked otherwise).
     pub(super) fn delete_owner(&mut self, kind: OwnerKind, name: &str, cascade: Propagation) {
         let now = self.q.now();
@@ -32,11 +32,16 @@ impl World {
         self.trace.push(now, Record::Scenario { object, what });
         if let Some(owner) = target {
             let _ = self.api.delete_owner(owner, cascade, None, now, &mut self.trace);
+            if let Owner::StatefulSet(set) = owner
+                && cascade != Propagation::Orphan
+            {
+                self.collect_set_claims(set);
+            }
         }
     }
 
-    /// The live Deployment or ReplicaSet of that name; a ReplicaSet's name
-    /// ending in `*` is a prefix (the oldest live match).
+    /// The live workload of that name; a ReplicaSet's or Job's name ending
+    /// in `*` is a prefix (the oldest live match).
     fn owner_named(&self, kind: OwnerKind, name: &str) -> Option<Owner> {
         let matches = |n: &str| match name.strip_suffix('*') {
             Some(prefix) => n.starts_with(prefix),
@@ -50,6 +55,22 @@ impl World {
             OwnerKind::ReplicaSet => {
                 let r = self.api.replica_sets().iter().find(|r| !r.meta.removed && matches(&r.spec.name))?;
                 Some(Owner::ReplicaSet(r.id))
+            }
+            OwnerKind::StatefulSet => {
+                let s = self.api.stateful_sets().iter().find(|s| !s.meta.removed && matches(&s.spec.name))?;
+                Some(Owner::StatefulSet(s.id))
+            }
+            OwnerKind::DaemonSet => {
+                let d = self.api.daemon_sets().iter().find(|d| !d.meta.removed && matches(&d.spec.name))?;
+                Some(Owner::DaemonSet(d.id))
+            }
+            OwnerKind::Job => {
+                let j = self.api.jobs().iter().find(|j| !j.meta.removed && matches(&j.spec.name))?;
+                Some(Owner::Job(j.id))
+            }
+            OwnerKind::CronJob => {
+                let c = self.api.cronjobs().iter().find(|c| !c.meta.removed && matches(&c.spec.name))?;
+                Some(Owner::CronJob(c.id))
             }
         }
     }
@@ -66,16 +87,13 @@ impl World {
                         self.api.delete_collected(pod, uid, now, &mut self.trace);
                         self.sync_watch(false);
                     }
-                    ObjectId::ReplicaSet(id) => {
-                        let owner = Owner::ReplicaSet(id);
-                        let _ = self.api.delete_owner(owner, *policy, Some(uid), now, &mut self.trace);
+                    ObjectId::ControllerRevision(id) => {
+                        self.api.delete_controller_revision(id, *policy, Some(uid), now, &mut self.trace);
                     }
-                    ObjectId::Deployment(id) => {
-                        let owner = Owner::Deployment(id);
-                        let _ = self.api.delete_owner(owner, *policy, Some(uid), now, &mut self.trace);
-                    }
-                    ObjectId::Job(id) => {
-                        let _ = self.api.delete_owner(Owner::Job(id), *policy, Some(uid), now, &mut self.trace);
+                    owner => {
+                        if let Some(owner) = Owner::of(owner) {
+                            let _ = self.api.delete_owner(owner, *policy, Some(uid), now, &mut self.trace);
+                        }
                     }
                 }
                 Answer::Done
@@ -93,9 +111,17 @@ impl World {
                     ObjectId::ReplicaSet(rs) => {
                         self.api.patch_replica_set_owner(rs, &patch, now, &mut self.trace);
                     }
-                    // A Deployment has no owner to be orphaned from; a Job's (a
-                    // CronJob) is not modelled.
-                    ObjectId::Deployment(_) | ObjectId::Job(_) => {}
+                    ObjectId::Job(job) => {
+                        self.api.patch_job_owner(job, &patch, now, &mut self.trace);
+                    }
+                    ObjectId::ControllerRevision(id) => {
+                        self.api.orphan_controller_revision(id, uid, now, &mut self.trace);
+                    }
+                    // Owned by no one in podsim's model.
+                    ObjectId::Deployment(_)
+                    | ObjectId::CronJob(_)
+                    | ObjectId::StatefulSet(_)
+                    | ObjectId::DaemonSet(_) => {}
                 }
                 Answer::Done
             }
@@ -114,6 +140,10 @@ impl World {
             ObjectId::ReplicaSet(id) => live(self.api.replica_set(id)),
             ObjectId::Deployment(id) => live(self.api.deployment(id)),
             ObjectId::Job(id) => live(self.api.job(id)),
+            ObjectId::CronJob(id) => live(self.api.cronjob(id)),
+            ObjectId::StatefulSet(id) => live(self.api.stateful_set(id)),
+            ObjectId::DaemonSet(id) => live(self.api.daemon_set(id)),
+            ObjectId::ControllerRevision(id) => live(self.api.controller_revision(id)),
         }
     }
 
@@ -124,8 +154,9 @@ impl World {
             "ReplicaSet" => self.api.replica_sets().iter().find(|r| is(*r, owner, namespace)).and_then(live),
             "Deployment" => self.api.deployments().iter().find(|d| is(*d, owner, namespace)).and_then(live),
             "Job" => self.api.jobs().iter().find(|j| is(*j, owner, namespace)).and_then(live),
-            // A CronJob is read, not collected: its Jobs' owner exists while it does.
             "CronJob" => self.api.cronjobs().iter().find(|c| is(*c, owner, namespace)).and_then(live),
+            "StatefulSet" => self.api.stateful_sets().iter().find(|s| is(*s, owner, namespace)).and_then(live),
+            "DaemonSet" => self.api.daemon_sets().iter().find(|d| is(*d, owner, namespace)).and_then(live),
             _ => None,
         }
     }

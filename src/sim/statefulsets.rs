@@ -5,6 +5,7 @@
 
 use super::watch::{Subscriber, Subscription};
 use super::{World, routes};
+use crate::api::meta::Propagation;
 use crate::api::statefulset::drop_disabled_fields;
 use crate::control::runtime::Watching;
 use crate::control::statefulset::{self as sts, Answer, Write};
@@ -93,7 +94,7 @@ impl World {
                 (set, Answer::Done)
             }
             Write::DeleteRevision { set, revision } => {
-                self.api.delete_controller_revision(revision, now, &mut self.trace);
+                self.api.delete_controller_revision(revision, Propagation::Background, None, now, &mut self.trace);
                 (set, Answer::Done)
             }
         };
@@ -154,6 +155,47 @@ impl World {
             let latencies = &self.cluster.latencies;
             let label =
                 || crate::rng::Label::new(crate::rng::What::ApiWrite, format!("pvc/{name}")).with("garbage collector");
+            let d = latencies.watch.sample(&mut self.claim_rng, label)
+                + latencies.api_write.sample(&mut self.claim_rng, label);
+            self.q.at(now + d, super::Ev::CollectClaim(i));
+        }
+    }
+
+    /// A StatefulSet deleted with `persistentVolumeClaimRetentionPolicy.whenDeleted:
+    /// Delete`: its controller had made the set an owner of each claim
+    /// (`updateClaimOwnerRefForSetAndPod`), so the garbage collector deletes
+    /// them once it sees the set go, after its watch and its DELETE. A claim
+    /// a pod still mounts is removed only after that pod (the
+    /// `kubernetes.io/pvc-protection` finalizer; its Terminating state in
+    /// between is not shown).
+    pub(super) fn collect_set_claims(&mut self, set: StsId) {
+        let s = self.api.stateful_set(set);
+        if s.spec.when_deleted != crate::spec::statefulset::Retention::Delete {
+            return;
+        }
+        let (name, namespace) = (s.spec.name.clone(), s.spec.namespace.clone());
+        let prefixes: Vec<String> = s.spec.claim_templates.iter().map(|t| format!("{}-{name}-", t.name)).collect();
+        let of_set = |c: &Arc<crate::api::claim::ApiClaim>| {
+            let ordinal = |p: &String| c.spec.name.strip_prefix(p.as_str()).is_some_and(|n| n.parse::<u32>().is_ok());
+            !c.removed && *c.spec.namespace == *namespace && prefixes.iter().any(ordinal)
+        };
+        let now = self.q.now();
+        for i in (0..self.claims.len()).filter(|i| of_set(&self.claims[*i])) {
+            let claim = self.claims[i].spec.name.clone();
+            let mounted = |p: &&crate::api::pod::ApiPod| {
+                !p.meta.removed && *p.spec.namespace == *namespace && p.spec.claims.contains(&claim)
+            };
+            if let Some(pod) = self.api.pods().iter().find(mounted).map(|p| p.id) {
+                match self.pod_owned_claims.iter_mut().find(|(p, _)| *p == pod) {
+                    Some((_, owned)) if !owned.contains(&claim) => owned.push(claim),
+                    Some(_) => {}
+                    None => self.pod_owned_claims.push((pod, vec![claim])),
+                }
+                continue;
+            }
+            let label =
+                || crate::rng::Label::new(crate::rng::What::ApiWrite, format!("pvc/{claim}")).with("garbage collector");
+            let latencies = &self.cluster.latencies;
             let d = latencies.watch.sample(&mut self.claim_rng, label)
                 + latencies.api_write.sample(&mut self.claim_rng, label);
             self.q.at(now + d, super::Ev::CollectClaim(i));

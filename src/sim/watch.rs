@@ -111,8 +111,12 @@ pub fn subject(api: &ApiServer, record: &Record) -> Label {
         Record::CronJob { cronjob, .. } => (Arc::from(format!("cronjob/{}", cronjob.spec.name)), ""),
         Record::StatefulSet { sts, .. } => (Arc::from(format!("sts/{}", sts.spec.name)), ""),
         Record::ControllerRevision { revision, .. } => {
-            let owner = if revision.owner.kind == "DaemonSet" { "ds" } else { "sts" };
-            (Arc::from(format!("{owner}/{}", revision.owner.name)), "ControllerRevision")
+            let subject = match &revision.owner {
+                Some(o) if o.kind == "DaemonSet" => format!("ds/{}", o.name),
+                Some(o) => format!("sts/{}", o.name),
+                None => format!("controllerrevision/{}", revision.name),
+            };
+            (Arc::from(subject), "ControllerRevision")
         }
         Record::DaemonSet { ds, .. } => (Arc::from(format!("ds/{}", ds.spec.name)), ""),
         Record::Node { node, .. } => (Arc::from(format!("node/{}", node.name)), ""),

@@ -13,6 +13,9 @@ pub fn daemon_set_rows(old: Option<&ApiDaemonSet>, d: &ApiDaemonSet, push: &mut 
         push(kubectl_columns(&d.status), "kubectl get ds".into());
         return;
     };
+    if let Some((what, why)) = super::workload_rows::deleting(&old.meta, &d.meta) {
+        push(what, why);
+    }
     if d.template_generation != old.template_generation {
         push(format!("template generation {}", d.template_generation), strategy(d.spec.strategy));
     }

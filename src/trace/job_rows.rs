@@ -35,8 +35,8 @@ pub fn job_rows(old: Option<&ApiJob>, j: &ApiJob, push: &mut dyn FnMut(String, S
     if s.suspend != old.spec.suspend {
         push(format!("spec.suspend → {}", s.suspend), String::new());
     }
-    if j.meta.deletion.is_some() && old.meta.deletion.is_none() {
-        push("deleting".into(), format!("finalizers: {}", j.meta.finalizers.join(", ")));
+    if let Some((what, why)) = super::workload_rows::deleting(&old.meta, &j.meta) {
+        push(what, why);
     }
     for c in &j.status.conditions {
         let seen = old.status.conditions.iter().any(|o| o.kind == c.kind && o.status == c.status);
@@ -88,6 +88,9 @@ pub fn cronjob_rows(
         push(format!("created, schedule {:?}", s.schedule_text), why);
         return;
     };
+    if let Some((what, why)) = super::workload_rows::deleting(&old.meta, &c.meta) {
+        push(what, why);
+    }
     let names =
         |st: &crate::api::cronjob::CronJobStatus| st.active.iter().map(|(_, n, _)| n.to_string()).collect::<Vec<_>>();
     if old.status.active != c.status.active || old.status.last_schedule != c.status.last_schedule {

@@ -16,7 +16,7 @@ pub fn controller_revision(r: &ApiControllerRevision, clock: &Clock) -> apps::Co
             creation_timestamp: Some(clock.time(r.meta.created)),
             labels: (!r.labels.is_empty()).then(|| r.labels.clone()),
             annotations: (!r.annotations.is_empty()).then(|| r.annotations.clone()),
-            owner_references: Some(vec![super::render_workloads::owner_reference(&r.owner)]),
+            owner_references: r.owner.as_ref().map(|o| vec![super::render_workloads::owner_reference(o)]),
             ..Default::default()
         },
         data: k8s_openapi::apimachinery::pkg::runtime::RawExtension(r.data.clone()),

@@ -45,7 +45,13 @@ impl StatefulSetRows {
             push(format!("created, {} replicas", spec.replicas), why);
             return push(format!("READY {}", stateful_set_ready(s)), "kubectl get statefulsets".into());
         };
-        if old.meta.generation != s.meta.generation {
+        let deleting = super::workload_rows::deleting(&old.meta, &s.meta);
+        // A DELETE that finalizers hold bumps the generation too (`BeforeDelete`).
+        let deleted_only = deleting.is_some() && old.spec.object.spec == s.spec.object.spec;
+        if let Some((what, why)) = deleting {
+            push(what, why);
+        }
+        if old.meta.generation != s.meta.generation && !deleted_only {
             let o = &old.spec;
             let mut changed = Vec::new();
             if o.replicas != spec.replicas {

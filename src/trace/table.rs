@@ -273,6 +273,11 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                     (_, phase) => format!("phase={}", phase.as_str()),
                 };
                 let why = match (&claim.volume, &claim.selected_node) {
+                    // Only a StatefulSet's retention policy deletes claims in podsim's runs.
+                    _ if *kind == WatchKind::Deleted => {
+                        "the garbage collector: persistentVolumeClaimRetentionPolicy Delete, and no pod mounts it"
+                            .into()
+                    }
                     (Some(v), _) => format!("bound to volume {v}"),
                     (None, Some(n)) => format!("the scheduler chose {n}: its volume is being provisioned there"),
                     (None, None) => match claim.spec.binding {

@@ -25,6 +25,11 @@ pub struct WorkloadRows {
     cronjobs: HashMap<Arc<str>, Arc<crate::api::cronjob::ApiCronJob>>,
     stateful_sets: super::statefulset_rows::StatefulSetRows,
     daemon_sets: HashMap<Arc<str>, Arc<crate::api::daemonset::ApiDaemonSet>>,
+    /// Each ControllerRevision seen, by UID: whether it had an owner.
+    revisions: HashMap<Arc<str>, bool>,
+    /// The StatefulSets and DaemonSets deleted (or being deleted), by UID:
+    /// their revisions go with them.
+    deleted_owners: foldhash::HashSet<Arc<str>>,
 }
 
 impl WorkloadRows {
@@ -75,21 +80,40 @@ impl WorkloadRows {
                 let old = self.cronjobs.insert(c.meta.uid.clone(), c.clone());
                 super::job_rows::cronjob_rows(old.as_deref(), c, &mut |what, why| push(object.clone(), what, why));
             }
-            Record::StatefulSet { kind, sts } => self.stateful_sets.set(t, *kind, sts, out),
+            Record::StatefulSet { kind, sts } => {
+                if *kind == WatchKind::Deleted || sts.meta.deletion.is_some() {
+                    self.deleted_owners.insert(sts.meta.uid.clone());
+                }
+                self.stateful_sets.set(t, *kind, sts, out)
+            }
             Record::ControllerRevision { kind, revision: r } => {
-                let owner = format!("{}/{}", r.owner.kind.to_lowercase(), r.owner.name);
-                let (what, why) = match kind {
-                    WatchKind::Added => {
-                        (format!("created, revision {}", r.revision), format!("the template of {owner}"))
+                let owner = r.owner.as_ref().map(|o| (format!("{}/{}", o.kind.to_lowercase(), o.name), o.uid.clone()));
+                let old = self.revisions.insert(r.meta.uid.clone(), r.owner.is_some());
+                let (what, why) = match (kind, owner) {
+                    (WatchKind::Added, Some((o, _))) => {
+                        (format!("created, revision {}", r.revision), format!("the template of {o}"))
                     }
-                    WatchKind::Modified => {
-                        (format!("renumbered, revision {}", r.revision), format!("{owner} went back to this template"))
+                    (WatchKind::Modified, None) if old == Some(true) => {
+                        ("orphaned".to_string(), "its owner was deleted with --cascade=orphan".to_string())
                     }
-                    WatchKind::Deleted => ("deleted".to_string(), format!("older than {owner}'s revisionHistoryLimit")),
+                    (WatchKind::Modified, Some((o, _))) => {
+                        (format!("renumbered, revision {}", r.revision), format!("{o} went back to this template"))
+                    }
+                    (WatchKind::Deleted, Some((o, uid))) if self.deleted_owners.contains(&uid) => {
+                        ("deleted".to_string(), format!("by the garbage collector: {o} was deleted"))
+                    }
+                    (WatchKind::Deleted, Some((o, _))) => {
+                        ("deleted".to_string(), format!("older than {o}'s revisionHistoryLimit"))
+                    }
+                    (WatchKind::Deleted, None) => ("deleted".to_string(), String::new()),
+                    (_, _) => (format!("revision {}", r.revision), String::new()),
                 };
                 push(format!("controllerrevision/{}", r.name), what, why);
             }
             Record::DaemonSet { kind, ds } => {
+                if *kind == WatchKind::Deleted || ds.meta.deletion.is_some() {
+                    self.deleted_owners.insert(ds.meta.uid.clone());
+                }
                 let object = format!("daemonset/{}", ds.spec.name);
                 if *kind == WatchKind::Deleted {
                     self.daemon_sets.remove(&ds.meta.uid);
@@ -339,7 +363,7 @@ fn spec_change(old: &ApiDeployment, d: &ApiDeployment) -> (String, String) {
 
 /// A DELETE that finalizers hold: the object stays, deleting, until the
 /// garbage collector has done what its finalizer asks.
-fn deleting(old: &Meta, new: &Meta) -> Option<(String, String)> {
+pub(super) fn deleting(old: &Meta, new: &Meta) -> Option<(String, String)> {
     if new.deletion.is_none() || old.deletion.is_some() && old.finalizers == new.finalizers {
         return None;
     }

@@ -110,7 +110,7 @@ fn scenario_actions_are_checked_with_their_line() {
     let graceful = "manifests: [pod.yaml]\nactions:\n- {at: 10s, delete: deployment/web, gracePeriodSeconds: 5}\n";
     let scenario = dir.write("graceful.yaml", graceful);
     let run = podsim(["run", &scenario]);
-    assert_error(&run, &scenario, 3, "actions[0].gracePeriodSeconds: a Deployment or ReplicaSet is deleted at once");
+    assert_error(&run, &scenario, 3, "actions[0].gracePeriodSeconds: a workload is deleted at once");
     let cascade = "manifests: [pod.yaml]\nactions:\n- {at: 10s, delete: pod/web, cascade: orphan}\n";
     let scenario = dir.write("cascade.yaml", cascade);
     let run = podsim(["run", &scenario]);

@@ -388,3 +388,36 @@ fn an_older_template_applied_again_is_renumbered() {
     sorted.sort();
     assert_eq!(sorted, ["2", "3"], "{run:?}");
 }
+
+/// `kubectl delete daemonset/agent` at 20 s: the set goes at once, the
+/// garbage collector deletes its three pods and its ControllerRevision, and
+/// no pod is created for any node after it.
+#[test]
+fn deleting_a_daemon_set_deletes_its_pods_and_revision() {
+    let run = podsim([
+        "run",
+        "models/scenarios/ds-rolling-update.yaml",
+        "--delete",
+        "ds/agent@20s",
+        "--until",
+        "29s",
+        "-o",
+        "jsonl",
+    ]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let mut added_pods_after = 0;
+    let mut deleted: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    for v in run.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()) {
+        let ms = (v["t"].as_f64().unwrap_or(-1.0) * 1000.0).round() as u64;
+        let kind = v["object"]["kind"].as_str().unwrap_or("").to_string();
+        match v["type"].as_str() {
+            Some("DELETED") => deleted.entry(kind).or_default().push(ms),
+            Some("ADDED") if kind == "Pod" && ms >= 20_000 => added_pods_after += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(deleted["DaemonSet"], [20_000]);
+    assert_eq!(deleted["ControllerRevision"].len(), 1);
+    assert!(deleted["Pod"].len() == 3 && deleted["Pod"].iter().all(|t| *t > 20_000), "{deleted:?}");
+    assert_eq!(added_pods_after, 0);
+}

@@ -441,3 +441,53 @@ fn check_finds_more_active_pods_than_parallelism_in_rows() {
     assert!(run.stdout.contains("expected at most 1 active pod(s) (parallelism)"), "{}", run.stdout);
     assert!(run.stdout.contains("watch.txt:4"), "{}", run.stdout);
 }
+
+/// Each object's ADDED and DELETED records of a run: (ms, watch type, kind, name).
+fn writes(args: &[&str]) -> Vec<(u64, String, String, String)> {
+    let mut all = vec!["run"];
+    all.extend(args);
+    all.extend(["-o", "jsonl"]);
+    let run = podsim(all);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let lines = run.stdout.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok());
+    lines
+        .filter(|v| matches!(v["type"].as_str(), Some("ADDED" | "DELETED")))
+        .map(|v| {
+            let text = |p: &str| v.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
+            let ms = (v["t"].as_f64().unwrap_or(-1.0) * 1000.0).round() as u64;
+            (ms, text("/type"), text("/object/kind"), text("/object/metadata/name"))
+        })
+        .collect()
+}
+
+/// The times of the writes of one watch type and kind.
+fn times(w: &[(u64, String, String, String)], ty: &str, kind: &str) -> Vec<u64> {
+    w.iter().filter(|(_, t, k, _)| t == ty && k == kind).map(|(ms, ..)| *ms).collect()
+}
+
+/// `kubectl delete job/fail-never` while its first pod runs: the Job goes
+/// at once, no pod is created after it, and the garbage collector deletes
+/// the pod (its tracking finalizer removed by the Job controller, which
+/// sees the Job gone: `syncOrphanPod`).
+#[test]
+fn deleting_a_running_job_deletes_its_pod_and_replaces_nothing() {
+    let w = writes(&["models/scenarios/job-backoff-never.yaml", "--delete", "job/fail-never@8s", "--until", "60s"]);
+    assert_eq!(times(&w, "DELETED", "Job"), [8_000]);
+    assert_eq!(times(&w, "ADDED", "Pod").len(), 1, "no replacement: {w:?}");
+    let gone = times(&w, "DELETED", "Pod");
+    assert!(gone.len() == 1 && gone[0] > 8_000, "{w:?}");
+}
+
+/// `kubectl delete cronjob/report` while its first Job runs: the garbage
+/// collector deletes that Job, then its pod; no Job is created after.
+#[test]
+fn deleting_a_cronjob_deletes_its_jobs_and_their_pods() {
+    let w = writes(&["models/scenarios/cronjob-forbid.yaml", "--delete", "cronjob/report@100s", "--until", "300s"]);
+    assert_eq!(times(&w, "DELETED", "CronJob"), [100_000]);
+    let jobs: Vec<&str> = (w.iter().filter(|(_, t, k, _)| t == "ADDED" && k == "Job")).map(|x| x.3.as_str()).collect();
+    assert_eq!(jobs, ["report-29453761"], "no Job after the delete");
+    let job_gone = times(&w, "DELETED", "Job");
+    assert!(job_gone.len() == 1 && job_gone[0] > 100_000, "{w:?}");
+    let pod_gone = times(&w, "DELETED", "Pod");
+    assert!(pod_gone.len() == 1 && pod_gone[0] > job_gone[0], "the pod after its Job: {w:?}");
+}

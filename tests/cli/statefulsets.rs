@@ -456,3 +456,74 @@ fn a_budget_counts_a_statefulset_s_replicas() {
     ok(&get);
     assert!(get.stdout.contains("web    N/A             1                 1                     40s"), "{get:?}");
 }
+
+const DELETE: &str = "models/scenarios/statefulset-delete.yaml";
+
+/// Each object's DELETED record: (ms, kind, name).
+fn deleted(all: &[Value]) -> Vec<(u64, String, String)> {
+    (all.iter().filter(|v| v["type"] == "DELETED"))
+        .map(|v| (ms(v), v["object"]["kind"].as_str().unwrap_or("").to_string(), name(&v["object"]).to_string()))
+        .collect()
+}
+
+/// `kubectl delete statefulset/web` (background): the set goes at once;
+/// the garbage collector deletes its three pods together (no order: the
+/// set is gone) and its ControllerRevision; with `whenDeleted: Delete`
+/// each claim goes after the pod that mounts it (pvc-protection), with
+/// `Retain` (the default) every claim stays.
+#[test]
+fn deleting_a_statefulset_deletes_its_pods_revisions_and_by_policy_its_claims() {
+    let all = lines(&[DELETE]);
+    let gone = deleted(&all);
+    let at = |kind: &str, n: &str| {
+        gone.iter()
+            .find(|(_, k, m)| k == kind && m == n)
+            .map(|(t, ..)| *t)
+            .unwrap_or_else(|| panic!("{kind} {n} not deleted: {gone:?}"))
+    };
+    assert_eq!(at("StatefulSet", "web"), 60_000, "removed at once: background cascade");
+    assert!(at("ControllerRevision", "web-7b48ffc6db") > 60_000);
+    let first_deletions: Vec<u64> = ["web-0", "web-1", "web-2"]
+        .iter()
+        .map(|p| {
+            let deleting = pods(&all)
+                .into_iter()
+                .find(|(t, _, o)| *t >= 60_000 && name(o) == *p && o["metadata"]["deletionTimestamp"].is_string());
+            deleting.map(|(t, ..)| t).unwrap_or_else(|| panic!("{p} never deleted"))
+        })
+        .collect();
+    let (lo, hi) = (first_deletions.iter().min().unwrap(), first_deletions.iter().max().unwrap());
+    assert!(hi - lo < 1_000, "deleted together, not one ordinal after another: {first_deletions:?}");
+    for n in 0..3 {
+        let (pod, claim) = (format!("web-{n}"), format!("www-web-{n}"));
+        assert!(at("PersistentVolumeClaim", &claim) > at("Pod", &pod), "{claim} after {pod}");
+    }
+    // Retain (the tutorial's manifest, no policy): the claims outlive the set.
+    let kept = lines(&[ROLLOUT, "--delete", "statefulset/web@30s", "--until", "60s"]);
+    let gone = deleted(&kept);
+    assert!(gone.iter().any(|(_, k, n)| k == "StatefulSet" && n == "web"), "{gone:?}");
+    assert!(!gone.iter().any(|(_, k, _)| k == "PersistentVolumeClaim"), "{gone:?}");
+}
+
+/// `--cascade=foreground`: the set stays, deleting, until its pods are gone;
+/// `--cascade=orphan`: its pods live on, without an owner reference.
+#[test]
+fn a_statefulsets_cascade_is_kubectls() {
+    let fg = lines(&[ROLLOUT, "--delete", "sts/web@30s,cascade=foreground", "--until", "60s"]);
+    let gone = deleted(&fg);
+    let set = gone.iter().find(|(_, k, _)| k == "StatefulSet").map(|(t, ..)| *t).expect("the set goes");
+    let last_pod = gone.iter().filter(|(_, k, _)| k == "Pod").map(|(t, ..)| *t).max().expect("pods go");
+    assert!(set > last_pod, "the set after its pods: {gone:?}");
+    let orphan = lines(&[ROLLOUT, "--delete", "sts/web@30s,cascade=orphan", "--until", "60s"]);
+    assert!(!deleted(&orphan).iter().any(|(_, k, _)| k == "Pod"));
+    let last: Vec<&Value> = pods(&orphan).into_iter().filter(|(_, _, o)| name(o) == "web-0").map(|(.., o)| o).collect();
+    assert_eq!(last.last().expect("web-0")["metadata"]["ownerReferences"], Value::Null, "released by the collector");
+}
+
+/// A delete of a StatefulSet the manifests do not declare is refused before the run.
+#[test]
+fn deleting_an_unknown_statefulset_is_refused() {
+    let run = podsim(["run", ROLLOUT, "--delete", "statefulset/db@30s"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.contains("no StatefulSet named \"db\" in the manifests (StatefulSets: web)"), "{run:?}");
+}

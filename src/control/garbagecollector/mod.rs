@@ -42,6 +42,10 @@ pub enum Ev {
     ReplicaSet(WatchKind, Arc<ApiReplicaSet>),
     Deployment(WatchKind, Arc<ApiDeployment>),
     Job(WatchKind, Arc<crate::api::job::ApiJob>),
+    CronJob(WatchKind, Arc<crate::api::cronjob::ApiCronJob>),
+    StatefulSet(WatchKind, Arc<crate::api::statefulset::ApiStatefulSet>),
+    DaemonSet(WatchKind, Arc<crate::api::daemonset::ApiDaemonSet>),
+    ControllerRevision(WatchKind, Arc<crate::api::controllerrevision::ApiControllerRevision>),
 }
 
 /// Its informers: one per kind it monitors (`GraphBuilder.monitors`).
@@ -52,6 +56,10 @@ impl Watching for Collector {
         (Kind::ReplicaSet, "garbagecollector/replicasets"),
         (Kind::Deployment, "garbagecollector/deployments"),
         (Kind::Job, "garbagecollector/jobs"),
+        (Kind::CronJob, "garbagecollector/cronjobs"),
+        (Kind::StatefulSet, "garbagecollector/statefulsets"),
+        (Kind::DaemonSet, "garbagecollector/daemonsets"),
+        (Kind::ControllerRevision, "garbagecollector/controllerrevisions"),
     ];
 
     fn watched(record: &Record) -> Option<Ev> {
@@ -60,6 +68,10 @@ impl Watching for Collector {
             Record::ReplicaSet { kind, rs } => Some(Ev::ReplicaSet(*kind, rs.clone())),
             Record::Deployment { kind, deployment } => Some(Ev::Deployment(*kind, deployment.clone())),
             Record::Job { kind, job } => Some(Ev::Job(*kind, job.clone())),
+            Record::CronJob { kind, cronjob } => Some(Ev::CronJob(*kind, cronjob.clone())),
+            Record::StatefulSet { kind, sts } => Some(Ev::StatefulSet(*kind, sts.clone())),
+            Record::DaemonSet { kind, ds } => Some(Ev::DaemonSet(*kind, ds.clone())),
+            Record::ControllerRevision { kind, revision } => Some(Ev::ControllerRevision(*kind, revision.clone())),
             _ => None,
         }
     }
@@ -75,6 +87,10 @@ impl runtime::Controller for Collector {
             Ev::ReplicaSet(kind, rs) => self.graph.observe(kind, &*rs),
             Ev::Deployment(kind, d) => self.graph.observe(kind, &*d),
             Ev::Job(kind, j) => self.graph.observe(kind, &*j),
+            Ev::CronJob(kind, c) => self.graph.observe(kind, &*c),
+            Ev::StatefulSet(kind, s) => self.graph.observe(kind, &*s),
+            Ev::DaemonSet(kind, d) => self.graph.observe(kind, &*d),
+            Ev::ControllerRevision(kind, r) => self.graph.observe(kind, &*r),
         };
         for item in changes.attempt_to_delete {
             self.attempt_to_delete.queue.add(item);
@@ -345,6 +361,10 @@ fn call_label(call: &Call) -> Label {
         ObjectId::ReplicaSet(id) => format!("replicaset #{}", id.0),
         ObjectId::Deployment(id) => format!("deployment #{}", id.0),
         ObjectId::Job(id) => format!("job #{}", id.0),
+        ObjectId::CronJob(id) => format!("cronjob #{}", id.0),
+        ObjectId::StatefulSet(id) => format!("statefulset #{}", id.0),
+        ObjectId::DaemonSet(id) => format!("daemonset #{}", id.0),
+        ObjectId::ControllerRevision(id) => format!("controllerrevision #{}", id.0),
     };
     let (about, what) = match call {
         Call::Get { item } => (object(*item), "GET the object"),

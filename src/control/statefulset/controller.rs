@@ -324,7 +324,7 @@ impl Controller {
         let s = &set.spec;
         let id = set.id;
         let mut revs: Vec<&Arc<ApiRevision>> =
-            self.revisions.list().filter(|r| r.owner.uid == set.meta.uid && !r.meta.removed).collect();
+            self.revisions.list().filter(|r| owned_by(r, set) && !r.meta.removed).collect();
         revs.sort_by(|a, b| (a.revision, a.meta.created, &a.name).cmp(&(b.revision, b.meta.created, &b.name)));
         let next_number = revs.last().map_or(1, |r| r.revision + 1);
         let mut collisions = set.status.collision_count;
@@ -539,6 +539,11 @@ fn slow_start(writes: Vec<Write>) -> Vec<Vec<Write>> {
         size = (size * 2).min(MAX_BATCH);
     }
     batches
+}
+
+/// A revision the set controls (`ControlledBy`): an orphaned one is not its.
+fn owned_by(r: &ApiRevision, set: &ApiStatefulSet) -> bool {
+    r.owner.as_ref().is_some_and(|o| o.uid == set.meta.uid)
 }
 
 /// The pod's `controller-revision-hash` (`getPodRevision`).
