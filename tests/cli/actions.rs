@@ -114,7 +114,7 @@ fn scenario_actions_are_checked_with_their_line() {
     let cascade = "manifests: [pod.yaml]\nactions:\n- {at: 10s, delete: pod/web, cascade: orphan}\n";
     let scenario = dir.write("cascade.yaml", cascade);
     let run = podsim(["run", &scenario]);
-    assert_error(&run, &scenario, 3, "actions[0].cascade: only a `delete` of a deployment/NAME or replicaset/NAME");
+    assert_error(&run, &scenario, 3, "actions[0].cascade: only a `delete` of a workload (deployment/NAME");
     let missing = "manifests: [pod.yaml]\nactions:\n- {at: 10s, delete: deployment/web, cascade: foreground}\n";
     let scenario = dir.write("missing.yaml", missing);
     let run = podsim(["run", &scenario]);
