@@ -1,5 +1,6 @@
-//! Nodes as stored: the profile's nodes exist before the run starts, so a
-//! run's trace records only their changes — the Ready condition the kubelet
+//! Nodes as stored: the profile's nodes exist before the run starts (but
+//! those a scenario adds, which register when they join), so a run's trace
+//! records only their changes — the Ready condition the kubelet
 //! posts or the node lifecycle controller sets to Unknown, the taints that
 //! controller adds and removes, `spec.unschedulable`.
 
@@ -48,6 +49,8 @@ pub struct ApiNode {
     pub taints: Vec<(Taint, Option<SimTime>)>,
     /// `status.nodeInfo.bootID`'s generation: a reboot changes it.
     pub boots: u32,
+    /// When a node that joined during the run registered; none: before the run.
+    pub created: Option<SimTime>,
 }
 
 impl ApiNode {
@@ -61,6 +64,7 @@ impl ApiNode {
             unschedulable: false,
             taints: n.taints.iter().map(|t| (t.clone(), None)).collect(),
             boots: 0,
+            created: None,
         }
     }
 

@@ -445,6 +445,11 @@ pub struct RunInputs {
     /// node/NAME@TIME[,down=D], e.g. node/node-1@60s,down=90s.
     #[arg(long = "reboot", value_name = "NODE@TIME")]
     pub reboot: Vec<String>,
+    /// Add a node at a time: a node of the cluster profile that is absent
+    /// until then joins (its kubelet registers the Node; the scheduler and
+    /// the DaemonSet controller see it): node/NAME@TIME, e.g. node/node-4@60s.
+    #[arg(long = "add-node", value_name = "NODE@TIME")]
+    pub add_node: Vec<String>,
     /// Send HTTP requests: TARGET[/PATH][@START][,every=2s|rate=5/s][,count=N]
     /// [,from=node/NAME|pod/NAME][,timeout=1s][,name=NAME], where TARGET is
     /// service/NAME[:PORT] or pod/NAME:PORT, e.g. service/web:80/ready@5s,every=1s,count=20.
@@ -459,7 +464,7 @@ impl RunInputs {
     /// The action flags with their values, in the order they are applied and
     /// written back into a re-run command: one list, so a new flag is never
     /// parsed and then dropped from a counterexample's command.
-    pub fn action_flags(&self) -> [(&'static str, &Vec<String>); 11] {
+    pub fn action_flags(&self) -> [(&'static str, &Vec<String>); 12] {
         [
             ("--delete", &self.delete),
             ("--set-condition", &self.set_condition),
@@ -472,6 +477,7 @@ impl RunInputs {
             ("--node-down", &self.node_down),
             ("--restart-kubelet", &self.restart_kubelet),
             ("--reboot", &self.reboot),
+            ("--add-node", &self.add_node),
         ]
     }
 }

@@ -237,7 +237,7 @@ pub fn get(args: GetArgs) -> ExitCode {
             scoped && name.as_ref().is_none_or(|n| *n == o.name)
         };
         let listed = match kind {
-            Kind::Node => profile_nodes(&cluster, clock).into_values().collect(),
+            Kind::Node => profile_nodes(&cluster, &trace, clock).into_values().collect(),
             _ => Vec::new(),
         };
         return problems::emit(&watch(&trace, kind, clock, &listed, &wanted, &mut printer(kind)), stderr);
@@ -250,7 +250,7 @@ pub fn get(args: GetArgs) -> ExitCode {
             scoped && name.as_ref().is_none_or(|n| *n == o.name)
         };
         let mut all = match kind {
-            Kind::Node => profile_nodes(&cluster, clock),
+            Kind::Node => profile_nodes(&cluster, &trace, clock),
             _ => BTreeMap::new(),
         };
         all.extend(at_instant(&trace, *kind, clock, at));
@@ -308,14 +308,21 @@ pub(super) fn simulated(
 }
 
 /// The profile's nodes as the run starts: they exist before it, so the
-/// trace records only their changes.
-fn profile_nodes(cluster: &Cluster, clock: &Clock) -> BTreeMap<(String, String), Object> {
+/// trace records only their changes (but a node that joins during the run,
+/// which the trace records as added).
+fn profile_nodes(cluster: &Cluster, trace: &Trace, clock: &Clock) -> BTreeMap<(String, String), Object> {
+    let joined = |name: &str| {
+        trace
+            .entries
+            .iter()
+            .any(|e| matches!(&e.record, Record::Node { kind: WatchKind::Added, node } if *node.name == *name))
+    };
     let node = |n| {
         let api = crate::api::node::ApiNode::of(n);
         let json = serde_json::to_value(render::node(&api, clock)).unwrap_or_default();
         ((String::new(), n.name.to_string()), Object { namespace: String::new(), name: n.name.to_string(), json })
     };
-    cluster.nodes.iter().map(node).collect()
+    cluster.nodes.iter().filter(|n| !joined(&n.name)).map(node).collect()
 }
 
 /// kubectl's words when nothing matches.

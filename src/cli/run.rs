@@ -40,6 +40,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
                 "--node-down" => parse_node_flag(v, NodeFault::Down { back: None }),
                 "--restart-kubelet" => parse_node_flag(v, NodeFault::RestartKubelet),
                 "--reboot" => parse_node_flag(v, NodeFault::Reboot { down: REBOOT_DOWN }),
+                "--add-node" => parse_node_flag(v, NodeFault::Join),
                 _ => parse_kill_flag(v),
             };
             let origin = ActionOrigin::Flag(format!("{flag} {v}"));

@@ -65,7 +65,7 @@ const SERVICE: &[&str] = &[
 ];
 const CLIENT: &[&str] = &["first_ok", "last_ok"];
 const DEPLOYMENT: &[&str] = &["rollout_started", "rollout_complete", "progress_deadline_exceeded"];
-const NODE: &[&str] = &["not_ready", "ready", "no_execute", "rebooted#"];
+const NODE: &[&str] = &["not_ready", "ready", "no_execute", "rebooted#", "joined"];
 const DAEMONSET: &[&str] = &["rollout_complete"];
 const JOB: &[&str] = &["started", "failure_target", "failed", "success_criteria_met", "complete", "suspended"];
 const CRONJOB: &[&str] = &["job#"];

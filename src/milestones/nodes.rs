@@ -1,6 +1,7 @@
 //! Node milestones (`Record::Node`): when the node lifecycle controller
 //! marked a node not Ready, when it was Ready again, when it was tainted
-//! `unreachable:NoExecute`, and when it came back from a reboot.
+//! `unreachable:NoExecute`, when it came back from a reboot, and when a
+//! node added during the run joined.
 
 use super::found::Found;
 use crate::api::node::{ApiNode, NodeReady, UNREACHABLE};
@@ -16,6 +17,9 @@ pub fn see(t: SimTime, n: &ApiNode, found: &mut Found) {
     }
     if n.has_taint(UNREACHABLE, "NoExecute") {
         found.first(&subject, "no_execute", t);
+    }
+    if n.created == Some(t) {
+        found.first(&subject, "joined", t);
     }
     if n.boots > 0 {
         found.first(&subject, format_args!("rebooted#{}", n.boots), t);

@@ -163,6 +163,7 @@ pub fn setup(
         a.assumed_namespaces(&known, &mut assumed);
     }
     warnings.extend(crate::manifest::assumed_namespaces_note(&assumed));
+    joining_nodes(&scenario.actions, &mut problems);
     let mut resolved = resolved.into_iter();
     for (timed, origin) in &scenario.actions {
         if let Action::Apply { .. } = &timed.action {
@@ -197,6 +198,7 @@ pub fn setup(
                             }
                             NodeFault::RestartKubelet => SimAction::RestartKubelet { node: NodeId(i as u32) },
                             NodeFault::Reboot { down } => SimAction::Reboot { node: NodeId(i as u32), down: *down },
+                            NodeFault::Join => SimAction::AddNode { node: NodeId(i as u32) },
                         },
                     }),
                     Err(p) => problems.push(p),
@@ -527,6 +529,36 @@ fn known_owner(
     };
     let message = format!("no {what} named {name:?} in the manifests ({what}s: {}){hint}", listed(names.into_iter()));
     Err(origin.problem("delete", message))
+}
+
+/// A node a scenario adds joins once, and nothing acts on it before it
+/// has joined.
+fn joining_nodes(actions: &[(Timed, ActionOrigin)], problems: &mut Vec<Problem>) {
+    let mut joins: Vec<(&str, SimTime)> = Vec::new();
+    for (timed, origin) in actions {
+        if let Action::Node { node, fault: NodeFault::Join } = &timed.action {
+            match joins.iter().find(|(n, _)| n == node) {
+                Some((_, at)) => problems.push(
+                    origin.problem("addNode", format!("node/{node} joins already at {at}: a node is added once")),
+                ),
+                None => joins.push((node, timed.at)),
+            }
+        }
+    }
+    for (timed, origin) in actions {
+        let (node, field) = match &timed.action {
+            Action::Cordon { node, unschedulable: true } => (node.as_str(), "cordon"),
+            Action::Cordon { node, unschedulable: false } => (node.as_str(), "uncordon"),
+            Action::Drain(options) => (options.node.as_str(), "drain"),
+            Action::Node { fault: NodeFault::Join, .. } => continue,
+            Action::Node { node, fault } => (node.as_str(), fault.key()),
+            _ => continue,
+        };
+        if let Some((_, at)) = joins.iter().find(|(n, at)| *n == node && timed.at <= *at) {
+            let message = format!("node/{node} joins at {at} (addNode): before then there is no node to {field}");
+            problems.push(origin.problem(field, message));
+        }
+    }
 }
 
 /// Names for a message: each once, in order, or "none".

@@ -26,6 +26,7 @@
 //!   - {at: 60s, nodeDown: node/node-2, for: 10m}    # … and boots 10 minutes later
 //!   - {at: 60s, restartKubelet: node/node-1}        # systemctl restart kubelet
 //!   - {at: 60s, reboot: node/node-1, down: 90s}     # down, and booted 90 s later (default 30 s)
+//!   - {at: 60s, addNode: node/node-4}               # a profile's node joins (absent until then)
 //! ```
 
 use crate::api::meta::Propagation;
@@ -106,6 +107,9 @@ pub enum NodeFault {
     RestartKubelet,
     /// The machine goes down and boots again `down` later.
     Reboot { down: SimDuration },
+    /// A new machine joins the cluster (the profile declares it; it is
+    /// absent until then): its kubelet registers the Node.
+    Join,
 }
 
 /// A reboot's down time when none is given: a quick virtual machine's.
@@ -118,6 +122,7 @@ impl NodeFault {
             NodeFault::Down { .. } => "nodeDown",
             NodeFault::RestartKubelet => "restartKubelet",
             NodeFault::Reboot { .. } => "reboot",
+            NodeFault::Join => "addNode",
         }
     }
 }
@@ -430,6 +435,8 @@ pub struct ActionEntry {
     restart_kubelet: Option<String>,
     #[serde(default)]
     reboot: Option<String>,
+    #[serde(default)]
+    add_node: Option<String>,
     /// A `reboot`'s down time.
     #[serde(default)]
     down: Option<Dist>,
@@ -467,12 +474,13 @@ impl ActionEntry {
             self.node_down.is_some(),
             self.restart_kubelet.is_some(),
             self.reboot.is_some(),
+            self.add_node.is_some(),
         ];
         if kinds.iter().filter(|k| **k).count() != 1 {
             return Err((
                 "",
                 "an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale`, `undo`, `patch`, \
-                 `cordon`, `uncordon`, `evict`, `drain`, `nodeDown`, `restartKubelet` and `reboot`"
+                 `cordon`, `uncordon`, `evict`, `drain`, `nodeDown`, `restartKubelet`, `reboot` and `addNode`"
                     .into(),
             ));
         }
@@ -556,6 +564,8 @@ impl ActionEntry {
                 Some(_) => return Err(("down", "must be a fixed duration".into())),
             };
             Action::Node { node, fault: NodeFault::Reboot { down } }
+        } else if let Some(node) = &self.add_node {
+            Action::Node { node: node_name(node).map_err(|e| ("addNode", e))?, fault: NodeFault::Join }
         } else if let (Some(pod), Some(spec)) = (&self.patch, &self.spec) {
             let pod = pod_name(pod).map_err(|e| ("patch", e))?;
             let patch = PodPatch::from_spec(spec).map_err(|(path, message)| match path.is_empty() {

@@ -10,6 +10,7 @@ mod disruption;
 mod drain;
 mod jobs;
 mod network;
+mod node_join;
 mod node_loss;
 mod node_restart;
 mod nodes;
@@ -236,6 +237,10 @@ pub enum Action {
         node: NodeId,
         down: SimDuration,
     },
+    /// A node of the profile, absent until now, joins the cluster.
+    AddNode {
+        node: NodeId,
+    },
     /// `kubectl scale statefulset/NAME --replicas=N`.
     ScaleStatefulSet {
         name: Arc<str>,
@@ -306,6 +311,15 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// The profile's nodes a scenario adds: absent until they join.
+    pub fn joining(&self) -> Vec<Arc<str>> {
+        let added = self.actions.iter().filter_map(|a| match a.action {
+            Action::AddNode { node } => Some(self.cluster.nodes[node.index()].name.clone()),
+            _ => None,
+        });
+        added.collect()
+    }
+
     /// Whether a Job of the manifests or of an `apply` has what `which` selects.
     fn any_job(&self, which: impl Fn(&crate::spec::JobSpec) -> bool) -> bool {
         self.jobs.iter().any(|j| which(j))
@@ -426,7 +440,7 @@ impl World {
                 .collect(),
             cluster: setup.cluster.clone(),
             nodes: nodes::NodeIndex::new(&setup.cluster.nodes),
-            scheduler: Scheduler::new(setup.cluster.clone(), seed),
+            scheduler: Scheduler::new(setup.cluster.clone(), seed, &setup.joining()),
             pod_configs,
             synced: 0,
             epoch_ns: setup.epoch_ns,
@@ -470,7 +484,7 @@ impl World {
             disruption: (!setup.pdbs.is_empty())
                 .then(|| crate::control::disruption::Controller::new(setup.cluster.clone(), seed, setup.epoch_ns)),
             drains: Vec::new(),
-            node_state: node_loss::Nodes::new(&setup.cluster),
+            node_state: node_loss::Nodes::new(&setup.cluster, &setup.joining()),
             kubelet_runs: vec![0; setup.cluster.nodes.len()],
             seed,
             jobs: (!setup.jobs.is_empty()
@@ -486,9 +500,10 @@ impl World {
                 .then(|| crate::control::statefulset::Controller::new(setup.cluster.clone(), seed)),
             pod_owned_claims: Vec::new(),
             daemon_sets: (!setup.daemon_sets.is_empty() || setup.applies(|o| matches!(o, Applied::DaemonSet(_))))
-                .then(|| crate::control::daemon::Controller::new(setup.cluster.clone(), seed)),
+                .then(|| crate::control::daemon::Controller::new(setup.cluster.clone(), seed, &setup.joining())),
         };
-        if setup.actions.iter().any(|a| matches!(a.action, Action::NodeDown { .. } | Action::Reboot { .. })) {
+        let node_faults = |a: &Scheduled| matches!(a.action, Action::NodeDown { .. } | Action::Reboot { .. });
+        if setup.actions.iter().any(node_faults) {
             w.start_node_lifecycle(seed);
         }
         w.informers = watch::Informers::new(
@@ -567,10 +582,10 @@ impl World {
     }
 
     fn dispatch(&mut self, ev: Ev) {
-        let (written, revision) = (self.trace.entries.len(), self.api.revision());
+        let (written, revision, nodes) = (self.trace.entries.len(), self.api.revision(), self.node_state.writes);
         self.handle(ev);
-        // Only the API server's writes are watched, and most events make none.
-        if self.api.revision() != revision {
+        // Only the API server's writes are watched (Nodes' too), and most events make none.
+        if self.api.revision() != revision || self.node_state.writes != nodes {
             self.sync_watch(false);
             self.fan_out(written);
         }
@@ -775,6 +790,7 @@ impl World {
             Action::NodeDown { node } => self.node_down(node, now),
             Action::RestartKubelet { node } => self.restart_kubelet(node, now),
             Action::Reboot { node, down } => self.reboot(node, down, now),
+            Action::AddNode { node } => self.node_joins(node, now),
             Action::Undo { deployment, to_revision } => self.undo_deployment(&deployment, to_revision),
             Action::DeleteMatching { prefix, grace_period_seconds } => match self.oldest_live(&prefix) {
                 Some(pod) => self.act(Action::Delete { pod, grace_period_seconds }, now),

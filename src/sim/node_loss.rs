@@ -31,12 +31,16 @@ pub(super) struct Nodes {
     /// Present when the scenario takes a node down.
     pub(super) lifecycle: Option<NodeLifecycle>,
     pub(super) eviction: eviction::TaintEviction,
+    /// Node objects written so far: their watch events reach the informers too.
+    pub(super) writes: u64,
 }
 
 impl Nodes {
-    pub(super) fn new(cluster: &crate::cluster::Cluster) -> Nodes {
+    /// `joining`: the nodes a scenario adds, off (and not yet in the API) until they join.
+    pub(super) fn new(cluster: &crate::cluster::Cluster, joining: &[Arc<str>]) -> Nodes {
         let objects = cluster.nodes.iter().map(ApiNode::of).collect();
-        Nodes { objects, down: vec![false; cluster.nodes.len()], lifecycle: None, eviction: Default::default() }
+        let down = cluster.nodes.iter().map(|n| joining.contains(&n.name)).collect();
+        Nodes { objects, down, lifecycle: None, eviction: Default::default(), writes: 0 }
     }
 
     pub(super) fn is_down(&self, node: NodeId) -> bool {
@@ -48,7 +52,10 @@ impl World {
     /// The node lifecycle controller starts with the run, when a node action needs it.
     pub(super) fn start_node_lifecycle(&mut self, seed: u64) {
         let mut out = Routed { q: &mut self.q, route: Ev::NodeLifecycle };
-        self.node_state.lifecycle = Some(NodeLifecycle::new(&self.cluster, seed, &mut out));
+        // It starts with the run: the nodes down then are those that join later.
+        let nodes = self.cluster.nodes.iter().zip(&self.node_state.down);
+        let joining: Vec<Arc<str>> = nodes.filter(|(_, down)| **down).map(|(n, _)| n.name.clone()).collect();
+        self.node_state.lifecycle = Some(NodeLifecycle::new(&self.cluster, seed, &joining, &mut out));
     }
 
     /// The node goes down: the machine stops, with everything on it. Nothing
@@ -226,6 +233,7 @@ impl World {
 
     /// Stores a change of the node and records it.
     pub(super) fn write_node(&mut self, node: NodeId, now: SimTime, change: impl FnOnce(&mut ApiNode)) {
+        self.node_state.writes += 1;
         let n = &mut self.node_state.objects[node.index()];
         change(n);
         let node = Arc::new(n.clone());
@@ -241,7 +249,7 @@ impl World {
     }
 
     /// An event a kube-controller-manager controller records about a Node or a Pod.
-    fn controller_event(
+    pub(super) fn controller_event(
         &mut self,
         component: &'static str,
         kind: &'static str,

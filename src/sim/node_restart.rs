@@ -71,7 +71,7 @@ impl World {
 
     /// A new kubelet process (`boot`: after the machine stopped), which
     /// lists the node's pods through a new watch.
-    fn new_kubelet(&mut self, node: NodeId, boot: bool, now: SimTime) {
+    pub(super) fn new_kubelet(&mut self, node: NodeId, boot: bool, now: SimTime) {
         let name = self.cluster.nodes[node.index()].name.clone();
         self.kubelet_runs[node.index()] += 1;
         let run = self.kubelet_runs[node.index()];
@@ -98,7 +98,7 @@ impl World {
 
     /// A new kube-proxy (the reboot flushed its rules): its informers list
     /// the Services and EndpointSlices.
-    fn new_kube_proxy(&mut self, node: NodeId, now: SimTime) {
+    pub(super) fn new_kube_proxy(&mut self, node: NodeId, now: SimTime) {
         if self.proxies.is_empty() {
             return;
         }

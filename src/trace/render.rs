@@ -219,7 +219,11 @@ pub fn node(n: &crate::api::node::ApiNode, clock: &Clock) -> core::Node {
         ..Default::default()
     };
     core::Node {
-        metadata: ObjectMeta { name: Some(n.name.to_string()), ..Default::default() },
+        metadata: ObjectMeta {
+            name: Some(n.name.to_string()),
+            creation_timestamp: n.created.map(|t| clock.time(t)),
+            ..Default::default()
+        },
         spec: Some(core::NodeSpec {
             unschedulable: n.unschedulable.then_some(true),
             taints: (!taints.is_empty()).then_some(taints),

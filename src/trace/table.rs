@@ -257,11 +257,15 @@ pub fn rows(trace: &Trace, clock: &Clock) -> Vec<Row> {
                 };
                 push(pdb.kubectl_name(), what, why);
             }
-            Record::Node { node, .. } => {
+            Record::Node { kind, node } => {
                 let taints: Vec<String> = node.taints.iter().map(|(t, _)| format!("{}:{}", t.key, t.effect)).collect();
                 let what = match taints.is_empty() {
                     true => format!("Ready={}", node.ready.as_str()),
                     false => format!("Ready={} taints={}", node.ready.as_str(), taints.join(",")),
+                };
+                let what = match kind {
+                    WatchKind::Added => format!("registered, {what}"),
+                    _ => what,
                 };
                 let (reason, message) = node.ready.reason_and_message();
                 push(format!("node/{}", node.name), what, format!("{reason}: {message}"));

@@ -83,7 +83,7 @@ fn scenario_actions_are_checked_with_their_line() {
         &run,
         &scenario,
         line_of(text, "kill: pod/web/app"),
-        "actions[1]: an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale`, `undo`, `patch`, `cordon`, `uncordon`, `evict`, `drain`, `nodeDown`, `restartKubelet` and `reboot`",
+        "actions[1]: an action has exactly one of `delete`, `setCondition`, `kill`, `apply`, `scale`, `undo`, `patch`, `cordon`, `uncordon`, `evict`, `drain`, `nodeDown`, `restartKubelet`, `reboot` and `addNode`",
     );
     let unitless = "manifests: [pod.yaml]\nactions:\n- {at: 5, delete: pod/web}\n";
     let scenario = dir.write("n.yaml", unitless);

@@ -421,3 +421,46 @@ fn deleting_a_daemon_set_deletes_its_pods_and_revision() {
     assert!(deleted["Pod"].len() == 3 && deleted["Pod"].iter().all(|t| *t > 20_000), "{deleted:?}");
     assert_eq!(added_pods_after, 0);
 }
+
+/// A node added at 30 s (`addNode`): absent from `kubectl get nodes` before,
+/// registered then (AGE from its join); the DaemonSet controller sees the
+/// Node added (`addNode`) and creates its pod there, DESIRED 2 → 3.
+#[test]
+fn a_node_that_joins_gets_its_daemon_pod() {
+    let scenario = "models/scenarios/ds-node-joins.yaml";
+    let before = podsim(["get", "nodes,ds", scenario, "--at", "20s"]);
+    assert_eq!(before.code, Some(0), "{before:?}");
+    assert!(!before.stdout.contains("node-3"), "{}", before.stdout);
+    assert!(before.stdout.contains("daemonset.apps/agent   2         2         2"), "{}", before.stdout);
+    let after = podsim(["get", "nodes,ds", scenario, "--at", "45s"]);
+    assert!(after.stdout.contains("node/node-3   Ready    <none>   15s"), "{}", after.stdout);
+    assert!(after.stdout.contains("daemonset.apps/agent   3         3         3"), "{}", after.stdout);
+    let run = podsim(["run", scenario, "-o", "jsonl"]);
+    let pods: Vec<(f64, String)> = run
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| {
+            v["type"] == "MODIFIED" && v["object"]["kind"] == "Pod" && v["object"]["spec"]["nodeName"] == "node-3"
+        })
+        .map(|v| (v["t"].as_f64().unwrap_or(0.0), v["object"]["metadata"]["name"].as_str().unwrap_or("").to_string()))
+        .collect();
+    assert!(!pods.is_empty() && pods.iter().all(|(t, _)| *t > 30.0), "bound to node-3 only after it joined: {pods:?}");
+}
+
+/// A node is added once, and nothing acts on it before it joins.
+#[test]
+fn add_node_is_checked_against_the_other_node_actions() {
+    let scenario = "models/scenarios/ds-node-joins.yaml";
+    let run = podsim(["run", scenario, "--add-node", "node/node-3@40s", "--cordon", "node/node-3@10s"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(
+        run.stderr
+            .contains("error: --add-node node/node-3@40s: node/node-3 joins already at 30.000s: a node is added once"),
+        "{run:?}"
+    );
+    assert!(run.stderr.contains("error: --cordon node/node-3@10s: node/node-3 joins at 30.000s (addNode): before then there is no node to cordon"), "{run:?}");
+    let unknown = podsim(["run", scenario, "--add-node", "node/node-9@40s"]);
+    assert_eq!(unknown.code, Some(2), "{unknown:?}");
+    assert!(unknown.stderr.contains("node-9"), "{unknown:?}");
+}

@@ -105,3 +105,31 @@ fn cordon_flags_say_what_kubectl_says_and_name_real_nodes() {
     let run = podsim(["run", &scenario]);
     assert_error(&run, &scenario, 3, "actions[0].cordon: \"pod/web\": expected node/NAME");
 }
+
+/// A pod that fits no registered node (3 CPUs each; two 4-CPU nodes hold
+/// web-0 and web-1) is scheduled once a node joins: the scheduler's
+/// `NodeAdd` event queues it again, and its message counted only the
+/// registered nodes.
+#[test]
+fn a_pending_pod_is_scheduled_on_a_node_that_joins() {
+    let run = crate::podsim([
+        "run",
+        "-f",
+        "models/manifests/web-statefulset-3cpu.yaml",
+        "--app",
+        "models/apps/nginx-web.yaml",
+        "--cluster",
+        "models/clusters/three-nodes.yaml",
+        "--add-node",
+        "node/node-3@60s",
+        "--until",
+        "70s",
+    ]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let line = |needle: &str| run.stdout.lines().find(|l| l.contains(needle)).map(str::to_string);
+    let failed = line("pod/web-2                          FailedScheduling").expect("web-2 waits");
+    assert!(failed.contains("0/2 nodes are available: 2 Insufficient cpu."), "{failed}");
+    let bound = line("Successfully assigned default/web-2 to node-3").expect("web-2 bound to node-3");
+    let t: f64 = bound.split_whitespace().next().unwrap().trim_end_matches('s').parse().unwrap();
+    assert!((60.0..65.0).contains(&t), "{bound}");
+}

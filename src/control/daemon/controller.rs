@@ -143,6 +143,7 @@ impl runtime::Controller for Controller {
         match ev {
             Ev::DaemonSet(kind, ds) => self.daemon_set_event(kind, ds),
             Ev::Pod(kind, pod) => self.pod_event(kind, pod, ctx),
+            Ev::Node(WatchKind::Added, node) => self.node_added(&node),
             Ev::Node(_, node) => self.node_event(&node),
             Ev::Wake(id) => self.workers.queue.wake(id, now),
         }
@@ -151,8 +152,11 @@ impl runtime::Controller for Controller {
 }
 
 impl Controller {
-    pub fn new(cluster: Arc<Cluster>, seed: u64) -> Self {
-        let nodes = cluster.nodes.iter().map(|n| NodeView { node: n.clone(), taints: n.taints.clone() }).collect();
+    /// `absent`: the profile's nodes that join during the run (not in its
+    /// node informer until their Node object is added).
+    pub fn new(cluster: Arc<Cluster>, seed: u64, absent: &[Arc<str>]) -> Self {
+        let present = cluster.nodes.iter().filter(|n| !absent.contains(&n.name));
+        let nodes = present.map(|n| NodeView { node: n.clone(), taints: n.taints.clone() }).collect();
         Controller {
             cluster,
             pods: Informer::default(),
@@ -210,6 +214,29 @@ impl Controller {
             }
         }
         self.workers.queue.add(ds.id);
+    }
+
+    /// `addNode`: a node that joined queues each DaemonSet that should run
+    /// a pod there (`nodeShouldRunDaemonPod`).
+    fn node_added(&mut self, node: &ApiNode) {
+        if self.nodes.iter().any(|n| n.node.name == node.name) {
+            return self.node_event(node);
+        }
+        let Some(profile) = self.cluster.nodes.iter().find(|n| n.name == node.name) else { return };
+        let view = NodeView { node: profile.clone(), taints: node.taint_list() };
+        let mut queued = Vec::new();
+        for ds in self.daemon_sets.list() {
+            let spec = ds.spec.pod_spec();
+            let tolerations =
+                daemon_tolerations(&spec.tolerations.clone().unwrap_or_default(), spec.host_network == Some(true));
+            if should_run(&spec, &tolerations, &view).0 {
+                queued.push(ds.id);
+            }
+        }
+        self.nodes.push(view);
+        for id in queued {
+            self.workers.queue.add(id);
+        }
     }
 
     /// `updateNode` and `syncNodeUpdate`: a node whose taints changed

@@ -18,6 +18,7 @@ use crate::kubelet::lease::Lease;
 use crate::rng::{Label, Stream, What};
 use crate::time::{SimDuration, SimTime};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 use zone::{LARGE_CLUSTER_SIZE_THRESHOLD, ZoneState, compute_zone_state};
 
 /// `--node-monitor-period`.
@@ -65,6 +66,8 @@ struct Health {
     ready: bool,
     queued: bool,
     tainted: bool,
+    /// Registered: a node that joins later is not monitored before it does.
+    present: bool,
 }
 
 pub struct NodeLifecycle {
@@ -81,7 +84,8 @@ pub struct NodeLifecycle {
 }
 
 impl NodeLifecycle {
-    pub fn new(cluster: &Cluster, seed: u64, out: &mut impl Outbox<Out>) -> Self {
+    /// `absent`: the profile's nodes that join during the run.
+    pub fn new(cluster: &Cluster, seed: u64, absent: &[Arc<str>], out: &mut impl Outbox<Out>) -> Self {
         let mut rng = Stream::new(seed, "kube-controller-manager/nodelifecycle");
         let subject = || Label::new(What::Phase, "nodelifecycle");
         let monitor = rng.phase(NODE_MONITOR_PERIOD, || subject().with("monitorNodeHealth"));
@@ -97,6 +101,7 @@ impl NodeLifecycle {
                 ready: true,
                 queued: false,
                 tainted: false,
+                present: !absent.contains(&n.name),
             })
             .collect();
         NodeLifecycle {
@@ -120,6 +125,7 @@ impl NodeLifecycle {
         let h = &mut self.nodes[node.index()];
         h.lease.start(at);
         h.ready = true;
+        h.present = true;
     }
 
     pub fn handle(&mut self, ev: Ev, out: &mut impl Outbox<Out>) {
@@ -146,7 +152,7 @@ impl NodeLifecycle {
     /// before this pass), then `handleDisruption`, then the tainting queue.
     fn monitor_node_health(&mut self, out: &mut impl Outbox<Out>) {
         let now = out.now();
-        for (i, h) in self.nodes.iter_mut().enumerate() {
+        for (i, h) in self.nodes.iter_mut().enumerate().filter(|(_, h)| h.present) {
             let node = NodeId(i as u32);
             // "Always update the probe time if node lease is renewed."
             let renewed = h.lease.latest(now);
@@ -173,12 +179,13 @@ impl NodeLifecycle {
                 }
             }
         }
-        let ready = self.nodes.iter().filter(|h| h.ready).count();
-        let state = compute_zone_state(ready, self.nodes.len() - ready);
+        let present = self.nodes.iter().filter(|h| h.present);
+        let (ready, all) = present.fold((0, 0), |(r, a), h| (r + usize::from(h.ready), a + 1));
+        let state = compute_zone_state(ready, all - ready);
         self.handle_disruption(state, now, out);
         // `setLimiterInZone`: a partly disrupted small zone is not tainted at all.
-        let stopped = self.all_disrupted
-            || (state == ZoneState::PartialDisruption && self.nodes.len() <= LARGE_CLUSTER_SIZE_THRESHOLD);
+        let stopped =
+            self.all_disrupted || (state == ZoneState::PartialDisruption && all <= LARGE_CLUSTER_SIZE_THRESHOLD);
         if stopped {
             return;
         }

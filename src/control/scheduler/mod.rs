@@ -67,9 +67,10 @@ pub struct Scheduler {
 }
 
 impl Scheduler {
-    pub fn new(cluster: Arc<Cluster>, seed: u64) -> Self {
+    /// `absent`: the profile's nodes that join during the run.
+    pub fn new(cluster: Arc<Cluster>, seed: u64, absent: &[Arc<str>]) -> Self {
         Scheduler {
-            nodes: cluster.nodes.clone(),
+            nodes: cluster.nodes.iter().filter(|n| !absent.contains(&n.name)).cloned().collect(),
             cluster,
             pods: Informer::default(),
             unschedulable: Vec::new(),
@@ -132,12 +133,8 @@ impl Scheduler {
         let to_provision = match self.claims.pre_filter(&p.spec.namespace, &p.spec.claims) {
             Ok(claims) => claims,
             Err(reason) => {
-                let message = filters::pre_filter_message(
-                    self.cluster.nodes.len(),
-                    &reason,
-                    never_preempts,
-                    self.cluster.version,
-                );
+                let message =
+                    filters::pre_filter_message(self.nodes.len(), &reason, never_preempts, self.cluster.version);
                 self.unschedulable.push(pod);
                 return Some(Decision::Unschedulable(message));
             }
@@ -220,6 +217,21 @@ impl Scheduler {
             }
         }
         changed
+    }
+
+    /// A node joined the cluster (its Node object added): every plugin's
+    /// `NodeAdd` event queues the pods that could not be scheduled.
+    pub fn node_added(&mut self, node: crate::cluster::Node, out: &mut impl Outbox<Ev>) {
+        if self.nodes.iter().any(|n| n.name == node.name) {
+            return;
+        }
+        self.nodes.push(node);
+        self.fit_rejected.clear();
+        self.cordon_rejected.clear();
+        self.taint_rejected.clear();
+        for pod in std::mem::take(&mut self.unschedulable) {
+            self.queue(pod, out);
+        }
     }
 
     /// A node's taints changed (the node lifecycle controller's). TaintToleration's
@@ -343,7 +355,7 @@ mod tests {
         let mut cluster = Cluster::default();
         cluster.nodes.truncate(1);
         let node = cluster.nodes[0].name.clone();
-        let mut s = Scheduler::new(Arc::new(cluster), 1);
+        let mut s = Scheduler::new(Arc::new(cluster), 1, &[]);
         let (mut api, mut trace, mut out) = (ApiServer::new(1), Trace::default(), Sent::default());
         let a = api.create(spec("a", true), SimTime::ZERO, &mut trace);
         let b = api.create(spec("b", true), SimTime::ZERO, &mut trace);
