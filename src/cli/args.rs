@@ -47,8 +47,9 @@ pub enum Command {
     /// instant (the run's end by default), or every watch event (`-w`).
     Get(GetArgs),
     /// Print what `kubectl describe` would print of a run's pod, Deployment,
-    /// ReplicaSet, Service or EndpointSlice at an instant (the run's end by
-    /// default), with the events about it then.
+    /// ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, Service or
+    /// EndpointSlice at an instant (the run's end by default), with the
+    /// events about it then.
     Describe(DescribeArgs),
     /// Write one self-contained HTML page: a run's swimlanes (hover or click
     /// a mark for the object at that instant), its events and probe results;
@@ -105,7 +106,8 @@ pub struct ManArgs {
 #[derive(Debug, clap::Args)]
 pub struct DescribeArgs {
     /// The object, as kubectl names it: KIND/NAME, KIND one of pod (po),
-    /// deployment (deploy), replicaset (rs), service (svc) or endpointslice.
+    /// deployment (deploy), replicaset (rs), statefulset (sts), daemonset
+    /// (ds), job, cronjob (cj), service (svc) or endpointslice.
     pub resource: String,
     #[command(flatten)]
     pub inputs: RunInputs,

@@ -1,7 +1,8 @@
 //! `podsim describe KIND/NAME`: what `kubectl describe` would print of a
-//! run's pod, Deployment, ReplicaSet, Service or EndpointSlice as it is at an
-//! instant, with the objects its describer reads then (the ReplicaSets of a
-//! Deployment, the pods of a ReplicaSet, the EndpointSlices of a Service)
+//! run's pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob,
+//! Service or EndpointSlice as it is at an instant, with the objects its
+//! describer reads then (the ReplicaSets of a Deployment, the pods of a
+//! ReplicaSet, StatefulSet or DaemonSet, the EndpointSlices of a Service)
 //! and the events about it.
 
 use super::args::DescribeArgs;
@@ -9,11 +10,14 @@ use super::get::{Object, at_instant, not_found, resource, simulated};
 use super::problems;
 use crate::error::{Error, Problem};
 use crate::kubectl::printers::Kind;
-use crate::kubectl::{describe, describe_network, describe_workloads};
+use crate::kubectl::{
+    describe, describe_daemonset, describe_job, describe_network, describe_statefulset, describe_workloads,
+};
 use crate::time::SimTime;
 use crate::trace::Trace;
 use crate::trace::render::Clock;
-use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
+use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
+use k8s_openapi::api::batch::v1::{CronJob, Job};
 use k8s_openapi::api::core::v1::{Event, Pod, Service};
 use k8s_openapi::api::discovery::v1::EndpointSlice;
 use serde::de::DeserializeOwned;
@@ -34,19 +38,9 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
     };
     let (kind, name) = match resource(&args.resource) {
         Err(_) => return bad(stderr, unknown_kind(&args.resource)),
-        Ok((
-            Kind::Event
-            | Kind::Claim
-            | Kind::Pdb
-            | Kind::Node
-            | Kind::Job
-            | Kind::CronJob
-            | Kind::StatefulSet
-            | Kind::ControllerRevision,
-            _,
-        )) => {
+        Ok((Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node | Kind::ControllerRevision, _)) => {
             let e = format!(
-                "resource {:?}: podsim describes pods, deployments, replicasets, daemonsets, services and endpointslices",
+                "resource {:?}: podsim describes pods, deployments, replicasets, statefulsets, daemonsets, jobs, cronjobs, services and endpointslices",
                 args.resource
             );
             return bad(stderr, e);
@@ -93,18 +87,23 @@ pub fn describe(args: DescribeArgs) -> ExitCode {
             let events = view.events("EndpointSlice", &s.metadata.uid);
             describe_network::describe_endpoint_slice(&s, &events, now)
         }),
-        Kind::DaemonSet => view.typed::<k8s_openapi::api::apps::v1::DaemonSet>(&object).map(|d| {
-            let events = view.events("DaemonSet", &d.metadata.uid);
-            crate::kubectl::describe_daemonset::describe_daemon_set(&d, &view.all::<Pod>(Kind::Pod), &events, now)
+        Kind::StatefulSet => view.typed::<StatefulSet>(&object).map(|s| {
+            let events = view.events("StatefulSet", &s.metadata.uid);
+            describe_statefulset::describe_stateful_set(&s, &view.all::<Pod>(Kind::Pod), &events, now)
         }),
-        Kind::Event
-        | Kind::Claim
-        | Kind::Pdb
-        | Kind::Node
-        | Kind::Job
-        | Kind::CronJob
-        | Kind::StatefulSet
-        | Kind::ControllerRevision => None,
+        Kind::DaemonSet => view.typed::<DaemonSet>(&object).map(|d| {
+            let events = view.events("DaemonSet", &d.metadata.uid);
+            describe_daemonset::describe_daemon_set(&d, &view.all::<Pod>(Kind::Pod), &events, now)
+        }),
+        Kind::Job => view.typed::<Job>(&object).map(|j| {
+            let events = view.events("Job", &j.metadata.uid);
+            describe_job::describe_job(&j, &events, now)
+        }),
+        Kind::CronJob => view.typed::<CronJob>(&object).map(|c| {
+            let events = view.events("CronJob", &c.metadata.uid);
+            describe_job::describe_cron_job(&c, &events, now)
+        }),
+        Kind::Event | Kind::Claim | Kind::Pdb | Kind::Node | Kind::ControllerRevision => None,
     };
     // The objects are podsim's own renderings: one that does not read back is a bug, said as such.
     let Some(text) = text else {

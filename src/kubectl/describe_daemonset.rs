@@ -3,8 +3,8 @@
 //! counted by phase, the pod template and the events.
 
 use super::describe::{Writer, annotations, describe_events, labels};
-use super::describe_workloads::pod_template;
-use super::selector::{format_labels, matches, selector_string};
+use super::describe_workloads::{pod_status_for_controller, pod_template};
+use super::selector::{format_labels, selector_string};
 use super::tabwriter::go_tabwriter;
 use k8s_openapi::api::apps::v1::DaemonSet;
 use k8s_openapi::api::core::v1::{Event, Pod};
@@ -31,7 +31,7 @@ pub fn describe_daemon_set(d: &DaemonSet, pods: &[Pod], events: &[Event], now: T
     w.line(0, &format!("Number of Nodes Scheduled with Up-to-date Pods: {}", s.updated_number_scheduled.unwrap_or(0)));
     w.line(0, &format!("Number of Nodes Scheduled with Available Pods: {}", s.number_available.unwrap_or(0)));
     w.line(0, &format!("Number of Nodes Misscheduled: {}", s.number_misscheduled));
-    let [running, waiting, succeeded, failed] = pod_status(d, pods);
+    let [running, waiting, succeeded, failed] = pod_status_for_controller(meta, &spec.selector, pods);
     w.line(
         0,
         &format!("Pods Status:\t{running} Running / {waiting} Waiting / {succeeded} Succeeded / {failed} Failed"),
@@ -39,28 +39,4 @@ pub fn describe_daemon_set(d: &DaemonSet, pods: &[Pod], events: &[Event], now: T
     pod_template(&mut w, Some(&spec.template));
     describe_events(&mut w, events, now);
     go_tabwriter(&w.0, 0, 2)
-}
-
-/// `getPodStatusForController`: the pods the selector picks whose
-/// controller is `d`, by phase (Running, Pending as Waiting, Succeeded, Failed).
-fn pod_status(d: &DaemonSet, pods: &[Pod]) -> [usize; 4] {
-    let mut counts = [0; 4];
-    for pod in pods {
-        let meta = &pod.metadata;
-        let controller = meta.owner_references.iter().flatten().find(|o| o.controller == Some(true));
-        if meta.namespace != d.metadata.namespace
-            || !matches(&d.spec.selector, meta.labels.as_ref())
-            || controller.is_none_or(|c| Some(&c.uid) != d.metadata.uid.as_ref())
-        {
-            continue;
-        }
-        match pod.status.as_ref().and_then(|s| s.phase.as_deref()) {
-            Some("Running") => counts[0] += 1,
-            Some("Pending") => counts[1] += 1,
-            Some("Succeeded") => counts[2] += 1,
-            Some("Failed") => counts[3] += 1,
-            _ => {}
-        }
-    }
-    counts
 }

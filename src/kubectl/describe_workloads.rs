@@ -10,6 +10,7 @@ use super::selector::{format_label_selector, matches, selector_string};
 use super::tabwriter::go_tabwriter;
 use k8s_openapi::api::apps::v1::{Deployment, ReplicaSet};
 use k8s_openapi::api::core::v1::{Event, Pod, PodTemplateSpec};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use k8s_openapi::jiff::Timestamp;
 use serde_json::Value;
@@ -180,7 +181,7 @@ pub fn describe_replica_set(rs: &ReplicaSet, pods: &[Pod], events: &[Event], now
         w.line(0, &format!("Controlled By:\t{}/{}", owner.kind, owner.name));
     }
     w.line(0, &format!("Replicas:\t{} current / {} desired", status.replicas, spec.replicas.unwrap_or(1)));
-    let [running, waiting, succeeded, failed] = pod_status(rs, pods);
+    let [running, waiting, succeeded, failed] = pod_status_for_controller(meta, &spec.selector, pods);
     w.line(
         0,
         &format!("Pods Status:\t{running} Running / {waiting} Waiting / {succeeded} Succeeded / {failed} Failed"),
@@ -191,17 +192,17 @@ pub fn describe_replica_set(rs: &ReplicaSet, pods: &[Pod], events: &[Event], now
     go_tabwriter(&w.0, 0, 2)
 }
 
-/// `getPodStatusForController`: the pods the selector picks whose controller
-/// is `rs`, counted as Running, Pending (Waiting), Succeeded and Failed.
-fn pod_status(rs: &ReplicaSet, pods: &[Pod]) -> [usize; 4] {
-    let selector = &rs.spec.selector;
+/// `getPodStatusForController`: the pods of `owner`'s namespace that
+/// `selector` picks and whose controller is `owner`, counted as Running,
+/// Pending (Waiting), Succeeded and Failed.
+pub(super) fn pod_status_for_controller(owner: &ObjectMeta, selector: &LabelSelector, pods: &[Pod]) -> [usize; 4] {
     let mut counts = [0; 4];
     for pod in pods {
         let meta = &pod.metadata;
         let controller = meta.owner_references.iter().flatten().find(|o| o.controller == Some(true));
-        if meta.namespace != rs.metadata.namespace
+        if meta.namespace != owner.namespace
             || !matches(selector, meta.labels.as_ref())
-            || controller.is_none_or(|c| Some(&c.uid) != rs.metadata.uid.as_ref())
+            || controller.is_none_or(|c| Some(&c.uid) != owner.uid.as_ref())
         {
             continue;
         }

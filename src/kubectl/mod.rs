@@ -5,7 +5,9 @@
 
 pub mod describe;
 pub mod describe_daemonset;
+pub mod describe_job;
 pub mod describe_network;
+pub mod describe_statefulset;
 pub mod describe_workloads;
 mod duration;
 mod get_pods;

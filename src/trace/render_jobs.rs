@@ -7,7 +7,8 @@ use k8s_openapi::api::batch::v1 as batch;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 
 /// The Job object: its spec as created with the selector and labels the API
-/// server generates, and the status the Job controller last wrote.
+/// server generates (the Job's own labels too when it has none), and the
+/// status the Job controller last wrote.
 pub fn job(j: &ApiJob, clock: &Clock) -> batch::Job {
     let s = &j.spec;
     let mut spec = s.object.spec.clone().unwrap_or_default();
@@ -20,6 +21,14 @@ pub fn job(j: &ApiJob, clock: &Clock) -> batch::Job {
         let uid = (generated[0].0.to_string(), generated[0].1.clone());
         spec.selector = Some(LabelSelector { match_labels: Some([uid].into()), match_expressions: None });
     }
+    // `SetDefaults_Job` runs again when the API server reads the Job back
+    // from storage: a Job still without labels takes its template's, the
+    // generated ones included, as every GET then returns it.
+    let labels = if s.labels.is_empty() {
+        spec.template.metadata.as_ref().and_then(|m| m.labels.clone()).filter(|l| !l.is_empty())
+    } else {
+        Some(s.labels.clone())
+    };
     let owner = j.owner.as_ref().map(owner_reference);
     batch::Job {
         metadata: ObjectMeta {
@@ -29,7 +38,7 @@ pub fn job(j: &ApiJob, clock: &Clock) -> batch::Job {
             resource_version: Some(j.meta.resource_version.to_string()),
             generation: Some(j.meta.generation),
             creation_timestamp: Some(clock.time(j.meta.created)),
-            labels: (!s.labels.is_empty()).then(|| s.labels.clone()),
+            labels,
             annotations: (!s.annotations.is_empty()).then(|| s.annotations.clone()),
             owner_references: owner.map(|o| vec![o]),
             deletion_timestamp: j.meta.deletion.map(|d| clock.time(d.timestamp)),

@@ -1,11 +1,16 @@
 //! `podsim describe KIND/NAME` of the workload and network kinds: kubectl
-//! describe's lines (describeDeployment, describeReplicaSet, describeService,
+//! describe's lines (describeDeployment, describeReplicaSet, describeJob,
+//! describeCronJob, describeStatefulSet, describeService,
 //! describeEndpointSliceV1) of the objects as they are at an instant.
 
 use super::{assert_bad_input, assert_no_panic, podsim};
 
 const ROLLOUT: &str = "models/scenarios/c28-bad-rollout.yaml";
 const SERVICE: &str = "models/scenarios/c28-service.yaml";
+const BACKOFF: &str = "models/scenarios/job-backoff-never.yaml";
+const CRON: &str = "models/scenarios/cronjob-forbid.yaml";
+const INDEXED: &str = "models/scenarios/job-indexed-disruption.yaml";
+const STATEFUL: &str = "models/scenarios/statefulset-rollout.yaml";
 
 /// The failed rollout at 140 s: the new ReplicaSet's pod never became
 /// Ready, so Progressing is False (ProgressDeadlineExceeded) while the old
@@ -102,6 +107,118 @@ fn an_endpoint_slice_as_kubectl_describes_it() {
     assert!(early.stdout.contains("      Ready:    false\n"), "{early:?}");
 }
 
+/// The fail-never Job at 2 min, after its fourth pod failed: the spec as
+/// defaulted (NonIndexed, not suspended, backoffLimit 3 as written), the
+/// generated selector and labels, the start but no completion time (a
+/// failed Job has none, so no Duration either), the counts of its status
+/// (`ready` written, so `(0 Ready)`), and the Job controller's events: one
+/// SuccessfulCreate a pod, then BackoffLimitExceeded.
+#[test]
+fn a_failed_job_as_kubectl_describes_it() {
+    let run = podsim(["describe", "job/fail-never", BACKOFF, "--at", "2m"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let out = &run.stdout;
+    let uid = out.lines().nth(2).and_then(|l| l.strip_prefix("Selector:         ")).expect("the selector");
+    assert!(uid.starts_with("batch.kubernetes.io/controller-uid="), "{out}");
+    for block in [
+        "Name:             fail-never\nNamespace:        default\n".to_string(),
+        format!("Labels:           {uid}\n                  batch.kubernetes.io/job-name=fail-never\n"),
+        "Annotations:      <none>\nParallelism:      1\nCompletions:      1\nCompletion Mode:  NonIndexed\nSuspend:          false\nBackoff Limit:    3\nStart Time:       Thu, 01 Jan 2026 00:00:00 +0000\nPods Statuses:    0 Active (0 Ready) / 0 Succeeded / 4 Failed\nPod Template:\n".into(),
+        "Events:\n  Type     Reason                Age   From            Message\n  ----     ------                ----  ----            -------\n  Normal   SuccessfulCreate      2m    job-controller  Created pod: fail-never-dnvdg\n  Normal   SuccessfulCreate      101s  job-controller  Created pod: fail-never-sq5zk\n  Normal   SuccessfulCreate      78s   job-controller  Created pod: fail-never-chvd2\n  Normal   SuccessfulCreate      35s   job-controller  Created pod: fail-never-rwk7v\n  Warning  BackoffLimitExceeded  30s   job-controller  Job has reached the specified backoff limit\n".into(),
+    ] {
+        assert!(out.contains(&block), "{block}\n---\n{out}");
+    }
+    assert!(!out.contains("Completed At") && !out.contains("Duration") && !out.contains("Completed Indexes"), "{out}");
+}
+
+/// A CronJob's Jobs: controlled by it, with the scheduled-timestamp
+/// annotation; the 00:01 run once complete has its Completed At and the
+/// Duration between the two (162 s − 60 s, second-truncated), while the
+/// late 00:02 run is still active, its pod Ready. An Indexed Job adds its
+/// Completed Indexes.
+#[test]
+fn jobs_of_a_cron_job_and_an_indexed_job_as_kubectl_describes_them() {
+    let done = podsim(["describe", "job/report-29453761", CRON, "--at", "200s"]);
+    assert_eq!(done.code, Some(0), "{done:?}");
+    assert!(
+        done.stdout.contains("Annotations:      batch.kubernetes.io/cronjob-scheduled-timestamp: 2026-01-01T00:01:00Z\nControlled By:    CronJob/report\n"),
+        "{done:?}"
+    );
+    assert!(
+        done.stdout.contains("Backoff Limit:    6\nStart Time:       Thu, 01 Jan 2026 00:01:00 +0000\nCompleted At:     Thu, 01 Jan 2026 00:02:42 +0000\nDuration:         102s\nPods Statuses:    0 Active (0 Ready) / 1 Succeeded / 0 Failed\n"),
+        "{done:?}"
+    );
+    assert!(done.stdout.ends_with("  Normal  Completed         38s    job-controller  Job completed\n"), "{done:?}");
+    let late = podsim(["describe", "jobs/report-29453762", CRON, "--at", "200s"]);
+    assert!(
+        late.stdout.contains("Pods Statuses:    1 Active (1 Ready) / 0 Succeeded / 0 Failed\nPod Template:\n"),
+        "{late:?}"
+    );
+    let indexed = podsim(["describe", "job/sweep", INDEXED]);
+    assert_eq!(indexed.code, Some(0), "{indexed:?}");
+    assert!(
+        indexed.stdout.contains("Parallelism:        2\nCompletions:        4\nCompletion Mode:    Indexed\nSuspend:            false\nBackoff Limit:      2147483647\n"),
+        "{indexed:?}"
+    );
+    assert!(
+        indexed.stdout.contains("Pods Statuses:      0 Active (0 Ready) / 3 Succeeded / 1 Failed\nCompleted Indexes:  0,2,3\nPod Template:\n"),
+        "{indexed:?}"
+    );
+}
+
+/// The Forbid CronJob at 150 s: its defaulted policies and history limits,
+/// the Job template with nothing defaulted (`<unset>`: the API server
+/// defaults only the Jobs made from it), the 00:01 tick as the last
+/// schedule, its Job active, and the 00:02 tick refused (JobAlreadyActive).
+/// Before its first tick: no schedule, no active Job, no event.
+#[test]
+fn a_cron_job_as_kubectl_describes_it() {
+    let run = podsim(["describe", "cronjob/report", CRON, "--at", "150s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let out = &run.stdout;
+    for block in [
+        "Name:                          report\nNamespace:                     default\nLabels:                        <none>\nAnnotations:                   <none>\nSchedule:                      */1 * * * *\nConcurrency Policy:            Forbid\nSuspend:                       False\nTime Zone:                     <unset>\nSuccessful Job History Limit:  3\nFailed Job History Limit:      1\nStarting Deadline Seconds:     <unset>\nSelector:                      <unset>\nParallelism:                   <unset>\nCompletions:                   <unset>\nPod Template:\n  Labels:  <none>\n  Containers:\n   report:\n    Image:      busybox:1.36\n",
+        "  Tolerations:       <none>\nLast Schedule Time:  Thu, 01 Jan 2026 00:01:00 +0000\nActive Jobs:         report-29453761\n",
+        "  Normal  SuccessfulCreate  90s   cronjob-controller  Created job report-29453761\n  Normal  JobAlreadyActive  30s   cronjob-controller  Not starting job because prior execution is running and concurrency policy is Forbid\n",
+    ] {
+        assert!(out.contains(block), "{block}\n---\n{out}");
+    }
+    let early = podsim(["describe", "cj/report", CRON, "--at", "50s"]);
+    assert!(
+        early
+            .stdout
+            .ends_with("Last Schedule Time:  <unset>\nActive Jobs:         <none>\nEvents:              <none>\n"),
+        "{early:?}"
+    );
+}
+
+/// The StatefulSet at 61 s, a second into the partitioned rollout: `N
+/// desired | M total`, the defaulted RollingUpdate with the partition under
+/// it, the pods by phase (the old web-2 has ended, Succeeded, its
+/// replacement not yet created), the new template, the claim template
+/// (no class written, kubectl's `[ReadWriteOnce]`), the controller's events.
+/// At the end the partition is 0 and every pod runs again.
+#[test]
+fn a_stateful_set_as_kubectl_describes_it() {
+    let run = podsim(["describe", "sts/web", STATEFUL, "--at", "61s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let out = &run.stdout;
+    for block in [
+        "Name:               web\nNamespace:          default\nCreationTimestamp:  Thu, 01 Jan 2026 00:00:00 +0000\nSelector:           app=nginx\nLabels:             <none>\nAnnotations:        <none>\nReplicas:           3 desired | 3 total\nUpdate Strategy:    RollingUpdate\n  Partition:        1\nPods Status:        2 Running / 0 Waiting / 1 Succeeded / 0 Failed\nPod Template:\n  Labels:  app=nginx\n",
+        "    Image:        nginx:1.28\n",
+        "Volume Claims:\n  Name:          www\n  StorageClass:  \n  Labels:        <none>\n  Annotations:   <none>\n  Capacity:      1Gi\n  Access Modes:  [ReadWriteOnce]\nEvents:\n",
+        "  Normal  SuccessfulCreate  48s   statefulset-controller  create Pod web-2 in StatefulSet web successful\n  Normal  SuccessfulDelete  1s    statefulset-controller  delete Pod web-2 in StatefulSet web successful\n",
+    ] {
+        assert!(out.contains(block), "{block}\n---\n{out}");
+    }
+    let end = podsim(["describe", "statefulset/web", STATEFUL]);
+    assert!(
+        end.stdout
+            .contains("  Partition:        0\nPods Status:        3 Running / 0 Waiting / 0 Succeeded / 0 Failed\n"),
+        "{end:?}"
+    );
+}
+
 /// kubectl's words for a name that is not there (exit 1) and a kind it does
 /// not know (bad input, exit 2); a kind without a name is bad input too.
 #[test]
@@ -123,7 +240,18 @@ fn missing_objects_and_unknown_kinds() {
         jobs.stderr.starts_with("error: the server doesn't have a resource type \"replicationcontrollers\"\n"),
         "{jobs:?}"
     );
-    for bad in ["deploy", "deploy/", "events/x", "/x", ""] {
+    let events = podsim(["describe", "events/x", ROLLOUT]);
+    assert_bad_input(&events);
+    assert!(
+        events.stderr.starts_with("error: resource \"events/x\": podsim describes pods, deployments, replicasets, statefulsets, daemonsets, jobs, cronjobs, services and endpointslices\n"),
+        "{events:?}"
+    );
+    let job = podsim(["describe", "job/nope", CRON]);
+    assert_eq!(
+        (job.code, job.stderr.lines().last()),
+        (Some(1), Some("Error from server (NotFound): jobs.batch \"nope\" not found"))
+    );
+    for bad in ["deploy", "deploy/", "/x", ""] {
         assert_bad_input(&podsim(["describe", bad, ROLLOUT]));
     }
 }
