@@ -274,6 +274,24 @@ pub fn setup(
                 actions.push(Scheduled { at: timed.at, action });
                 continue;
             }
+            // A StatefulSet's pod by name, or a controller's by prefix: found when the action runs.
+            Action::Kill { pod, container, signal }
+                if pod.ends_with('*') || statefulsets::owns(&manifests, &applied, pod) =>
+            {
+                let mut specs = manifests.all_pod_specs().chain(applied.iter().flat_map(Manifests::all_pod_specs));
+                if !specs.any(|s| s.container_index(container).is_some()) {
+                    let message = format!("no pod or pod template of the manifests has a container {container:?}");
+                    problems.push(origin.problem("kill", message));
+                    continue;
+                }
+                let action = SimAction::KillNamed {
+                    pod: Arc::from(pod.as_str()),
+                    container: Arc::from(container.as_str()),
+                    signal: *signal,
+                };
+                actions.push(Scheduled { at: timed.at, action });
+                continue;
+            }
             Action::Patch { pod, patch } if pod.ends_with('*') => {
                 // The pod is found when the action runs; some pod or template
                 // must have the containers the patch names.

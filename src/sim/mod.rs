@@ -173,6 +173,14 @@ pub enum Action {
         container: usize,
         signal: Signal,
     },
+    /// The same for a pod a controller makes: its name (a StatefulSet's
+    /// `web-0`), or a prefix ending in `*` (the oldest live match), found
+    /// when the action runs.
+    KillNamed {
+        pod: Arc<str>,
+        container: Arc<str>,
+        signal: Signal,
+    },
     /// `kubectl apply -f FILE`: a Deployment (created, or its new spec), or
     /// a new ReplicaSet.
     Apply {
@@ -860,6 +868,25 @@ impl World {
                     Applied::DaemonSet(spec) => {
                         self.trace.push(now, Record::Scenario { object: format!("daemonset/{}", spec.name), what });
                         self.apply_daemon_set(spec);
+                    }
+                }
+            }
+            Action::KillNamed { pod: name, container, signal } => {
+                let found = match name.strip_suffix('*') {
+                    Some(prefix) => self.oldest_live(prefix),
+                    None => self.api.pods().iter().find(|p| !p.meta.removed && *p.spec.name == *name).map(|p| p.id),
+                };
+                let index = found.and_then(|p| self.api.pod(p).spec.container_index(&container));
+                match (found, index) {
+                    (Some(pod), Some(container)) => self.act(Action::Kill { pod, container, signal }, now),
+                    (Some(_), None) => {
+                        let what =
+                            format!("send {} to container {container}: the pod has no such container", signal.as_str());
+                        self.trace.push(now, Record::Scenario { object: format!("pod/{name}"), what });
+                    }
+                    (None, _) => {
+                        let what = format!("send {} to container {container}: no live pod {name}", signal.as_str());
+                        self.trace.push(now, Record::Scenario { object: format!("pod/{name}"), what });
                     }
                 }
             }

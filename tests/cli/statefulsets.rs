@@ -527,3 +527,44 @@ fn deleting_an_unknown_statefulset_is_refused() {
     assert_eq!(run.code, Some(2), "{run:?}");
     assert!(run.stderr.contains("no StatefulSet named \"db\" in the manifests (StatefulSets: web)"), "{run:?}");
 }
+
+/// zk-0's rows in a recorded watch after its first (the listing): READY, STATUS, RESTARTS.
+fn recorded_changes(file: &str) -> Vec<(String, String, String)> {
+    let text = std::fs::read_to_string(file).expect("the recording");
+    let rows = text.lines().map(|l| l.split_whitespace().collect::<Vec<_>>()).filter(|w| w.first() == Some(&"zk-0"));
+    rows.skip(1).map(|w| (w[1].to_string(), w[2].to_string(), w[3].to_string())).collect()
+}
+
+/// zk-0's kubectl rows of a podsim run from `from` seconds: READY, STATUS, RESTARTS.
+fn simulated_changes(scenario: &str, from: f64) -> Vec<(String, String, String)> {
+    let run = podsim(["run", scenario, "--only", "pod/zk-0", "--types", "kubectl"]);
+    ok(&run);
+    let row = |l: &str| {
+        let t: f64 = l.split_whitespace().next()?.trim_end_matches('s').parse().ok()?;
+        let (_, rest) = l.split_once("kubectl ")?;
+        let (status, rest) = rest.split_once(" (READY ")?;
+        let (ready, rest) = rest.split_once(", RESTARTS ")?;
+        let restarts = rest.split(')').next()?;
+        (t >= from).then(|| (ready.to_string(), status.to_string(), restarts.to_string()))
+    };
+    run.stdout.lines().filter_map(row).collect()
+}
+
+/// Trace 031, the ZooKeeper tutorial's StatefulSet: its watches give only
+/// the order of zk-0's states (AGE is in minutes), and podsim's runs of the
+/// tutorial's probes show the same rows in the same order. (a) `pkill java`:
+/// Error, then restarted at once (no back-off before the first restart) but
+/// not Ready, then Ready once the readiness probe passes (initial delay 15 s).
+/// (b) zkOk.sh deleted: readiness fails first (not Ready, no restart), then
+/// liveness — the same command, failureThreshold 3 — restarts the
+/// container, which is Ready again when its probe passes.
+#[test]
+fn the_zookeeper_tutorials_watches_are_podsims_rows() {
+    let dir = "tests/traces/031-statefulset-zookeeper-process-kill-and-liveness-readiness";
+    let pkill = recorded_changes(&format!("{dir}/a-watch-pkill-java.txt"));
+    assert_eq!(pkill.len(), 3);
+    assert_eq!(simulated_changes("models/scenarios/recorded/031-zk-pkill.yaml", 60.0), pkill);
+    let rm = recorded_changes(&format!("{dir}/b-watch-rm-zkOk.txt"));
+    assert_eq!(rm.len(), 3);
+    assert_eq!(simulated_changes("models/scenarios/recorded/031-zk-rm-zkok.yaml", 90.0), rm);
+}
