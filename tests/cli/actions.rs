@@ -371,3 +371,29 @@ fn an_apply_file_creates_pods_and_services() {
     assert!(run.stdout.contains("created, clusterIP"), "{run:?}");
     assert!(run.stdout.contains("kube-proxy: default/web → 10.244.0.2:8080, 10.244.0.3:8080"), "{run:?}");
 }
+
+/// A kill names a controller's pod by prefix: the oldest live match when
+/// the action runs; a container no pod or template has is refused before.
+#[test]
+fn a_kill_names_a_controllers_pod_by_prefix() {
+    let run = podsim([
+        "run",
+        "models/scenarios/delete-deployment.yaml",
+        "--kill",
+        "pod/web-*/web@10s",
+        "--until",
+        "15s",
+        "--types",
+        "scenario",
+    ]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("10.000s  pod/web-86d7b47699-sq5zk  send SIGKILL to container web"), "{}", run.stdout);
+    let bad = podsim(["run", "models/scenarios/delete-deployment.yaml", "--kill", "pod/web-*/nope@10s"]);
+    assert_eq!(bad.code, Some(2), "{bad:?}");
+    assert!(
+        bad.stderr.contains(
+            "error: --kill pod/web-*/nope@10s: no pod or pod template of the manifests has a container \"nope\""
+        ),
+        "{bad:?}"
+    );
+}
