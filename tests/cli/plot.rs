@@ -109,6 +109,22 @@ fn a_job_timeline_shows_the_jobs_counts_and_conditions() {
     );
 }
 
+/// A StatefulSet's and a DaemonSet's lanes: READY and updated of the
+/// replicas (the desired nodes) as their controllers write them; the
+/// StatefulSet's partitioned rollout leaves 2/3 updated until the partition
+/// is lowered.
+#[test]
+fn a_set_timeline_shows_its_ready_and_updated_pods() {
+    let dir = TempDir::new("plot-sets");
+    let sts = svg(&["timeline", "models/scenarios/statefulset-rollout.yaml"], &dir);
+    assert_has(
+        &texts(&sts),
+        &["sts/web (OrderedReady)", "ready", "updated", "3/3 ready", "2/3 updated", "3/3 updated"],
+    );
+    let ds = svg(&["timeline", "models/scenarios/ds-rolling-update.yaml"], &dir);
+    assert_has(&texts(&ds), &["ds/agent", "3/3 ready", "1/3 updated", "3/3 updated"]);
+}
+
 #[test]
 fn png_pictures_are_the_size_of_the_svg_ones_with_text_drawn_from_the_embedded_font() {
     let dir = TempDir::new("plot-png");

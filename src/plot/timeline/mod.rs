@@ -1,7 +1,7 @@
 //! The swimlane timeline of one run: a group of lanes per pod (containers,
 //! probe results, conditions), per Job (its counts and conditions), per
-//! Service (its endpoints), for the nodes'
-//! kube-proxies and for the clients, with the key milestones and the
+//! StatefulSet and DaemonSet (its ready and updated pods), per Service (its
+//! endpoints), for the nodes' kube-proxies and for the clients, with the key milestones and the
 //! scenario's actions as vertical lines.
 
 mod draw;
@@ -10,6 +10,7 @@ mod marks;
 mod model;
 mod network;
 mod pods;
+mod sets;
 
 pub use model::{Bar, Group, Lane, Mark, ObjectKey, Timeline};
 
@@ -31,6 +32,19 @@ pub fn build(trace: &Trace, title: String, until: SimTime) -> Timeline {
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut network = Network::default();
     let mut jobs: Vec<(Arc<str>, jobs::JobLanes, Option<f64>)> = Vec::new();
+    let mut sets: Vec<(Arc<str>, sets::SetLanes, Option<f64>)> = Vec::new();
+    // The set of that UID, its lanes made on its first record.
+    fn set_of<'a>(
+        sets: &'a mut Vec<(Arc<str>, sets::SetLanes, Option<f64>)>,
+        uid: &Arc<str>,
+        new: impl FnOnce() -> sets::SetLanes,
+    ) -> &'a mut (Arc<str>, sets::SetLanes, Option<f64>) {
+        let i = sets.iter().position(|(u, ..)| u == uid).unwrap_or_else(|| {
+            sets.push((uid.clone(), new(), None));
+            sets.len() - 1
+        });
+        &mut sets[i]
+    }
     let mut actions = Vec::new();
     for e in &trace.entries {
         let t = secs(e.t);
@@ -73,6 +87,20 @@ pub fn build(trace: &Trace, title: String, until: SimTime) -> Timeline {
                     jobs[i].2.get_or_insert(t);
                 }
             }
+            Record::StatefulSet { kind, sts } => {
+                let set = set_of(&mut sets, &sts.meta.uid, || sets::SetLanes::stateful_set(sts));
+                set.1.see_stateful_set(t, sts);
+                if *kind == WatchKind::Deleted || sts.meta.removed {
+                    set.2.get_or_insert(t);
+                }
+            }
+            Record::DaemonSet { kind, ds } => {
+                let set = set_of(&mut sets, &ds.meta.uid, || sets::SetLanes::daemon_set(ds));
+                set.1.see_daemon_set(t, ds);
+                if *kind == WatchKind::Deleted || ds.meta.removed {
+                    set.2.get_or_insert(t);
+                }
+            }
             Record::Service { svc, .. } => network.service(svc.id, &svc.spec.name),
             Record::Slice { kind, slice } => network.slice(t, *kind, slice, &names),
             Record::ProxySync(sync) => network.sync(t, &sync.node),
@@ -82,6 +110,7 @@ pub fn build(trace: &Trace, title: String, until: SimTime) -> Timeline {
         }
     }
     let mut groups: Vec<_> = jobs.into_iter().map(|(_, lanes, removed)| lanes.finish(removed.unwrap_or(end))).collect();
+    groups.extend(sets.into_iter().map(|(_, lanes, removed)| lanes.finish(removed.unwrap_or(end))));
     groups.extend(pods.into_iter().map(|(_, lanes, removed)| lanes.finish(removed.unwrap_or(end))));
     groups.extend(network.finish(end));
     Timeline { title, until: end, groups, marks: marks::marks(&extract(trace), actions) }
