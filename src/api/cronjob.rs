@@ -92,11 +92,7 @@ impl super::ApiServer {
         trace: &mut crate::trace::Trace,
     ) -> Result<(), super::store::Refused> {
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
-        self.cronjobs.write_status(id, super::store::Precondition::ResourceVersion(read), c, |s| {
-            let changed = *s != status;
-            *s = status;
-            changed
-        })?;
+        self.cronjobs.replace_status(id, read, c, status, ApiCronJob::status)?;
         Ok(())
     }
 }

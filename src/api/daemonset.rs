@@ -135,11 +135,7 @@ impl super::ApiServer {
         trace: &mut crate::trace::Trace,
     ) -> Result<u64, super::store::Refused> {
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
-        self.daemon_sets.write_status(id, super::store::Precondition::ResourceVersion(read), c, |s| {
-            let changed = *s != status;
-            *s = status;
-            changed
-        })?;
+        self.daemon_sets.replace_status(id, read, c, status, ApiDaemonSet::status)?;
         Ok(self.daemon_sets.get(id).meta.resource_version)
     }
 }

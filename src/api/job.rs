@@ -211,11 +211,7 @@ impl super::ApiServer {
         trace: &mut crate::trace::Trace,
     ) -> Result<u64, super::store::Refused> {
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
-        self.jobs.write_status(id, super::store::Precondition::ResourceVersion(read), c, |s| {
-            let changed = *s != status;
-            *s = status;
-            changed
-        })?;
+        self.jobs.replace_status(id, read, c, status, ApiJob::status)?;
         Ok(self.jobs.get(id).meta.resource_version)
     }
 

@@ -156,11 +156,7 @@ impl ApiServer {
         trace: &mut Trace,
     ) -> Result<Change, store::Refused> {
         let c = &mut Self::commit(&mut self.resource_version, now, trace);
-        self.pdbs.write_status(id, Precondition::ResourceVersion(read), c, |s| {
-            let changed = *s != status;
-            *s = status;
-            changed
-        })
+        self.pdbs.replace_status(id, read, c, status, store::WithStatus::status)
     }
 
     /// Where this request's stored changes go.

@@ -276,6 +276,28 @@ impl<T: Object> Store<T> {
         self.write(id, precondition, c, |o| if change(o.status()) { Change::Stored } else { Change::None })
     }
 
+    /// A controller's `UpdateStatus` of a whole status (`field`: the
+    /// kind's `WithStatus::status`), from the object it read at
+    /// resourceVersion `read`: 409 when the object changed since; an equal
+    /// status stores nothing.
+    pub fn replace_status<S: PartialEq>(
+        &mut self,
+        id: T::Id,
+        read: u64,
+        c: &mut Commit,
+        status: S,
+        field: impl FnOnce(&mut T) -> &mut S,
+    ) -> Result<Change, Refused> {
+        self.write(id, Precondition::ResourceVersion(read), c, |o| {
+            let stored = field(o);
+            if *stored == status {
+                return Change::None;
+            }
+            *stored = status;
+            Change::Stored
+        })
+    }
+
     /// The object leaves storage: the next resourceVersion and a DELETED
     /// record with the last object. False when it was gone already.
     pub fn remove(&mut self, id: T::Id, c: &mut Commit) -> bool {
