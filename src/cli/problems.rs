@@ -54,7 +54,8 @@ pub fn problem(out: &mut impl Write, p: &Problem) {
         let _ = writeln!(out, "{n} | {line}");
         let col = (pos.column.max(1) - 1) as usize;
         let caret = "^".repeat(pos.len.clamp(1, line.len().saturating_sub(col).max(1)));
-        let _ = writeln!(out, "{:w$} | {:col$}{caret}", "", "", w = n.len());
+        // Spaces by repeat: a format width past u16::MAX panics, and a line may be that long.
+        let _ = writeln!(out, "{:w$} | {}{caret}", "", " ".repeat(col), w = n.len());
     }
 }
 

@@ -91,7 +91,9 @@ fn properties(args: &VerifyArgs) -> Result<Vec<Property>, String> {
     let mut errors = String::new();
     let error = problems::label(Severity::Error);
     let caret = |errors: &mut String, text: &str, column: usize| {
-        let _ = writeln!(errors, "  | {text}\n  | {:w$}^", "", w = column.saturating_sub(1));
+        // Spaces by repeat: a format width past u16::MAX panics, and a property may be that long.
+        let pad = " ".repeat(column.saturating_sub(1));
+        let _ = writeln!(errors, "  | {text}\n  | {pad}^");
     };
     for text in &args.properties {
         match parse(text) {

@@ -68,7 +68,7 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, String> {
         let this = (
             h["scenario"].as_str().unwrap_or_default().to_string(),
             h["firstSeed"].as_u64().ok_or_else(|| format!("{name}:1: firstSeed missing"))?,
-            h["runs"].as_u64().ok_or_else(|| format!("{name}:1: runs missing"))? as u32,
+            runs_of(&h).map_err(|e| format!("{name}:1: {e}"))?,
         );
         match &header {
             None => header = Some(this),
@@ -94,15 +94,39 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, String> {
         }
     }
     let (scenario, first_seed, total) = header.ok_or("no partial results")?;
-    let expected: Vec<u64> = (first_seed..first_seed + total as u64).collect();
-    if let Some(missing) = expected.iter().find(|s| !by_seed.contains_key(s)) {
-        return Err(format!("seed {missing} is in no partial result: a shard is missing"));
+    let end = first_seed.checked_add(u64::from(total)).ok_or("firstSeed + runs is past the last seed (2^64 − 1)")?;
+    // The seeds run first_seed..end, each once; walked in order, not listed
+    // (a header may claim billions of runs).
+    let mut next = first_seed;
+    for &seed in by_seed.keys() {
+        if seed < first_seed || seed >= end {
+            return Err(format!(
+                "seed {seed} is outside the sweep (seeds {first_seed}–{}): a partial result of another sweep",
+                end - 1
+            ));
+        }
+        if seed > next {
+            return Err(missing(next, seed - 1, files.len()));
+        }
+        next = seed + 1;
     }
-    if by_seed.len() != expected.len() {
-        return Err("a partial result holds seeds outside the sweep".into());
+    if next < end {
+        return Err(missing(next, end - 1, files.len()));
     }
     let per_run: Vec<super::RunMilestones> = by_seed.into_iter().collect();
     Ok(Merged { scenario, first_seed, runs: Runs::from_runs(per_run) })
+}
+
+/// The header's `runs`: a whole number of runs a sweep can hold (`--runs` is 32 bits).
+fn runs_of(h: &Value) -> Result<u32, String> {
+    let runs = h["runs"].as_u64().ok_or("runs missing (a whole number)")?;
+    u32::try_from(runs).map_err(|_| format!("runs {runs}: a sweep has at most {} runs", u32::MAX))
+}
+
+/// Seeds `from..=to` are in none of the `files` partial results.
+fn missing(from: u64, to: u64, files: usize) -> String {
+    let seeds = if from == to { format!("seed {from} is") } else { format!("seeds {from}–{to} are") };
+    format!("{seeds} in none of the {files} partial result(s) given: a shard is missing (merge every shard's file)")
 }
 
 #[cfg(test)]

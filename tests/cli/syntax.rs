@@ -97,3 +97,19 @@ fn manifests_given_as_a_scenario_point_to_dash_f() {
     let run = podsim(["run", &two]);
     assert!(run.stderr.contains("(Pod web and 1 more), not a podsim scenario"), "{run:?}");
 }
+
+/// A manifest line longer than 65,535 columns with an error at its end: the
+/// caret is written under it, not a panic of a format width.
+#[test]
+fn an_error_past_column_65535_is_reported_with_its_caret() {
+    let dir = TempDir::new("long-line");
+    let text = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: web}}\nspec:\n  containers: [{{name: app, image: nginx, {}bogus: 1}}]\n",
+        " ".repeat(70_000)
+    );
+    let file = dir.write("pod.yaml", &text);
+    let run = podsim(["run", "-f", &file]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains("bogus"), "{}", &run.stderr[..run.stderr.len().min(300)]);
+    assert!(run.stderr.lines().any(|l| l.trim_end().ends_with('^') && l.len() > 70_000));
+}

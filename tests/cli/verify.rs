@@ -168,3 +168,18 @@ fn bad_properties_exit_2_and_say_what_is_wrong() {
     assert_bad_input(&run);
     assert!(run.stderr.contains("invalid value '0' for '--runs <RUNS>'"), "{}", run.stderr);
 }
+
+/// A property whose error column is past 65,535 (issue 22's fuzzing): the
+/// caret is written, not a panic of a format width (exit 2, not 101).
+#[test]
+fn a_property_error_past_column_65535_is_reported() {
+    let text = format!("always{}?", " ".repeat(65_536));
+    let run = podsim(["verify", "models/scenarios/probe-actions.yaml", "-p", &text]);
+    assert_eq!(run.code, Some(2), "{}", &run.stderr[..run.stderr.len().min(300)]);
+    assert!(
+        run.stderr.starts_with("error: --property: column 65543: \"?\": expected a number"),
+        "{}",
+        &run.stderr[..300]
+    );
+    assert!(run.stderr.lines().nth(2).is_some_and(|l| l.ends_with('^') && l.len() == 4 + 65_542 + 1));
+}
