@@ -121,7 +121,12 @@ pub fn parse_single(file: &Arc<SourceFile>) -> Result<Doc, Error> {
     match docs.len() {
         1 => Ok(docs.remove(0)),
         0 => Err(Error::input(Problem::error("the file is empty").in_file(file, None))),
-        n => Err(Error::input(Problem::error(format!("expected one YAML document, found {n}")).in_file(file, None))),
+        n => {
+            // Where the second begins: what to take out, or move to a file of its own.
+            let second = docs[1].locate("");
+            let message = format!("expected one YAML document, found {n}: the second begins here");
+            Err(Error::input(Problem::error(message).in_file(file, Some(second))))
+        }
     }
 }
 

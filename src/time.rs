@@ -190,13 +190,19 @@ pub fn parse_duration(text: &str) -> Result<SimDuration, String> {
             "m" => 60_000.0,
             "h" => 3_600_000.0,
             "d" => 86_400_000.0,
+            // `1e30s`: an exponent is not a duration's (Go's ParseDuration refuses it too).
+            other if other.starts_with(['e', 'E']) => {
+                return Err(format!(
+                    "{s:?}: a duration is written in plain digits with units (90s, 1m30s, 1.5h), not with an exponent"
+                ));
+            }
             other => return Err(format!("{s:?}: unknown unit {other:?} (use ms, s, m, h or d)")),
         };
         total_ms += value * factor;
         rest = &rest[unit_len..];
     }
     if !total_ms.is_finite() || total_ms > 1e15 {
-        return Err(format!("{s:?}: too large"));
+        return Err(format!("{s:?}: too large (at most 1e15 ms, about 31,700 years)"));
     }
     Ok(SimDuration::from_millis(total_ms.round() as u64))
 }
@@ -204,6 +210,13 @@ pub fn parse_duration(text: &str) -> Result<SimDuration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_exponent_is_said_to_be_no_duration_form() {
+        let e = parse_duration("1e30s").unwrap_err();
+        assert!(e.contains("plain digits with units") && e.contains("not with an exponent"), "{e}");
+        assert!(parse_duration("2x").unwrap_err().contains("unknown unit \"x\""));
+    }
 
     #[test]
     fn parses_the_forms_users_write() {

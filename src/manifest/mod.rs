@@ -209,7 +209,12 @@ impl Manifests {
             + out.stateful_sets.len()
             + out.daemon_sets.len();
         if out.pods.is_empty() && workloads == 0 {
-            let mut problems = vec![Problem::error("the manifests declare no Pod: podsim needs one to simulate")];
+            let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+            let message = format!(
+                "the manifests declare no Pod: podsim needs one to simulate, or a workload that makes pods (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob); read: {}",
+                if names.is_empty() { "no file".to_string() } else { names.join(", ") }
+            );
+            let mut problems = vec![Problem::error(message)];
             problems.extend(out.warnings);
             return Err(Error::Input(problems));
         }

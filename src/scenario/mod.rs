@@ -225,9 +225,21 @@ fn not_manifests(file: &Arc<SourceFile>) -> Result<(), Error> {
 
 /// Reads a file for podsim, keeping its text for error messages.
 pub fn read_file(path: &Path) -> Result<Arc<SourceFile>, Error> {
-    let text =
-        std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.display().to_string(), source })?;
-    Ok(Arc::new(SourceFile { name: path.display().to_string(), text }))
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| Error::Io { path: name.clone(), source })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        // Where the text stops being UTF-8, so the byte can be found and fixed.
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
+        let column = at - bytes[..at].iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1) + 1;
+        let message = format!(
+            "{name}:{line}:{column}: not UTF-8 text: byte {at} (0x{:02x}) starts no UTF-8 character (a binary file, or text in another encoding: save it as UTF-8)",
+            bytes[at]
+        );
+        Error::Input(vec![Problem::error(message)])
+    })?;
+    Ok(Arc::new(SourceFile { name, text }))
 }
 
 /// Parses an RFC 3339 epoch such as `2026-01-01T00:00:00Z`.

@@ -113,3 +113,30 @@ fn an_error_past_column_65535_is_reported_with_its_caret() {
     assert!(run.stderr.contains("bogus"), "{}", &run.stderr[..run.stderr.len().min(300)]);
     assert!(run.stderr.lines().any(|l| l.trim_end().ends_with('^') && l.len() > 70_000));
 }
+
+/// Messages a user can act on (issue 22): a second document where one is
+/// expected is located; invalid UTF-8 gives its line, column and byte; a
+/// manifest set without pods names the files read.
+#[test]
+fn errors_about_a_whole_file_say_where_and_what() {
+    let dir = TempDir::new("whole-file");
+    let two = dir.write("two.yaml", "until: 10s\n---\nseed: 3\n");
+    let run = podsim(["run", &two]);
+    assert_bad_input(&run);
+    assert!(
+        run.stderr.contains(&format!("error: {two}:3:1: expected one YAML document, found 2: the second begins here")),
+        "{run:?}"
+    );
+    let latin1 = {
+        let path = dir.path("latin1.yaml");
+        std::fs::write(&path, b"until: 10s\nseed: \xe9\n").unwrap();
+        path
+    };
+    let run = podsim(["run", &latin1]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains(&format!("error: {latin1}:2:7: not UTF-8 text: byte 17 (0xe9)")), "{run:?}");
+    let cm = dir.write("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}\n");
+    let run = podsim(["run", "-f", &cm]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains(&format!("the manifests declare no Pod: podsim needs one to simulate, or a workload that makes pods (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob); read: {cm}")), "{run:?}");
+}

@@ -605,7 +605,10 @@ fn kinds_versions_and_duplicates() {
         r#"svc.yaml:11:13: apiVersion: no matches for kind "Service" in version "apps/v1" (Services are apiVersion v1)"#
     );
     let p = load(svc).expect_err("no pod");
-    assert_eq!(p[0].to_string(), "the manifests declare no Pod: podsim needs one to simulate");
+    assert_eq!(
+        p[0].to_string(),
+        "the manifests declare no Pod: podsim needs one to simulate, or a workload that makes pods (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob); read: svc.yaml"
+    );
     let p = load(&format!("{POD}---\n{}", svc.replace("selector", "selecter"))).expect_err("strict");
     assert_eq!(p[0].to_string(), r#"svc.yaml:16:3: strict decoding error: unknown field "spec.selecter""#);
 }
