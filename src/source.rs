@@ -106,8 +106,8 @@ pub struct Doc {
 
 /// Parses every non-empty document of a YAML or JSON file.
 pub fn parse_documents(file: &Arc<SourceFile>) -> Result<Vec<Doc>, Error> {
-    let docs: Vec<Spanned<Node>> =
-        serde_saphyr::from_str_multiple(&file.text).map_err(|e| Error::input(yaml_problem(file, &e)))?;
+    let docs: Vec<Spanned<Node>> = serde_saphyr::from_str_multiple_with_options(&file.text, yaml_options())
+        .map_err(|e| Error::input(yaml_problem(file, &e)))?;
     Ok(docs
         .into_iter()
         .filter(|d| !matches!(d.value, Node::Null))
@@ -130,13 +130,62 @@ pub fn parse_single(file: &Arc<SourceFile>) -> Result<Doc, Error> {
     }
 }
 
+/// What podsim reads of one YAML or JSON file: generous for the largest
+/// real inputs (a monitoring stack's rendered chart is about 2,000
+/// documents), and bounded so that a document storm or an alias bomb ends
+/// in milliseconds. The book's Limits section lists them.
+pub const MAX_DOCUMENTS: usize = 20_000;
+pub const MAX_NODES: usize = 5_000_000;
+pub const MAX_DEPTH: usize = 64;
+
+fn yaml_options() -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_documents = MAX_DOCUMENTS;
+    budget.max_nodes = MAX_NODES;
+    budget.max_depth = MAX_DEPTH;
+    // Each node is a few parser events: room for the nodes above.
+    budget.max_events = 4 * MAX_NODES;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options
+}
+
+/// A budget the file broke, in words: which limit, its value, what to do.
+fn budget_message(breach: &serde_saphyr::budget::BudgetBreach) -> String {
+    use serde_saphyr::budget::BudgetBreach as B;
+    let split = "split it into several files (each may be given with -f)";
+    match breach {
+        B::Documents { .. } => format!("more than {MAX_DOCUMENTS} YAML documents in one file: {split}"),
+        B::Nodes { .. } | B::Events { .. } => format!("more than {MAX_NODES} YAML values in one file: {split}"),
+        B::Depth { .. } => format!("nested more than {MAX_DEPTH} levels deep: no Kubernetes object or podsim file is"),
+        B::Aliases { .. } | B::Anchors { .. } | B::AliasAnchorRatio { .. } => {
+            "too many YAML aliases (*name) for its anchors: an alias bomb, or a file that repeats one anchor thousands of times"
+                .to_string()
+        }
+        other => format!("the file is beyond what podsim reads of one YAML file ({other:?})"),
+    }
+}
+
 fn yaml_problem(file: &Arc<SourceFile>, e: &serde_saphyr::Error) -> Problem {
+    // The breach itself, under the snippet and alias wrappers.
+    let mut inner = e;
+    while let serde_saphyr::Error::WithSnippet { error, .. } | serde_saphyr::Error::AliasError { error, .. } = inner {
+        inner = error;
+    }
+    if let serde_saphyr::Error::Budget { breach, location } = inner {
+        return Problem::error(budget_message(breach)).in_file(file, Some(position(location)));
+    }
     // serde-saphyr's Display carries a snippet; keep only its first line.
     let text = e.to_string();
     let first = text.lines().next().unwrap_or("invalid YAML").trim_start_matches("error: ");
     let message = match first.split_once(": ") {
         Some((head, rest)) if head.starts_with("line ") => rest.to_string(),
         _ => first.to_string(),
+    };
+    // serde-saphyr's words for an anchor used inside its own value.
+    let message = match message.contains("recursive references require weak recursion types") {
+        true => "a YAML alias (*name) inside the value of its own anchor (&name): a cycle, which no Kubernetes object has; write the value out".to_string(),
+        false => message,
     };
     let at = e.location().map(|l| position(&l));
     let hint = at.as_ref().and_then(|p| unclosed_bracket(&file.text, p.line));

@@ -140,3 +140,36 @@ fn errors_about_a_whole_file_say_where_and_what() {
     assert_bad_input(&run);
     assert!(run.stderr.contains(&format!("the manifests declare no Pod: podsim needs one to simulate, or a workload that makes pods (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob); read: {cm}")), "{run:?}");
 }
+
+/// The limits of one YAML file (`source.rs`): a rendered chart of 2,000
+/// documents is read (the old 1,024-document cap refused it); 20,001
+/// documents, nesting past 64 levels and an alias inside its own anchor are
+/// refused in words, at their line.
+#[test]
+fn the_limits_of_one_yaml_file_are_stated_in_words() {
+    let dir = TempDir::new("yaml-limits");
+    let mut chart: Vec<String> = (0..2000)
+        .map(|i| format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: cm-{i}}}\ndata: {{a: b}}\n"))
+        .collect();
+    chart.push(pod_with(""));
+    let many = dir.write("chart.yaml", &chart.join("---\n"));
+    let run = podsim(["run", "-f", &many, "--until", "1s"]);
+    assert_eq!(run.code, Some(0), "{}", &run.stderr[..run.stderr.len().min(400)]);
+    let storm = dir.write("storm.yaml", &"a: 1\n---\n".repeat(20_001));
+    let run = podsim(["run", "-f", &storm]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains("more than 20000 YAML documents in one file: split it into several files"), "{run:?}");
+    let deep = dir.write("deep.yaml", &format!("a: {}{}\n", "[".repeat(70), "]".repeat(70)));
+    let run = podsim(["run", "-f", &deep]);
+    assert_bad_input(&run);
+    assert!(run.stderr.contains(&format!("error: {deep}:1:67: nested more than 64 levels deep")), "{run:?}");
+    let cycle = dir.write("cycle.yaml", "a: &a [*a]\n");
+    let run = podsim(["run", "-f", &cycle]);
+    assert_bad_input(&run);
+    assert!(
+        run.stderr.contains(&format!(
+            "error: {cycle}:1:8: a YAML alias (*name) inside the value of its own anchor (&name): a cycle"
+        )),
+        "{run:?}"
+    );
+}
