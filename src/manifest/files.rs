@@ -26,13 +26,7 @@ pub fn read_filenames(paths: &[PathBuf], recursive: bool, stdin: &mut dyn Read) 
                 problems.push(Problem::error("standard input cannot be used for multiple arguments").field("-f"));
                 continue;
             }
-            let mut bytes = Vec::new();
-            stdin.read_to_end(&mut bytes).map_err(|source| Error::Io { path: STDIN.into(), source })?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                let source = std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error());
-                Error::Io { path: STDIN.into(), source }
-            })?;
-            files.push(Arc::new(SourceFile { name: STDIN.into(), text }));
+            files.push(crate::scenario::read_source(&mut *stdin, STDIN.into())?);
             continue;
         }
         let Ok(meta) = std::fs::metadata(path) else {

@@ -226,7 +226,27 @@ fn not_manifests(file: &Arc<SourceFile>) -> Result<(), Error> {
 /// Reads a file for podsim, keeping its text for error messages.
 pub fn read_file(path: &Path) -> Result<Arc<SourceFile>, Error> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| Error::Io { path: name.clone(), source })?;
+    let file = std::fs::File::open(path).map_err(|source| Error::Io { path: name.clone(), source })?;
+    read_source(file, name)
+}
+
+/// The most podsim reads of one input file: a device or an endless pipe
+/// given as a file stops there, with a message.
+pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// An input read whole, up to [`MAX_FILE_BYTES`], as UTF-8 text.
+pub fn read_source(input: impl std::io::Read, name: String) -> Result<Arc<SourceFile>, Error> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let read = input.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes);
+    read.map_err(|source| Error::Io { path: name.clone(), source })?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        let message = format!(
+            "{name}: more than {} MiB: podsim reads input files of at most that size (a device or an endless stream given as a file? split a real one)",
+            MAX_FILE_BYTES >> 20
+        );
+        return Err(Error::Input(vec![Problem::error(message)]));
+    }
     let text = String::from_utf8(bytes).map_err(|e| {
         // Where the text stops being UTF-8, so the byte can be found and fixed.
         let at = e.utf8_error().valid_up_to();

@@ -173,3 +173,17 @@ fn the_limits_of_one_yaml_file_are_stated_in_words() {
         "{run:?}"
     );
 }
+
+/// A device given as a file is read up to the cap, then refused (it used
+/// to be read whole: 4 GB and more).
+#[test]
+fn a_device_given_as_a_file_stops_at_the_cap() {
+    let run = podsim(["run", "-f", "/dev/zero"]);
+    assert_bad_input(&run);
+    assert!(
+        run.stderr.contains(
+            "error: /dev/zero: more than 256 MiB: podsim reads input files of at most that size (a device or an endless stream given as a file? split a real one)"
+        ),
+        "{run:?}"
+    );
+}
