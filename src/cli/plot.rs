@@ -54,8 +54,8 @@ fn plot_timeline(args: TimelineArgs, stderr: &mut impl Write) -> Result<(), Fail
 }
 
 /// `runs` seeded runs, with a progress bar on a terminal.
-fn many(p: &Prepared, &Sweep { runs, jobs }: &Sweep) -> Runs {
-    let jobs = super::predict::jobs(jobs);
+fn many(p: &Prepared, &Sweep { runs, jobs }: &Sweep, stderr: &mut impl Write) -> Runs {
+    let jobs = super::predict::jobs(jobs, stderr);
     let bar = progress(runs as u64);
     let out = run_all(&p.setup, p.seed, 0..runs, SimTime::ZERO + p.until, jobs, &|| bar.inc(1));
     bar.finish_and_clear();
@@ -69,7 +69,7 @@ fn over(p: &Prepared, runs: u32) -> String {
 
 fn plot_cdf(args: CdfArgs, stderr: &mut impl Write) -> Result<(), Failure> {
     let p = inputs(&args.inputs, stderr)?;
-    let runs = many(&p, &args.sweep);
+    let runs = many(&p, &args.sweep, stderr);
     let chosen = cdf::choose(&runs.names, &args.milestones).map_err(Failure::Message)?;
     let title = format!("{}: milestone times over {}", words::inputs(&args.inputs.run), over(&p, args.sweep.runs));
     save(&cdf::Cdf::new(&runs, &chosen, title), &args.inputs.output).map_err(Failure::Message)
@@ -77,7 +77,7 @@ fn plot_cdf(args: CdfArgs, stderr: &mut impl Write) -> Result<(), Failure> {
 
 fn plot_graph(args: GraphArgs, stderr: &mut impl Write) -> Result<(), Failure> {
     let p = inputs(&args.inputs, stderr)?;
-    let runs = many(&p, &args.sweep);
+    let runs = many(&p, &args.sweep, stderr);
     // The most telling first: boxes by median within a layer, the
     // closest races first among those listed.
     let prediction = in_telling_order(predict(&runs, p.seed));

@@ -27,7 +27,7 @@ pub fn predict(args: PredictArgs) -> ExitCode {
     let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
     let Some(prepared) = problems::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     ignored_rollout_timeout(&args.inputs, "a prediction reads milestones, which kubectl does not change", stderr);
-    let jobs = jobs(args.jobs);
+    let jobs = jobs(args.jobs, stderr);
     let which = shard.map_or(0..args.runs, |(k, n)| shard_runs(args.runs, k, n));
     let bar = progress(which.len() as u64);
     let until = SimTime::ZERO + prepared.until;
@@ -65,8 +65,25 @@ fn chosen(runs: Runs, selection: &Selection, stderr: &mut impl Write) -> Runs {
 }
 
 /// Threads for a sweep: as asked, else every core.
-pub(super) fn jobs(asked: Option<usize>) -> usize {
-    asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+/// Threads for a sweep: every core by default; more than four per core only
+/// wait on each other (and tens of thousands never start), so an ask past
+/// that is lowered, with a warning.
+pub(super) fn jobs(asked: Option<usize>, stderr: &mut impl Write) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let most = 4 * cores;
+    match asked {
+        None => cores,
+        Some(n) if n > most => {
+            problems::warn(
+                stderr,
+                format_args!(
+                    "--jobs {n}: more than 4 threads per core ({cores} cores) only wait on each other: using {most}"
+                ),
+            );
+            most
+        }
+        Some(n) => n.max(1),
+    }
 }
 
 /// A progress bar of `runs` on stderr, shown only on a terminal.

@@ -28,9 +28,10 @@ pub fn report(args: ReportArgs) -> ExitCode {
         t
     };
     let first = trace(p.seed);
+    let threads = jobs(args.jobs, stderr);
     let sweep = args.runs.map(|n| {
         let bar = progress(n as u64);
-        let runs = run_all(&p.setup, p.seed, 0..n, until, jobs(args.jobs), &|| bar.inc(1));
+        let runs = run_all(&p.setup, p.seed, 0..n, until, threads, &|| bar.inc(1));
         bar.finish_and_clear();
         let prediction = predict(&runs, p.seed);
         let ranking = seeds::rank(&runs, RANKED);

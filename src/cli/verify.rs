@@ -38,7 +38,7 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let runs = args.runs.unwrap_or(if args.inputs.seed.is_some() { 1 } else { 1000 });
-    let jobs = jobs(args.jobs);
+    let jobs = jobs(args.jobs, stderr);
     let bar = progress(runs as u64);
     let until = SimTime::ZERO + prepared.until;
     let outcomes = check_all(&prepared.setup, &properties, prepared.seed, runs, until, jobs, &|n| bar.inc(n));

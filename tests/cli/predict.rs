@@ -136,3 +136,17 @@ fn a_partial_header_with_huge_runs_is_an_error_not_an_abort() {
     assert_eq!(run.code, Some(2), "{run:?}");
     assert!(run.stderr.contains(":1: runs 9223372036854775807: a sweep has at most 4294967295 runs"), "{run:?}");
 }
+
+/// `--jobs` past four threads per core is lowered with a warning (99,999
+/// threads used to be started, and never finished, even for no run).
+#[test]
+fn too_many_jobs_are_lowered_with_a_warning() {
+    let run = podsim(["predict", "models/scenarios/probe-actions.yaml", "--runs", "4", "--jobs", "99999"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let expected = format!(
+        "warning: --jobs 99999: more than 4 threads per core ({cores} cores) only wait on each other: using {}",
+        4 * cores
+    );
+    assert!(run.stderr.contains(&expected), "{run:?}");
+}
