@@ -311,18 +311,18 @@ pub(super) fn simulated(
 /// trace records only their changes (but a node that joins during the run,
 /// which the trace records as added).
 fn profile_nodes(cluster: &Cluster, trace: &Trace, clock: &Clock) -> BTreeMap<(String, String), Object> {
-    let joined = |name: &str| {
-        trace
-            .entries
-            .iter()
-            .any(|e| matches!(&e.record, Record::Node { kind: WatchKind::Added, node } if *node.name == *name))
-    };
+    let joined: Vec<&str> = (trace.entries.iter())
+        .filter_map(|e| match &e.record {
+            Record::Node { kind: WatchKind::Added, node } => Some(&*node.name),
+            _ => None,
+        })
+        .collect();
     let node = |n| {
         let api = crate::api::node::ApiNode::of(n);
         let json = serde_json::to_value(render::node(&api, clock)).unwrap_or_default();
         ((String::new(), n.name.to_string()), Object { namespace: String::new(), name: n.name.to_string(), json })
     };
-    cluster.nodes.iter().filter(|n| !joined(&n.name)).map(node).collect()
+    cluster.nodes.iter().filter(|n| !joined.contains(&&*n.name)).map(node).collect()
 }
 
 /// kubectl's words when nothing matches.

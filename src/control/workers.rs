@@ -6,6 +6,7 @@
 //! failures kept for a rate-limited requeue).
 
 use crate::control::workqueue::WorkQueue;
+use crate::time::SimTime;
 use std::collections::BTreeMap;
 use std::hash::Hash;
 
@@ -59,6 +60,13 @@ impl<K: Copy + Eq + Hash + Ord, S> Workers<K, S> {
     pub fn done(&mut self, k: K) {
         self.running.remove(&k);
         self.queue.done(k);
+    }
+
+    /// `handleErr`: the sync of `k` failed; the key is released and added
+    /// again after its back-off (`AddRateLimited`). When to wake the queue.
+    pub fn failed(&mut self, k: K, now: SimTime) -> Option<SimTime> {
+        self.done(k);
+        self.queue.add_rate_limited(k, now)
     }
 }
 

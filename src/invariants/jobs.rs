@@ -284,7 +284,9 @@ impl Judging {
     }
 }
 
-/// A kubectl STATUS as the Job controller would count the pod: active
+/// A kubectl STATUS (`printPod`: a container's waiting or terminated
+/// reason, `Init:…`, `Terminating` while deleting and not terminal) as the
+/// Job controller would count the pod: active
 /// while not finished and not being deleted. Under OnFailure a container
 /// that exited is restarted in place (the pod stays active); under Never it
 /// leaves the pod Failed. A STATUS that does not say is not counted.

@@ -416,6 +416,7 @@ impl World {
     /// A world whose trace keeps only `keep`.
     pub fn keeping(setup: &Setup, seed: u64, keep: Keep) -> World {
         let mut watches = watch::Watches::new(seed);
+        let joining = setup.joining();
         let pod_configs = setup
             .cluster
             .nodes
@@ -448,7 +449,7 @@ impl World {
                 .collect(),
             cluster: setup.cluster.clone(),
             nodes: nodes::NodeIndex::new(&setup.cluster.nodes),
-            scheduler: Scheduler::new(setup.cluster.clone(), seed, &setup.joining()),
+            scheduler: Scheduler::new(setup.cluster.clone(), seed, &joining),
             pod_configs,
             synced: 0,
             epoch_ns: setup.epoch_ns,
@@ -492,7 +493,7 @@ impl World {
             disruption: (!setup.pdbs.is_empty())
                 .then(|| crate::control::disruption::Controller::new(setup.cluster.clone(), seed, setup.epoch_ns)),
             drains: Vec::new(),
-            node_state: node_loss::Nodes::new(&setup.cluster, &setup.joining()),
+            node_state: node_loss::Nodes::new(&setup.cluster, &joining),
             kubelet_runs: vec![0; setup.cluster.nodes.len()],
             seed,
             jobs: (!setup.jobs.is_empty()
@@ -508,7 +509,7 @@ impl World {
                 .then(|| crate::control::statefulset::Controller::new(setup.cluster.clone(), seed)),
             pod_owned_claims: Vec::new(),
             daemon_sets: (!setup.daemon_sets.is_empty() || setup.applies(|o| matches!(o, Applied::DaemonSet(_))))
-                .then(|| crate::control::daemon::Controller::new(setup.cluster.clone(), seed, &setup.joining())),
+                .then(|| crate::control::daemon::Controller::new(setup.cluster.clone(), seed, &joining)),
         };
         let node_faults = |a: &Scheduled| matches!(a.action, Action::NodeDown { .. } | Action::Reboot { .. });
         if setup.actions.iter().any(node_faults) {

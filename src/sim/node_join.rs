@@ -28,8 +28,9 @@ impl World {
         let object = Arc::new(n.clone());
         self.trace.push(now, Record::Node { kind: WatchKind::Added, node: object });
         self.kubelet_node_event(node, false, "Starting", "Starting kubelet.".into());
-        // The node lifecycle controller's `monitorNodeHealth` records it.
-        let uid: Arc<str> = Arc::from("");
+        // `monitorNodeHealth` records it through `RecordNodeEvent`
+        // (pkg/controller/util/node/controller_utils.go): "Node %s event: %s".
+        let uid = super::node_loss::no_uid();
         let about = Involved { name: &name, namespace: "default", uid: &uid };
         let message = format!("Node {name} event: Registered Node {name} in Controller");
         self.controller_event("node-controller", "Node", about, false, "RegisteredNode", message);

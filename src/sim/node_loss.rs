@@ -20,7 +20,7 @@ use std::sync::Arc;
 const TAINT_EVICTION: &str = "taint-eviction-controller";
 
 /// Nodes have no uid in podsim: their events name none.
-fn no_uid() -> Arc<str> {
+pub(super) fn no_uid() -> Arc<str> {
     Arc::from("")
 }
 

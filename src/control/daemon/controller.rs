@@ -217,31 +217,17 @@ impl Controller {
     }
 
     /// `addNode`: a node that joined queues each DaemonSet that should run
-    /// a pod there (`nodeShouldRunDaemonPod`).
+    /// a pod there (`nodeShouldRunDaemonPod`; none has one there yet).
     fn node_added(&mut self, node: &ApiNode) {
         if self.nodes.iter().any(|n| n.node.name == node.name) {
             return self.node_event(node);
         }
         let Some(profile) = self.cluster.nodes.iter().find(|n| n.name == node.name) else { return };
-        let view = NodeView { node: profile.clone(), taints: node.taint_list() };
-        let mut queued = Vec::new();
-        for ds in self.daemon_sets.list() {
-            let spec = ds.spec.pod_spec();
-            let tolerations =
-                daemon_tolerations(&spec.tolerations.clone().unwrap_or_default(), spec.host_network == Some(true));
-            if should_run(&spec, &tolerations, &view).0 {
-                queued.push(ds.id);
-            }
-        }
-        self.nodes.push(view);
-        for id in queued {
-            self.workers.queue.add(id);
-        }
+        self.nodes.push(NodeView { node: profile.clone(), taints: node.taint_list() });
+        self.queue_for_node(self.nodes.len() - 1);
     }
 
-    /// `updateNode` and `syncNodeUpdate`: a node whose taints changed
-    /// queues each DaemonSet that should now create or delete there, or
-    /// (1.35+, PR #132477) has a pod there while some are misscheduled.
+    /// `updateNode`: a node whose taints changed.
     fn node_event(&mut self, node: &ApiNode) {
         let Some(i) = self.nodes.iter().position(|n| n.node.name == node.name) else { return };
         let taints = node.taint_list();
@@ -249,6 +235,14 @@ impl Controller {
             return;
         }
         self.nodes[i].taints = taints;
+        self.queue_for_node(i);
+    }
+
+    /// `syncNodeUpdate`: queues each DaemonSet that should now create or
+    /// delete on node `i`, or (1.35+, PR #132477) has a pod there while some
+    /// are misscheduled.
+    fn queue_for_node(&mut self, i: usize) {
+        let name = &self.nodes[i].node.name;
         // PR #132477: 1.35, and a 1.34 patch release (cherry-pick #133749,
         // which patch is not known): podsim's 1.34 is 1.34.0, without it.
         let misscheduled_clause = self.cluster.version >= Version::V1_35;
@@ -263,7 +257,7 @@ impl Controller {
                 .into_iter()
                 .flatten()
                 .filter_map(|p| self.pods.get(*p))
-                .any(|p| p.node.as_deref() == Some(&*node.name));
+                .any(|p| p.node.as_deref() == Some(&**name));
             if (run && !scheduled)
                 || (!keep && scheduled)
                 || (misscheduled_clause && scheduled && ds.status.number_misscheduled > 0)
@@ -460,8 +454,7 @@ impl Controller {
             return;
         }
         if r.refused {
-            self.workers.done(id);
-            if let Some(due) = self.workers.queue.add_rate_limited(id, now) {
+            if let Some(due) = self.workers.failed(id, now) {
                 ctx.q.at(due, Out::Own(Ev::Wake(id)));
             }
             return;

@@ -382,8 +382,7 @@ impl Controller {
 
     /// The sync failed: the key comes back through the rate limiter.
     fn fail(&mut self, d: DeploymentId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        self.workers.done(d);
-        if let Some(due) = self.workers.queue.add_rate_limited(d, ctx.q.now()) {
+        if let Some(due) = self.workers.failed(d, ctx.q.now()) {
             ctx.q.at(due, Out::Own(Ev::Wake(d)));
         }
     }

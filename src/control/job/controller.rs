@@ -353,8 +353,7 @@ impl Controller {
             return;
         }
         if r.refused {
-            self.workers.done(id);
-            if let Some(due) = self.workers.queue.add_rate_limited(id, now) {
+            if let Some(due) = self.workers.failed(id, now) {
                 ctx.q.at(due, Out::Own(Ev::Wake(id)));
             }
             return;

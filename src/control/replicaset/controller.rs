@@ -391,8 +391,7 @@ impl Controller {
             if let Some(Syncing::Claiming(c)) = self.workers.take(id) {
                 if c.failed {
                     // `handleErr`: the key comes back through the rate limiter.
-                    self.workers.done(id);
-                    if let Some(due) = self.workers.queue.add_rate_limited(id, ctx.q.now()) {
+                    if let Some(due) = self.workers.failed(id, ctx.q.now()) {
                         ctx.q.at(due, Out::Own(Ev::Wake(id)));
                     }
                     return;

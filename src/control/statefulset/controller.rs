@@ -266,8 +266,7 @@ impl Controller {
             return;
         }
         if s.failed {
-            self.workers.done(id);
-            if let Some(due) = self.workers.queue.add_rate_limited(id, ctx.q.now()) {
+            if let Some(due) = self.workers.failed(id, ctx.q.now()) {
                 ctx.q.at(due, Out::Own(Ev::Wake(id)));
             }
         } else {
