@@ -24,7 +24,10 @@ fn cores() -> usize {
 }
 
 fn runs(p: &Prepared) -> Runs {
-    run_all(&p.setup, p.seed, 0..RUNS, SimTime::ZERO + p.until, cores(), &|| {})
+    match run_all(&p.setup, p.seed, 0..RUNS, SimTime::ZERO + p.until, cores(), podsim::sweep::Control::quiet()) {
+        podsim::sweep::Swept::All(runs) => runs,
+        _ => panic!("the sweep did not finish"),
+    }
 }
 
 fn bench(c: &mut Criterion) {

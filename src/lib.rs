@@ -7,7 +7,7 @@
 //! - inputs: [`manifest`] (API types, defaulting, validation) → [`spec`];
 //!   [`app`] behaviour files; [`cluster`] profiles; [`scenario`] files;
 //! - the engine: [`time`], [`dist`], [`rng`], [`ids`] (pods and nodes by
-//!   index), [`engine`] (the event queue and its same-instant ordering
+//!   index), [`budget`] (the events one run may handle), [`engine`] (the event queue and its same-instant ordering
 //!   contract; the context through which a component sends its messages),
 //!   [`sim`] (the world of one run, which routes them);
 //! - the components: [`api`] (API server: one object store for every kind,
@@ -23,7 +23,8 @@
 //! - outputs: [`trace`] (records, JSON Lines, timeline table),
 //!   [`envelope`] (timings across many runs), [`plot`] (pictures) and
 //!   [`report`] (one self-contained HTML page of a run or a prediction);
-//! - many runs: [`milestones`] (named instants of a trace), [`predict`]
+//! - many runs: [`sweep`] (runs on a pool of threads, in order, stoppable),
+//!   [`milestones`] (named instants of a trace), [`predict`]
 //!   (their statistics and orderings over seeds), [`verify`] (properties
 //!   checked in every run, counterexamples shrunk);
 //! - checking: [`observe`] (reading recordings from real clusters: JSON,
@@ -32,6 +33,7 @@
 
 pub mod api;
 pub mod app;
+pub mod budget;
 pub mod cli;
 pub mod client;
 pub mod cluster;
@@ -60,6 +62,7 @@ pub mod scenario;
 pub mod sim;
 pub mod source;
 pub mod spec;
+pub mod sweep;
 pub mod time;
 pub mod trace;
 pub mod verify;

@@ -76,6 +76,10 @@ pub struct ReportArgs {
     /// Threads for --runs (default: every core); the page does not depend on it.
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// How far the sweep got: a bar on a terminal; elsewhere (a log, CI) a
+    /// line every 5 s, by default once it has run 10 s.
+    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
+    pub progress: ProgressWhen,
 }
 
 #[derive(Debug, clap::Args)]
@@ -191,6 +195,10 @@ pub struct Sweep {
     /// Threads (default: every core); the picture does not depend on it.
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// How far the sweep got: a bar on a terminal; elsewhere (a log, CI) a
+    /// line every 5 s, by default once it has run 10 s.
+    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
+    pub progress: ProgressWhen,
 }
 
 #[derive(Debug, clap::Args)]
@@ -238,6 +246,10 @@ pub struct VerifyArgs {
     /// Threads (default: every core); the results do not depend on it.
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// How far the sweep got: a bar on a terminal; elsewhere (a log, CI) a
+    /// line every 5 s, by default once it has run 10 s.
+    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
+    pub progress: ProgressWhen,
     /// Output format: table (a report per property: HOLDS, NOT SEEN or BROKEN,
     /// with the seed, the instant and the shrunk timeline of a counterexample), or json
     /// (one JSON object per property, one per line; `jsonl` is the same).
@@ -256,6 +268,10 @@ pub struct PredictArgs {
     /// Threads (default: every core); the results do not depend on it.
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// How far the sweep got: a bar on a terminal; elsewhere (a log, CI) a
+    /// line every 5 s, by default once it has run 10 s.
+    #[arg(long, value_enum, default_value_t, value_name = "WHEN")]
+    pub progress: ProgressWhen,
     /// Output format: table (each milestone's distribution, then the
     /// orderings), or json (the whole prediction as one JSON object on one
     /// line; `jsonl` is the same).
@@ -316,6 +332,18 @@ pub struct MergeArgs {
     pub dot: bool,
     #[command(flatten)]
     pub selection: Selection,
+}
+
+/// `--progress`: when a sweep says how far it got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum ProgressWhen {
+    /// A bar on a terminal; elsewhere a line every 5 s once the sweep has run 10 s.
+    #[default]
+    Auto,
+    /// A bar on a terminal; elsewhere a line every 5 s from the start.
+    Always,
+    /// Nothing.
+    Never,
 }
 
 /// `-o`: for humans or for machines. `json` and `jsonl` name the same value;
@@ -390,6 +418,11 @@ pub struct RunInputs {
     /// --timeout=DURATION` and show what it prints, e.g. 60s.
     #[arg(long, value_parser = duration, value_name = "DURATION")]
     pub rollout_timeout: Option<SimDuration>,
+    /// The events one run may handle before it stops, a bound on its time
+    /// and memory (default 10000000, about 2 GB of trace at most; a run that
+    /// reaches it is reported, with the simulated time it got to).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_events: Option<u64>,
     /// Delete a pod at a time, like `kubectl delete`: POD@TIME[,grace-period=N],
     /// e.g. pod/web@60s. N is the gracePeriodSeconds the API server receives
     /// (kubectl sends 1 for --grace-period=0 without --force, none for a

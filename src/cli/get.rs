@@ -304,6 +304,11 @@ pub(super) fn simulated(
     let end = SimTime::ZERO + prepared.until;
     let trace = simulate(&prepared.setup, prepared.seed, end);
     let at = at.map_or(end, |t| (SimTime::ZERO + t).min(end));
+    // A run stopped by its budget still answers for the instants before it stopped.
+    if let Some(e) = trace.exhausted.filter(|e| at >= e.at) {
+        problems::exhausted(stderr, &e, prepared.until);
+        return None;
+    }
     Some((trace, prepared.clock, at, prepared.setup.cluster.clone()))
 }
 

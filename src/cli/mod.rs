@@ -16,6 +16,7 @@ mod predict;
 mod problems;
 mod report;
 mod run;
+mod sweeping;
 mod verify;
 mod words;
 

@@ -3,20 +3,23 @@
 use super::args::{MergeArgs, Orderings, Output, PredictArgs, RunInputs, Selection};
 use super::problems::{self, emit};
 use super::run::inputs;
+use super::sweeping::{Progress, STOPPED, check_runs, say_stopped, stoppable};
 use super::words;
 use crate::milestones::pattern;
 use crate::predict::MAX_ORDERED;
 use crate::predict::partial::{self, parse_shard, shard_runs};
 use crate::predict::{Prediction, Runs, in_telling_order, predict as analyse, run_all};
+use crate::scenario::read_file;
+use crate::sweep::{Control, Swept};
 use crate::time::SimTime;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 use std::fmt::Write as _;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 pub fn predict(args: PredictArgs) -> ExitCode {
-    let stderr = &mut io::stderr().lock();
+    // Not locked: a sweep's progress is written from its threads.
+    let stderr = &mut io::stderr();
     let shard = match args.shard.as_deref().map(parse_shard).transpose() {
         Ok(s) => s,
         Err(e) => {
@@ -27,19 +30,44 @@ pub fn predict(args: PredictArgs) -> ExitCode {
     let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
     let Some(prepared) = problems::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     ignored_rollout_timeout(&args.inputs, "a prediction reads milestones, which kubectl does not change", stderr);
-    let jobs = jobs(args.jobs, stderr);
+    // Checked whole even for a shard: `merge` holds every shard's runs.
+    if let Err(e) = check_runs(args.runs) {
+        problems::fail(stderr, e);
+        return ExitCode::from(2);
+    }
     let which = shard.map_or(0..args.runs, |(k, n)| shard_runs(args.runs, k, n));
-    let bar = progress(which.len() as u64);
+    let jobs = jobs(args.jobs, stderr);
+    let progress = Progress::new(which.len() as u64, args.progress);
+    let tick = || progress.inc();
+    let control = Control { progress: &tick, stop: stoppable() };
     let until = SimTime::ZERO + prepared.until;
-    let runs = run_all(&prepared.setup, prepared.seed, which, until, jobs, &|| bar.inc(1));
-    bar.finish_and_clear();
-    let runs = chosen(runs, &args.selection, stderr);
+    let swept = run_all(&prepared.setup, prepared.seed, which.clone(), until, jobs, control);
+    progress.finish();
     let scenario = words::inputs(&args.inputs);
-    let text = match shard {
-        Some(s) => partial::write(&runs, &scenario, prepared.seed, args.runs, s),
-        None => render(&analyse(&runs, prepared.seed), &scenario, args.output, args.dot, args.selection.orderings),
+    let (runs, stopped) = match swept {
+        Swept::All(runs) => (runs, false),
+        Swept::Stopped(runs) => (runs, true),
+        Swept::Exhausted(e) => return problems::exhausted(stderr, &e, prepared.until),
     };
-    emit(&text, stderr)
+    let runs = chosen(runs, &args.selection, stderr);
+    let first = prepared.seed + u64::from(which.start);
+    let done = runs.seeds.len() as u32;
+    let text = match (shard, stopped) {
+        // A stopped shard's runs are a sweep of their own: a partial result `merge` reads alone.
+        (Some(_), true) => partial::write(&runs, &scenario, first, done, (0, 1)),
+        (Some(s), false) => partial::write(&runs, &scenario, prepared.seed, args.runs, s),
+        (None, _) => render(&analyse(&runs, prepared.seed), &scenario, args.output, args.dot, args.selection.orderings),
+    };
+    let code = emit(&text, stderr);
+    if !stopped {
+        return code;
+    }
+    let what = match shard {
+        Some(_) => "the partial result above holds them (`podsim merge` reads it as a sweep of these runs)",
+        None => "the prediction above is of these runs (with --shard 0/1 a sweep writes them as a partial result)",
+    };
+    say_stopped(done, which.len() as u32, first, what, stderr);
+    ExitCode::from(STOPPED)
 }
 
 /// `--rollout-timeout` adds what `kubectl rollout status` prints to a run's
@@ -86,28 +114,15 @@ pub(super) fn jobs(asked: Option<usize>, stderr: &mut impl Write) -> usize {
     }
 }
 
-/// A progress bar of `runs` on stderr, shown only on a terminal.
-pub(super) fn progress(runs: u64) -> ProgressBar {
-    let target = match io::stderr().is_terminal() {
-        true => ProgressDrawTarget::stderr(),
-        false => ProgressDrawTarget::hidden(),
-    };
-    let bar = ProgressBar::with_draw_target(Some(runs), target);
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {per_sec}, eta {eta}") {
-        bar.set_style(style);
-    }
-    bar
-}
-
 /// `podsim merge`: the prediction of every shard's runs together.
 pub fn merge(args: MergeArgs) -> ExitCode {
     let stderr = &mut io::stderr().lock();
     let mut files = Vec::new();
     for path in &args.partials {
-        match std::fs::read_to_string(path) {
-            Ok(text) => files.push((path.display().to_string(), text)),
+        match read_file(path) {
+            Ok(source) => files.push((source.name.clone(), source.text.clone())),
             Err(e) => {
-                problems::fail(stderr, format_args!("{}: {e}", path.display()));
+                problems::error(stderr, &e);
                 return ExitCode::from(2);
             }
         }

@@ -74,6 +74,13 @@ pub fn error(out: &mut impl Write, e: &Error) {
     }
 }
 
+/// A run that reached its event budget: said, exit 2 (a limit the user
+/// sets; nothing is predicted from a run that did not finish).
+pub fn exhausted(out: &mut impl Write, e: &crate::budget::Exhausted, until: crate::time::SimDuration) -> ExitCode {
+    problem(out, &e.problem(until));
+    ExitCode::from(2)
+}
+
 /// Writes a command's output to stdout; a closed pipe (`| head`) is not an
 /// error, another write failure is (exit 2).
 pub fn emit(text: &str, stderr: &mut dyn Write) -> ExitCode {

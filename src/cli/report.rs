@@ -1,12 +1,14 @@
 //! `podsim report`: the HTML page of a run, and with --runs of a prediction.
 
 use super::args::ReportArgs;
-use super::predict::{jobs, progress};
+use super::predict::jobs;
 use super::problems;
 use super::run::inputs;
+use super::sweeping::{Progress, STOPPED, check_runs, say_stopped, stoppable};
 use crate::predict::{predict, run_all};
 use crate::report::{Page, RunPart, SweepPart, seeds};
 use crate::run::{Prepared, add_rollout_status, simulate};
+use crate::sweep::{Control, Swept};
 use crate::time::SimTime;
 use crate::trace::Trace;
 use std::io;
@@ -16,7 +18,8 @@ use std::process::ExitCode;
 const RANKED: usize = 3;
 
 pub fn report(args: ReportArgs) -> ExitCode {
-    let stderr = &mut io::stderr().lock();
+    // Not locked: a sweep's progress is written from its threads.
+    let stderr = &mut io::stderr();
     let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
     let Some(p) = problems::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     let until = SimTime::ZERO + p.until;
@@ -28,15 +31,35 @@ pub fn report(args: ReportArgs) -> ExitCode {
         t
     };
     let first = trace(p.seed);
+    if let Some(e) = first.exhausted {
+        return problems::exhausted(stderr, &e, p.until);
+    }
     let threads = jobs(args.jobs, stderr);
-    let sweep = args.runs.map(|n| {
-        let bar = progress(n as u64);
-        let runs = run_all(&p.setup, p.seed, 0..n, until, threads, &|| bar.inc(1));
-        bar.finish_and_clear();
-        let prediction = predict(&runs, p.seed);
-        let ranking = seeds::rank(&runs, RANKED);
-        (runs, prediction, ranking)
-    });
+    let sweep = match args.runs {
+        None => None,
+        Some(n) => {
+            if let Err(e) = check_runs(n) {
+                problems::fail(stderr, e);
+                return ExitCode::from(2);
+            }
+            let progress = Progress::new(n as u64, args.progress);
+            let tick = || progress.inc();
+            let control = Control { progress: &tick, stop: stoppable() };
+            let swept = run_all(&p.setup, p.seed, 0..n, until, threads, control);
+            progress.finish();
+            let runs = match swept {
+                Swept::All(runs) => runs,
+                Swept::Stopped(done) => {
+                    say_stopped(done.seeds.len() as u32, n, p.seed, "no page was written", stderr);
+                    return ExitCode::from(STOPPED);
+                }
+                Swept::Exhausted(e) => return problems::exhausted(stderr, &e, p.until),
+            };
+            let prediction = predict(&runs, p.seed);
+            let ranking = seeds::rank(&runs, RANKED);
+            Some((runs, prediction, ranking))
+        }
+    };
     // The ranked seeds' own runs, each once, in the ranking's order.
     let mut others: Vec<(u64, String, Trace)> = Vec::new();
     if let Some((_, _, Some(r))) = &sweep {

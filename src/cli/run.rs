@@ -73,6 +73,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
         seed: args.seed,
         until: args.until,
         rollout_timeout: args.rollout_timeout,
+        max_events: args.max_events,
         actions,
         traffic,
     })
@@ -83,6 +84,10 @@ pub fn run(args: RunArgs) -> ExitCode {
     let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
     let Some(prepared) = problems::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     let mut trace = simulate(&prepared.setup, prepared.seed, SimTime::ZERO + prepared.until);
+    // Nothing is printed of a run that did not reach its end: it would read as a whole run.
+    if let Some(e) = trace.exhausted {
+        return problems::exhausted(stderr, &e, prepared.until);
+    }
     if let Some(timeout) = prepared.rollout_timeout {
         add_rollout_status(&mut trace, &prepared.setup, timeout);
     }

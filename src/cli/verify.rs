@@ -3,27 +3,30 @@
 
 use super::args::{Output, VerifyArgs};
 use super::color::{self, Paint, Style};
-use super::predict::{jobs, progress};
+use super::predict::jobs;
 use super::problems;
 use super::run::inputs;
+use super::sweeping::{Progress, STOPPED, say_stopped, stoppable};
 use super::words::{self, quote};
 use crate::error::Severity;
 use crate::rng::draws::{Draw, Drawn};
 use crate::run::add_rollout_status;
+use crate::sweep::Control;
 use crate::time::{SimDuration, SimTime};
 use crate::trace::render::Clock;
 use crate::trace::table;
 use crate::verify::eval::Instant;
 use crate::verify::language::{Property, parse};
 use crate::verify::words::words;
-use crate::verify::{Outcome, parse_file, verify as check_all};
+use crate::verify::{Outcome, Unjudged, parse_file, verify as check_all};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 pub fn verify(args: VerifyArgs) -> ExitCode {
-    let stderr = &mut io::stderr().lock();
+    // Not locked: a sweep's progress is written from its threads.
+    let stderr = &mut io::stderr();
     let properties = match properties(&args) {
         Ok(p) => p,
         Err(lines) => {
@@ -39,16 +42,20 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
     }
     let runs = args.runs.unwrap_or(if args.inputs.seed.is_some() { 1 } else { 1000 });
     let jobs = jobs(args.jobs, stderr);
-    let bar = progress(runs as u64);
+    // Runs are judged a block at a time and not kept: no limit on their number.
+    let progress = Progress::new(runs as u64, args.progress);
+    let tick = || progress.inc();
+    let control = Control { progress: &tick, stop: stoppable() };
     let until = SimTime::ZERO + prepared.until;
-    let outcomes = check_all(&prepared.setup, &properties, prepared.seed, runs, until, jobs, &|n| bar.inc(n));
-    bar.finish_and_clear();
-    let mut outcomes = match outcomes {
+    let outcomes = check_all(&prepared.setup, &properties, prepared.seed, runs, until, jobs, control);
+    progress.finish();
+    let (mut outcomes, stopped) = match outcomes {
         Ok(o) => o,
-        Err(e) => {
+        Err(Unjudged::Unknown(e)) => {
             problems::fail(stderr, e);
             return ExitCode::from(2);
         }
+        Err(Unjudged::Exhausted(e)) => return problems::exhausted(stderr, &e, prepared.until),
     };
     // The shrunk timeline shows what `kubectl rollout status` printed, as `run` would.
     if let Some(timeout) = prepared.rollout_timeout {
@@ -78,6 +85,11 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
         problems::fail(stderr, format_args!("writing the output: {e}"));
         return ExitCode::from(2);
     }
+    if let Some(done) = stopped {
+        let what = "the verdicts above are over these runs (a counterexample is not shrunk)";
+        say_stopped(done, runs, prepared.seed, what, stderr);
+        return ExitCode::from(STOPPED);
+    }
     match outcomes.iter().all(Outcome::holds) {
         true => ExitCode::SUCCESS,
         false => ExitCode::from(1),
@@ -105,10 +117,16 @@ fn properties(args: &VerifyArgs) -> Result<Vec<Property>, String> {
         }
     }
     for path in &args.files {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                let _ = writeln!(errors, "{error} {}: {e}", path.display());
+        let text = match crate::scenario::read_file(path) {
+            Ok(source) => source.text.clone(),
+            Err(crate::error::Error::Io { source, .. }) => {
+                let _ = writeln!(errors, "{error} {}: {source}", path.display());
+                continue;
+            }
+            Err(crate::error::Error::Input(problems)) => {
+                for p in problems {
+                    let _ = writeln!(errors, "{error} {}", p.message);
+                }
                 continue;
             }
         };

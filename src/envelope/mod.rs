@@ -133,8 +133,9 @@ fn manifest(metadata: &serde_json::Value, spec: &PodSpec) -> String {
 
 /// The pods the scenario runs (one run with its seed), by name, with their
 /// first specs as the API stores them (node assignment left out).
-fn scenario_pods(scenario: &Prepared) -> Vec<(String, PodSpec)> {
+fn scenario_pods(scenario: &Prepared) -> Result<Vec<(String, PodSpec)>, Error> {
     let trace = simulate(&scenario.setup, scenario.seed, SimTime::ZERO + scenario.until);
+    trace.finished().map_err(|e| Error::input(e.problem(scenario.until)))?;
     let mut out: Vec<(String, PodSpec)> = Vec::new();
     for r in simulated_records(&trace, &scenario.clock) {
         if let Observed::Pod(p) = r.observed
@@ -145,7 +146,7 @@ fn scenario_pods(scenario: &Prepared) -> Vec<(String, PodSpec)> {
             out.push((name, spec));
         }
     }
-    out
+    Ok(out)
 }
 
 /// The recorded pod is one the scenario runs: a pod of that name, or of the
@@ -242,7 +243,7 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
     let mut out = Vec::new();
     let mut notes = Vec::new();
     let all = timings(records);
-    let own = if all.is_empty() { Vec::new() } else { scenario_pods(scenario) };
+    let own = if all.is_empty() { Vec::new() } else { scenario_pods(scenario)? };
     let mut shared: BTreeMap<u64, BTreeMap<String, PodTimings>> = BTreeMap::new();
     let ranks = ranks(&all);
     let end = scenario.clock.epoch.as_millisecond() + scenario.until.as_millis() as i64;
@@ -346,13 +347,17 @@ pub fn envelopes(records: &[Record], scenario: &Prepared, runs: u32) -> Result<(
         for seed in 1..=u64::from(runs) {
             let run = |setup: &Setup| {
                 let trace = simulate(setup, seed, SimTime::ZERO + scenario.until);
-                simulated_timings(&simulated_records(&trace, &scenario.clock))
+                trace.finished().map_err(|e| Error::input(e.problem(scenario.until)))?;
+                Ok::<_, Error>(simulated_timings(&simulated_records(&trace, &scenario.clock)))
             };
             let fresh;
             let all = if as_written {
-                shared.entry(seed).or_insert_with(|| run(&scenario.setup))
+                match shared.entry(seed) {
+                    std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                    std::collections::btree_map::Entry::Vacant(e) => e.insert(run(&scenario.setup)?),
+                }
             } else {
-                fresh = run(&setup_used);
+                fresh = run(&setup_used)?;
                 &fresh
             };
             let Some(simulated) = counterpart(all, &pod, rank) else { continue };

@@ -72,7 +72,7 @@ fn looks_like_text(text: &str) -> bool {
 /// The format of a file, from its first meaningful line.
 pub fn detect_file(path: &Path) -> Result<Format, Error> {
     let io = |source| Error::Io { path: path.display().to_string(), source };
-    let mut reader = BufReader::new(std::fs::File::open(path).map_err(io)?);
+    let mut reader = BufReader::new(crate::scenario::open_input(path)?);
     let first = peek_first_line(&mut reader).map_err(io)?;
     Ok(match detect(&first, None) {
         f @ (Format::PodsimJsonl | Format::Json) if !is_command(&first) => f,
@@ -87,7 +87,7 @@ pub fn detect_file(path: &Path) -> Result<Format, Error> {
 pub fn read_file(path: &Path, sink: &mut dyn FnMut(Record)) -> Result<Vec<Problem>, Error> {
     let io = |source| Error::Io { path: path.display().to_string(), source };
     let name: Arc<str> = Arc::from(path.display().to_string());
-    let mut reader = BufReader::new(std::fs::File::open(path).map_err(io)?);
+    let mut reader = BufReader::new(crate::scenario::open_input(path)?);
     let first = peek_first_line(&mut reader).map_err(io)?;
     match detect(&first, None) {
         Format::PodsimJsonl | Format::Json if !is_command(&first) => {

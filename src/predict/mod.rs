@@ -15,10 +15,23 @@ pub use telling::in_telling_order;
 use crate::milestones::extract;
 use crate::run::simulate_state;
 use crate::sim::Setup;
+use crate::sweep::{Control, Swept, runs};
 use crate::time::SimTime;
 use foldhash::{HashMap, HashSet};
-use rayon::prelude::*;
 use std::sync::Arc;
+
+/// The runs a prediction holds at most: it keeps every run's milestones in
+/// memory (about 7 KB a run for c28-bad-rollout's 150, 7 GB for this many).
+pub const MAX_RUNS: u32 = 1_000_000;
+
+/// Why a prediction refuses more runs than [`MAX_RUNS`].
+pub fn too_many_runs() -> String {
+    format!(
+        "a prediction keeps every run's milestones in memory and holds at most {} runs (`podsim verify`, which \
+         keeps none, takes any number)",
+        crate::budget::thousands(u64::from(MAX_RUNS))
+    )
+}
 
 /// What N runs predict.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,26 +57,23 @@ pub struct Runs {
 }
 
 /// Simulates runs `which` (run `i` has seed `first_seed + i`) on `jobs`
-/// threads; `progress` is called once per finished run.
+/// threads ([`crate::sweep::runs`]): their milestones, or the lowest run
+/// past its event budget, or the runs done before a stop.
 pub fn run_all(
     setup: &Setup,
     first_seed: u64,
     which: std::ops::Range<u32>,
     until: SimTime,
     jobs: usize,
-    progress: &(dyn Fn() + Sync),
-) -> Runs {
+    control: Control<'_>,
+) -> Swept<Runs> {
     let one = |i: u32| {
         let seed = first_seed + i as u64;
         let trace = simulate_state(setup, seed, until);
-        progress();
-        (seed, extract(&trace).into_iter().map(|m| (m.name, m.at)).collect::<Vec<_>>())
+        trace.finished()?;
+        Ok((seed, extract(&trace).into_iter().map(|m| (m.name, m.at)).collect::<Vec<_>>()))
     };
-    let per_run: Vec<RunMilestones> = match rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build() {
-        Ok(pool) => pool.install(|| which.clone().into_par_iter().map(one).collect()),
-        Err(_) => which.map(one).collect(),
-    };
-    Runs::from_runs(per_run)
+    runs(which, jobs, control, one).map(Runs::from_runs)
 }
 
 impl Runs {

@@ -3,7 +3,7 @@
 //! milliseconds, so nothing is lost); merging the shards gives exactly the
 //! prediction of one big run.
 
-use super::Runs;
+use super::{MAX_RUNS, Runs};
 use crate::time::SimTime;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -117,10 +117,13 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, String> {
     Ok(Merged { scenario, first_seed, runs: Runs::from_runs(per_run) })
 }
 
-/// The header's `runs`: a whole number of runs a sweep can hold (`--runs` is 32 bits).
+/// The header's `runs`: a whole number of runs a prediction can hold ([`MAX_RUNS`]).
 fn runs_of(h: &Value) -> Result<u32, String> {
     let runs = h["runs"].as_u64().ok_or("runs missing (a whole number)")?;
-    u32::try_from(runs).map_err(|_| format!("runs {runs}: a sweep has at most {} runs", u32::MAX))
+    match u32::try_from(runs) {
+        Ok(n) if n <= MAX_RUNS => Ok(n),
+        _ => Err(format!("runs {runs}: {}", super::too_many_runs())),
+    }
 }
 
 /// Seeds `from..=to` are in none of the `files` partial results.

@@ -43,6 +43,8 @@ pub struct Inputs {
     pub seed: Option<u64>,
     pub until: Option<SimDuration>,
     pub rollout_timeout: Option<SimDuration>,
+    /// `--max-events`: the events one run may handle ([`crate::budget`]).
+    pub max_events: Option<u64>,
     /// Actions from flags, added to the scenario's.
     pub actions: Vec<(Timed, ActionOrigin)>,
     /// Clients from flags, added to the scenario's.
@@ -100,7 +102,8 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
     let mut traffic = scenario.traffic.clone();
     traffic.extend(inputs.traffic.iter().cloned());
     let scenario_parts = ScenarioParts { actions, gates: scenario.gates.clone(), traffic };
-    let (setup, more) = setup(manifests, behaviours, cluster, epoch, scenario_parts)?;
+    let (mut setup, more) = setup(manifests, behaviours, cluster, epoch, scenario_parts)?;
+    setup.max_events = inputs.max_events.or(scenario.max_events).unwrap_or(crate::budget::DEFAULT_MAX_EVENTS);
     warnings.extend(more);
     Ok(Prepared {
         setup,
@@ -398,6 +401,7 @@ pub fn setup(
             .map(|s| Arc::new(statefulsets::with_bindings(s, &classes)))
             .collect(),
         daemon_sets: manifests.daemon_sets.into_iter().map(Arc::new).collect(),
+        max_events: crate::budget::DEFAULT_MAX_EVENTS,
     };
     Ok((setup, warnings))
 }

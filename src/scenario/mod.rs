@@ -8,6 +8,7 @@
 //! seed: 1
 //! until: 10m
 //! rolloutTimeout: 60s      # kubectl rollout status --timeout after each apply
+//! maxEvents: 10000000     # the events one run may handle (`crate::budget`)
 //! actions:                # see `actions`
 //!   - {at: 60s, delete: pod/web}
 //! gates:                  # readiness-gate controllers
@@ -47,6 +48,9 @@ struct ScenarioFile {
     /// `kubectl rollout status --timeout` after each rollout.
     #[serde(default, rename = "rolloutTimeout")]
     rollout_timeout: Option<Dist>,
+    /// The events one run may handle.
+    #[serde(default, rename = "maxEvents")]
+    max_events: Option<u64>,
     #[serde(default)]
     epoch: Option<String>,
     #[serde(default)]
@@ -111,6 +115,7 @@ pub struct Scenario {
     pub seed: Option<u64>,
     pub until: Option<SimDuration>,
     pub rollout_timeout: Option<SimDuration>,
+    pub max_events: Option<u64>,
     pub epoch: Option<String>,
     pub actions: Vec<(Timed, ActionOrigin)>,
     pub gates: Vec<GateController>,
@@ -138,6 +143,9 @@ impl Scenario {
                 return Err(Error::input(doc.problem("rolloutTimeout", "must be a fixed duration")));
             }
         };
+        if f.max_events == Some(0) {
+            return Err(Error::input(doc.problem("maxEvents", "must be at least 1: a run handles at least one event")));
+        }
         if let Some(e) = &f.epoch
             && let Err(p) = parse_epoch(e)
         {
@@ -189,6 +197,7 @@ impl Scenario {
             seed: f.seed,
             until,
             rollout_timeout,
+            max_events: f.max_events,
             epoch: f.epoch,
             actions,
             gates,
@@ -226,8 +235,40 @@ fn not_manifests(file: &Arc<SourceFile>) -> Result<(), Error> {
 /// Reads a file for podsim, keeping its text for error messages.
 pub fn read_file(path: &Path) -> Result<Arc<SourceFile>, Error> {
     let name = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|source| Error::Io { path: name.clone(), source })?;
-    read_source(file, name)
+    let file = open_input(path)?;
+    let source = read_source(file, name.clone())?;
+    if source.text.is_empty() && is_fifo(path) {
+        return Err(Error::input(Problem::error(format!(
+            "{name}: a named pipe with no writer: nothing was read (start what writes it before podsim)"
+        ))));
+    }
+    Ok(source)
+}
+
+/// Opens an input file for reading. A named pipe is opened without
+/// waiting for a writer (open(2) would block until one comes, forever if
+/// none does); reading it then ends at once when it has none, and waits
+/// for the data of one that is there (`<(helm template …)`).
+pub fn open_input(path: &Path) -> Result<std::fs::File, Error> {
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::io::AsRawFd;
+    let io = |source| Error::Io { path: path.display().to_string(), source };
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(io)?;
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a descriptor this function owns, with flags it read from it.
+    let cleared = unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) >= 0
+    };
+    if !cleared {
+        return Err(io(std::io::Error::last_os_error()));
+    }
+    Ok(file)
+}
+
+fn is_fifo(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
 }
 
 /// The most podsim reads of one input file: a device or an endless pipe

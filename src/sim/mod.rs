@@ -31,6 +31,7 @@ use crate::api::pod_patch::PodPatch;
 use crate::api::status::{Condition, ConditionType, PodStatus};
 use crate::api::store::Kind;
 use crate::app::Behaviours;
+use crate::budget::Exhausted;
 use crate::client::{Answered, Client, Silence};
 use crate::cluster::Cluster;
 use crate::control::deployment as deploy;
@@ -316,6 +317,8 @@ pub struct Setup {
     /// The StatefulSets the manifests create.
     pub stateful_sets: Vec<Arc<crate::spec::StatefulSetSpec>>,
     pub daemon_sets: Vec<Arc<crate::spec::DaemonSetSpec>>,
+    /// How many events a run may handle ([`crate::budget`]).
+    pub max_events: u64,
 }
 
 impl Setup {
@@ -406,6 +409,8 @@ pub struct World {
     pod_owned_claims: Vec<(PodId, Vec<Arc<str>>)>,
     /// The DaemonSet controller, present when the manifests or an apply bring a DaemonSet.
     daemon_sets: Option<crate::control::daemon::Controller>,
+    /// The events this run may handle.
+    max_events: u64,
 }
 
 impl World {
@@ -510,6 +515,7 @@ impl World {
             pod_owned_claims: Vec::new(),
             daemon_sets: (!setup.daemon_sets.is_empty() || setup.applies(|o| matches!(o, Applied::DaemonSet(_))))
                 .then(|| crate::control::daemon::Controller::new(setup.cluster.clone(), seed, &joining)),
+            max_events: setup.max_events,
         };
         let node_faults = |a: &Scheduled| matches!(a.action, Action::NodeDown { .. } | Action::Reboot { .. });
         if setup.actions.iter().any(node_faults) {
@@ -584,6 +590,10 @@ impl World {
     pub fn run_counting(mut self, until: SimTime) -> (Trace, u64) {
         let mut handled = 0;
         while let Some(ev) = self.q.pop_until(until) {
+            if handled == self.max_events {
+                self.trace.exhausted = Some(Exhausted { seed: self.seed, budget: self.max_events, at: self.q.now() });
+                break;
+            }
             handled += 1;
             self.dispatch(ev);
         }

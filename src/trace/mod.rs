@@ -27,6 +27,8 @@ pub use record::{Entry, Record};
 pub struct Trace {
     pub entries: Vec<Entry>,
     keep: Keep,
+    /// Set when the run stopped at its event budget before its end.
+    pub exhausted: Option<crate::budget::Exhausted>,
 }
 
 /// Which records a trace keeps.
@@ -42,9 +44,14 @@ pub enum Keep {
 }
 
 impl Trace {
+    /// The trace of a run that reached its end, or where it stopped.
+    pub fn finished(&self) -> Result<(), crate::budget::Exhausted> {
+        self.exhausted.map_or(Ok(()), Err)
+    }
+
     /// An empty trace that keeps `keep`.
     pub fn keeping(keep: Keep) -> Trace {
-        Trace { entries: Vec::new(), keep }
+        Trace { entries: Vec::new(), keep, exhausted: None }
     }
 
     /// Whether records that are not state ([`Record::is_state`]) are kept:

@@ -16,10 +16,10 @@ pub mod words;
 
 use crate::run::simulate_state;
 use crate::sim::Setup;
+use crate::sweep::{Control, Swept};
 use crate::time::SimTime;
 use eval::{Instant, RunResult, check};
 use language::{Kind, Property};
-use rayon::prelude::*;
 use shrink::Shrunk;
 use std::collections::BTreeSet;
 use view::RunView;
@@ -52,8 +52,19 @@ enum State {
     Broken(u64, u32, Instant),
 }
 
+/// Why properties could not be judged.
+#[derive(Debug, PartialEq)]
+pub enum Unjudged {
+    /// A property names an object no run has.
+    Unknown(UnknownSubject),
+    /// A run reached its event budget.
+    Exhausted(crate::budget::Exhausted),
+}
+
 /// Checks every property over runs `first_seed`, `first_seed + 1`, … (at most
-/// `runs`), on `jobs` threads, then shrinks each counterexample.
+/// `runs`), on `jobs` threads, then shrinks each counterexample; with
+/// whether the sweep was stopped (its outcomes are then over the runs done,
+/// unshrunk).
 pub fn verify(
     setup: &Setup,
     properties: &[Property],
@@ -61,8 +72,8 @@ pub fn verify(
     runs: u32,
     until: SimTime,
     jobs: usize,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<Outcome>, UnknownSubject> {
+    control: Control<'_>,
+) -> Result<(Vec<Outcome>, Option<u32>), Unjudged> {
     let named: BTreeSet<&str> = properties
         .iter()
         .flat_map(|p| p.cond.leaves())
@@ -72,34 +83,41 @@ pub fn verify(
     let mut states: Vec<State> = properties.iter().map(|_| State::Open).collect();
     let decided =
         |s: &State, p: &Property| matches!((s, p.kind), (State::Broken(..), _) | (State::Witness(..), Kind::Sometimes));
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build().ok();
     let mut done = 0;
-    while done < runs && !states.iter().zip(properties).all(|(s, p)| decided(s, p)) {
+    let mut stopped = false;
+    while !stopped && done < runs && !states.iter().zip(properties).all(|(s, p)| decided(s, p)) {
         let block = done..(done + BLOCK).min(runs);
         let one = |i: u32| {
             let seed = first_seed + i as u64;
-            let view = RunView::new(&simulate_state(setup, seed, until), until);
-            progress(1);
+            let trace = simulate_state(setup, seed, until);
+            trace.finished()?;
+            let view = RunView::new(&trace, until);
             let unknown: BTreeSet<&str> = named.iter().copied().filter(|s| !view.knows(s)).collect();
             let alike = unknown.first().map(|s| view.alike(s)).unwrap_or_default();
-            (properties.iter().map(|p| check(p, &view)).collect::<Vec<_>>(), unknown, alike)
+            Ok((properties.iter().map(|p| check(p, &view)).collect::<Vec<_>>(), unknown, alike))
         };
-        let results: Vec<(Vec<RunResult>, BTreeSet<&str>, BTreeSet<String>)> = match &pool {
-            Some(pool) => pool.install(|| block.clone().into_par_iter().map(one).collect()),
-            None => block.clone().map(one).collect(),
-        };
+        let results: Vec<(Vec<RunResult>, BTreeSet<&str>, BTreeSet<String>)> =
+            match crate::sweep::runs(block.clone(), jobs, control, one) {
+                Swept::All(r) => r,
+                Swept::Stopped(r) => {
+                    stopped = true;
+                    r
+                }
+                Swept::Exhausted(e) => return Err(Unjudged::Exhausted(e)),
+            };
         // A subject no run of the first block has is a typo, not a property
         // that holds vacuously.
         if done == 0
             && let Some((_, unknown, alike)) = results.iter().min_by_key(|(_, unknown, _)| unknown.len())
             && let Some(subject) = unknown.first()
         {
-            return Err(UnknownSubject {
+            return Err(Unjudged::Unknown(UnknownSubject {
                 subject: subject.to_string(),
                 runs: results.len() as u32,
                 alike: alike.clone(),
-            });
+            }));
         }
+        let finished = results.len() as u32;
         for (i, (run, ..)) in block.zip(results) {
             for ((state, p), result) in states.iter_mut().zip(properties).zip(run) {
                 let seed = first_seed + i as u64;
@@ -113,14 +131,15 @@ pub fn verify(
                 };
             }
         }
-        done = (done + BLOCK).min(runs);
+        done += finished;
     }
     let outcomes = states
         .into_iter()
         .zip(properties)
         .map(|(state, p)| match (state, p.kind) {
             (State::Broken(seed, run, instant), _) => {
-                let shrunk = shrink::shrink(setup, seed, until, p);
+                // A stopped sweep is not kept waiting by shrinking.
+                let shrunk = (!stopped).then(|| shrink::shrink(setup, seed, until, p)).flatten();
                 Outcome::Counterexample { seed, run, instant, shrunk }
             }
             (State::Open, Kind::Sometimes) => Outcome::NotSeen { runs: done },
@@ -128,7 +147,7 @@ pub fn verify(
             (State::Open, _) => Outcome::Holds { runs: done, witness: None },
         })
         .collect();
-    Ok(outcomes)
+    Ok((outcomes, stopped.then_some(done)))
 }
 
 /// A property names an object that none of the first runs has.

@@ -49,6 +49,10 @@ impl Trial<'_> {
     fn run(&mut self, policy: std::sync::Arc<Policy>) -> (Option<Instant>, Trace) {
         self.runs += 1;
         let trace = with_policy(policy, || simulate(self.setup, self.seed, self.until));
+        // A trial past its event budget did not reach the end: it shows nothing.
+        if trace.exhausted.is_some() {
+            return (None, trace);
+        }
         let result = check(self.property, &RunView::new(&trace, self.until));
         match result {
             RunResult::Broken(i) => (Some(i), trace),

@@ -26,6 +26,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 mod actions;
 mod behaviours;
 mod book;
+mod budgets;
 mod check;
 mod claims;
 mod clusters;

@@ -118,7 +118,7 @@ fn the_graph_prints_as_dot() {
 /// A partial result's header is checked before anything is allocated for
 /// it (issue 22's fuzzing): `runs` of 2^32 − 1 used to list every seed at
 /// once and abort on a 34 GB allocation, and 2^63 − 1 was cut to 32 bits.
-/// Now the first names the seeds no file holds, the second the limit.
+/// Now both name the limit of a prediction, before any seed is walked.
 #[test]
 fn a_partial_header_with_huge_runs_is_an_error_not_an_abort() {
     let dir = TempDir::new("merge-huge");
@@ -127,6 +127,14 @@ fn a_partial_header_with_huge_runs_is_an_error_not_an_abort() {
     let big = dir.write("big.jsonl", &shard.stdout.replacen("\"runs\":6", "\"runs\":4294967295", 1));
     let run = podsim(["merge", &big]);
     assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains(
+            ":1: runs 4294967295: a prediction keeps every run's milestones in memory and holds at most 1,000,000 runs"
+        ),
+        "{run:?}"
+    );
+    let big = dir.write("big.jsonl", &shard.stdout.replacen("\"runs\":6", "\"runs\":1000000", 1));
+    let run = podsim(["merge", &big]);
     assert_eq!(
         run.stderr.trim_end(),
         "error: seeds 1–3 are in none of the 1 partial result(s) given: a shard is missing (merge every shard's file)"
@@ -134,7 +142,7 @@ fn a_partial_header_with_huge_runs_is_an_error_not_an_abort() {
     let huge = dir.write("huge.jsonl", &shard.stdout.replacen("\"runs\":6", "\"runs\":9223372036854775807", 1));
     let run = podsim(["merge", &huge]);
     assert_eq!(run.code, Some(2), "{run:?}");
-    assert!(run.stderr.contains(":1: runs 9223372036854775807: a sweep has at most 4294967295 runs"), "{run:?}");
+    assert!(run.stderr.contains(":1: runs 9223372036854775807: a prediction keeps"), "{run:?}");
 }
 
 /// `--jobs` past four threads per core is lowered with a warning (99,999
