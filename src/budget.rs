@@ -1,7 +1,8 @@
-//! A run's event budget: the bound on its time and memory that a user can
-//! see and raise. A run handles at most this many events; one that would
-//! handle more stops at the event past the budget, its trace saying where,
-//! and every command that simulates reports it instead of printing a
+//! A run's budget: the bounds on its time and memory that a user can see
+//! and raise. A run handles at most so many events and creates at most so
+//! many pods (each pod makes every controller's pass over the pods longer);
+//! one that would go past either stops there, its trace saying where, and
+//! every command that simulates reports it instead of printing a
 //! prediction of a run that did not finish.
 
 use crate::error::Problem;
@@ -13,14 +14,29 @@ use crate::time::{SimDuration, SimTime};
 /// about 2 GB of trace in a full run.
 pub const DEFAULT_MAX_EVENTS: u64 = 10_000_000;
 
-/// Where a run stopped because it had handled its budget of events.
+/// Pods one run may create unless `--max-pods` or `maxPods:` says
+/// otherwise: ten times the largest benchmark's 1,000 replicas (a run of
+/// 3,000 takes half a minute: the controllers' passes over the pods grow
+/// with their number).
+pub const DEFAULT_MAX_PODS: u64 = 10_000;
+
+/// Which budget a run used up.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// `--max-events`: the events it may handle.
+    Events(u64),
+    /// `--max-pods`: the pods it may create.
+    Pods(u64),
+}
+
+/// Where a run stopped because it had used up a budget.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Exhausted {
     /// The seed of the run that stopped.
     pub seed: u64,
-    pub budget: u64,
-    /// The simulated time of the first event past the budget: the trace is
-    /// complete up to (not including) this instant.
+    pub limit: Limit,
+    /// The simulated time of the first event past the budget (or of the
+    /// pod past it): the trace is complete up to this instant.
     pub at: SimTime,
 }
 
@@ -28,16 +44,18 @@ impl Exhausted {
     /// The problem a command reports: the limit, where it was hit, and how
     /// to raise it or ask for less. `until` is the end the run was asked for.
     pub fn problem(&self, until: SimDuration) -> Problem {
+        let (what, n, flag, key, less) = match self.limit {
+            Limit::Events(n) => ("events", n, "--max-events", "maxEvents", "simulate less with --until"),
+            Limit::Pods(n) => ("pods", n, "--max-pods", "maxPods", "ask for fewer pods"),
+        };
         Problem::error(format!(
-            "the run of seed {} reached its budget of {} events at simulated time {} of the {} asked for, and \
-             stopped there; raise the budget with --max-events N (or `maxEvents: N` in the scenario), or simulate \
-             less with --until",
+            "the run of seed {} reached its budget of {} {what} at simulated time {} of the {until} asked for, and \
+             stopped there; raise the budget with {flag} N (or `{key}: N` in the scenario), or {less}",
             self.seed,
-            thousands(self.budget),
+            thousands(n),
             self.at.since(SimTime::ZERO),
-            until,
         ))
-        .field("--max-events")
+        .field(flag)
     }
 }
 
@@ -85,7 +103,7 @@ mod tests {
         p.setup.max_events = handled / 2;
         let (cut, n) = World::new(&p.setup, p.seed).run_counting(until);
         let e = cut.exhausted.expect("stopped at its budget");
-        assert_eq!((e.seed, e.budget, n), (p.seed, handled / 2, handled / 2));
+        assert_eq!((e.seed, e.limit, n), (p.seed, Limit::Events(handled / 2), handled / 2));
         assert!(e.at > SimTime::ZERO && e.at < until, "{e:?}");
         assert!(cut.entries.len() < full.entries.len());
         for (a, b) in cut.entries.iter().zip(&full.entries) {
@@ -96,7 +114,7 @@ mod tests {
 
     #[test]
     fn the_message_names_the_limit_the_time_and_the_flag() {
-        let e = Exhausted { seed: 3, budget: 1000, at: SimTime::from_millis(62_500) };
+        let e = Exhausted { seed: 3, limit: Limit::Events(1000), at: SimTime::from_millis(62_500) };
         let p = e.problem(SimDuration::from_secs(3600));
         assert_eq!(p.field.as_deref(), Some("--max-events"));
         assert!(

@@ -112,7 +112,7 @@ mod tests {
     use crate::time::SimTime;
 
     fn exhausted(seed: u64) -> Exhausted {
-        Exhausted { seed, budget: 10, at: SimTime::ZERO }
+        Exhausted { seed, limit: crate::budget::Limit::Events(10), at: SimTime::ZERO }
     }
 
     #[test]

@@ -423,6 +423,11 @@ pub struct RunInputs {
     /// reaches it is reported, with the simulated time it got to).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_events: Option<u64>,
+    /// The pods one run may create before it stops (default 10000): each
+    /// pod lengthens every controller's pass over the pods. A workload
+    /// asking for more replicas than this is refused before the run.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_pods: Option<u64>,
     /// Delete a pod at a time, like `kubectl delete`: POD@TIME[,grace-period=N],
     /// e.g. pod/web@60s. N is the gracePeriodSeconds the API server receives
     /// (kubectl sends 1 for --grace-period=0 without --force, none for a

@@ -74,6 +74,7 @@ pub(super) fn inputs(args: &RunInputs, stderr: &mut impl Write) -> Option<Inputs
         until: args.until,
         rollout_timeout: args.rollout_timeout,
         max_events: args.max_events,
+        max_pods: args.max_pods,
         actions,
         traffic,
     })

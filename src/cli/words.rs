@@ -24,6 +24,7 @@ pub fn inputs(args: &RunInputs) -> String {
         ("--until", args.until.map(|d| d.to_string())),
         ("--rollout-timeout", args.rollout_timeout.map(|d| d.to_string())),
         ("--max-events", args.max_events.map(|n| n.to_string())),
+        ("--max-pods", args.max_pods.map(|n| n.to_string())),
     ];
     for (name, value) in &optional {
         if let Some(v) = value {

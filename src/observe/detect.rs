@@ -8,7 +8,7 @@
 use super::{Record, json, text};
 use crate::error::{Error, Problem, SourceFile};
 use crate::source::parse_documents;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -99,11 +99,8 @@ pub fn read_file(path: &Path, sink: &mut dyn FnMut(Record)) -> Result<Vec<Proble
             }
             Ok(problems)
         }
-        _ => {
-            let mut text = String::new();
-            reader.read_to_string(&mut text).map_err(io)?;
-            Ok(read(&Arc::new(SourceFile { name: name.to_string(), text }), sink))
-        }
+        // Read whole, up to the input cap, with UTF-8 errors located.
+        _ => Ok(read(&crate::scenario::read_source(reader, name.to_string())?, sink)),
     }
 }
 

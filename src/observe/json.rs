@@ -6,7 +6,7 @@ use super::{Observed, Origin, Record, Span, When};
 use crate::error::Problem;
 use crate::source::Doc;
 use serde_json::Value;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::sync::Arc;
 
 /// State carried along a stream: podsim's epoch turns `t` into a time.
@@ -36,22 +36,38 @@ pub fn read_stream<R: BufRead>(
     let mut scan = Scanner::default();
     let (mut line_no, mut start) = (0u64, 0u64);
     let mut line = String::new();
+    // A stream is read in bounded steps: a line, a value, the rest each at
+    // most the input cap (/dev/zero has no line end).
+    let cap = crate::scenario::MAX_FILE_BYTES;
+    let too_long = |what: &str| {
+        let message = format!("{what} longer than {} MiB: podsim reads at most that much of one", cap >> 20);
+        std::io::Error::new(std::io::ErrorKind::InvalidData, message)
+    };
     loop {
         line.clear();
-        if reader.read_line(&mut line)? == 0 {
+        if (&mut reader).take(cap + 1).read_line(&mut line)? == 0 {
             break;
+        }
+        if line.len() as u64 > cap {
+            return Err(too_long("a line"));
         }
         line_no += 1;
         if scan.depth == 0 && buf.trim().is_empty() {
             if stop(&line) {
                 let mut rest = std::mem::take(&mut line);
-                reader.read_to_string(&mut rest)?;
+                (&mut reader).take(cap + 1).read_to_string(&mut rest)?;
+                if rest.len() as u64 > cap {
+                    return Err(too_long("the text after the JSON"));
+                }
                 return Ok((problems, Some((line_no, rest))));
             }
             buf.clear();
             start = line_no;
         }
         buf.push_str(&line);
+        if buf.len() as u64 > cap {
+            return Err(too_long("a JSON value"));
+        }
         scan.feed(&line);
         if scan.depth == 0 && !buf.trim().is_empty() {
             let origin = Origin { file: name.clone(), line: start };

@@ -2,6 +2,7 @@
 
 mod clients;
 mod inference;
+mod limits;
 mod statefulsets;
 
 use crate::app::Behaviours;
@@ -43,8 +44,10 @@ pub struct Inputs {
     pub seed: Option<u64>,
     pub until: Option<SimDuration>,
     pub rollout_timeout: Option<SimDuration>,
-    /// `--max-events`: the events one run may handle ([`crate::budget`]).
+    /// `--max-events` and `--max-pods`: the events one run may handle and
+    /// the pods it may create ([`crate::budget`]).
     pub max_events: Option<u64>,
+    pub max_pods: Option<u64>,
     /// Actions from flags, added to the scenario's.
     pub actions: Vec<(Timed, ActionOrigin)>,
     /// Clients from flags, added to the scenario's.
@@ -104,6 +107,8 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
     let scenario_parts = ScenarioParts { actions, gates: scenario.gates.clone(), traffic };
     let (mut setup, more) = setup(manifests, behaviours, cluster, epoch, scenario_parts)?;
     setup.max_events = inputs.max_events.or(scenario.max_events).unwrap_or(crate::budget::DEFAULT_MAX_EVENTS);
+    setup.max_pods = inputs.max_pods.or(scenario.max_pods).unwrap_or(crate::budget::DEFAULT_MAX_PODS);
+    limits::replicas_within_budget(&setup).map_err(Error::Input)?;
     warnings.extend(more);
     Ok(Prepared {
         setup,
@@ -402,6 +407,7 @@ pub fn setup(
             .collect(),
         daemon_sets: manifests.daemon_sets.into_iter().map(Arc::new).collect(),
         max_events: crate::budget::DEFAULT_MAX_EVENTS,
+        max_pods: crate::budget::DEFAULT_MAX_PODS,
     };
     Ok((setup, warnings))
 }

@@ -9,6 +9,7 @@
 //! until: 10m
 //! rolloutTimeout: 60s      # kubectl rollout status --timeout after each apply
 //! maxEvents: 10000000     # the events one run may handle (`crate::budget`)
+//! maxPods: 10000          # the pods one run may create
 //! actions:                # see `actions`
 //!   - {at: 60s, delete: pod/web}
 //! gates:                  # readiness-gate controllers
@@ -51,6 +52,9 @@ struct ScenarioFile {
     /// The events one run may handle.
     #[serde(default, rename = "maxEvents")]
     max_events: Option<u64>,
+    /// The pods one run may create.
+    #[serde(default, rename = "maxPods")]
+    max_pods: Option<u64>,
     #[serde(default)]
     epoch: Option<String>,
     #[serde(default)]
@@ -116,6 +120,7 @@ pub struct Scenario {
     pub until: Option<SimDuration>,
     pub rollout_timeout: Option<SimDuration>,
     pub max_events: Option<u64>,
+    pub max_pods: Option<u64>,
     pub epoch: Option<String>,
     pub actions: Vec<(Timed, ActionOrigin)>,
     pub gates: Vec<GateController>,
@@ -145,6 +150,9 @@ impl Scenario {
         };
         if f.max_events == Some(0) {
             return Err(Error::input(doc.problem("maxEvents", "must be at least 1: a run handles at least one event")));
+        }
+        if f.max_pods == Some(0) {
+            return Err(Error::input(doc.problem("maxPods", "must be at least 1")));
         }
         if let Some(e) = &f.epoch
             && let Err(p) = parse_epoch(e)
@@ -198,6 +206,7 @@ impl Scenario {
             until,
             rollout_timeout,
             max_events: f.max_events,
+            max_pods: f.max_pods,
             epoch: f.epoch,
             actions,
             gates,

@@ -31,7 +31,7 @@ use crate::api::pod_patch::PodPatch;
 use crate::api::status::{Condition, ConditionType, PodStatus};
 use crate::api::store::Kind;
 use crate::app::Behaviours;
-use crate::budget::Exhausted;
+use crate::budget::{Exhausted, Limit};
 use crate::client::{Answered, Client, Silence};
 use crate::cluster::Cluster;
 use crate::control::deployment as deploy;
@@ -317,8 +317,9 @@ pub struct Setup {
     /// The StatefulSets the manifests create.
     pub stateful_sets: Vec<Arc<crate::spec::StatefulSetSpec>>,
     pub daemon_sets: Vec<Arc<crate::spec::DaemonSetSpec>>,
-    /// How many events a run may handle ([`crate::budget`]).
+    /// How many events a run may handle, and pods it may create ([`crate::budget`]).
     pub max_events: u64,
+    pub max_pods: u64,
 }
 
 impl Setup {
@@ -409,8 +410,9 @@ pub struct World {
     pod_owned_claims: Vec<(PodId, Vec<Arc<str>>)>,
     /// The DaemonSet controller, present when the manifests or an apply bring a DaemonSet.
     daemon_sets: Option<crate::control::daemon::Controller>,
-    /// The events this run may handle.
+    /// The events this run may handle, and the pods it may create.
     max_events: u64,
+    max_pods: u64,
 }
 
 impl World {
@@ -516,6 +518,7 @@ impl World {
             daemon_sets: (!setup.daemon_sets.is_empty() || setup.applies(|o| matches!(o, Applied::DaemonSet(_))))
                 .then(|| crate::control::daemon::Controller::new(setup.cluster.clone(), seed, &joining)),
             max_events: setup.max_events,
+            max_pods: setup.max_pods,
         };
         let node_faults = |a: &Scheduled| matches!(a.action, Action::NodeDown { .. } | Action::Reboot { .. });
         if setup.actions.iter().any(node_faults) {
@@ -591,13 +594,22 @@ impl World {
         let mut handled = 0;
         while let Some(ev) = self.q.pop_until(until) {
             if handled == self.max_events {
-                self.trace.exhausted = Some(Exhausted { seed: self.seed, budget: self.max_events, at: self.q.now() });
+                self.stop(Limit::Events(self.max_events));
                 break;
             }
             handled += 1;
             self.dispatch(ev);
+            if self.api.pods().len() as u64 > self.max_pods {
+                self.stop(Limit::Pods(self.max_pods));
+                break;
+            }
         }
         (self.trace, handled)
+    }
+
+    /// The run stops here: its trace says which budget it used up, and when.
+    fn stop(&mut self, limit: Limit) {
+        self.trace.exhausted = Some(Exhausted { seed: self.seed, limit, at: self.q.now() });
     }
 
     fn dispatch(&mut self, ev: Ev) {

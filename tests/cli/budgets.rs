@@ -202,3 +202,47 @@ fn a_terminated_verify_gives_its_verdicts_over_the_runs_done() {
     assert!(run.stderr.contains("warning: stopped after "), "{run:?}");
     assert!(run.stderr.contains("the verdicts above are over these runs"), "{run:?}");
 }
+
+/// A Deployment of a million replicas used to run on for hours (every
+/// controller pass goes over every pod): a workload asking for more pods
+/// than the run may create is refused by name before anything runs; a run
+/// that creates more over time (a Job's replacements) stops at the pod past
+/// the budget.
+#[test]
+fn the_pods_a_run_may_create_are_bounded() {
+    let dir = TempDir::new("max-pods");
+    let manifest = std::fs::read_to_string("models/manifests/c28-deployment.yaml").expect("the manifest");
+    let big = dir.write("big.yaml", &manifest.replacen("replicas: 1", "replicas: 2147483647", 1));
+    let run = podsim(["run", "-f", &big]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains(
+            "error: deployment/c28-probe: spec.replicas: 2147483647 replicas are more than the 10,000 pods a run may create"
+        ),
+        "{run:?}"
+    );
+    let run = podsim(["run", "models/scenarios/job-backoff-never.yaml", "--max-pods", "3"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.contains("error: --max-pods: the run of seed 1 reached its budget of 3 pods"), "{run:?}");
+    // The Job's four pods (backoffLimit 3) fit a budget of four.
+    assert_eq!(podsim(["run", "models/scenarios/job-backoff-never.yaml", "--max-pods", "4"]).code, Some(0));
+}
+
+/// `check` read a recording without a bound: /dev/zero (no line end) grew
+/// to gigabytes. Now it stops at the input cap, and bytes that are not
+/// UTF-8 are located.
+#[test]
+fn check_reads_a_device_up_to_the_input_cap() {
+    let run = podsim(["check", "/dev/zero"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(
+        run.stderr.contains("error: /dev/zero: more than 256 MiB: podsim reads input files of at most that size"),
+        "{run:?}"
+    );
+    let dir = TempDir::new("binary-recording");
+    let path = dir.path("rec.txt");
+    std::fs::write(&path, b"NAME READY\n\xff\xfe").expect("write");
+    let run = podsim(["check", &path]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.contains("rec.txt:2:1: not UTF-8 text: byte 11 (0xff)"), "{run:?}");
+}
