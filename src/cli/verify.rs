@@ -27,7 +27,7 @@ use std::process::ExitCode;
 pub fn verify(args: VerifyArgs) -> ExitCode {
     // Not locked: a sweep's progress is written from its threads.
     let stderr = &mut io::stderr();
-    let properties = match properties(&args) {
+    let (properties, origins) = match properties(&args) {
         Ok(p) => p,
         Err(lines) => {
             let _ = write!(stderr, "{lines}");
@@ -52,7 +52,10 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
     let (mut outcomes, stopped) = match outcomes {
         Ok(o) => o,
         Err(Unjudged::Unknown(e)) => {
-            problems::fail(stderr, e);
+            let naming =
+                properties.iter().position(|p| p.cond.leaves().iter().any(|t| t.subject() == Some(&e.subject)));
+            let origin = naming.map(|i| format!("{}: ", origins[i])).unwrap_or_default();
+            problems::fail(stderr, format_args!("{origin}{e}"));
             return ExitCode::from(2);
         }
         Err(Unjudged::Exhausted(e)) => return problems::exhausted(stderr, &e, prepared.until),
@@ -98,8 +101,10 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
 
 /// Every property from the flags and files, or every error, with the text
 /// and a caret under the column.
-fn properties(args: &VerifyArgs) -> Result<Vec<Property>, String> {
+fn properties(args: &VerifyArgs) -> Result<(Vec<Property>, Vec<String>), String> {
     let mut out = Vec::new();
+    // Where each property was written: `--property '…'` or FILE:LINE.
+    let mut origins = Vec::new();
     let mut errors = String::new();
     let error = problems::label(Severity::Error);
     let caret = |errors: &mut String, text: &str, column: usize| {
@@ -109,7 +114,10 @@ fn properties(args: &VerifyArgs) -> Result<Vec<Property>, String> {
     };
     for text in &args.properties {
         match parse(text) {
-            Ok(p) => out.push(p),
+            Ok(p) => {
+                out.push(p);
+                origins.push(format!("--property {}", super::words::quote(text)));
+            }
             Err(e) => {
                 let _ = writeln!(errors, "{error} --property: column {}: {}", e.column, e.message);
                 caret(&mut errors, text, e.column);
@@ -134,7 +142,12 @@ fn properties(args: &VerifyArgs) -> Result<Vec<Property>, String> {
             Ok(ps) if ps.is_empty() => {
                 let _ = writeln!(errors, "{error} {}: no property in the file", path.display());
             }
-            Ok(ps) => out.extend(ps),
+            Ok(ps) => {
+                out.extend(ps);
+                let written =
+                    text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+                origins.extend(written.map(|(i, _)| format!("{}:{}", path.display(), i + 1)));
+            }
             Err((line, e)) => {
                 let _ = writeln!(errors, "{error} {}:{line}:{}: {}", path.display(), e.column, e.message);
                 caret(&mut errors, text.lines().nth(line - 1).unwrap_or_default(), e.column);
@@ -145,7 +158,7 @@ fn properties(args: &VerifyArgs) -> Result<Vec<Property>, String> {
         let _ = writeln!(errors, "{error} no property to verify (give --property TEXT or --properties FILE)");
     }
     match errors.is_empty() {
-        true => Ok(out),
+        true => Ok((out, origins)),
         false => Err(errors),
     }
 }

@@ -9,6 +9,9 @@ use serde_json::Value;
 use std::io::{BufRead, Read};
 use std::sync::Arc;
 
+/// The latest `t` a trace line may have: a century, in seconds.
+const MAX_TRACE_SECONDS: f64 = 100.0 * 365.25 * 86_400.0;
+
 /// State carried along a stream: podsim's epoch turns `t` into a time.
 #[derive(Default)]
 struct Stream {
@@ -250,6 +253,12 @@ fn dispatch(
                 .and_then(|e| e.parse::<k8s_openapi::jiff::Timestamp>().ok());
             stream.epoch_ms = epoch.map(|e| e.as_millisecond());
             return;
+        }
+        // Seconds since the run's start: a trace's are never negative, and a
+        // century is past any run (and past overflow once in milliseconds).
+        if !(0.0..=MAX_TRACE_SECONDS).contains(&t) {
+            let message = format!("t: {t} is not a time of a run (seconds since its start, 0 to {MAX_TRACE_SECONDS})");
+            return problems.push(problem(origin, format!("{message}: line skipped")).warn());
         }
         let seen = stream.epoch_ms.map_or(When::Unknown, |e| When::At(Span::exact(e + (t * 1000.0).round() as i64)));
         // Lines about an object (`SCENARIO`'s `"object": "pod/web"`) name it without holding it.

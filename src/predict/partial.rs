@@ -58,7 +58,9 @@ pub struct Merged {
 pub fn merge(files: &[(String, String)]) -> Result<Merged, String> {
     let mut header: Option<(String, u64, u32)> = None;
     let mut by_seed: BTreeMap<u64, Vec<(Arc<str>, SimTime)>> = BTreeMap::new();
-    for (name, text) in files {
+    // Where each seed was read, to name the file a wrong one came from.
+    let mut read_at: BTreeMap<u64, (usize, usize)> = BTreeMap::new();
+    for (f, (name, text)) in files.iter().enumerate() {
         let mut lines = text.lines().enumerate();
         let (_, first) = lines.next().ok_or_else(|| format!("{name}: empty"))?;
         let h: Value = serde_json::from_str(first).map_err(|e| format!("{name}:1: {e}"))?;
@@ -91,6 +93,7 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, String> {
             if by_seed.insert(seed, row).is_some() {
                 return Err(format!("{name}:{}: seed {seed} is in two partial results", i + 1));
             }
+            read_at.insert(seed, (f, i + 1));
         }
     }
     let (scenario, first_seed, total) = header.ok_or("no partial results")?;
@@ -100,8 +103,11 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, String> {
     let mut next = first_seed;
     for &seed in by_seed.keys() {
         if seed < first_seed || seed >= end {
+            let (f, line) = read_at[&seed];
             return Err(format!(
-                "seed {seed} is outside the sweep (seeds {first_seed}–{}): a partial result of another sweep",
+                "{}:{line}: seed {seed} is outside the sweep its header states (seeds {first_seed}–{}): a partial \
+                 result of another sweep, or an edited one",
+                files[f].0,
                 end - 1
             ));
         }

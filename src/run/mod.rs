@@ -71,6 +71,10 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
         Some(path) => Scenario::load(path, &read_file(path)?)?,
         None => Scenario::default(),
     };
+    let missing = scenario.missing_paths(inputs.manifests.is_empty(), inputs.app.is_none(), inputs.cluster.is_none());
+    if !missing.is_empty() {
+        return Err(Error::Input(missing));
+    }
     let manifest_paths =
         if inputs.manifests.is_empty() { scenario.manifests.clone() } else { inputs.manifests.clone() };
     if manifest_paths.is_empty() {

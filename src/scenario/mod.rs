@@ -126,9 +126,33 @@ pub struct Scenario {
     pub gates: Vec<GateController>,
     pub traffic: Vec<(traffic::Traffic, ActionOrigin)>,
     pub registry: crate::cluster::registry::RegistryFile,
+    /// The scenario's document, to locate a problem with a path it names.
+    pub doc: Option<Doc>,
 }
 
 impl Scenario {
+    /// Each path the scenario names that does not exist, at its field
+    /// (flags given instead replace `manifests`, `app` or `cluster`).
+    pub fn missing_paths(&self, manifests: bool, app: bool, cluster: bool) -> Vec<Problem> {
+        let Some(doc) = &self.doc else { return Vec::new() };
+        let mut named: Vec<(String, &PathBuf)> = Vec::new();
+        if manifests {
+            named.extend(self.manifests.iter().enumerate().map(|(i, p)| (format!("manifests[{i}]"), p)));
+        }
+        named.extend(self.app.iter().filter(|_| app).map(|p| ("app".to_string(), p)));
+        named.extend(self.cluster.iter().filter(|_| cluster).map(|p| ("cluster".to_string(), p)));
+        let missing = named.into_iter().filter(|(_, p)| std::fs::metadata(p).is_err());
+        missing
+            .map(|(field, p)| {
+                let message = format!(
+                    "the path {:?} does not exist (a path in a scenario is relative to the scenario's directory)",
+                    p.display().to_string()
+                );
+                doc.problem(&field, message)
+            })
+            .collect()
+    }
+
     pub fn load(path: &Path, file: &Arc<SourceFile>) -> Result<Scenario, Error> {
         not_manifests(file)?;
         let doc = parse_single(file)?;
@@ -212,6 +236,7 @@ impl Scenario {
             gates,
             traffic: clients,
             registry: f.registry,
+            doc: Some(doc),
         })
     }
 }

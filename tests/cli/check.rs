@@ -902,3 +902,22 @@ fn touching_intervals_are_inside() {
     let started = lines.iter().find(|l| l.0 == "nginx started #0").expect("the start");
     assert_eq!((started.1, started.2.as_str()), ((3_000, 5_000), "inside"), "{run:?}");
 }
+
+/// A podsim trace line whose `t` no run can have (2^63 s overflowed into a
+/// wrong instant, or a debug build's panic) is skipped with a warning at its line.
+#[test]
+fn a_trace_time_no_run_has_is_skipped_at_its_line() {
+    let dir = TempDir::new("huge-t");
+    let trace = podsim(["run", "models/scenarios/c28-service.yaml", "--until", "5s", "-o", "jsonl"]);
+    let mut lines: Vec<String> = trace.stdout.lines().take(3).map(String::from).collect();
+    let t = lines[1].split("\"t\":").nth(1).and_then(|r| r.split(',').next()).expect("a t").to_string();
+    lines[1] = lines[1].replacen(&format!("\"t\":{t}"), "\"t\":9223372036854775807", 1);
+    lines[2] = lines[2].replacen("\"t\":", "\"t\":-5", 1);
+    let file = dir.write("big.jsonl", &(lines.join("\n") + "\n"));
+    let run = podsim(["check", &file]);
+    assert!(
+        run.stderr.contains(&format!("warning: {file}:2:1: t: 9223372036854776000 is not a time of a run")),
+        "{run:?}"
+    );
+    assert!(run.stderr.contains(&format!("warning: {file}:3:1: t: -50 is not a time of a run")), "{run:?}");
+}

@@ -158,3 +158,20 @@ fn too_many_jobs_are_lowered_with_a_warning() {
     );
     assert!(run.stderr.contains(&expected), "{run:?}");
 }
+
+/// A partial result whose runs are outside the sweep its header states is
+/// named with the line of the first such run.
+#[test]
+fn a_partial_with_runs_outside_its_header_is_named() {
+    let dir = TempDir::new("merge-moved");
+    let shard = podsim(["predict", "models/scenarios/probe-actions.yaml", "--runs", "4", "--shard", "0/2"]);
+    assert_eq!(shard.code, Some(0), "{shard:?}");
+    let moved = dir.write("moved.jsonl", &shard.stdout.replacen("\"firstSeed\":1", "\"firstSeed\":5627", 1));
+    let run = podsim(["merge", &moved]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(
+        run.stderr
+            .starts_with(&format!("error: {moved}:2: seed 1 is outside the sweep its header states (seeds 5627–5630)")),
+        "{run:?}"
+    );
+}

@@ -136,3 +136,40 @@ fn a_rendered_chart_runs_from_the_standard_input() {
     assert!(run.stdout.contains("READY 2/2, UP-TO-DATE 2, AVAILABLE 2"), "{run:?}");
     assert!(run.stdout.contains("Available=True MinimumReplicasAvailable"), "{run:?}");
 }
+
+/// A path a scenario names that does not exist is located at its field,
+/// the same words for manifests, app and cluster.
+#[test]
+fn a_scenario_path_that_does_not_exist_is_located() {
+    let dir = TempDir::new("scenario-paths");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let s = dir.write(
+        "s.yaml",
+        &format!("manifests: [{root}/models/manifests/c28-probe.yaml, nope.yaml]\napp: status\ncluster: ../c.yaml\n"),
+    );
+    let run = podsim(["run", &s]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    let dir_name = std::path::Path::new(&s).parent().expect("a dir").display().to_string();
+    for (at, field, path) in
+        [("1:", "manifests[1]", "nope.yaml"), ("2:6", "app", "status"), ("3:10", "cluster", "../c.yaml")]
+    {
+        let said = format!("{s}:{at}");
+        assert!(run.stderr.contains(&said), "{said}\n{run:?}");
+        let said = format!("{field}: the path \"{dir_name}/{path}\" does not exist (a path in a scenario is relative");
+        assert!(run.stderr.contains(&said), "{said}\n{run:?}");
+    }
+    // A flag given instead replaces the scenario's path: nothing is said of it.
+    let run = podsim([
+        "run",
+        &s,
+        "--app",
+        "models/apps/c28-probe.yaml",
+        "--cluster",
+        "models/clusters/kind.yaml",
+        "-f",
+        "models/manifests/c28-probe.yaml",
+        "--until",
+        "1s",
+    ]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+}

@@ -183,3 +183,24 @@ fn a_property_error_past_column_65535_is_reported() {
     );
     assert!(run.stderr.lines().nth(2).is_some_and(|l| l.ends_with('^') && l.len() == 4 + 65_542 + 1));
 }
+
+/// A property naming an object no run has says where it was written: the
+/// flag with its text, or the file and line (issue 22's fuzzing found neither).
+#[test]
+fn an_unknown_subject_names_where_the_property_was_written() {
+    let run =
+        podsim(["verify", "models/scenarios/c28-service.yaml", "--runs", "2", "-p", "never restarts(pod/nope) > 0"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(
+        run.stderr.starts_with(
+            "error: --property 'never restarts(pod/nope) > 0': pod/nope: no such object in any of the first 2 runs"
+        ),
+        "{run:?}"
+    );
+    let dir = TempDir::new("unknown-subject");
+    let file =
+        dir.write("props.txt", "# what must hold\n\nalways pod/c28-probe:ready < 15s\nnever restarts(pod/nope) > 0\n");
+    let run = podsim(["verify", "models/scenarios/c28-service.yaml", "--runs", "2", "--properties", &file]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.starts_with(&format!("error: {file}:4: pod/nope: no such object")), "{run:?}");
+}
