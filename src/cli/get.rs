@@ -8,7 +8,7 @@ use crate::cluster::Cluster;
 use crate::error::{Error, Problem};
 use crate::kubectl::printers::{self, Kind};
 use crate::kubectl::tabwriter::TabWriter;
-use crate::run::simulate;
+use crate::run::simulate_watched;
 use crate::time::SimTime;
 use crate::trace::record::{Record, WatchKind};
 use crate::trace::render::{self, Clock};
@@ -302,7 +302,7 @@ pub(super) fn simulated(
     let inputs = inputs(args, stderr)?;
     let prepared = problems::prepared(&inputs, stderr)?;
     let end = SimTime::ZERO + prepared.until;
-    let trace = simulate(&prepared.setup, prepared.seed, end);
+    let trace = simulate_watched(&prepared.setup, prepared.seed, end, &mut super::sweeping::one_run(end));
     let at = at.map_or(end, |t| (SimTime::ZERO + t).min(end));
     // A run stopped by its budget still answers for the instants before it stopped.
     if let Some(e) = trace.exhausted.filter(|e| at >= e.at) {

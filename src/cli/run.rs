@@ -4,7 +4,7 @@ use super::args::{Output, RunArgs, RunInputs};
 use super::problems;
 use crate::error::Error;
 use crate::invariants::check_run;
-use crate::run::{Inputs, add_rollout_status, simulate};
+use crate::run::{Inputs, add_rollout_status, simulate_watched};
 use crate::scenario::ActionOrigin;
 use crate::scenario::actions::{Action, Timed};
 use crate::scenario::actions::{
@@ -84,7 +84,8 @@ pub fn run(args: RunArgs) -> ExitCode {
     let stderr = &mut io::stderr().lock();
     let Some(inputs) = inputs(&args.inputs, stderr) else { return ExitCode::from(2) };
     let Some(prepared) = problems::prepared(&inputs, stderr) else { return ExitCode::from(2) };
-    let mut trace = simulate(&prepared.setup, prepared.seed, SimTime::ZERO + prepared.until);
+    let until = SimTime::ZERO + prepared.until;
+    let mut trace = simulate_watched(&prepared.setup, prepared.seed, until, &mut super::sweeping::one_run(until));
     // Nothing is printed of a run that did not reach its end: it would read as a whole run.
     if let Some(e) = trace.exhausted {
         return problems::exhausted(stderr, &e, prepared.until);

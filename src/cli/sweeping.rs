@@ -6,6 +6,7 @@ use super::args::ProgressWhen;
 use super::problems;
 use crate::budget::thousands;
 use crate::predict::{MAX_RUNS, too_many_runs};
+use crate::time::SimTime;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
@@ -121,6 +122,29 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// One long run's progress on a terminal: a bar of simulated time, drawn
+/// only once the run has gone on for a second (a short run shows nothing),
+/// cleared when the run ends (the closure is dropped).
+pub fn one_run(until: SimTime) -> impl FnMut(SimTime) {
+    let start = Instant::now();
+    let mut bar: Option<ProgressBar> = None;
+    let terminal = io::stderr().is_terminal();
+    move |now: SimTime| {
+        if !terminal || start.elapsed() < Duration::from_secs(1) {
+            return;
+        }
+        let bar = bar.get_or_insert_with(|| {
+            let bar = ProgressBar::with_draw_target(Some(until.as_millis() / 1000), ProgressDrawTarget::stderr())
+                .with_finish(indicatif::ProgressFinish::AndClear);
+            if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} simulated seconds, eta {eta}") {
+                bar.set_style(style);
+            }
+            bar
+        });
+        bar.set_position(now.as_millis() / 1000);
     }
 }
 

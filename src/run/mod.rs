@@ -845,6 +845,11 @@ pub fn simulate(setup: &Setup, seed: u64, until: SimTime) -> Trace {
     World::new(setup, seed).run(until)
 }
 
+/// The same run, `watch` told its simulated time now and then ([`World::run_watched`]).
+pub fn simulate_watched(setup: &Setup, seed: u64, until: SimTime, watch: &mut dyn FnMut(SimTime)) -> Trace {
+    World::new(setup, seed).run_watched(until, watch).0
+}
+
 /// The same run, its trace keeping only what milestones and state
 /// functions read (`Keep::State`): one run of a sweep.
 pub fn simulate_state(setup: &Setup, seed: u64, until: SimTime) -> Trace {

@@ -415,6 +415,9 @@ pub struct World {
     max_pods: u64,
 }
 
+/// How many events a watched run handles between two looks at its time.
+pub const WATCH_EVERY: u64 = 1 << 16;
+
 impl World {
     pub fn new(setup: &Setup, seed: u64) -> World {
         World::keeping(setup, seed, Keep::All)
@@ -590,9 +593,18 @@ impl World {
 
     /// Runs until `until` (inclusive); returns the trace and how many events
     /// were handled (the engine's throughput is measured in these).
-    pub fn run_counting(mut self, until: SimTime) -> (Trace, u64) {
+    pub fn run_counting(self, until: SimTime) -> (Trace, u64) {
+        self.run_watched(until, &mut |_| {})
+    }
+
+    /// Runs until `until`, telling `watch` the simulated time every
+    /// [`WATCH_EVERY`] events (a long run's progress).
+    pub fn run_watched(mut self, until: SimTime, watch: &mut dyn FnMut(SimTime)) -> (Trace, u64) {
         let mut handled = 0;
         while let Some(ev) = self.q.pop_until(until) {
+            if handled % WATCH_EVERY == 0 {
+                watch(self.q.now());
+            }
             if handled == self.max_events {
                 self.stop(Limit::Events(self.max_events));
                 break;
