@@ -337,6 +337,9 @@ fn version_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>
     }))
 }
 
+/// The most nodes a profile may have: Kubernetes' tested limit for one cluster.
+pub const MAX_NODES: usize = 5000;
+
 fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
     let file = f.clone();
     let mut problems = Vec::new();
@@ -368,12 +371,23 @@ fn resolve(f: ProfileFile) -> Result<Cluster, Vec<(String, String)>> {
     if node_files.is_empty() {
         problems.push(("nodes".to_string(), "a cluster needs at least one node".to_string()));
     }
+    if node_files.len() > MAX_NODES {
+        let message = format!(
+            "{} nodes: podsim models clusters of at most {MAX_NODES} nodes, Kubernetes' own tested limit \
+             (kubernetes.io/docs/setup/best-practices/cluster-large)",
+            node_files.len()
+        );
+        problems.push(("nodes".to_string(), message));
+        return Err(problems);
+    }
     let mut nodes = Vec::new();
+    let mut names = std::collections::HashSet::new();
     for (i, n) in node_files.into_iter().enumerate() {
-        if nodes.iter().any(|x: &Node| *x.name == *n.name) {
+        if !names.insert(n.name.clone()) {
             problems.push((format!("nodes[{i}].name"), format!("Duplicate value: {:?}", n.name)));
         }
-        let ip = n.ip.unwrap_or_else(|| format!("10.0.0.{}", 10 + i));
+        // 10.0.0.10, 10.0.0.11, …, on into 10.0.1.0 past the 246th node.
+        let ip = n.ip.unwrap_or_else(|| format!("10.0.{}.{}", (10 + i) / 256, (10 + i) % 256));
         for (j, t) in n.taints.iter().enumerate() {
             // validateNodeTaints
             if t.key.is_empty() {

@@ -69,3 +69,41 @@ fn node_name_not_in_the_cluster() {
         r#"spec.nodeName: "node-9" is not a node of the cluster profile"#,
     );
 }
+
+/// A profile of 200,000 nodes hung podsim (its duplicate-name check went
+/// over every pair): more than Kubernetes' tested 5,000 nodes is refused at
+/// `nodes`; up to that, every node gets its own address (10.0.1.0 follows
+/// 10.0.0.255).
+#[test]
+fn a_cluster_has_at_most_five_thousand_nodes() {
+    let dir = TempDir::new("many-nodes");
+    let profile = |n: usize| (0..n).map(|i| format!("- {{name: n{i}}}\n")).collect::<String>();
+    let big = dir.write("big.yaml", &format!("nodes:\n{}", profile(5001)));
+    let run = podsim(["run", "-f", "models/manifests/crashloop.yaml", "--cluster", &big, "--until", "1s"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(run.stderr.contains(":1:1: nodes: 5001 nodes: podsim models clusters of at most 5000 nodes"), "{run:?}");
+    let wide = dir.write("wide.yaml", &format!("nodes:\n{}", profile(300)));
+    let run = podsim([
+        "get",
+        "nodes",
+        "-f",
+        "models/manifests/crashloop.yaml",
+        "--cluster",
+        &wide,
+        "-o",
+        "wide",
+        "--until",
+        "1s",
+    ]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let ip = |node: &str| {
+        run.stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{node} ")))
+            .map(|l| l.split_whitespace().nth(4).unwrap_or("").to_string())
+    };
+    assert_eq!(
+        [ip("n245"), ip("n246"), ip("n299")],
+        [Some("10.0.0.255".into()), Some("10.0.1.0".into()), Some("10.0.1.53".into())]
+    );
+}
