@@ -10,8 +10,8 @@ use crate::time::{SimDuration, SimTime};
 
 /// Events one run may handle unless `--max-events` or `maxEvents:` says
 /// otherwise: five times the largest benchmark (a 1,000-replica rollout
-/// on 100 nodes handles 2.1 million), a few seconds of CPU and at most
-/// about 2 GB of trace in a full run.
+/// on 100 nodes handles 2.1 million); that run, continued to the budget,
+/// takes 11 s and 700 MB.
 pub const DEFAULT_MAX_EVENTS: u64 = 10_000_000;
 
 /// Pods one run may create unless `--max-pods` or `maxPods:` says
