@@ -44,6 +44,20 @@ pub fn check_runs(runs: u32) -> Result<(), String> {
     }
 }
 
+/// Seeds `first`, `first + 1`, … of `runs` runs, all within 64 bits.
+pub fn check_seeds(first: u64, runs: u32) -> Result<(), String> {
+    let last = first.checked_add(u64::from(runs).saturating_sub(1));
+    match last {
+        Some(_) => Ok(()),
+        None => Err(format!(
+            "--seed {first}: the runs' seeds are {first}, {first} + 1, …, and {runs} of them go past {} (2^64 − 1); \
+             start at {} at most",
+            u64::MAX,
+            u64::MAX - (u64::from(runs) - 1)
+        )),
+    }
+}
+
 /// How far a sweep of `total` runs got.
 pub struct Progress {
     bar: Option<ProgressBar>,
@@ -162,7 +176,7 @@ fn human(secs: f64) -> String {
 pub fn say_stopped(done: u32, total: u32, first_seed: u64, what: &str, stderr: &mut impl Write) {
     let seeds = match done {
         0 => String::from("no run finished"),
-        _ => format!("seeds {}–{}", first_seed, first_seed + u64::from(done) - 1),
+        _ => format!("seeds {}–{}", first_seed, first_seed + (u64::from(done) - 1)),
     };
     problems::warn(
         stderr,

@@ -6,7 +6,7 @@ use super::color::{self, Paint, Style};
 use super::predict::jobs;
 use super::problems;
 use super::run::inputs;
-use super::sweeping::{Progress, STOPPED, say_stopped, stoppable};
+use super::sweeping::{Progress, STOPPED, check_seeds, say_stopped, stoppable};
 use super::words::{self, quote};
 use crate::error::Severity;
 use crate::rng::draws::{Draw, Drawn};
@@ -41,6 +41,10 @@ pub fn verify(args: VerifyArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let runs = args.runs.unwrap_or(if args.inputs.seed.is_some() { 1 } else { 1000 });
+    if let Err(e) = check_seeds(prepared.seed, runs) {
+        problems::fail(stderr, e);
+        return ExitCode::from(2);
+    }
     let jobs = jobs(args.jobs, stderr);
     // Runs are judged a block at a time and not kept: no limit on their number.
     let progress = Progress::new(runs as u64, args.progress);
@@ -192,7 +196,7 @@ impl Context<'_> {
 
     fn report(&self, p: &Property, o: &Outcome) -> String {
         let mut out = String::new();
-        let seeds = |runs: u32| format!("seeds {}–{}", self.first_seed, self.first_seed + runs.max(1) as u64 - 1);
+        let seeds = |runs: u32| format!("seeds {}–{}", self.first_seed, self.first_seed + (runs.max(1) as u64 - 1));
         match o {
             Outcome::Holds { runs, witness } => {
                 let _ = writeln!(out, "{}{}", self.verdict(Style::Pass, "HOLDS"), p.text);

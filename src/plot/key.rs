@@ -51,7 +51,10 @@ pub fn find(names: &[Arc<str>], asked: &[String]) -> Result<Vec<usize>, String> 
     for a in asked {
         let chosen: Vec<usize> = (0..names.len()).filter(|&i| pattern::matches(a, &names[i])).collect();
         if chosen.is_empty() {
-            return Err(format!("no milestone matches {a:?}; the runs reached these:\n{}", list(names)));
+            return Err(format!(
+                "--milestone {a:?}: no milestone matches it; the runs reached these:\n{}",
+                list(names)
+            ));
         }
         out.extend(chosen.into_iter().filter(|i| !out.contains(i)).collect::<Vec<_>>());
     }
@@ -75,7 +78,9 @@ mod tests {
         let asked = |a: &[&str]| find(&names, &a.iter().map(|s| s.to_string()).collect::<Vec<_>>());
         assert_eq!(asked(&["svc/web:first_ok", "pod/web"]), Ok(vec![2, 0, 1]));
         assert_eq!(asked(&["*:ready", "pod/web:ready"]), Ok(vec![0]));
-        assert!(asked(&["pod/web:redy"]).unwrap_err().starts_with("no milestone matches \"pod/web:redy\""));
+        assert!(
+            asked(&["pod/web:redy"]).unwrap_err().starts_with("--milestone \"pod/web:redy\": no milestone matches it")
+        );
     }
 
     #[test]

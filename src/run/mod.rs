@@ -331,13 +331,10 @@ pub fn setup(
     }
     // Same-instant actions keep their written order.
     actions.sort_by_key(|a| a.at);
+    // A condition's name is checked where the scenario is read (`Scenario::load`).
     for g in &scenario.gates {
-        let errors = qualified_name_errors(&g.condition);
-        if let Some(e) = errors.first() {
-            problems.push(Problem::error(format!("gates: condition {:?}: {e}", g.condition)).field("gates"));
-        } else if !manifests.pods.iter().any(|p| p.readiness_gates.contains(&g.condition)) {
-            let message =
-                format!("gates: no pod has a readiness gate {:?}: this controller has nothing to do", g.condition);
+        if !manifests.pods.iter().any(|p| p.readiness_gates.contains(&g.condition)) {
+            let message = format!("no pod has a readiness gate {:?}: this controller has nothing to do", g.condition);
             warnings.push(Problem::error(message).field("gates").warn());
         }
     }

@@ -205,6 +205,11 @@ impl Scenario {
                 Err((field, message)) => problems.push(origin.problem(field, message)),
             }
         }
+        for (i, g) in f.gates.iter().enumerate() {
+            if let Some(e) = crate::manifest::qualified_name_errors(&g.condition).first() {
+                problems.push(doc.problem(&format!("gates[{i}].condition"), format!("{:?}: {e}", g.condition)));
+            }
+        }
         if !problems.is_empty() {
             return Err(Error::Input(problems));
         }

@@ -399,6 +399,16 @@ pub fn only(rows: Vec<Row>, patterns: &[String]) -> Vec<Row> {
 /// The width of the CHANGE column; longer changes push their WHY right.
 const CHANGE_WIDTH: usize = 48;
 
+/// `text` left-aligned in `width` characters, as `{:width$}` does, but for
+/// any width (a format width past 65,535 panics, and names can be longer).
+pub fn pad(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    let mut out = String::with_capacity(text.len() + width.saturating_sub(n));
+    out.push_str(text);
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(n)));
+    out
+}
+
 /// Renders rows as aligned text with a header.
 pub fn render(rows: &[Row]) -> String {
     let obj_w = rows.iter().map(|r| r.object.len()).max().unwrap_or(6).max(6);
@@ -410,14 +420,14 @@ pub fn render(rows: &[Row]) -> String {
         true => namespaces.iter().map(|n| n.len()).max().unwrap_or(0).max("NAMESPACE".len()),
         false => 0,
     };
-    let namespace = |n: &str| if ns_w == 0 { String::new() } else { format!("{n:ns_w$}  ") };
+    let namespace = |n: &str| if ns_w == 0 { String::new() } else { format!("{}  ", pad(n, ns_w)) };
     let mut s = String::new();
     let head = namespace("NAMESPACE");
-    let _ = writeln!(s, "{:>11}  {head}{:obj_w$}  {:what_w$}  WHY", "TIME", "OBJECT", "CHANGE");
+    let _ = writeln!(s, "{:>11}  {head}{}  {:what_w$}  WHY", "TIME", pad("OBJECT", obj_w), "CHANGE");
     for r in rows {
         let why = r.why.trim_end().replace('\n', " ⏎ ");
         let ns = namespace(r.namespace.as_deref().unwrap_or(""));
-        let line = format!("{:>11}  {ns}{:obj_w$}  {:what_w$}  {why}", r.t.to_string(), r.object, r.what);
+        let line = format!("{:>11}  {ns}{}  {}  {why}", r.t.to_string(), pad(&r.object, obj_w), pad(&r.what, what_w));
         let _ = writeln!(s, "{}", line.trim_end());
     }
     s

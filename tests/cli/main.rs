@@ -50,6 +50,7 @@ mod predict;
 mod reboot;
 mod report;
 mod resources;
+mod robustness;
 mod runs;
 mod scenarios;
 mod services;

@@ -195,12 +195,12 @@ fn an_unknown_milestone_is_refused_with_the_names_the_runs_reached() {
     let out = dir.path("out.svg");
     let run = podsim(["plot", "cdf", C28, "--runs", "3", "-m", "pod/c28-probe:redy", "-o", &out]);
     assert_bad_input(&run);
-    assert!(run.stderr.contains("no milestone matches \"pod/c28-probe:redy\""), "{run:?}");
+    assert!(run.stderr.contains("--milestone \"pod/c28-probe:redy\": no milestone matches it"), "{run:?}");
     assert!(run.stderr.contains("  pod/c28-probe:ready\n"), "the known names are listed: {run:?}");
     assert!(fs::metadata(&out).is_err(), "no picture for bad input");
     let run = podsim(["plot", "graph", C28, "--runs", "3", "-m", "nope", "-o", &out]);
     assert_bad_input(&run);
-    assert!(run.stderr.contains("no milestone matches \"nope\""), "{run:?}");
+    assert!(run.stderr.contains("--milestone \"nope\": no milestone matches it"), "{run:?}");
 }
 
 #[test]
