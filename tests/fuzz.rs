@@ -44,7 +44,7 @@ mod words;
 
 use corpus::{Doc, Scenario};
 use edit::{Edit, edit, render};
-use harness::{Case, budget, cases};
+use harness::{BUDGET, Case, cases};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use simulate::{Sub, command, sub};
@@ -108,7 +108,7 @@ fn model_case(kind: &'static str, doc: &Doc, flag: &str, e: &Edit, names: &[Stri
     let mutated = case.write(&doc.name(), &render(doc, e, names, false));
     let scenario = corpus::scenario_using(&doc.path);
     let target = if flag == "-f" { first_object(doc) } else { "pod/web".into() };
-    command(&mut case, sub, &target, |c| inputs(c, scenario, &doc.path, &mutated, flag));
+    command(&mut case, sub, true, &target, |c| inputs(c, scenario, &doc.path, &mutated, flag));
     case
 }
 
@@ -139,14 +139,14 @@ proptest! {
 
     /// 4. Scenarios (`models/scenarios`), their paths made absolute first.
     #[test]
-    fn scenarios(i in 0..corpus::scenarios().len(), e in edit(), sub in sub()) {
+    fn scenarios(i in 0..corpus::scenarios().len(), e in edit(), sub in sub(), until in prop::bool::weighted(0.75)) {
         static C: OnceLock<Vec<String>> = OnceLock::new();
         let names = names(&C, || corpus::scenarios().iter().map(|s| &s.abs).chain(corpus::manifests()).collect());
         let s = &corpus::scenarios()[i];
         let mut case = Case::new("scenarios");
         let path = case.write(&s.doc.name(), &render(&s.abs, &e, names, false));
         case.reads.extend(s.reads.iter().cloned());
-        command(&mut case, sub, "pod/web", |c| { c.arg(&path); });
+        command(&mut case, sub, until, "pod/web", |c| { c.arg(&path); });
         check(&case)?;
     }
 
@@ -214,7 +214,7 @@ proptest! {
         let which = p.index(cmd.properties.len());
         let mutated = words::apply(&cmd.properties[which], &w);
         let mut case = Case::new("properties");
-        case.arg("verify").args(cmd.inputs.iter()).args(["--runs", "2", "--jobs", "1"]).args(budget().iter().copied());
+        case.arg("verify").args(cmd.inputs.iter()).args(["--runs", "2", "--jobs", "1"]).args(BUDGET);
         if file {
             let mut text = b"# properties, one a line\n\n".to_vec();
             for (n, prop) in cmd.properties.iter().enumerate() {

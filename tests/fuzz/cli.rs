@@ -4,7 +4,7 @@
 
 use super::corpus::{self, Scenario};
 use super::flags::{COMMANDS, Cmd, INPUT_FLAGS, SWITCHES, values};
-use super::harness::{Case, budget};
+use super::harness::{BUDGET, Case};
 use super::made;
 use super::words::{self, WordEdit};
 use proptest::prelude::*;
@@ -122,8 +122,8 @@ pub fn build(c: &FlagCase) -> Case {
     if cmd.inputs && missing("--until") {
         case.args(["--until", "20s"]);
     }
-    if cmd.inputs {
-        case.args(budget().iter().copied());
+    if cmd.inputs && missing("--max-events") {
+        case.args(BUDGET);
     }
     if matches!(name.as_str(), "verify" | "predict" | "plot cdf" | "plot graph") && missing("--runs") {
         case.args(["--runs", "2"]);

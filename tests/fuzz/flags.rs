@@ -23,6 +23,7 @@ pub const INPUT_FLAGS: &[&str] = &[
     "--seed",
     "--until",
     "--rollout-timeout",
+    "--max-events",
     "--delete",
     "--set-condition",
     "--kill",
@@ -86,27 +87,27 @@ pub const COMMANDS: &[Cmd] = &[
     Cmd {
         words: &["verify"],
         inputs: true,
-        flags: &["--property", "--properties", "--runs", "--jobs", "--output"],
+        flags: &["--property", "--properties", "--runs", "--jobs", "--output", "--progress"],
         positional: &[],
     },
     Cmd {
         words: &["predict"],
         inputs: true,
-        flags: &["--runs", "--jobs", "--output", "--dot", "--milestone", "--orderings", "--shard"],
+        flags: &["--runs", "--jobs", "--output", "--dot", "--milestone", "--orderings", "--shard", "--progress"],
         positional: &[],
     },
-    Cmd { words: &["report"], inputs: true, flags: &["--output", "--runs", "--jobs"], positional: &[] },
+    Cmd { words: &["report"], inputs: true, flags: &["--output", "--runs", "--jobs", "--progress"], positional: &[] },
     Cmd { words: &["plot", "timeline"], inputs: true, flags: &["--output"], positional: &[] },
     Cmd {
         words: &["plot", "cdf"],
         inputs: true,
-        flags: &["--output", "--runs", "--jobs", "--milestone"],
+        flags: &["--output", "--runs", "--jobs", "--milestone", "--progress"],
         positional: &[],
     },
     Cmd {
         words: &["plot", "graph"],
         inputs: true,
-        flags: &["--output", "--runs", "--jobs", "--milestone"],
+        flags: &["--output", "--runs", "--jobs", "--milestone", "--progress"],
         positional: &[],
     },
     Cmd {
@@ -158,6 +159,8 @@ pub fn values(flag: &str) -> &'static [&'static str] {
         "--seed" => &["1", "23", "0", "18446744073709551615", "18446744073709551616", "-1"],
         "--until" => &["20s", "1s", "0s", "250ms", "1m30s", "-1s", "1d"],
         "--rollout-timeout" => &["60s", "2m", "0s", "-1s"],
+        "--max-events" => &["200000", "1", "100", "0", "-1", "18446744073709551616", "1e6"],
+        "--progress" => &["auto", "always", "never", "sometimes"],
         "--delete" => &[
             "pod/web@10s",
             "pod/web@10s,grace-period=5",
@@ -251,7 +254,7 @@ fn every_flag_of_the_help_is_fuzzed() {
                 continue;
             }
             let flag: String = line[at..].chars().take_while(|c| *c == '-' || c.is_ascii_lowercase()).collect();
-            if flag == "--help" || flag == "--max-events" {
+            if flag == "--help" {
                 continue;
             }
             let listed = cmd.flags.contains(&flag.as_str()) || (cmd.inputs && INPUT_FLAGS.contains(&flag.as_str()));

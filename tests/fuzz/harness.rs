@@ -1,11 +1,12 @@
 //! Running the `podsim` binary on one fuzz case, bounded in time and memory,
 //! and judging its outcome.
 //!
-//! Each test thread writes its inputs to one directory of its own, which
+//! Each test thread writes its inputs to one directory of its own (under
+//! `$CARGO_TARGET_TMPDIR/fuzz-work`), which
 //! every case empties first and the thread removes when it ends, so 100,000
 //! cases leave no files behind. A failing case's files are copied to
-//! `$CARGO_TARGET_TMPDIR/fuzz-failures/KIND/` and the message gives the
-//! command that reproduces it there.
+//! `$CARGO_TARGET_TMPDIR/fuzz-failures/KIND/` (or under `$PODSIM_FUZZ_OUT`)
+//! and the message gives the command that reproduces it there.
 
 use std::cell::RefCell;
 use std::ffi::OsString;
@@ -15,7 +16,6 @@ use std::os::unix::ffi::OsStringExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_podsim");
@@ -37,6 +37,11 @@ fn timeout() -> Duration {
     Duration::from_secs(std::env::var("PODSIM_FUZZ_TIMEOUT").ok().and_then(|v| v.parse().ok()).unwrap_or(default))
 }
 
+/// Where failures and counts are kept: `$PODSIM_FUZZ_OUT`, else the target's temp dir.
+pub fn out_dir() -> PathBuf {
+    std::env::var_os("PODSIM_FUZZ_OUT").map_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")), PathBuf::from)
+}
+
 /// `PODSIM_FUZZ_SURVEY=1`: failures are counted by shape in the stats file
 /// (with the first report of each) instead of failing the test, to collect
 /// every kind of finding in one run.
@@ -44,17 +49,11 @@ fn survey() -> bool {
     std::env::var_os("PODSIM_FUZZ_SURVEY").is_some_and(|v| v == "1")
 }
 
-/// `--max-events N` when this build of podsim has the flag (its simulating
-/// commands stop a run at that many events), so that a valid mutated input
-/// cannot simulate for long; else nothing, and `--until` alone bounds it.
-pub fn budget() -> &'static [&'static str] {
-    static HAS: OnceLock<bool> = OnceLock::new();
-    let has = *HAS.get_or_init(|| {
-        let out = Command::new(BIN).args(["run", "--help"]).output().expect("run podsim --help");
-        String::from_utf8_lossy(&out.stdout).contains("--max-events")
-    });
-    if has { &["--max-events", "200000"] } else { &[] }
-}
+/// The event budget of every simulating case: a valid mutated input (a
+/// scenario of a day, a client every millisecond) stops at 200,000 events
+/// (exit 2, "reached its budget of N events at simulated time T") instead of
+/// running for minutes.
+pub const BUDGET: [&str; 2] = ["--max-events", "200000"];
 
 /// This thread's input directory.
 struct WorkDir(PathBuf);
@@ -77,7 +76,7 @@ pub fn fresh_dir() -> PathBuf {
             .get_or_insert_with(|| {
                 let name = format!("podsim-fuzz-{}-{:?}", std::process::id(), std::thread::current().id());
                 let name: String = name.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
-                WorkDir(std::env::temp_dir().join(name))
+                WorkDir(out_dir().join("fuzz-work").join(name))
             })
             .0
             .clone();
@@ -165,7 +164,7 @@ impl Case {
 
     /// What failed, the command to reproduce it and the inputs.
     fn report(&self, why: &str, out: &Outcome, to: &str) -> String {
-        let keep = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fuzz-failures").join(to);
+        let keep = out_dir().join("fuzz-failures").join(to);
         let _ = fs::remove_dir_all(&keep);
         let _ = fs::create_dir_all(&keep);
         let mut text = format!(
@@ -288,9 +287,14 @@ pub fn run(dir: &Path, args: &[OsString]) -> Outcome {
 /// file or a flag. Ok says how it ended, for the counts.
 fn judge(out: &Outcome, case: &Case) -> Result<&'static str, String> {
     match failure(out, case) {
-        Err(why) if super::allowed::known_finding(&why, &out.stderr) => Ok("known finding"),
+        Err(why) if known(&why, out, case) => Ok("known finding"),
         other => other,
     }
+}
+
+fn known(why: &str, out: &Outcome, case: &Case) -> bool {
+    let inputs: Vec<Vec<u8>> = case.inputs.iter().map(|(_, p)| fs::read(p).unwrap_or_default()).collect();
+    super::allowed::known_finding(why, &out.stderr, &inputs)
 }
 
 fn failure(out: &Outcome, case: &Case) -> Result<&'static str, String> {
@@ -330,9 +334,21 @@ fn names_file_or_flag(stderr: &str, case: &Case) -> bool {
     for (i, a) in case.args.iter().enumerate() {
         let a = a.to_string_lossy();
         let value = i > 0 && case.args[i - 1].to_string_lossy().starts_with('-');
+        // A path or a flag's value as given (quoted, when it may be short or empty).
         if (value || a.contains('/')) && a.trim().len() >= 2 && stderr.contains(&*a) {
             return true;
         }
+        if value && (stderr.contains(&format!("\"{a}\"")) || stderr.contains(&format!("error: {a}:"))) {
+            return true;
+        }
+        // `-f -`: the standard input, which podsim calls STDIN.
+        if value && a == "-" && stderr.contains("STDIN") {
+            return true;
+        }
+    }
+    // A file another input names (a scenario's manifest): `error: /path…: …`.
+    if stderr.lines().any(|l| l.strip_prefix("error: ").is_some_and(|r| r.starts_with('/') && r.contains(": "))) {
+        return true;
     }
     // A flag: `--` then a letter (clap's `--until <UNTIL>`, podsim's `--kill pod/…:`).
     stderr.as_bytes().windows(3).any(|w| w[0] == b'-' && w[1] == b'-' && w[2].is_ascii_lowercase())

@@ -2,7 +2,7 @@
 //! simulates, with a short `--until` (and `--max-events` when podsim has it)
 //! so that a valid input ends quickly.
 
-use super::harness::{Case, budget};
+use super::harness::{BUDGET, Case};
 use proptest::prelude::*;
 
 #[derive(Clone, Copy, Debug)]
@@ -32,8 +32,9 @@ pub fn sub() -> impl Strategy<Value = Sub> {
     ]
 }
 
-/// `podsim SUB …` with the run inputs `inputs` adds, a 20 s run.
-pub fn command(case: &mut Case, sub: Sub, describe: &str, inputs: impl FnOnce(&mut Case)) {
+/// `podsim SUB …` with the run inputs `inputs` adds, a 20 s run (with
+/// `until` false and an event budget, as long as the inputs say).
+pub fn command(case: &mut Case, sub: Sub, until: bool, describe: &str, inputs: impl FnOnce(&mut Case)) {
     match sub {
         Sub::Run | Sub::Jsonl => case.arg("run"),
         Sub::Get | Sub::Watch => case.args(["get", "pods"]),
@@ -44,7 +45,10 @@ pub fn command(case: &mut Case, sub: Sub, describe: &str, inputs: impl FnOnce(&m
         Sub::Plot => case.args(["plot", "timeline"]),
     };
     inputs(case);
-    case.args(["--until", "20s"]).args(budget().iter().copied());
+    if until {
+        case.args(["--until", "20s"]);
+    }
+    case.args(BUDGET);
     match sub {
         Sub::Jsonl => case.args(["-o", "jsonl"]),
         Sub::Watch => case.arg("-w"),

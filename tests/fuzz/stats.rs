@@ -1,5 +1,5 @@
 //! Per-kind counts of a fuzz run, rewritten after every case to
-//! `$CARGO_TARGET_TMPDIR/fuzz-stats/KIND.txt`: how many cases, their exit
+//! `$CARGO_TARGET_TMPDIR/fuzz-stats/KIND.txt` (or under `$PODSIM_FUZZ_OUT`): how many cases, their exit
 //! codes, the accepted unnamed messages, the time spent and the slowest run.
 
 use std::collections::BTreeMap;
@@ -65,7 +65,7 @@ pub fn record(kind: &'static str, how: &str, elapsed: Duration, command: impl Fn
     for (shape, (n, example)) in &s.failures {
         text.push_str(&format!("\nfailure x{n}: {shape}\n{example}\n"));
     }
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-stats");
+    let dir = super::harness::out_dir().join("fuzz-stats");
     let _ = std::fs::create_dir_all(&dir);
     let _ = std::fs::write(dir.join(format!("{kind}.txt")), text);
 }
