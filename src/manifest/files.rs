@@ -30,7 +30,9 @@ pub fn read_filenames(paths: &[PathBuf], recursive: bool, stdin: &mut dyn Read) 
             continue;
         }
         let Ok(meta) = std::fs::metadata(path) else {
-            problems.push(Problem::error(format!("the path {:?} does not exist", path.display().to_string())));
+            // kubectl's words; the flag named, as the path may not read as given (escaped).
+            let message = format!("the path {:?} does not exist", path.display().to_string());
+            problems.push(Problem::error(message).field("--filename"));
             continue;
         };
         if !meta.is_dir() {

@@ -250,7 +250,7 @@ pub fn glob(pattern: &str, s: &str) -> bool {
         Some((head, tail)) => {
             let Some(rest) = s.strip_prefix(head) else { return false };
             (0..=rest.len())
-                .take_while(|&i| !rest[..i].contains('/'))
+                .take_while(|&i| !rest.is_char_boundary(i) || !rest[..i].contains('/'))
                 .any(|i| rest.is_char_boundary(i) && glob(tail, &rest[i..]))
         }
     }
@@ -269,6 +269,9 @@ mod tests {
         assert!(!glob("pod/web@rev2#*", "pod/web@rev1#1"));
         assert!(glob("svc/web", "svc/web"));
         assert!(!glob("svc/web", "svc/web2"));
+        // A name with multi-byte characters (a node's, in a DaemonSet pod's name).
+        assert!(glob("pod/*", "pod/agent@nöde-Ӑ#1"));
+        assert!(!glob("pod/*", "pod/agent@nöde-Ӑ#1/app"));
     }
 }
 

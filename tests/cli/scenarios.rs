@@ -29,7 +29,7 @@ fn missing_manifest_file() {
     let run = podsim(["run", "-f", &missing]);
     assert_bad_input(&run);
     // kubectl's words (cli-runtime's pathNotExistError).
-    assert!(run.stderr.contains(&format!("error: the path {missing:?} does not exist")), "{run:?}");
+    assert!(run.stderr.contains(&format!("error: --filename: the path {missing:?} does not exist")), "{run:?}");
 }
 
 /// `helm template` output on the standard input: a leading `---`, a
