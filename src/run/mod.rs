@@ -71,7 +71,8 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
         Some(path) => Scenario::load(path, &read_file(path)?)?,
         None => Scenario::default(),
     };
-    let mut missing = scenario.missing_paths(inputs.manifests.is_empty(), inputs.app.is_none(), inputs.cluster.is_none());
+    let mut missing =
+        scenario.missing_paths(inputs.manifests.is_empty(), inputs.app.is_none(), inputs.cluster.is_none());
     for (flag, path) in [("--app", &inputs.app), ("--cluster", &inputs.cluster)] {
         if let Some(p) = path.as_ref().filter(|p| std::fs::metadata(p).is_err()) {
             let message = format!("the path {:?} does not exist", p.display().to_string());
