@@ -25,3 +25,22 @@ const LEGIT: &[&str] = &[
 pub fn legit(stderr: &str) -> bool {
     LEGIT.iter().any(|k| stderr.contains(k))
 }
+
+/// Open findings: messages that should name where the bad input is and do
+/// not. They are tolerated so that a deep run goes on past them;
+/// `PODSIM_FUZZ_STRICT=1` makes them fail.
+const FINDINGS: &[&str] = &[
+    // F3, its last case: a scenario's `app` or `cluster` naming a directory is reported
+    // without the scenario's file and line: `error: cannot read /work/fuzz/models/: Is a
+    // directory (os error 21)` (a path that does not exist is located since 60d9cbf).
+    "Is a directory (os error 21)",
+    // F13: check of a recorded pod whose terminationGracePeriodSeconds is i64::MAX: `2 +
+    // kill_grace(p)` overflows (a panic in a debug build, a wrap in a release one).
+    "panicked at src/invariants/pod.rs",
+];
+
+/// The message is an open finding (and the run is not strict).
+pub fn known_finding(stderr: &str) -> bool {
+    let strict = std::env::var_os("PODSIM_FUZZ_STRICT").is_some_and(|v| v == "1");
+    !strict && FINDINGS.iter().any(|k| stderr.contains(k))
+}

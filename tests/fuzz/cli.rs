@@ -71,7 +71,10 @@ fn value(case: &mut Case, flag: &str, pick: &Index, edit: &Option<WordEdit>, s: 
     let vals = values(flag);
     let v = resolve(case, vals[pick.index(vals.len())], s);
     let v = match edit {
-        Some(e) => OsString::from_vec(words::apply(&v.to_string_lossy(), e)),
+        // NUL as the case passes it (an argument cannot hold one).
+        Some(e) => OsString::from_vec(
+            words::apply(&v.to_string_lossy(), e).iter().map(|&b| if b == 0 { b'0' } else { b }).collect(),
+        ),
         None => v,
     };
     // check's --runs stops at 100,000; the others take any u32.

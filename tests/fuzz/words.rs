@@ -218,8 +218,11 @@ pub fn apply(s: &str, e: &WordEdit) -> Vec<u8> {
                 t.swap(i, i + 1);
             }
             WordOp::Repeat(i, n) if !t.is_empty() => {
+                // Repeats of repeats stay under the limit of one argument (a
+                // 5,000-fold repeat of one once asked the harness for 1.25 TB).
                 let i = at(i, t.len());
-                t[i] = t[i].repeat(*n as usize);
+                let n = (*n as usize).min(MAX_LEN / t[i].len().max(1));
+                t[i] = t[i].repeat(n);
             }
             _ => {}
         }
@@ -232,6 +235,12 @@ pub fn apply(s: &str, e: &WordEdit) -> Vec<u8> {
 
 /// The longest mutated string: room under the kernel's limit of one argument.
 const MAX_LEN: usize = 100_000;
+
+#[test]
+fn repeats_stay_under_the_argument_limit() {
+    let e = WordEdit { words: vec![WordOp::Repeat(0, 5_000); 3], bytes: Vec::new() };
+    assert!(apply("0123456789", &e).len() <= MAX_LEN);
+}
 
 #[test]
 fn tokens_rejoin_to_the_string() {
