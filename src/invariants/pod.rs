@@ -131,8 +131,9 @@ impl PodState {
             crate::observe::When::Unknown => None,
         };
         let latest = seen.or_else(|| latest_timestamp(p));
-        let lag = 2 + kill_grace(p);
-        let settled = |since: Option<i64>| matches!((since, latest), (Some(r), Some(l)) if l >= r + lag);
+        // Saturating: a recorded grace may be as large as i64 allows.
+        let lag = kill_grace(p).saturating_add(2);
+        let settled = |since: Option<i64>| matches!((since, latest), (Some(r), Some(l)) if l >= r.saturating_add(lag));
         let unmet: Vec<&str> = gates
             .iter()
             .copied()

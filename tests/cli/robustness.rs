@@ -68,3 +68,18 @@ fn a_bad_gate_condition_is_located() {
         "{run:?}"
     );
 }
+
+/// A recorded pod whose grace is as large as an int64 holds overflowed the
+/// readiness-gate rule's lag (`2 + grace`: a debug build's panic).
+#[test]
+fn a_recorded_grace_of_int64_max_is_checked() {
+    let dir = TempDir::new("huge-grace");
+    let pod = std::fs::read_to_string("tests/traces/006-happy-path-nginx-containerd-describe-and-yaml/pod.yaml")
+        .expect("the recording");
+    let huge =
+        pod.replacen("terminationGracePeriodSeconds: 30", "terminationGracePeriodSeconds: 9223372036854775807", 1);
+    assert_ne!(huge, pod);
+    let run = podsim(["check", &dir.write("pod.yaml", &huge)]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("holds     phase-consistent"), "{run:?}");
+}

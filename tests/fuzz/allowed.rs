@@ -34,9 +34,6 @@ const FINDINGS: &[&str] = &[
     // without the scenario's file and line: `error: cannot read /work/fuzz/models/: Is a
     // directory (os error 21)` (a path that does not exist is located since 60d9cbf).
     "Is a directory (os error 21)",
-    // F13: check of a recorded pod whose terminationGracePeriodSeconds is i64::MAX: `2 +
-    // kill_grace(p)` overflows (a panic in a debug build, a wrap in a release one).
-    "panicked at src/invariants/pod.rs",
 ];
 
 /// The message is an open finding (and the run is not strict).
