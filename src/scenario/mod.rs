@@ -141,14 +141,21 @@ impl Scenario {
         }
         named.extend(self.app.iter().filter(|_| app).map(|p| ("app".to_string(), p)));
         named.extend(self.cluster.iter().filter(|_| cluster).map(|p| ("cluster".to_string(), p)));
-        let missing = named.into_iter().filter(|(_, p)| std::fs::metadata(p).is_err());
-        missing
-            .map(|(field, p)| {
-                let message = format!(
-                    "the path {:?} does not exist (a path in a scenario is relative to the scenario's directory)",
-                    p.display().to_string()
-                );
-                doc.problem(&field, message)
+        named
+            .into_iter()
+            .filter_map(|(field, p)| {
+                let shown = format!("{:?}", p.display().to_string());
+                let message = match std::fs::metadata(p) {
+                    Err(_) => format!(
+                        "the path {shown} does not exist (a path in a scenario is relative to the scenario's directory)"
+                    ),
+                    // `manifests` may name a directory (every file in it is read); `app` and `cluster` are one file each.
+                    Ok(m) if m.is_dir() && !field.starts_with("manifests") => {
+                        format!("the path {shown} is a directory: `{field}` names one file")
+                    }
+                    Ok(_) => return None,
+                };
+                Some(doc.problem(&field, message))
             })
             .collect()
     }

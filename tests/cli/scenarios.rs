@@ -137,6 +137,28 @@ fn a_rendered_chart_runs_from_the_standard_input() {
     assert!(run.stdout.contains("Available=True MinimumReplicasAvailable"), "{run:?}");
 }
 
+/// A scenario's `app` or `cluster` naming a directory is located at its
+/// field (fuzz finding F3): each names one file, while `manifests` may name
+/// a directory whose files are all read.
+#[test]
+fn a_scenario_app_or_cluster_naming_a_directory_is_located() {
+    let dir = TempDir::new("scenario-dirs");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let s = dir.write(
+        "s.yaml",
+        &format!("manifests: [{root}/models/manifests/c28-probe.yaml]\napp: {root}/models\ncluster: {root}/models/\n"),
+    );
+    let run = podsim(["run", &s]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert!(!run.stderr.contains("Is a directory"), "{run:?}");
+    for (line, field, path) in [(2, "app", format!("{root}/models")), (3, "cluster", format!("{root}/models/"))] {
+        let said = format!("{s}:{line}:");
+        assert!(run.stderr.contains(&said), "{said}\n{run:?}");
+        let said = format!("{field}: the path {path:?} is a directory: `{field}` names one file");
+        assert!(run.stderr.contains(&said), "{said}\n{run:?}");
+    }
+}
+
 /// A path a scenario names that does not exist is located at its field,
 /// the same words for manifests, app and cluster.
 #[test]
