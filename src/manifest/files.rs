@@ -5,7 +5,7 @@
 //! whatever its extension.
 
 use crate::error::{Error, Problem, SourceFile};
-use std::io::Read;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -14,6 +14,11 @@ pub const STDIN: &str = "STDIN";
 
 /// `FileExtensions`.
 const EXTENSIONS: [&str; 3] = ["json", "yaml", "yml"];
+
+/// The most entries one `-f` directory's walk visits: a repository's
+/// manifests are thousands at most, while `-f / -R` would walk the whole
+/// filesystem (podsim's bound, not kubectl's).
+pub const MAX_WALKED: usize = 100_000;
 
 /// Every file the arguments name, in order; `stdin` is read for `-`.
 pub fn read_filenames(paths: &[PathBuf], recursive: bool, stdin: &mut dyn Read) -> Result<Vec<Arc<SourceFile>>, Error> {
@@ -40,7 +45,25 @@ pub fn read_filenames(paths: &[PathBuf], recursive: bool, stdin: &mut dyn Read) 
             continue;
         }
         let mut found = Vec::new();
-        walk(path, recursive, &mut found)?;
+        let mut left = MAX_WALKED;
+        let walked = walk(path, recursive, &mut left, &mut found).map_err(|(at, e)| {
+            let given = path.display().to_string();
+            let message = format!("cannot read {:?} in the directory {given:?}: {e}", at.display().to_string());
+            Error::input(Problem::error(message).field("--filename"))
+        })?;
+        if !walked {
+            problems.push(
+                Problem::error(format!(
+                    "the directory {:?} holds more than {} entries{}: podsim walks at most that many; \
+                     name the directory of the manifests instead",
+                    path.display().to_string(),
+                    crate::budget::thousands(MAX_WALKED as u64),
+                    if recursive { " with its subdirectories (-R)" } else { "" }
+                ))
+                .field("--filename"),
+            );
+            continue;
+        }
         if found.is_empty() {
             problems.push(Problem::error(format!(
                 "error reading [{}]: recognized file extensions are [.json .yaml .yml]",
@@ -56,24 +79,32 @@ pub fn read_filenames(paths: &[PathBuf], recursive: bool, stdin: &mut dyn Read) 
 
 /// `filepath.Walk` of a directory: its entries in name order, a
 /// subdirectory entered where it falls (only when `recursive`), a file
-/// kept when its extension is one of kubectl's.
-fn walk(dir: &Path, recursive: bool, out: &mut Vec<PathBuf>) -> Result<(), Error> {
-    let io = |source| Error::Io { path: dir.display().to_string(), source };
-    let mut entries: Vec<PathBuf> =
-        std::fs::read_dir(dir).map_err(io)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>().map_err(io)?;
+/// kept when its extension is one of kubectl's. Like Go's Walk it does not
+/// follow a symbolic link to a directory (`/proc/self/root` would loop).
+/// False when the walk met more entries than `left` allows.
+/// An error names the directory it could not read.
+fn walk(dir: &Path, recursive: bool, left: &mut usize, out: &mut Vec<PathBuf>) -> Result<bool, (PathBuf, io::Error)> {
+    let io = |e| (dir.to_path_buf(), e);
+    let mut entries: Vec<PathBuf> = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let Some(fewer) = left.checked_sub(1) else { return Ok(false) };
+        *left = fewer;
+        entries.push(entry.map_err(io)?.path());
+    }
     // Go sorts the names as bytes.
     entries
         .sort_by(|a, b| a.file_name().map(|n| n.as_encoded_bytes()).cmp(&b.file_name().map(|n| n.as_encoded_bytes())));
     for entry in entries {
-        if entry.is_dir() {
-            if recursive {
-                walk(&entry, recursive, out)?;
+        // Walk's lstat: a link is an entry of its own, never a directory.
+        if std::fs::symlink_metadata(&entry).is_ok_and(|m| m.is_dir()) {
+            if recursive && !walk(&entry, recursive, left, out)? {
+                return Ok(false);
             }
         } else if entry.extension().and_then(|e| e.to_str()).is_some_and(|e| EXTENSIONS.contains(&e)) {
             out.push(entry);
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -121,6 +152,27 @@ mod tests {
         std::fs::remove_file(root.join("b-sub/x.yaml")).unwrap();
         let Err(Error::Input(p)) = read_filenames(&[root.join("b-sub")], false, none) else { panic!("empty dir") };
         assert!(p[0].message.ends_with("recognized file extensions are [.json .yaml .yml]"), "{}", p[0].message);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// A link to a directory is not entered (Go's Walk lstats), so a link
+    /// back up does not loop; a link to a manifest is read. A walk past its
+    /// bound of entries stops and says so.
+    #[test]
+    fn a_walk_follows_no_directory_link_and_is_bounded() {
+        let root = std::env::temp_dir().join(format!("podsim-walk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::write(root.join("sub/a.yaml"), "kind: X\n").unwrap();
+        std::os::unix::fs::symlink(&root, root.join("sub/up")).unwrap();
+        std::os::unix::fs::symlink(root.join("sub/a.yaml"), root.join("b.yaml")).unwrap();
+        let mut found = Vec::new();
+        assert!(walk(&root, true, &mut 10, &mut found).unwrap());
+        let strip = |p: &PathBuf| p.strip_prefix(&root).unwrap().display().to_string();
+        assert_eq!(found.iter().map(strip).collect::<Vec<_>>(), ["b.yaml", "sub/a.yaml"]);
+        // Four entries: sub, b.yaml, then sub/a.yaml and sub/up.
+        assert!(walk(&root, true, &mut 4, &mut Vec::new()).unwrap());
+        assert!(!walk(&root, true, &mut 3, &mut Vec::new()).unwrap());
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -83,3 +83,30 @@ fn a_recorded_grace_of_int64_max_is_checked() {
     assert_eq!(run.code, Some(0), "{run:?}");
     assert!(run.stdout.contains("holds     phase-consistent"), "{run:?}");
 }
+
+/// `-f DIR -R` walks like Go's `filepath.Walk`: a link to a directory is not
+/// entered, so a link back up (as `/proc/self/root` is) does not loop; a
+/// directory it cannot read is named with the flag (fuzz: `-f / -R` ran
+/// until killed).
+#[test]
+fn a_recursive_walk_does_not_follow_directory_links() {
+    let dir = TempDir::new("walk-links");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let pod = std::fs::read_to_string(format!("{root}/models/manifests/c28-probe.yaml")).expect("the c28 pod");
+    dir.write("k8s/apps/pod.yaml", &pod);
+    std::os::unix::fs::symlink(dir.path("k8s"), dir.path("k8s/apps/up")).expect("a link up");
+    let run = podsim(["run", "-f", &dir.path("k8s"), "-R", "--until", "5s"]);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(run.stdout.matches("Successfully assigned").count(), 1, "{run:?}");
+
+    let locked = dir.path("k8s/locked");
+    std::fs::create_dir(&locked).expect("a directory");
+    std::fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o000)).expect("chmod");
+    // root reads any directory: the refusal is checked where it holds.
+    if std::fs::read_dir(&locked).is_err() {
+        let run = podsim(["run", "-f", &dir.path("k8s"), "-R", "--until", "5s"]);
+        assert_eq!(run.code, Some(2), "{run:?}");
+        let said = format!("error: --filename: cannot read {locked:?} in the directory {:?}: ", dir.path("k8s"));
+        assert!(run.stderr.contains(&said), "{said}\n{run:?}");
+    }
+}
