@@ -97,14 +97,44 @@ where
     Ok(())
 }
 
-/// `text` cut with `…` to fit in `width` pixels.
+/// `text` cut with `…` to fit in `width` pixels: its longest prefix that
+/// fits with the `…`. A prefix only widens as it grows, so the search
+/// gallops from the start then bisects: a label costs a few measures of
+/// prefixes about as long as the column, however long the name.
 fn fit(text: &str, size: f64, width: i32) -> String {
     if font::width(text, size) <= width {
         return text.to_string();
     }
-    let mut out: String = text.to_string();
-    while !out.is_empty() && font::width(&format!("{out}…"), size) > width {
-        out.pop();
+    // Where each prefix ends: `ends[k]` is the byte length of the first k characters.
+    let ends: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+    let fits = |chars: usize| font::width(&format!("{}…", &text[..ends[chars]]), size) <= width;
+    // Invariant: a prefix of `lo` characters fits (none at all is the floor);
+    // one of `hi` does not (the whole text does not).
+    let whole = ends.len() - 1;
+    let (mut lo, mut hi) = (0, 1.min(whole));
+    while hi < whole && fits(hi) {
+        (lo, hi) = (hi, (hi * 2).min(whole));
     }
-    format!("{out}…")
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) { lo = mid } else { hi = mid }
+    }
+    format!("{}…", &text[..ends[lo]])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The longest prefix that fits with its `…`, whatever the length.
+    #[test]
+    fn fit_keeps_the_longest_prefix_that_fits() {
+        assert_eq!(fit("pod/web", 12.0, 500), "pod/web");
+        let cut = fit("pod/web-5d8f7c9b4-x2x7q", 12.0, font::width("pod/web-5d8…", 12.0));
+        assert_eq!(cut, "pod/web-5d8…");
+        assert_eq!(fit("pod/web", 12.0, 0), "…");
+        assert_eq!(fit("", 12.0, -5), "…");
+        let long = "x".repeat(100_000);
+        assert_eq!(fit(&long, 12.0, font::width("xxxx…", 12.0)), "xxxx…");
+    }
 }
