@@ -41,14 +41,36 @@ struct Line<'a, W: Write> {
 
 impl<W: Write> Line<'_, W> {
     fn write(&mut self, t: SimTime, kind: &str, fields: &[(&str, serde_json::Value)]) -> io::Result<()> {
+        self.fields(t, kind, fields)?;
+        writeln!(self.out, "}}")
+    }
+
+    /// `write`, with one more field serialized as it is (not through a `Value`).
+    fn write_with(
+        &mut self,
+        t: SimTime,
+        kind: &str,
+        fields: &[(&str, serde_json::Value)],
+        last: &str,
+        value: &impl Serialize,
+    ) -> io::Result<()> {
+        self.fields(t, kind, fields)?;
+        write!(self.out, ",\"{last}\":")?;
+        serde_json::to_writer(&mut *self.out, value)?;
+        writeln!(self.out, "}}")
+    }
+
+    /// A line's start, `t`, `type` and `fields`, left open.
+    fn fields(&mut self, t: SimTime, kind: &str, fields: &[(&str, serde_json::Value)]) -> io::Result<()> {
         let ms = t.as_millis();
         write!(self.out, "{{\"t\":{}.{:03},\"type\":\"{kind}\"", ms / 1000, ms % 1000)?;
         for (k, v) in fields {
             write!(self.out, ",\"{k}\":")?;
             serde_json::to_writer(&mut *self.out, v)?;
         }
-        writeln!(self.out, "}}")
+        Ok(())
     }
+
     /// A row of the table that says what `kubectl get` prints (KUBECTL_GET).
     fn kubectl_get(&mut self, t: SimTime, object: &str, namespace: &str, what: &str, why: &str) -> io::Result<()> {
         use serde_json::json;
@@ -145,7 +167,13 @@ pub fn write<W: Write>(trace: &Trace, header: &Header, clock: &Clock, out: &mut 
             Record::Pdb { kind, pdb } => line.object(e.t, kind.as_str(), &super::render_disruption::pdb(pdb, clock))?,
             Record::Node { kind, node } => line.object(e.t, kind.as_str(), &render::node(node, clock))?,
             Record::Event(ev) => line.object(e.t, "EVENT", &render::event(ev, clock))?,
-            Record::ProxySync(p) => line.write(e.t, "PROXY", &render_network::proxy_fields(p))?,
+            Record::ProxySync(p) => line.write_with(
+                e.t,
+                "PROXY",
+                &render_network::proxy_fields(p),
+                "rules",
+                &render_network::ProxyRules(p),
+            )?,
             Record::Request(r) => line.write(e.t, "REQUEST", &render_network::request_fields(r))?,
             Record::Probe(p) => line.write(
                 e.t,

@@ -4,13 +4,15 @@ use super::render::Clock;
 use crate::api::endpointslice::ApiSlice;
 use crate::api::service::ApiService;
 use crate::client::{Outcome, RequestRecord};
-use crate::proxy::{Action, ProxySync};
+use crate::proxy::{Action, ProxyEndpoint, ProxySync};
 use crate::time::SimTime;
 use k8s_openapi::api::core::v1 as core;
 use k8s_openapi::api::discovery::v1 as discovery;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
+use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The Service object: the manifest, defaulted, with its cluster IP.
 pub fn service(s: &ApiService, clock: &Clock) -> core::Service {
@@ -110,38 +112,75 @@ fn secs(t: SimTime) -> Value {
 
 /// A `PROXY` line: one sync and every rule it committed.
 pub fn proxy_fields(p: &ProxySync) -> Vec<(&'static str, Value)> {
-    let services: Vec<Value> = p
-        .rules
-        .iter()
-        .map(|((ip, port), r)| {
-            let (action, eps) = match &r.action {
-                Action::Forward(eps) => ("forward", eps.as_slice()),
-                Action::Reject => ("reject", &[][..]),
-                Action::Drop => ("drop", &[][..]),
-            };
-            let endpoints: Vec<Value> = eps
-                .iter()
-                .map(|e| {
-                    json!({
-                        "endpoint": e.key(),
-                        "pod": e.target.as_ref().map(|t| t.name.to_string()),
-                        "ready": e.ready,
-                        "serving": e.serving,
-                        "terminating": e.terminating,
-                        "local": e.local,
-                    })
-                })
-                .collect();
-            json!({"service": r.name, "clusterIP": ip.to_string(), "port": port, "action": action, "endpoints": endpoints})
-        })
-        .collect();
     vec![
         ("node", json!(p.node)),
         ("started", secs(p.started)),
         ("full", json!(p.full)),
         ("endpoints", json!(p.endpoints)),
-        ("rules", Value::Array(services)),
     ]
+}
+
+/// The `rules` of a `PROXY` line, serialized from the sync as it is: a
+/// node's rules hold every endpoint of every Service (1,000 on
+/// rollout-1000), too many to build as JSON values first. Fields in the
+/// order of a JSON map's (sorted) keys, as the line always had them.
+pub struct ProxyRules<'a>(pub &'a ProxySync);
+
+impl Serialize for ProxyRules<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.rules.iter().map(|((ip, port), r)| {
+            let (action, endpoints) = match &r.action {
+                Action::Forward(eps) => ("forward", eps.as_slice()),
+                Action::Reject => ("reject", &[][..]),
+                Action::Drop => ("drop", &[][..]),
+            };
+            RuleLine { action, cluster_ip: *ip, endpoints: Endpoints(endpoints), port: *port, service: &r.name }
+        }))
+    }
+}
+
+#[derive(Serialize)]
+struct RuleLine<'a> {
+    action: &'static str,
+    #[serde(rename = "clusterIP")]
+    cluster_ip: std::net::Ipv4Addr,
+    endpoints: Endpoints<'a>,
+    port: u16,
+    service: &'a str,
+}
+
+struct Endpoints<'a>(&'a [Arc<ProxyEndpoint>]);
+
+impl Serialize for Endpoints<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|e| EndpointLine {
+            endpoint: Key(e),
+            local: e.local,
+            pod: e.target.as_ref().map(|t| &*t.name),
+            ready: e.ready,
+            serving: e.serving,
+            terminating: e.terminating,
+        }))
+    }
+}
+
+#[derive(Serialize)]
+struct EndpointLine<'a> {
+    endpoint: Key<'a>,
+    local: bool,
+    pod: Option<&'a str>,
+    ready: bool,
+    serving: bool,
+    terminating: bool,
+}
+
+/// `ProxyEndpoint::key`, written without a String of its own.
+struct Key<'a>(&'a ProxyEndpoint);
+
+impl Serialize for Key<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("{}:{}", self.0.ip, self.0.port))
+    }
 }
 
 /// A `REQUEST` line: who sent what, where it went, what came back.

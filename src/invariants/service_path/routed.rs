@@ -10,7 +10,7 @@ use crate::proxy::{Action, Rules};
 use crate::time::SimTime;
 use crate::trace::Trace;
 use crate::trace::record::Record;
-use foldhash::{HashMap, HashMapExt};
+use foldhash::{HashMap, HashMapExt, HashSet};
 use std::net::Ipv4Addr;
 use std::sync::Arc;
 
@@ -23,6 +23,7 @@ pub fn judge(trace: &Trace) -> Tally {
     let mut targets: HashMap<String, (Ipv4Addr, u16)> = HashMap::new();
     let mut commits: HashMap<Arc<str>, Commits> = HashMap::new();
     let empty = Arc::new(Rules::new());
+    let mut listed = Listed::default();
     for (i, e) in trace.entries.iter().enumerate() {
         match &e.record {
             Record::Service { svc, .. } => {
@@ -44,7 +45,8 @@ pub fn judge(trace: &Trace) -> Tally {
                 let same = mine[before..].iter().take_while(|(at, ..)| *at == r.sent);
                 let last = before.checked_sub(1).map(|j| (mine[j].1, &mine[j].2));
                 let in_force = last.map_or(&empty, |(_, rules)| rules);
-                if std::iter::once(in_force).chain(same.map(|c| &c.2)).any(|rules| allows(rules, *key, r)) {
+                if std::iter::once(in_force).chain(same.map(|c| &c.2)).any(|rules| allows(rules, *key, r, &mut listed))
+                {
                     t.hold();
                     continue;
                 }
@@ -67,7 +69,7 @@ pub fn judge(trace: &Trace) -> Tally {
 }
 
 /// Whether `rules` give the request's route.
-fn allows(rules: &Rules, key: (Ipv4Addr, u16), r: &RequestRecord) -> bool {
+fn allows(rules: &Arc<Rules>, key: (Ipv4Addr, u16), r: &RequestRecord, listed: &mut Listed) -> bool {
     let rule = rules.get(&key);
     match (&r.outcome, rule.map(|x| &x.action)) {
         (Outcome::Timeout(Silence::NotProgrammed), None) => true,
@@ -78,11 +80,29 @@ fn allows(rules: &Rules, key: (Ipv4Addr, u16), r: &RequestRecord) -> bool {
             | Outcome::Refused(Refusal::NoEndpoints { .. }),
             _,
         ) => false,
-        (_, Some(Action::Forward(eps))) => {
-            let listed = r.endpoint.as_ref().is_some_and(|ep| eps.iter().any(|e| e.has_key(ep)));
+        (_, Some(Action::Forward(_))) => {
+            let listed = r.endpoint.as_ref().is_some_and(|ep| listed.keys(rules, key).contains(&**ep));
             listed && (!r.sticky || rule.is_some_and(|x| x.affinity.is_some()))
         }
         _ => false,
+    }
+}
+
+/// The endpoint keys a commit's rule forwards to, as a set, made once per
+/// (commit, Service port): every request of a run is checked against the
+/// rules in force, which list every endpoint (1,000 on rollout-1000).
+#[derive(Default)]
+struct Listed {
+    sets: HashMap<(*const Rules, (Ipv4Addr, u16)), HashSet<String>>,
+}
+
+impl Listed {
+    /// `rules` outlive the judge (the commits keep them), so their address names them.
+    fn keys(&mut self, rules: &Arc<Rules>, key: (Ipv4Addr, u16)) -> &HashSet<String> {
+        self.sets.entry((Arc::as_ptr(rules), key)).or_insert_with(|| match rules.get(&key).map(|x| &x.action) {
+            Some(Action::Forward(eps)) => eps.iter().map(|e| e.key()).collect(),
+            _ => HashSet::default(),
+        })
     }
 }
 
