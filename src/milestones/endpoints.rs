@@ -75,7 +75,13 @@ impl Endpoints {
             if before.is_none() {
                 found.first(subject, format_args!("endpoint_added({pod})"), t);
             }
-            for (on, event) in [(c.ready, "ready"), (c.serving, "serving"), (c.terminating, "terminating")] {
+            // A condition already on in the last view was offered then: offering it again is a no-op.
+            let was = before.copied().unwrap_or_default();
+            for (on, event) in [
+                (c.ready && !was.ready, "ready"),
+                (c.serving && !was.serving, "serving"),
+                (c.terminating && !was.terminating, "terminating"),
+            ] {
                 if on {
                     found.first(subject, format_args!("endpoint_{event}({pod})"), t);
                 }
