@@ -7,6 +7,13 @@ use crate::budget::Exhausted;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
+/// `A–B`, the seeds of `runs` runs from `first` (one seed for none, as a
+/// header of zero runs still names where the sweep starts); `check_seeds`
+/// in the CLI keeps `B` within 64 bits.
+pub fn seed_range(first: u64, runs: u64) -> String {
+    format!("{first}–{}", first.saturating_add(runs.max(1) - 1))
+}
+
 /// What a caller hands a sweep besides its inputs.
 #[derive(Clone, Copy)]
 pub struct Control<'a> {

@@ -4,7 +4,7 @@ use super::args::{CdfArgs, GraphArgs, Picture, PlotArgs, PlotInputs, Sweep, Time
 use super::predict::ignored_rollout_timeout;
 use super::problems;
 use super::run::inputs as run_inputs;
-use super::sweeping::{Progress, STOPPED, check_runs, check_seeds, say_stopped, stoppable};
+use super::sweeping::{Progress, STOPPED, check_runs, say_stopped, stoppable};
 use super::words;
 use crate::plot::{Format, cdf, graph, save, timeline};
 use crate::predict::{Runs, in_telling_order, predict, run_all};
@@ -69,7 +69,7 @@ fn plot_timeline(args: TimelineArgs, stderr: &mut impl Write) -> Result<(), Fail
 
 /// `runs` seeded runs, with a progress bar on a terminal.
 fn many(p: &Prepared, &Sweep { runs, jobs, progress }: &Sweep, stderr: &mut impl Write) -> Result<Runs, Failure> {
-    check_runs(runs).and_then(|_| check_seeds(p.seed, runs)).map_err(Failure::Message)?;
+    check_runs(p.seed, runs).map_err(Failure::Message)?;
     let jobs = super::predict::jobs(jobs, stderr);
     let progress = Progress::new(runs as u64, progress);
     let tick = || progress.inc();
@@ -85,7 +85,7 @@ fn many(p: &Prepared, &Sweep { runs, jobs, progress }: &Sweep, stderr: &mut impl
 
 /// `N runs (seeds A–B)`.
 fn over(p: &Prepared, runs: u32) -> String {
-    format!("{runs} runs (seeds {}–{})", p.seed, p.seed + (runs.max(1) as u64 - 1))
+    format!("{runs} runs (seeds {})", crate::sweep::seed_range(p.seed, runs.into()))
 }
 
 fn plot_cdf(args: CdfArgs, stderr: &mut impl Write) -> Result<(), Failure> {

@@ -3,14 +3,14 @@
 use super::args::{MergeArgs, Orderings, Output, PredictArgs, RunInputs, Selection};
 use super::problems::{self, emit};
 use super::run::inputs;
-use super::sweeping::{Progress, STOPPED, check_runs, check_seeds, say_stopped, stoppable};
+use super::sweeping::{Progress, STOPPED, check_runs, say_stopped, stoppable};
 use super::words;
 use crate::milestones::pattern;
 use crate::predict::MAX_ORDERED;
 use crate::predict::partial::{self, parse_shard, shard_runs};
 use crate::predict::{Prediction, Runs, in_telling_order, predict as analyse, run_all};
 use crate::scenario::read_file;
-use crate::sweep::{Control, Swept};
+use crate::sweep::{Control, Swept, seed_range};
 use crate::time::SimTime;
 use crate::trace::table::pad;
 use serde_json::json;
@@ -32,7 +32,7 @@ pub fn predict(args: PredictArgs) -> ExitCode {
     let Some(prepared) = problems::prepared(&inputs, stderr) else { return ExitCode::from(2) };
     ignored_rollout_timeout(&args.inputs, "a prediction reads milestones, which kubectl does not change", stderr);
     // Checked whole even for a shard: `merge` holds every shard's runs.
-    if let Err(e) = check_runs(args.runs).and_then(|_| check_seeds(prepared.seed, args.runs)) {
+    if let Err(e) = check_runs(prepared.seed, args.runs) {
         problems::fail(stderr, e);
         return ExitCode::from(2);
     }
@@ -174,8 +174,7 @@ fn percent(n: u32, of: u32) -> String {
 pub fn table(p: &Prediction, scenario: &str, orderings: Orderings) -> String {
     let (always, varies) = sections(orderings);
     let mut out = String::new();
-    let last = p.first_seed + (p.runs.max(1) as u64 - 1);
-    let _ = writeln!(out, "{scenario}: {} runs, seeds {}–{last}\n", p.runs, p.first_seed);
+    let _ = writeln!(out, "{scenario}: {} runs, seeds {}\n", p.runs, seed_range(p.first_seed, p.runs.into()));
     let w = p.names.iter().map(|n| n.len()).max().unwrap_or(9).max(9);
     let _ = writeln!(
         out,

@@ -4,7 +4,7 @@ use super::args::ReportArgs;
 use super::predict::jobs;
 use super::problems;
 use super::run::inputs;
-use super::sweeping::{Progress, STOPPED, check_runs, check_seeds, say_stopped, stoppable};
+use super::sweeping::{Progress, STOPPED, check_runs, say_stopped, stoppable};
 use crate::predict::{predict, run_all};
 use crate::report::{Page, RunPart, SweepPart, seeds};
 use crate::run::{Prepared, add_rollout_status, simulate};
@@ -38,7 +38,7 @@ pub fn report(args: ReportArgs) -> ExitCode {
     let sweep = match args.runs {
         None => None,
         Some(n) => {
-            if let Err(e) = check_runs(n).and_then(|_| check_seeds(p.seed, n)) {
+            if let Err(e) = check_runs(p.seed, n) {
                 problems::fail(stderr, e);
                 return ExitCode::from(2);
             }

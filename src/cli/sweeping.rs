@@ -36,10 +36,11 @@ pub fn stoppable() -> &'static AtomicBool {
     &STOP
 }
 
-/// `--runs N` of a prediction, checked before anything is allocated for it.
-pub fn check_runs(runs: u32) -> Result<(), String> {
+/// `--runs N` of a prediction from seed `first`, checked before anything
+/// is allocated for it: at most `MAX_RUNS`, every seed within 64 bits.
+pub fn check_runs(first: u64, runs: u32) -> Result<(), String> {
     match runs <= MAX_RUNS {
-        true => Ok(()),
+        true => check_seeds(first, runs),
         false => Err(format!("--runs {runs}: {}", too_many_runs())),
     }
 }
@@ -176,7 +177,7 @@ fn human(secs: f64) -> String {
 pub fn say_stopped(done: u32, total: u32, first_seed: u64, what: &str, stderr: &mut impl Write) {
     let seeds = match done {
         0 => String::from("no run finished"),
-        _ => format!("seeds {}–{}", first_seed, first_seed + (u64::from(done) - 1)),
+        _ => format!("seeds {}", crate::sweep::seed_range(first_seed, done.into())),
     };
     problems::warn(
         stderr,

@@ -196,7 +196,7 @@ impl Context<'_> {
 
     fn report(&self, p: &Property, o: &Outcome) -> String {
         let mut out = String::new();
-        let seeds = |runs: u32| format!("seeds {}–{}", self.first_seed, self.first_seed + (runs.max(1) as u64 - 1));
+        let seeds = |runs: u32| format!("seeds {}", crate::sweep::seed_range(self.first_seed, runs.into()));
         match o {
             Outcome::Holds { runs, witness } => {
                 let _ = writeln!(out, "{}{}", self.verdict(Style::Pass, "HOLDS"), p.text);

@@ -21,8 +21,9 @@ pub fn matches(pattern: &str, name: &str) -> bool {
     rest.is_empty() || pattern.ends_with(ENDS) || rest.starts_with(ENDS)
 }
 
-/// `*` matches any run of characters; everything else itself.
-fn glob(pattern: &str, name: &str) -> bool {
+/// `*` matches any run of characters; everything else itself. Linear:
+/// each part between stars is found once, left to right.
+pub fn glob(pattern: &str, name: &str) -> bool {
     let mut parts = pattern.split('*');
     let first = parts.next().unwrap_or_default();
     let Some(mut rest) = name.strip_prefix(first) else { return false };

@@ -104,11 +104,14 @@ pub fn merge(files: &[(String, String)]) -> Result<Merged, String> {
     for &seed in by_seed.keys() {
         if seed < first_seed || seed >= end {
             let (f, line) = read_at[&seed];
+            let states = match total {
+                0 => "no run".to_string(),
+                _ => format!("seeds {}", crate::sweep::seed_range(first_seed, total.into())),
+            };
             return Err(format!(
-                "{}:{line}: seed {seed} is outside the sweep its header states (seeds {first_seed}–{}): a partial \
-                 result of another sweep, or an edited one",
-                files[f].0,
-                end - 1
+                "{}:{line}: seed {seed} is outside the sweep its header states ({states}): a partial result of \
+                 another sweep, or an edited one",
+                files[f].0
             ));
         }
         if seed > next {
@@ -182,5 +185,14 @@ mod tests {
         assert!(missing.contains("a shard is missing"), "{missing}");
         let twice = [files[0].clone(), files[0].clone()];
         assert!(merge(&twice).unwrap_err().contains("in two partial results"));
+    }
+
+    /// A header of no runs from seed 0 holds no seed: the message says so
+    /// (its last seed was `0 - 1`, wrapping to 2^64 − 1 or panicking).
+    #[test]
+    fn a_seed_under_a_header_of_no_runs_is_outside_it() {
+        let text = write(&runs(0..1), "s.yaml", 0, 0, (0, 1));
+        let said = merge(&[("part".to_string(), text)]).unwrap_err();
+        assert!(said.starts_with("part:2: seed 0 is outside the sweep its header states (no run)"), "{said}");
     }
 }

@@ -33,14 +33,6 @@ impl ProxyEndpoint {
         format!("{}:{}", self.ip, self.port)
     }
 
-    /// Whether `key()` is `key`, without formatting it.
-    pub fn has_key(&self, key: &str) -> bool {
-        let Some(port) = key.strip_prefix(&*self.ip).and_then(|rest| rest.strip_prefix(':')) else { return false };
-        // The digits `{}` writes: no sign, no leading zero.
-        let canonical = port.bytes().all(|b| b.is_ascii_digit()) && (port == "0" || !port.starts_with('0'));
-        canonical && port.parse::<u16>() == Ok(self.port)
-    }
-
     /// The order of the two `key()`s as strings (so `10.244.0.10` comes
     /// before `10.244.0.2`), without formatting them.
     pub fn key_cmp(&self, other: &ProxyEndpoint) -> Ordering {
@@ -275,18 +267,5 @@ mod tests {
             assert_eq!(x.key_cmp(&y), x.key().cmp(&y.key()), "{a}:{pa} vs {b}:{pb}");
             assert_eq!(y.key_cmp(&x), y.key().cmp(&x.key()), "{b}:{pb} vs {a}:{pa}");
         }
-    }
-
-    /// `has_key` is `key() ==` for every string, canonical or not.
-    #[test]
-    fn has_key_is_the_formatted_keys_equality() {
-        let e = ep("10.244.0.1", 80);
-        let keys =
-            ["10.244.0.1:80", "10.244.0.1:080", "10.244.0.1:+80", "10.244.0.1:8", "10.244.0.10:80", "10.244.0.1", ""];
-        for k in keys {
-            assert_eq!(e.has_key(k), e.key() == k, "{k}");
-        }
-        assert!(ep("10.0.0.1", 0).has_key("10.0.0.1:0"));
-        assert!(!ep("10.0.0.1", 0).has_key("10.0.0.1:00"));
     }
 }

@@ -17,8 +17,8 @@ fn secs(t: SimTime) -> String {
 /// The section's HTML; `linked` holds the seeds whose timelines are on the page.
 pub fn section(runs: &Runs, p: &Prediction, ranking: Option<&Ranking>, linked: &[u64]) -> String {
     let mut out = String::new();
-    let last = p.first_seed + (p.runs.max(1) as u64 - 1);
-    let _ = writeln!(out, "<section id=\"prediction\"><h2>Over {} runs (seeds {}–{last})</h2>", p.runs, p.first_seed);
+    let seeds_run = crate::sweep::seed_range(p.first_seed, p.runs.into());
+    let _ = writeln!(out, "<section id=\"prediction\"><h2>Over {} runs (seeds {seeds_run})</h2>", p.runs);
     seeds(&mut out, ranking, linked);
     out.push_str("<h3 id=\"cdf\">When the key steps happen</h3>\n");
     match cdf::choose(&runs.names, &[]) {

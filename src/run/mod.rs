@@ -14,7 +14,7 @@ use crate::manifest::files::read_filenames;
 use crate::manifest::qualified_name_errors;
 use crate::scenario::actions::{Action, NodeFault, OwnerKind, Timed};
 use crate::scenario::traffic::Traffic;
-use crate::scenario::{ActionOrigin, GateController, Scenario, parse_epoch, read_file};
+use crate::scenario::{ActionOrigin, GateController, Scenario, Unreadable, parse_epoch, read_file, unreadable};
 use crate::sim::{Action as SimAction, Applied, NodeId, PodId, PodRef, Scheduled, Setup, World};
 use crate::spec::{BindingMode, ClaimSpec, PodSpec, StorageClass};
 use crate::time::{SimDuration, SimTime};
@@ -74,10 +74,14 @@ pub fn prepare(inputs: &Inputs) -> Result<Prepared, Error> {
     let mut missing =
         scenario.missing_paths(inputs.manifests.is_empty(), inputs.app.is_none(), inputs.cluster.is_none());
     for (flag, path) in [("--app", &inputs.app), ("--cluster", &inputs.cluster)] {
-        if let Some(p) = path.as_ref().filter(|p| std::fs::metadata(p).is_err()) {
-            let message = format!("the path {:?} does not exist", p.display().to_string());
-            missing.push(Problem::error(message).field(flag));
-        }
+        let Some(p) = path else { continue };
+        let shown = format!("{:?}", p.display().to_string());
+        let message = match unreadable(p, true) {
+            None => continue,
+            Some(Unreadable::Missing) => format!("the path {shown} does not exist"),
+            Some(Unreadable::Directory) => format!("the path {shown} is a directory, not a file"),
+        };
+        missing.push(Problem::error(message).field(flag));
     }
     if !missing.is_empty() {
         return Err(Error::Input(missing));

@@ -145,15 +145,12 @@ impl Scenario {
             .into_iter()
             .filter_map(|(field, p)| {
                 let shown = format!("{:?}", p.display().to_string());
-                let message = match std::fs::metadata(p) {
-                    Err(_) => format!(
+                // `manifests` may name a directory (every file in it is read); `app` and `cluster` are one file each.
+                let message = match unreadable(p, !field.starts_with("manifests"))? {
+                    Unreadable::Missing => format!(
                         "the path {shown} does not exist (a path in a scenario is relative to the scenario's directory)"
                     ),
-                    // `manifests` may name a directory (every file in it is read); `app` and `cluster` are one file each.
-                    Ok(m) if m.is_dir() && !field.starts_with("manifests") => {
-                        format!("the path {shown} is a directory: `{field}` names one file")
-                    }
-                    Ok(_) => return None,
+                    Unreadable::Directory => format!("the path {shown} is a directory: `{field}` names one file"),
                 };
                 Some(doc.problem(&field, message))
             })
@@ -279,6 +276,22 @@ fn not_manifests(file: &Arc<SourceFile>) -> Result<(), Error> {
 }
 
 /// Reads a file for podsim, keeping its text for error messages.
+/// Why a path an input names cannot be read as one, found before reading.
+pub enum Unreadable {
+    Missing,
+    /// A directory where one file is read (`app`, `cluster`, `--app`, `--cluster`).
+    Directory,
+}
+
+/// What keeps `path` from being read, if anything; `one_file`: a directory will not do.
+pub fn unreadable(path: &Path, one_file: bool) -> Option<Unreadable> {
+    match std::fs::metadata(path) {
+        Err(_) => Some(Unreadable::Missing),
+        Ok(m) if m.is_dir() && one_file => Some(Unreadable::Directory),
+        Ok(_) => None,
+    }
+}
+
 pub fn read_file(path: &Path) -> Result<Arc<SourceFile>, Error> {
     let name = path.display().to_string();
     let file = open_input(path)?;

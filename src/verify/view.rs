@@ -245,42 +245,17 @@ fn state_key(function: &str) -> &'static str {
 
 /// `*` matches any run of characters other than `/`: so the pattern and
 /// the subject have their `/` at the same places, and each segment is
-/// matched alone, in time linear in its length per star (a pattern of many
-/// stars backtracked exponentially).
+/// matched alone by the milestones' linear glob (a pattern of many stars
+/// once backtracked exponentially).
 pub fn glob(pattern: &str, s: &str) -> bool {
     let (mut p, mut t) = (pattern.split('/'), s.split('/'));
     loop {
         match (p.next(), t.next()) {
             (None, None) => return true,
-            (Some(ps), Some(ts)) if segment(ps, ts) => {}
+            (Some(ps), Some(ts)) if crate::milestones::pattern::glob(ps, ts) => {}
             _ => return false,
         }
     }
-}
-
-/// One segment: the wildcard match that goes back only to the last `*`.
-fn segment(pattern: &str, s: &str) -> bool {
-    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), s.chars().collect());
-    let (mut i, mut j) = (0, 0);
-    // The last star seen, and where the text stood when the star began to match.
-    let mut star: Option<(usize, usize)> = None;
-    while j < t.len() {
-        if i < p.len() && p[i] == '*' {
-            star = Some((i, j));
-            i += 1;
-        } else if i < p.len() && p[i] == t[j] {
-            i += 1;
-            j += 1;
-        } else if let Some((si, sj)) = star {
-            // The star takes one more character; the rest is tried again.
-            star = Some((si, sj + 1));
-            i = si + 1;
-            j = sj + 1;
-        } else {
-            return false;
-        }
-    }
-    p[i..].iter().all(|c| *c == '*')
 }
 
 #[cfg(test)]

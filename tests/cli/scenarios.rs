@@ -139,7 +139,7 @@ fn a_rendered_chart_runs_from_the_standard_input() {
 
 /// A scenario's `app` or `cluster` naming a directory is located at its
 /// field (fuzz finding F3): each names one file, while `manifests` may name
-/// a directory whose files are all read.
+/// a directory whose files are all read; `--app` and `--cluster` likewise.
 #[test]
 fn a_scenario_app_or_cluster_naming_a_directory_is_located() {
     let dir = TempDir::new("scenario-dirs");
@@ -155,6 +155,14 @@ fn a_scenario_app_or_cluster_naming_a_directory_is_located() {
         let said = format!("{s}:{line}:");
         assert!(run.stderr.contains(&said), "{said}\n{run:?}");
         let said = format!("{field}: the path {path:?} is a directory: `{field}` names one file");
+        assert!(run.stderr.contains(&said), "{said}\n{run:?}");
+    }
+    // The same rule for the flags that name one file.
+    let run =
+        podsim(["run", "-f", "models/manifests/c28-probe.yaml", "--app", "models/", "--cluster", "models/clusters"]);
+    assert_eq!(run.code, Some(2), "{run:?}");
+    for (flag, path) in [("--app", "models/"), ("--cluster", "models/clusters")] {
+        let said = format!("error: {flag}: the path {path:?} is a directory, not a file");
         assert!(run.stderr.contains(&said), "{said}\n{run:?}");
     }
 }

@@ -97,7 +97,7 @@ struct Listed {
 }
 
 impl Listed {
-    /// `rules` outlive the judge (the commits keep them), so their address names them.
+    /// The commits hold every `rules` for the whole judgement, so an address names one.
     fn keys(&mut self, rules: &Arc<Rules>, key: (Ipv4Addr, u16)) -> &HashSet<String> {
         self.sets.entry((Arc::as_ptr(rules), key)).or_insert_with(|| match rules.get(&key).map(|x| &x.action) {
             Some(Action::Forward(eps)) => eps.iter().map(|e| e.key()).collect(),
