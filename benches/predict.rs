@@ -1,4 +1,5 @@
-//! Predictions: runs per second of the c28 and bad-rollout scenarios, the
+//! Predictions: runs per second of the c28, bad-rollout and crash-loop
+//! (the SimPy peer's scenario) scenarios, the
 //! ordering analysis (`podsim::predict::predict`) over 10,000 runs'
 //! milestones computed beforehand, and a whole 10,000-run prediction of the
 //! bad rollout on every core. `cargo bench --bench predict`.
@@ -32,9 +33,10 @@ fn runs(p: &Prepared) -> Runs {
 
 fn bench(c: &mut Criterion) {
     let scenarios = [("c28-service", scenario("c28-service")), ("c28-bad-rollout", scenario("c28-bad-rollout"))];
+    let crash_loop = ("crashloop-probes", scenario("crashloop-probes"));
     let mut group = c.benchmark_group("runs");
     group.throughput(Throughput::Elements(1)).measurement_time(Duration::from_secs(10));
-    for (name, p) in &scenarios {
+    for (name, p) in scenarios.iter().chain([&crash_loop]) {
         let until = SimTime::ZERO + p.until;
         let mut seed = 0u64;
         group.bench_function(*name, |b| {

@@ -34,8 +34,16 @@ struct Key {
 }
 
 /// A priority queue of events ordered by (due time, scheduling sequence).
+///
+/// Most events schedule another (a ticker its next tick, a step its next
+/// step): so the key of the event being handled stays at the top of the
+/// heap until the next one is scheduled, which then replaces it with one
+/// sift down, instead of a pop and a push each walking the heap.
 pub struct Queue<E> {
     heap: BinaryHeap<Reverse<Key>>,
+    /// The top of `heap` is the key of the event popped last, still to be
+    /// removed (or replaced by the next event scheduled).
+    spent: bool,
     /// The pending events by slot; a slot is reused once its event is popped.
     slots: Vec<Option<E>>,
     free: Vec<u32>,
@@ -45,7 +53,7 @@ pub struct Queue<E> {
 
 impl<E> Default for Queue<E> {
     fn default() -> Self {
-        Queue { heap: BinaryHeap::new(), slots: Vec::new(), free: Vec::new(), now: SimTime::ZERO, seq: 0 }
+        Queue { heap: BinaryHeap::new(), spent: false, slots: Vec::new(), free: Vec::new(), now: SimTime::ZERO, seq: 0 }
     }
 }
 
@@ -75,7 +83,19 @@ impl<E> Queue<E> {
             }
         };
         let order = (u128::from(at.as_millis()) << 64) | u128::from(self.seq);
-        self.heap.push(Reverse(Key { order, slot }));
+        let key = Reverse(Key { order, slot });
+        match std::mem::take(&mut self.spent) {
+            // Dropping the `PeekMut` sifts the new key down to its place.
+            true => *self.heap.peek_mut().expect("the spent key is at the top") = key,
+            false => self.heap.push(key),
+        }
+    }
+
+    /// Removes the spent key of the event popped last, if no event replaced it.
+    fn drop_spent(&mut self) {
+        if std::mem::take(&mut self.spent) {
+            self.heap.pop();
+        }
     }
 
     /// Schedules `event` after `delay` from now.
@@ -85,19 +105,21 @@ impl<E> Queue<E> {
 
     /// Removes the next event due no later than `until`, advancing time to it.
     pub fn pop_until(&mut self, until: SimTime) -> Option<E> {
+        self.drop_spent();
         let Reverse(next) = *self.heap.peek()?;
         let at = SimTime::from_millis((next.order >> 64) as u64);
         if at > until {
             return None;
         }
-        self.heap.pop();
+        // The key stays at the top until the next event scheduled replaces it.
+        self.spent = true;
         self.now = at;
         self.free.push(next.slot);
         self.slots[next.slot as usize].take()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.heap.len() == usize::from(self.spent)
     }
 }
 
@@ -162,6 +184,44 @@ mod tests {
             }
         }
         assert_eq!(out, vec![(1, "a"), (5, "b1"), (5, "b2"), (5, "b3")]);
+    }
+
+    /// Handlers that schedule none, one or several events, at now or later,
+    /// get them in the contract's order: that of a plain list sorted by
+    /// (due time, scheduling order), whether or not a spent key was replaced.
+    #[test]
+    fn replacing_the_spent_key_keeps_the_order() {
+        let mut q = Queue::default();
+        let mut model: Vec<(u64, u64)> = Vec::new(); // (due ms, scheduling order)
+        let (mut x, mut n) = (7u64, 0u64);
+        let mut next = |m: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        let mut schedule = |q: &mut Queue<u64>, model: &mut Vec<(u64, u64)>, at: u64| {
+            n += 1;
+            q.at(SimTime::from_millis(at), n);
+            model.push((at, n));
+        };
+        for _ in 0..8 {
+            let at = next(50);
+            schedule(&mut q, &mut model, at);
+        }
+        let mut handled = 0;
+        while let Some(e) = q.pop_until(SimTime::from_millis(10_000)) {
+            model.sort();
+            let (at, expected) = model.remove(0);
+            assert_eq!((q.now().as_millis(), e), (at, expected));
+            handled += 1;
+            if handled < 5_000 {
+                for _ in 0..next(3) {
+                    let at = q.now().as_millis() + next(4) * next(30);
+                    schedule(&mut q, &mut model, at);
+                }
+            }
+        }
+        assert!(model.is_empty() && q.is_empty());
+        assert!(handled > 1_000, "{handled} events");
     }
 
     #[test]

@@ -14,10 +14,12 @@ mod node_join;
 mod node_loss;
 mod node_restart;
 mod nodes;
+mod profile;
 mod routes;
 
 pub use crate::ids::{NodeId, PodId};
 pub use disruption::PodRef;
+pub use profile::{Cost, Profile, clock_cost};
 mod scheduling;
 mod services;
 mod statefulsets;

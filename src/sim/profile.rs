@@ -1,0 +1,115 @@
+//! Where one run's time goes, by kind of event: how many of each kind were
+//! handled and how long their handling took, and how long the queue took to
+//! give them (what `cargo bench --bench events` prints).
+
+use super::{Ev, World};
+use crate::kubelet;
+use crate::time::SimTime;
+use crate::trace::Trace;
+use std::collections::HashMap;
+use std::mem::{Discriminant, discriminant};
+use std::time::Instant;
+
+/// The handling of one kind of event in a run.
+#[derive(Clone, Debug)]
+pub struct Cost {
+    /// The message's variant: `Send`, `Kubelet ProbeTick`, ….
+    pub kind: String,
+    pub count: u64,
+    pub nanos: u64,
+}
+
+/// One run's costs: each kind's handling (by total time, largest first), and
+/// the queue's part (popping each event, the loop around the handlers).
+#[derive(Clone, Debug)]
+pub struct Profile {
+    pub kinds: Vec<Cost>,
+    pub queue_nanos: u64,
+    pub events: u64,
+}
+
+type KindKey = (Discriminant<Ev>, Option<Discriminant<kubelet::Ev>>);
+
+/// The variant's name, from its `Debug` text (made once per kind).
+fn kind_name(ev: &Ev) -> String {
+    let name = |text: String| text.split([' ', '(', '{']).next().unwrap_or_default().to_string();
+    match ev {
+        Ev::Kubelet(_, _, k) => format!("Kubelet {}", name(format!("{k:?}"))),
+        _ => name(format!("{ev:?}")),
+    }
+}
+
+impl World {
+    /// Runs until `until` as [`World::run`] does (within the same budgets),
+    /// timing the handling of each event: `Instant::now` between events, its
+    /// own cost (`clock`, measured by the caller) taken off each interval.
+    pub fn run_profiled(mut self, until: SimTime, clock: u64) -> (Trace, Profile) {
+        let mut by_kind: HashMap<KindKey, Cost> = HashMap::new();
+        let (mut queue_nanos, mut events) = (0u64, 0u64);
+        let mut mark = Instant::now();
+        while let Some(ev) = self.q.pop_until(until) {
+            if events == self.max_events {
+                self.stop(super::Limit::Events(self.max_events));
+                break;
+            }
+            events += 1;
+            let popped = Instant::now();
+            queue_nanos += (popped - mark).as_nanos().saturating_sub(clock.into()) as u64;
+            let key = (discriminant(&ev), if let Ev::Kubelet(_, _, k) = &ev { Some(discriminant(k)) } else { None });
+            let cost = by_kind.entry(key).or_insert_with(|| Cost { kind: kind_name(&ev), count: 0, nanos: 0 });
+            let handling = Instant::now();
+            self.dispatch(ev);
+            mark = Instant::now();
+            cost.count += 1;
+            cost.nanos += (mark - handling).as_nanos().saturating_sub(clock.into()) as u64;
+            if self.api.pods().len() as u64 > self.max_pods {
+                self.stop(super::Limit::Pods(self.max_pods));
+                break;
+            }
+        }
+        let mut kinds: Vec<Cost> = by_kind.into_values().collect();
+        kinds.sort_by(|a, b| b.nanos.cmp(&a.nanos).then_with(|| a.kind.cmp(&b.kind)));
+        (self.trace, Profile { kinds, queue_nanos, events })
+    }
+}
+
+/// What one `Instant::now` costs here, in nanoseconds (the least of many
+/// back-to-back pairs), to take off each timed interval.
+pub fn clock_cost() -> u64 {
+    (0..10_000)
+        .map(|_| {
+            let a = Instant::now();
+            (Instant::now() - a).as_nanos() as u64
+        })
+        .min()
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::run::{Inputs, prepare};
+    use crate::sim::World;
+    use crate::time::SimTime;
+    use crate::trace::Keep;
+
+    /// A profiled run is the run: the same records and events, every event
+    /// counted under its kind; each of c28's two kubelets ticks its sync
+    /// loop once a second from a phase within the first second: 40 ticks
+    /// each in 40 s.
+    #[test]
+    fn a_profiled_run_counts_every_event_of_the_same_run() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/scenarios/c28-service.yaml");
+        let p = prepare(&Inputs { scenario: Some(path), ..Inputs::default() }).expect("c28 loads");
+        let until = SimTime::ZERO + p.until;
+        let (trace, events) = World::keeping(&p.setup, 3, Keep::All).run_counting(until);
+        let (profiled, profile) = World::keeping(&p.setup, 3, Keep::All).run_profiled(until, 0);
+        assert_eq!(profiled.entries.len(), trace.entries.len());
+        assert_eq!(profile.events, events);
+        assert_eq!(profile.kinds.iter().map(|k| k.count).sum::<u64>(), events);
+        let count = |kind: &str| profile.kinds.iter().find(|k| k.kind == kind).map_or(0, |k| k.count);
+        assert_eq!(count("Kubelet SyncTick"), 80);
+        assert_eq!(count("Kubelet Housekeeping"), 40);
+        assert_eq!(count("Send"), 30, "two clients, 15 requests each");
+        assert!(profile.kinds.windows(2).all(|w| w[0].nanos >= w[1].nanos));
+    }
+}
