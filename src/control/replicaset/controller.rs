@@ -12,7 +12,7 @@ use super::slow_start::{ReplicaChange, manage_replicas};
 use super::status::{RsPodView, calculate_status, next_availability_check};
 use crate::api::ownership::{OwnerPatch, Patched};
 use crate::api::pod::ApiPod;
-use crate::api::replicaset::{ApiReplicaSet, RsStatus};
+use crate::api::replicaset::{ApiReplicaSet, RsSpec, RsStatus};
 use crate::api::store::{Kind, Watch};
 use crate::cluster::Cluster;
 use crate::control::controller_ref::{Candidate, Claim, ClaimAnswer, claim, selects, wants_orphan};
@@ -189,6 +189,10 @@ pub struct Controller {
     /// Whether a pod's labels match a template, by pod: pod specs and
     /// templates are shared and never change in place.
     template_matches: HashMap<PodId, (Arc<PodTemplate>, bool)>,
+    /// Whether a ReplicaSet's selector selects a pod, by pod, for the pod
+    /// spec and ReplicaSet spec it was worked out for (both shared, never
+    /// changed in place): each sync claims every pod of its ReplicaSet.
+    selector_matches: HashMap<PodId, (Arc<PodSpec>, Arc<RsSpec>, bool)>,
     sets: Informer<ApiReplicaSet>,
     /// The pods each ReplicaSet's sync created or deleted, until seen.
     expectations: Expectations<RsId, PodId>,
@@ -205,6 +209,7 @@ impl Controller {
             by_owner: HashMap::new(),
             orphans: BTreeSet::new(),
             template_matches: HashMap::new(),
+            selector_matches: HashMap::new(),
             sets: Informer::default(),
             expectations: Expectations::default(),
             workers: Workers::new(WorkQueue::controller_default(), WORKERS),
@@ -272,6 +277,7 @@ impl Controller {
                 }
                 self.orphans.remove(&pod.id);
                 self.template_matches.remove(&pod.id);
+                self.selector_matches.remove(&pod.id);
             }
             (Some(o), false) => {
                 self.by_owner.entry(o.uid.clone()).or_default().insert(pod.id);
@@ -354,9 +360,17 @@ impl Controller {
             if !is_active(p) {
                 continue;
             }
+            let matches = match self.selector_matches.get(&p.id) {
+                Some((pod, set, matches)) if Arc::ptr_eq(pod, &p.spec) && Arc::ptr_eq(set, &rs.spec) => *matches,
+                _ => {
+                    let matches = selects(&rs.spec.selector, &p.spec.labels);
+                    self.selector_matches.insert(p.id, (p.spec.clone(), rs.spec.clone(), matches));
+                    matches
+                }
+            };
             let candidate = Candidate {
                 owner: p.spec.owner.as_ref(),
-                matches: selects(&rs.spec.selector, &p.spec.labels),
+                matches,
                 deleting: p.meta.deletion.is_some(),
                 same_namespace: *p.spec.namespace == *rs.spec.namespace,
             };
