@@ -329,6 +329,12 @@ pub struct Kubelet {
     /// The ids of `pods` that are `Some`, in order: `pods` is indexed by the
     /// cluster-wide id, so scanning it cost every node every pod, every second.
     live: BTreeSet<PodId>,
+    /// The pods a sync-loop tick looks at (`getPodsToSync`): each requeue
+    /// time set, by time, and the pods whose spec has an active deadline.
+    /// Entries are dropped lazily (a tick checks each against the pod), so
+    /// these hold every pod that could be due; a tick walked every pod.
+    requeued: BTreeSet<(SimTime, PodId)>,
+    deadlined: BTreeSet<PodId>,
     next_ip: u32,
     /// A global relist is reading the runtime.
     relisting: bool,
@@ -392,6 +398,8 @@ impl Kubelet {
             recorder: Recorder::new(epoch_ns),
             pods: Vec::new(),
             live: BTreeSet::new(),
+            requeued: BTreeSet::new(),
+            deadlined: BTreeSet::new(),
             next_ip: 0,
             relisting: false,
             deferred_relists: Vec::new(),
@@ -461,9 +469,25 @@ impl Kubelet {
             Ev::OnDemandRelist { pod, requested } if self.relisting => self.deferred_relists.push((pod, requested)),
             Ev::OnDemandRelist { pod, requested } => self.relist_pod(pod, requested, ctx),
             Ev::SyncTick => {
-                let mut at = None;
-                while let Some(pod) = self.next_live(at) {
-                    at = Some(pod);
+                // The pods that may be due, in the order of the live pods
+                // (a pod's sync never moves another pod's requeue time).
+                let mut candidates: Vec<PodId> = self.deadlined.iter().copied().collect();
+                while let Some(&(at, pod)) = self.requeued.first()
+                    && at < now
+                {
+                    self.requeued.pop_first();
+                    candidates.push(pod);
+                }
+                candidates.sort_unstable();
+                candidates.dedup();
+                for pod in candidates {
+                    let Some(p) = self.pod(pod) else {
+                        self.deadlined.remove(&pod);
+                        continue;
+                    };
+                    if p.spec.active_deadline_seconds.is_none() {
+                        self.deadlined.remove(&pod);
+                    }
                     let Some(p) = self.pod(pod) else { continue };
                     let due = p.worker.requeue_at.is_some_and(|t| t < now);
                     if due {
@@ -575,6 +599,9 @@ impl Kubelet {
             self.pods.resize_with(i + 1, || None);
         }
         self.live.insert(pod);
+        if spec.active_deadline_seconds.is_some() {
+            self.deadlined.insert(pod);
+        }
         self.pods[i] = Some(Box::new(KPod {
             name: Arc::from(spec.name.as_str()),
             namespace: Arc::from(spec.namespace.as_str()),

@@ -518,11 +518,14 @@ impl Kubelet {
         let on_demand = self.on_demand_relist();
         let p = self.pod(pod).expect("synced pod exists");
         let acted = p.sync.take().is_some_and(|r| r.acted);
-        if p.worker.lifecycle != Lifecycle::Finished {
-            p.worker.requeue_at = Some(now + requeue_delay(outcome, version, resync, now, unit));
-        } else {
-            p.worker.requeue_at = None;
+        p.worker.requeue_at = match p.worker.lifecycle {
+            Lifecycle::Finished => None,
+            _ => Some(now + requeue_delay(outcome, version, resync, now, unit)),
+        };
+        if let Some(at) = p.worker.requeue_at {
+            self.requeued.insert((at, pod));
         }
+        let p = self.pod(pod).expect("synced pod exists");
         if outcome == SyncOutcome::PhaseTransition {
             p.worker.pending = true;
         }
