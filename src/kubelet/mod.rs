@@ -37,6 +37,7 @@ mod start;
 pub mod status;
 mod sync;
 pub mod volume_manager;
+pub mod work_queue;
 
 use crate::api::config::ConfigObject;
 use crate::api::pod::ApiPod;
@@ -329,11 +330,10 @@ pub struct Kubelet {
     /// The ids of `pods` that are `Some`, in order: `pods` is indexed by the
     /// cluster-wide id, so scanning it cost every node every pod, every second.
     live: BTreeSet<PodId>,
-    /// The pods a sync-loop tick looks at (`getPodsToSync`): each requeue
-    /// time set, by time, and the pods whose spec has an active deadline.
-    /// Entries are dropped lazily (a tick checks each against the pod), so
-    /// these hold every pod that could be due; a tick walked every pod.
-    requeued: BTreeSet<(SimTime, PodId)>,
+    /// Each pod's next sync time (`workQueue`).
+    work_queue: work_queue::WorkQueue,
+    /// The live pods whose spec has an active deadline: with the work
+    /// queue's due pods, all a sync-loop tick has to look at.
     deadlined: BTreeSet<PodId>,
     next_ip: u32,
     /// A global relist is reading the runtime.
@@ -398,7 +398,7 @@ impl Kubelet {
             recorder: Recorder::new(epoch_ns),
             pods: Vec::new(),
             live: BTreeSet::new(),
-            requeued: BTreeSet::new(),
+            work_queue: Default::default(),
             deadlined: BTreeSet::new(),
             next_ip: 0,
             relisting: false,
@@ -469,33 +469,15 @@ impl Kubelet {
             Ev::OnDemandRelist { pod, requested } if self.relisting => self.deferred_relists.push((pod, requested)),
             Ev::OnDemandRelist { pod, requested } => self.relist_pod(pod, requested, ctx),
             Ev::SyncTick => {
-                // The pods that may be due, in the order of the live pods
-                // (a pod's sync never moves another pod's requeue time).
-                let mut candidates: Vec<PodId> = self.deadlined.iter().copied().collect();
-                while let Some(&(at, pod)) = self.requeued.first()
-                    && at < now
-                {
-                    self.requeued.pop_first();
-                    candidates.push(pod);
-                }
+                // `getPodsToSync`: the work queue's due pods, and those a pod
+                // sync loop handler (the active deadline) asks for, in pod order.
+                let due = self.work_queue.get_work(now);
+                let mut candidates: Vec<PodId> = due.iter().chain(&self.deadlined).copied().collect();
                 candidates.sort_unstable();
                 candidates.dedup();
                 for pod in candidates {
-                    let Some(p) = self.pod(pod) else {
-                        self.deadlined.remove(&pod);
-                        continue;
-                    };
-                    if p.spec.active_deadline_seconds.is_none() {
-                        self.deadlined.remove(&pod);
-                    }
                     let Some(p) = self.pod(pod) else { continue };
-                    let due = p.worker.requeue_at.is_some_and(|t| t < now);
-                    if due {
-                        p.worker.requeue_at = None;
-                    }
-                    // `getPodsToSync`: the work queue's due pods, and those a
-                    // pod sync loop handler (the active deadline) asks for.
-                    if due || p.past_active_deadline(&p.spec, now) {
+                    if due.binary_search(&pod).is_ok() || p.past_active_deadline(&p.spec, now) {
                         self.update_pod(pod, ctx);
                     }
                 }
@@ -579,6 +561,16 @@ impl Kubelet {
     fn forget(&mut self, pod: PodId) {
         self.pods[pod.0 as usize] = None;
         self.live.remove(&pod);
+        self.work_queue.remove(pod);
+        self.deadlined.remove(&pod);
+    }
+
+    /// Keeps `deadlined` in step with the pod's spec.
+    fn note_deadline(&mut self, pod: PodId, spec: &PodSpec) {
+        match spec.active_deadline_seconds {
+            Some(_) => self.deadlined.insert(pod),
+            None => self.deadlined.remove(&pod),
+        };
     }
 
     fn pod_added(
@@ -599,9 +591,9 @@ impl Kubelet {
             self.pods.resize_with(i + 1, || None);
         }
         self.live.insert(pod);
-        if spec.active_deadline_seconds.is_some() {
-            self.deadlined.insert(pod);
-        }
+        // A new pod worker: no work-queue entry of an earlier one.
+        self.work_queue.remove(pod);
+        self.note_deadline(pod, &spec);
         self.pods[i] = Some(Box::new(KPod {
             name: Arc::from(spec.name.as_str()),
             namespace: Arc::from(spec.namespace.as_str()),

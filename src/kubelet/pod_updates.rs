@@ -24,9 +24,7 @@ impl Kubelet {
         let Some(p) = self.pod(pod) else { return };
         let spec_changed = !Arc::ptr_eq(&p.spec, &update.spec);
         p.spec = update.spec.clone();
-        if update.spec.active_deadline_seconds.is_some() {
-            self.deadlined.insert(pod);
-        }
+        self.note_deadline(pod, &update.spec);
         let Some(p) = self.pod(pod) else { return };
         p.generation = update.generation;
         p.others = update.stored.status.other_conditions().cloned().collect();

@@ -40,8 +40,6 @@ pub struct PodWorker {
     pub pending: bool,
     /// `lastSyncTime`: when the previous sync returned.
     pub last_sync_end: Option<SimTime>,
-    /// The work-queue entry (`workQueue.Enqueue` overwrites it).
-    pub requeue_at: Option<SimTime>,
     /// The grace period termination uses, in seconds (0 before it is set).
     grace: i64,
     next_sync: u64,
@@ -54,7 +52,6 @@ impl Default for PodWorker {
             work: Work::Idle,
             pending: false,
             last_sync_end: None,
-            requeue_at: None,
             grace: 0,
             next_sync: 0,
         }

@@ -518,12 +518,9 @@ impl Kubelet {
         let on_demand = self.on_demand_relist();
         let p = self.pod(pod).expect("synced pod exists");
         let acted = p.sync.take().is_some_and(|r| r.acted);
-        p.worker.requeue_at = match p.worker.lifecycle {
-            Lifecycle::Finished => None,
-            _ => Some(now + requeue_delay(outcome, version, resync, now, unit)),
-        };
-        if let Some(at) = p.worker.requeue_at {
-            self.requeued.insert((at, pod));
+        match p.worker.lifecycle {
+            Lifecycle::Finished => self.work_queue.remove(pod),
+            _ => self.work_queue.enqueue(pod, now + requeue_delay(outcome, version, resync, now, unit)),
         }
         let p = self.pod(pod).expect("synced pod exists");
         if outcome == SyncOutcome::PhaseTransition {

@@ -275,7 +275,6 @@ fn not_manifests(file: &Arc<SourceFile>) -> Result<(), Error> {
     Err(Error::input(Problem::error(message).in_file(file, None)))
 }
 
-/// Reads a file for podsim, keeping its text for error messages.
 /// Why a path an input names cannot be read as one, found before reading.
 pub enum Unreadable {
     Missing,
@@ -292,6 +291,7 @@ pub fn unreadable(path: &Path, one_file: bool) -> Option<Unreadable> {
     }
 }
 
+/// Reads a file for podsim, keeping its text for error messages.
 pub fn read_file(path: &Path) -> Result<Arc<SourceFile>, Error> {
     let name = path.display().to_string();
     let file = open_input(path)?;

@@ -607,18 +607,34 @@ impl World {
             if handled % WATCH_EVERY == 0 {
                 watch(self.q.now());
             }
-            if handled == self.max_events {
-                self.stop(Limit::Events(self.max_events));
+            if self.events_spent(handled) {
                 break;
             }
             handled += 1;
             self.dispatch(ev);
-            if self.api.pods().len() as u64 > self.max_pods {
-                self.stop(Limit::Pods(self.max_pods));
+            if self.pods_spent() {
                 break;
             }
         }
         (self.trace, handled)
+    }
+
+    /// Whether `handled` events use up the run's event budget: then it stops.
+    fn events_spent(&mut self, handled: u64) -> bool {
+        let spent = handled == self.max_events;
+        if spent {
+            self.stop(Limit::Events(self.max_events));
+        }
+        spent
+    }
+
+    /// Whether the API server holds more pods than the run's budget: then it stops.
+    fn pods_spent(&mut self) -> bool {
+        let spent = self.api.pods().len() as u64 > self.max_pods;
+        if spent {
+            self.stop(Limit::Pods(self.max_pods));
+        }
+        spent
     }
 
     /// The run stops here: its trace says which budget it used up, and when.

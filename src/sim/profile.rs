@@ -48,8 +48,7 @@ impl World {
         let (mut queue_nanos, mut events) = (0u64, 0u64);
         let mut mark = Instant::now();
         while let Some(ev) = self.q.pop_until(until) {
-            if events == self.max_events {
-                self.stop(super::Limit::Events(self.max_events));
+            if self.events_spent(events) {
                 break;
             }
             events += 1;
@@ -62,8 +61,7 @@ impl World {
             mark = Instant::now();
             cost.count += 1;
             cost.nanos += (mark - handling).as_nanos().saturating_sub(clock.into()) as u64;
-            if self.api.pods().len() as u64 > self.max_pods {
-                self.stop(super::Limit::Pods(self.max_pods));
+            if self.pods_spent() {
                 break;
             }
         }
