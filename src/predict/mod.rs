@@ -3,6 +3,7 @@
 //! not depend on how many threads ran them: run `i` always has seed
 //! `first_seed + i`, and results are gathered in run order.
 
+mod names;
 mod ordering;
 pub mod partial;
 mod stats;
@@ -17,11 +18,11 @@ use crate::run::simulate_state;
 use crate::sim::Setup;
 use crate::sweep::{Control, Swept, runs};
 use crate::time::SimTime;
-use foldhash::{HashMap, HashSet};
+use names::{Indexed, Names};
 use std::sync::Arc;
 
 /// The runs a prediction holds at most: it keeps every run's milestones in
-/// memory (about 7 KB a run for c28-bad-rollout's 150, 7 GB for this many).
+/// memory (about 3 KB a run for c28-bad-rollout's 63 milestones, 3 GB for this many).
 pub const MAX_RUNS: u32 = 1_000_000;
 
 /// Why a prediction refuses more runs than [`MAX_RUNS`].
@@ -67,38 +68,49 @@ pub fn run_all(
     jobs: usize,
     control: Control<'_>,
 ) -> Swept<Runs> {
+    let names = Names::default();
     let one = |i: u32| {
         let seed = first_seed + i as u64;
         let trace = simulate_state(setup, seed, until);
         trace.finished()?;
-        Ok((seed, extract(&trace).into_iter().map(|m| (m.name, m.at)).collect::<Vec<_>>()))
+        Ok((seed, names.index(extract(&trace).into_iter().map(|m| (m.name, m.at)))))
     };
-    runs(which, jobs, control, one).map(Runs::from_runs)
+    runs(which, jobs, control, one).map(|per_run| Runs::from_indexed(names.into_names(), per_run))
 }
 
 impl Runs {
     /// Gathers runs given as (seed, milestones), in the order given.
     pub fn from_runs(per_run: Vec<RunMilestones>) -> Runs {
-        let every: HashSet<&Arc<str>> = per_run.iter().flat_map(|(_, run)| run.iter().map(|(name, _)| name)).collect();
+        let names = Names::default();
+        let per_run = per_run.into_iter().map(|(seed, run)| (seed, names.index(run))).collect();
+        Runs::from_indexed(names.into_names(), per_run)
+    }
+
+    /// Gathers runs given as (seed, milestones by index into `names`).
+    fn from_indexed(names: Vec<Arc<str>>, per_run: Vec<(u64, Indexed)>) -> Runs {
         // Sorted names, so the result does not depend on which run saw a name first.
-        let mut names: Vec<Arc<str>> = every.into_iter().cloned().collect();
-        names.sort_unstable();
-        let position: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (&**n, i)).collect();
-        let seeds = per_run.iter().map(|(s, _)| *s).collect();
+        let mut order: Vec<u32> = (0..names.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| names[a as usize].cmp(&names[b as usize]));
+        let mut position = vec![0; names.len()];
+        for (sorted, &i) in order.iter().enumerate() {
+            position[i as usize] = sorted;
+        }
         let times = per_run
             .iter()
             .map(|(_, run)| {
                 let mut row = vec![None; names.len()];
-                for (name, at) in run {
-                    let slot = &mut row[position[&**name]];
+                for &(i, at) in run {
+                    let slot = &mut row[position[i as usize]];
                     // A milestone is its first occurrence in the run.
-                    if slot.is_none_or(|t: SimTime| *at < t) {
-                        *slot = Some(*at);
+                    if slot.is_none_or(|t: SimTime| at < t) {
+                        *slot = Some(at);
                     }
                 }
                 row
             })
             .collect();
+        let seeds = per_run.iter().map(|(s, _)| *s).collect();
+        let names = order.iter().map(|&i| names[i as usize].clone()).collect();
         Runs { names, seeds, times }
     }
 
