@@ -121,10 +121,9 @@ pub enum Ev {
     },
     /// A periodic relist starts.
     Relist,
-    /// The relist that started at `started` has read the runtime.
+    /// The relist that started at `started` has read the runtime (into `relisted`).
     RelistDone {
         started: SimTime,
-        snapshots: Vec<(PodId, Relisted)>,
     },
     /// The single-pod relist requested after a sync that acted.
     OnDemandRelist {
@@ -338,6 +337,10 @@ pub struct Kubelet {
     next_ip: u32,
     /// A global relist is reading the runtime.
     relisting: bool,
+    /// What the relist in flight read, each pod's snapshot (one relist at a
+    /// time: the next starts a period after this one is done); kept between
+    /// relists so a relist does not allocate.
+    relisted: Vec<(PodId, Relisted)>,
     /// On-demand relists requested during a global relist.
     deferred_relists: Vec<(PodId, SimTime)>,
     /// The ConfigMaps and Secrets its watches have delivered.
@@ -402,6 +405,7 @@ impl Kubelet {
             deadlined: BTreeSet::new(),
             next_ip: 0,
             relisting: false,
+            relisted: Vec::new(),
             deferred_relists: Vec::new(),
             objects: ObjectCache::new(objects),
             reconciler_phase: None,
@@ -443,16 +447,20 @@ impl Kubelet {
             }
             Ev::Relist => {
                 self.relisting = true;
-                let snapshots = self.live_pods().map(|p| (p, self.pleg.read(&self.runtime, p))).collect();
+                let mut relisted = std::mem::take(&mut self.relisted);
+                relisted.extend(self.live_pods().map(|p| (p, self.pleg.read(&self.runtime, p))));
+                self.relisted = relisted;
                 let node = &self.node.name;
                 let d = (self.cluster.latencies.pleg_relist)
                     .sample(&mut self.rng, || Label::new(What::PlegRelist, format!("node/{node}")));
-                self.send(ctx, d, Ev::RelistDone { started: now, snapshots });
+                self.send(ctx, d, Ev::RelistDone { started: now });
             }
-            Ev::RelistDone { started, snapshots } => {
-                for (pod, snap) in snapshots {
+            Ev::RelistDone { started } => {
+                let mut relisted = std::mem::take(&mut self.relisted);
+                for (pod, snap) in relisted.drain(..) {
                     self.apply_relist(pod, snap, started, ctx);
                 }
+                self.relisted = relisted;
                 self.pleg.timestamp = Some(started);
                 self.relisting = false;
                 let mut at = None;

@@ -87,6 +87,7 @@ impl Kubelet {
         }
         self.pleg.timestamp = Some(now);
         self.relisting = false;
+        self.relisted.clear();
         self.deferred_relists.clear();
         self.backoff = Backoff::new(self.cluster.backoff_initial, self.cluster.backoff_max);
         self.image_backoff = Backoff::new(images::BACKOFF_INITIAL, images::BACKOFF_MAX);

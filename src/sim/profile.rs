@@ -1,6 +1,7 @@
 //! Where one run's time goes, by kind of event: how many of each kind were
-//! handled and how long their handling took, and how long the queue took to
-//! give them (what `cargo bench --bench events` prints).
+//! handled, how long their handling took and how many allocations it made,
+//! and how long the queue took to give them (what `cargo bench --bench
+//! events` prints).
 
 use super::{Ev, World};
 use crate::kubelet;
@@ -17,6 +18,8 @@ pub struct Cost {
     pub kind: String,
     pub count: u64,
     pub nanos: u64,
+    /// Heap allocations made handling them, as the caller's counter saw them.
+    pub allocs: u64,
 }
 
 /// One run's costs: each kind's handling (by total time, largest first), and
@@ -43,7 +46,9 @@ impl World {
     /// Runs until `until` as [`World::run`] does (within the same budgets),
     /// timing the handling of each event: `Instant::now` between events, its
     /// own cost (`clock`, measured by the caller) taken off each interval.
-    pub fn run_profiled(mut self, until: SimTime, clock: u64) -> (Trace, Profile) {
+    /// `allocations` reads the caller's count of heap allocations (a
+    /// counting global allocator; `|| 0` without one).
+    pub fn run_profiled(mut self, until: SimTime, clock: u64, allocations: impl Fn() -> u64) -> (Trace, Profile) {
         let mut by_kind: HashMap<KindKey, Cost> = HashMap::new();
         let (mut queue_nanos, mut events) = (0u64, 0u64);
         let mut mark = Instant::now();
@@ -55,10 +60,13 @@ impl World {
             let popped = Instant::now();
             queue_nanos += (popped - mark).as_nanos().saturating_sub(clock.into()) as u64;
             let key = (discriminant(&ev), if let Ev::Kubelet(_, _, k) = &ev { Some(discriminant(k)) } else { None });
-            let cost = by_kind.entry(key).or_insert_with(|| Cost { kind: kind_name(&ev), count: 0, nanos: 0 });
+            let cost =
+                by_kind.entry(key).or_insert_with(|| Cost { kind: kind_name(&ev), count: 0, nanos: 0, allocs: 0 });
+            let allocated = allocations();
             let handling = Instant::now();
             self.dispatch(ev);
             mark = Instant::now();
+            cost.allocs += allocations() - allocated;
             cost.count += 1;
             cost.nanos += (mark - handling).as_nanos().saturating_sub(clock.into()) as u64;
             if self.pods_spent() {
@@ -100,7 +108,7 @@ mod tests {
         let p = prepare(&Inputs { scenario: Some(path), ..Inputs::default() }).expect("c28 loads");
         let until = SimTime::ZERO + p.until;
         let (trace, events) = World::keeping(&p.setup, 3, Keep::All).run_counting(until);
-        let (profiled, profile) = World::keeping(&p.setup, 3, Keep::All).run_profiled(until, 0);
+        let (profiled, profile) = World::keeping(&p.setup, 3, Keep::All).run_profiled(until, 0, || 0);
         assert_eq!(profiled.entries.len(), trace.entries.len());
         assert_eq!(profile.events, events);
         assert_eq!(profile.kinds.iter().map(|k| k.count).sum::<u64>(), events);
