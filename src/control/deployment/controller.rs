@@ -497,6 +497,8 @@ impl Controller {
 /// One sync's reading of the world and the calls it decides on, in order.
 struct Plan {
     d: Arc<ApiDeployment>,
+    /// The Deployment's name, made once for the sync's views.
+    name: Arc<str>,
     /// The new ReplicaSet (matching the template), once found or planned.
     new: Option<(Option<RsId>, Arc<RsSpec>, RsView)>,
     old: Vec<(RsId, Arc<RsSpec>, RsView)>,
@@ -543,6 +545,7 @@ impl Plan {
         let versions = sets.iter().map(|r| (r.id, r.meta.resource_version)).collect();
         Plan {
             d: d.clone(),
+            name: Arc::from(d.spec.name.as_str()),
             new,
             old,
             generations,
@@ -564,15 +567,21 @@ impl Plan {
         }
     }
 
+    /// The Deployment as read, its status as read.
     fn view(&self) -> DeploymentView {
+        self.view_with(self.d.status.clone())
+    }
+
+    /// The Deployment as read, with `status` (the one the sync has computed so far).
+    fn view_with(&self, status: DeploymentStatus) -> DeploymentView {
         let s = &self.d.spec;
         DeploymentView {
-            name: Arc::from(s.name.as_str()),
+            name: self.name.clone(),
             generation: self.d.meta.generation as u64,
             replicas: s.replicas,
             strategy: s.strategy,
             progress_deadline_seconds: s.progress_deadline_seconds,
-            status: self.d.status.clone(),
+            status,
         }
     }
 
@@ -583,8 +592,7 @@ impl Plan {
     /// `syncDeploymentStatus`: the counts of the ReplicaSets as planned,
     /// written when they changed.
     fn sync_counts(&mut self, now: SimTime) {
-        let mut view = self.view();
-        view.status = self.status.clone();
+        let view = self.view_with(self.status.clone());
         let gate = self.version >= Version::V1_35;
         let (new, olds) = self.status_views();
         self.status = calculate_status(&view, new.as_ref(), &olds, gate, now);
@@ -774,7 +782,7 @@ impl Plan {
             let message = format!("Scaled up replica set {name} from 0 to {replicas}");
             self.push(Write::Event { d: d.id, message }, OnRefusal::Fails);
         }
-        let mut view = RsView::new(&name, now, replicas);
+        let mut view = RsView::new(name.as_str(), now, replicas);
         view.revision = new_revision.parse().unwrap_or(0);
         self.new = Some((None, rs, view));
         revisions::set_deployment_revision(&mut self.annotations, &new_revision);
@@ -884,8 +892,7 @@ impl Plan {
 
     /// `syncRolloutStatus`.
     fn rollout_status(&mut self, now: SimTime) -> Requeue {
-        let mut view = self.view();
-        view.status = self.status.clone();
+        let view = self.view_with(self.status.clone());
         let gate = self.version >= Version::V1_35;
         let (new, olds) = self.status_views();
         let sync = sync_rollout_status(&view, new.as_ref(), &olds, gate, now);
@@ -923,7 +930,9 @@ fn whole_seconds(t: SimTime) -> SimTime {
 fn rs_view(r: &ApiReplicaSet) -> RsView {
     let c = &r.status.counts;
     let a = &r.spec.annotations;
-    let mut v = RsView::new(&r.spec.name, SimTime::from_millis(r.meta.created.whole_seconds() * 1000), r.spec.replicas);
+    let created = SimTime::from_millis(r.meta.created.whole_seconds() * 1000);
+    // The name shared, not copied: a view of each ReplicaSet is made every sync.
+    let mut v = RsView::new(r.spec.name.clone(), created, r.spec.replicas);
     v.revision = revisions::revision(a).unwrap_or(0).max(0) as u64;
     v.status_replicas = c.replicas;
     v.ready = c.ready_replicas;

@@ -37,9 +37,9 @@ pub struct RsView {
 
 impl RsView {
     /// A ReplicaSet of `spec_replicas` whose status has not been written yet.
-    pub fn new(name: &str, created: SimTime, spec_replicas: u32) -> RsView {
+    pub fn new(name: impl Into<Arc<str>>, created: SimTime, spec_replicas: u32) -> RsView {
         RsView {
-            name: Arc::from(name),
+            name: name.into(),
             created,
             revision: 0,
             spec_replicas,
