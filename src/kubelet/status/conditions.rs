@@ -4,17 +4,13 @@ use crate::api::status::{Condition, ConditionType, ContainerState, PodPhase, Pod
 use crate::cluster::Version;
 use crate::kubelet::pleg::SandboxSnap;
 use crate::spec::{PodSpec, Role};
+use std::fmt::Write;
 
 const CONTAINERS_NOT_READY: &str = "ContainersNotReady";
 const CONTAINERS_NOT_INITIALIZED: &str = "ContainersNotInitialized";
 const READINESS_GATES_NOT_READY: &str = "ReadinessGatesNotReady";
 const POD_COMPLETED: &str = "PodCompleted";
 const POD_FAILED: &str = "PodFailed";
-
-/// Go's `%s` of a string slice: `[a b]`.
-fn go_list(names: &[&str]) -> String {
-    format!("[{}]", names.join(" "))
-}
 
 /// `GenerateContainersReadyCondition`: sidecars and regular containers must be ready.
 pub fn containers_ready(spec: &PodSpec, s: &PodStatus, phase: PodPhase) -> Condition {
@@ -31,26 +27,50 @@ pub fn containers_ready(spec: &PodSpec, s: &PodStatus, phase: PodPhase) -> Condi
     if (phase == PodPhase::Succeeded && unknown.is_empty()) || phase == PodPhase::Failed {
         return terminal(ConditionType::ContainersReady, phase);
     }
-    let mut messages = Vec::new();
-    if !unknown.is_empty() {
-        messages.push(format!("containers with unknown status: {}", go_list(&unknown)));
+    // Written into one string: this runs at every status generation.
+    let mut message = String::new();
+    for (what, names) in [("unknown", &unknown), ("unready", &unready)] {
+        if names.is_empty() {
+            continue;
+        }
+        if !message.is_empty() {
+            message.push_str(", ");
+        }
+        let _ = write!(message, "containers with {what} status: [{}]", GoList(names));
     }
-    if !unready.is_empty() {
-        messages.push(format!("containers with unready status: {}", go_list(&unready)));
-    }
-    if messages.is_empty() {
+    if message.is_empty() {
         Condition::new(ConditionType::ContainersReady, true)
     } else {
-        Condition::new(ConditionType::ContainersReady, false).reason(CONTAINERS_NOT_READY).message(messages.join(", "))
+        Condition::new(ConditionType::ContainersReady, false).reason(CONTAINERS_NOT_READY).message(message)
+    }
+}
+
+/// Go's `%s` of a string slice, between its brackets: `a b`.
+struct GoList<'a>(&'a [&'a str]);
+
+impl std::fmt::Display for GoList<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, name) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            f.write_str(name)?;
+        }
+        Ok(())
     }
 }
 
 /// `GeneratePodReadyCondition`: ContainersReady, then every readiness gate's
 /// condition (from the status's other conditions) must be True.
 pub fn pod_ready(spec: &PodSpec, s: &PodStatus, phase: PodPhase) -> Condition {
-    let cr = containers_ready(spec, s, phase);
-    if !cr.status {
-        return Condition { kind: ConditionType::Ready, ..cr };
+    ready_given(spec, s, &containers_ready(spec, s, phase))
+}
+
+/// [`pod_ready`] with the ContainersReady condition already generated
+/// (`containers`), when both are set.
+pub fn ready_given(spec: &PodSpec, s: &PodStatus, containers: &Condition) -> Condition {
+    if !containers.status {
+        return Condition { kind: ConditionType::Ready, ..containers.clone() };
     }
     let mut messages = Vec::new();
     for gate in &spec.readiness_gates {
@@ -96,10 +116,10 @@ pub fn initialized(spec: &PodSpec, s: &PodStatus, phase: PodPhase) -> Condition 
     }
     let mut messages = Vec::new();
     if !unknown.is_empty() {
-        messages.push(format!("containers with unknown status: {}", go_list(&unknown)));
+        messages.push(format!("containers with unknown status: [{}]", GoList(&unknown)));
     }
     if !incomplete.is_empty() {
-        messages.push(format!("containers with incomplete status: {}", go_list(&incomplete)));
+        messages.push(format!("containers with incomplete status: [{}]", GoList(&incomplete)));
     }
     if messages.is_empty() {
         Condition::new(ConditionType::Initialized, true)

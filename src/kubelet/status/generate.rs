@@ -103,8 +103,9 @@ pub fn generate(i: &Inputs<'_>) -> Generated {
         status.set_condition(conditions::ready_to_start(&i.snapshot.sandbox, i.version));
     }
     status.set_condition(conditions::initialized(i.spec, &status, phase));
-    status.set_condition(conditions::pod_ready(i.spec, &status, phase));
-    status.set_condition(conditions::containers_ready(i.spec, &status, phase));
+    let containers = conditions::containers_ready(i.spec, &status, phase);
+    status.set_condition(conditions::ready_given(i.spec, &status, &containers));
+    status.set_condition(containers);
     status.set_condition(Condition::new(ConditionType::PodScheduled, true));
     Generated { status, readiness_triggers }
 }

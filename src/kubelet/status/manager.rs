@@ -138,8 +138,9 @@ impl StatusManager {
         c.ready = ready;
         c.ready_why = why;
         let phase = status.phase;
-        status.set_condition(conditions::pod_ready(spec, &status, phase));
-        status.set_condition(conditions::containers_ready(spec, &status, phase));
+        let containers = conditions::containers_ready(spec, &status, phase);
+        status.set_condition(conditions::ready_given(spec, &status, &containers));
+        status.set_condition(containers);
         self.set(status, now, false)
     }
 
