@@ -448,6 +448,7 @@ impl Kubelet {
             Ev::Relist => {
                 self.relisting = true;
                 let mut relisted = std::mem::take(&mut self.relisted);
+                debug_assert!(relisted.is_empty(), "a relist started while another was in flight");
                 relisted.extend(self.live_pods().map(|p| (p, self.pleg.read(&self.runtime, p))));
                 self.relisted = relisted;
                 let node = &self.node.name;

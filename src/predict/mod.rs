@@ -95,21 +95,20 @@ impl Runs {
         for (sorted, &i) in order.iter().enumerate() {
             position[i as usize] = sorted;
         }
-        let times = per_run
-            .iter()
-            .map(|(_, run)| {
+        let (seeds, times) = per_run
+            .into_iter()
+            .map(|(seed, run)| {
                 let mut row = vec![None; names.len()];
-                for &(i, at) in run {
+                for (i, at) in run {
                     let slot = &mut row[position[i as usize]];
                     // A milestone is its first occurrence in the run.
                     if slot.is_none_or(|t: SimTime| at < t) {
                         *slot = Some(at);
                     }
                 }
-                row
+                (seed, row)
             })
-            .collect();
-        let seeds = per_run.iter().map(|(s, _)| *s).collect();
+            .unzip();
         let names = order.iter().map(|&i| names[i as usize].clone()).collect();
         Runs { names, seeds, times }
     }
