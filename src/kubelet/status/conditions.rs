@@ -36,7 +36,7 @@ pub fn containers_ready(spec: &PodSpec, s: &PodStatus, phase: PodPhase) -> Condi
         if !message.is_empty() {
             message.push_str(", ");
         }
-        let _ = write!(message, "containers with {what} status: [{}]", GoList(names));
+        let _ = write!(message, "containers with {what} status: {}", GoList(names));
     }
     if message.is_empty() {
         Condition::new(ConditionType::ContainersReady, true)
@@ -45,18 +45,19 @@ pub fn containers_ready(spec: &PodSpec, s: &PodStatus, phase: PodPhase) -> Condi
     }
 }
 
-/// Go's `%s` of a string slice, between its brackets: `a b`.
+/// Go's `%s` of a string slice: `[a b]`.
 struct GoList<'a>(&'a [&'a str]);
 
 impl std::fmt::Display for GoList<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("[")?;
         for (i, name) in self.0.iter().enumerate() {
             if i > 0 {
                 f.write_str(" ")?;
             }
             f.write_str(name)?;
         }
-        Ok(())
+        f.write_str("]")
     }
 }
 
@@ -116,10 +117,10 @@ pub fn initialized(spec: &PodSpec, s: &PodStatus, phase: PodPhase) -> Condition 
     }
     let mut messages = Vec::new();
     if !unknown.is_empty() {
-        messages.push(format!("containers with unknown status: [{}]", GoList(&unknown)));
+        messages.push(format!("containers with unknown status: {}", GoList(&unknown)));
     }
     if !incomplete.is_empty() {
-        messages.push(format!("containers with incomplete status: [{}]", GoList(&incomplete)));
+        messages.push(format!("containers with incomplete status: {}", GoList(&incomplete)));
     }
     if messages.is_empty() {
         Condition::new(ConditionType::Initialized, true)
