@@ -62,7 +62,7 @@ fn main() {
     let clock = clock_cost();
     let until = SimTime::ZERO + p.until;
     let mut kinds: BTreeMap<String, Cost> = BTreeMap::new();
-    let (mut queue, mut events, mut building) = (0u64, 0u64, 0u64);
+    let (mut queue, mut events, mut skipped, mut building) = (0u64, 0u64, 0u64, 0u64);
     for seed in p.seed..p.seed + runs {
         let before = allocations();
         let world = World::keeping(&p.setup, seed, keep);
@@ -76,6 +76,7 @@ fn main() {
         }
         queue += profile.queue_nanos;
         events += profile.events;
+        skipped += profile.skipped;
     }
     let mut kinds: Vec<Cost> = kinds.into_values().collect();
     kinds.sort_by_key(|k| std::cmp::Reverse(k.nanos));
@@ -83,8 +84,9 @@ fn main() {
     let total = (handled + queue) as f64;
     let per_run = |n: u64| n as f64 / runs as f64;
     println!(
-        "{scenario}: {runs} runs, {:.0} events and {:.1} µs a run (clock {clock} ns taken off)",
+        "{scenario}: {runs} runs, {:.0} events ({:.0} parked ticks skipped) and {:.1} µs a run (clock {clock} ns taken off)",
         per_run(events),
+        per_run(skipped),
         per_run(handled + queue) / 1e3
     );
     println!(

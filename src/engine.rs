@@ -18,13 +18,18 @@
 //! sent, so the contract holds across components and no component knows
 //! the world's event type.
 
+mod park;
+
 use crate::time::{SimDuration, SimTime};
 use crate::trace::Trace;
+pub use park::Parked;
+use park::Parking;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// A pending event's place in the order: due time, then scheduling sequence
-/// (the FIFO of the contract), packed so one integer comparison orders them;
+/// (the FIFO of the contract), then a parked chain's tie part ([`park`]),
+/// packed so one integer comparison orders them;
 /// `slot` says where the event waits. The heap moves these 24 bytes, never
 /// the events themselves.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -48,12 +53,25 @@ pub struct Queue<E> {
     slots: Vec<Option<E>>,
     free: Vec<u32>,
     now: SimTime,
+    /// Events scheduled so far.
     seq: u64,
+    /// Events handed out so far.
+    popped: u64,
+    parking: Parking<E>,
 }
 
 impl<E> Default for Queue<E> {
     fn default() -> Self {
-        Queue { heap: BinaryHeap::new(), spent: false, slots: Vec::new(), free: Vec::new(), now: SimTime::ZERO, seq: 0 }
+        Queue {
+            heap: BinaryHeap::new(),
+            spent: false,
+            slots: Vec::new(),
+            free: Vec::new(),
+            now: SimTime::ZERO,
+            seq: 0,
+            popped: 0,
+            parking: Parking::default(),
+        }
     }
 }
 
@@ -66,8 +84,17 @@ impl<E> Queue<E> {
     /// Schedules `event` at the absolute time `at`.
     pub fn at(&mut self, at: SimTime, event: E) {
         debug_assert!(at >= self.now, "event scheduled in the past");
-        let at = at.max(self.now);
+        // Past the keys' range (two million years) only the order among
+        // such events is lost, and no run reaches them.
+        let at = at.max(self.now).as_millis().min(park::TIME_LIMIT - 1);
         self.seq += 1;
+        debug_assert!(self.seq < 1 << (park::TIME_SHIFT - park::SEQ_SHIFT), "scheduling count out of the keys' range");
+        self.insert(park::key(at, self.seq, 0), event);
+    }
+
+    /// Puts `event` in the queue at `order`.
+    #[inline(always)]
+    fn insert(&mut self, order: u128, event: E) {
         let slot = match self.free.pop() {
             Some(slot) => {
                 // A free slot is empty (`pop` took its event): nothing to
@@ -82,7 +109,6 @@ impl<E> Queue<E> {
                 self.slots.len() as u32 - 1
             }
         };
-        let order = (u128::from(at.as_millis()) << 64) | u128::from(self.seq);
         let key = Reverse(Key { order, slot });
         match std::mem::take(&mut self.spent) {
             // Dropping the `PeekMut` sifts the new key down to its place.
@@ -104,18 +130,62 @@ impl<E> Queue<E> {
     }
 
     /// Removes the next event due no later than `until`, advancing time to it.
+    /// At the end, the ticks parked chains would have had until then are
+    /// counted as skipped.
     pub fn pop_until(&mut self, until: SimTime) -> Option<E> {
         self.drop_spent();
-        let Reverse(next) = *self.heap.peek()?;
-        let at = SimTime::from_millis((next.order >> 64) as u64);
-        if at > until {
+        let next = self.heap.peek().map(|k| k.0).filter(|k| park::time_of(k.order) <= until.as_millis());
+        let Some(next) = next else {
+            self.parking.skip_until(until.as_millis(), self.seq);
             return None;
-        }
+        };
+        let at = SimTime::from_millis(park::time_of(next.order));
         // The key stays at the top until the next event scheduled replaces it.
         self.spent = true;
         self.now = at;
+        self.popped += 1;
+        if self.parking.popped(next.order, self.seq, self.popped) {
+            for chain in self.parking.all_parked() {
+                self.wake(chain);
+            }
+        }
+        // Taken last, the event is moved once, into the caller's hands.
         self.free.push(next.slot);
         self.slots[next.slot as usize].take()
+    }
+
+    /// The run's event budget and end: parked chains may skip no more ticks
+    /// than leave the budget unreached ([`park`]).
+    pub fn limit(&mut self, max_events: u64, until: SimTime) {
+        self.parking.limit(max_events, until.as_millis());
+    }
+
+    /// Whether tickers may park (they may unless turned off: a run with
+    /// every tick handled is the reference a parking run must match).
+    pub fn set_parking(&mut self, on: bool) {
+        self.parking.enabled = on;
+    }
+
+    /// Ticks parked chains skipped: they count as handled events.
+    pub fn skipped(&self) -> u64 {
+        self.parking.skipped
+    }
+
+    /// Parks a ticker: `event` would be due `period` from now, and each of
+    /// its ticks, until woken, would only schedule the next one. `Err` gives
+    /// it back when it cannot park (then schedule it as usual).
+    pub fn park(&mut self, period: SimDuration, event: E) -> Result<Parked, E> {
+        let now = self.now.as_millis();
+        self.parking.park(period.as_millis(), event, now, self.seq, self.popped)
+    }
+
+    /// Wakes a parked ticker: its next tick is queued where it would have
+    /// been had every skipped tick been handled. A chain woken already
+    /// (by the budget) is left alone.
+    pub fn wake(&mut self, parked: Parked) {
+        if let Some((order, event)) = self.parking.wake(parked) {
+            self.insert(order, event);
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -135,6 +205,16 @@ pub trait Outbox<M> {
         let at = self.now() + delay;
         self.at(at, message);
     }
+    /// Parks `message`, a ticker's next tick due `period` from now whose
+    /// ticks change nothing until woken ([`Queue::park`]); when it cannot
+    /// park (or the outbox parks nothing), schedules it as usual and
+    /// returns `None`.
+    fn park(&mut self, period: SimDuration, message: M) -> Option<Parked> {
+        self.after(period, message);
+        None
+    }
+    /// Wakes a parked ticker ([`Queue::wake`]).
+    fn wake(&mut self, _parked: Parked) {}
 }
 
 /// What a component gets to act: its outbox `O` (and through it, time) and
@@ -163,6 +243,21 @@ impl<E, M, F: FnMut(M) -> E> Outbox<M> for Routed<'_, E, F> {
     fn at(&mut self, at: SimTime, message: M) {
         let event = (self.route)(message);
         self.q.at(at, event);
+    }
+
+    fn park(&mut self, period: SimDuration, message: M) -> Option<Parked> {
+        let event = (self.route)(message);
+        match self.q.park(period, event) {
+            Ok(parked) => Some(parked),
+            Err(event) => {
+                self.q.after(period, event);
+                None
+            }
+        }
+    }
+
+    fn wake(&mut self, parked: Parked) {
+        self.q.wake(parked);
     }
 }
 

@@ -16,8 +16,9 @@ use podsim::run::{DEFAULT_EPOCH, ScenarioParts, setup, simulate};
 use podsim::scenario::actions;
 use podsim::scenario::traffic::{From, To, Traffic, When};
 use podsim::scenario::{ActionOrigin, GateController};
-use podsim::sim::Setup;
+use podsim::sim::{Setup, World};
 use podsim::time::{SimDuration, SimTime};
+use podsim::trace::Trace;
 use podsim::trace::jsonl::{self, Header, SCHEMA};
 use podsim::trace::render::Clock;
 use proptest::prelude::*;
@@ -519,7 +520,10 @@ fn build(p: &Pod) -> Setup {
 }
 
 fn jsonl_bytes(setup: &Setup, seed: u64, until: SimTime) -> Vec<u8> {
-    let trace = simulate(setup, seed, until);
+    jsonl_of(&simulate(setup, seed, until), setup, seed, until)
+}
+
+fn jsonl_of(trace: &Trace, setup: &Setup, seed: u64, until: SimTime) -> Vec<u8> {
     let header = Header {
         schema: SCHEMA,
         podsim: "test",
@@ -531,7 +535,7 @@ fn jsonl_bytes(setup: &Setup, seed: u64, until: SimTime) -> Vec<u8> {
         until: until.as_secs_f64(),
     };
     let mut out = Vec::new();
-    jsonl::write(&trace, &header, &Clock { epoch: DEFAULT_EPOCH.parse().unwrap() }, &mut out).unwrap();
+    jsonl::write(trace, &header, &Clock { epoch: DEFAULT_EPOCH.parse().unwrap() }, &mut out).unwrap();
     out
 }
 
@@ -603,6 +607,19 @@ proptest! {
     fn same_seed_same_bytes(p in pod()) {
         let setup = build(&p);
         prop_assert_eq!(jsonl_bytes(&setup, p.seed, FIVE_MINUTES), jsonl_bytes(&setup, p.seed, FIVE_MINUTES));
+    }
+
+    /// Parking the tickers whose ticks change nothing (dormant probe
+    /// workers) gives the bytes of a run that handles every tick, with and
+    /// without an event budget that stops the run midway.
+    #[test]
+    fn parked_tickers_change_no_byte(p in pod(), budget in prop::option::of(500u64..4_000)) {
+        let mut setup = build(&p);
+        if let Some(budget) = budget {
+            setup.max_events = budget;
+        }
+        let every = World::new(&setup, p.seed).handling_every_tick().run(FIVE_MINUTES);
+        prop_assert_eq!(jsonl_bytes(&setup, p.seed, FIVE_MINUTES), jsonl_of(&every, &setup, p.seed, FIVE_MINUTES));
     }
 }
 

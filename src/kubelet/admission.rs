@@ -173,7 +173,9 @@ impl Kubelet {
             reason: Some(PodReason::Rejected(predicate)),
             ..PodStatus::new(p.spec.qos)
         };
-        p.status.set(status, now, false);
+        if p.status.set(status, now, false) {
+            self.status_changed(pod, ctx);
+        }
         self.flush_status(pod, ctx);
     }
 

@@ -566,8 +566,10 @@ impl Kubelet {
         }
     }
 
-    /// The kubelet forgets a pod.
-    fn forget(&mut self, pod: PodId) {
+    /// The kubelet forgets a pod (its parked probe tickers come back, to
+    /// find it gone as every tick of theirs would).
+    fn forget(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        self.wake_probes(pod, ctx);
         self.pods[pod.0 as usize] = None;
         self.live.remove(&pod);
         self.work_queue.remove(pod);

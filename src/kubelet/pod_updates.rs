@@ -50,7 +50,7 @@ impl Kubelet {
     pub(super) fn pod_removed(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(p) = self.pod(pod) else { return };
         if matches!(p.worker.lifecycle, Lifecycle::Finished | Lifecycle::Rejected) {
-            self.forget(pod);
+            self.forget(pod, ctx);
             return;
         }
         p.removed = true;

@@ -7,7 +7,7 @@ use super::http_client::{self, Hop, Reply, Url};
 use super::netns::NetnsId;
 use super::prober::handler::{self, HandlerResult, Outcome, Target};
 use super::prober::results::ProbeResult;
-use super::prober::worker::{Served, Step, Update};
+use super::prober::worker::{Served, Step, Update, Worker};
 use super::relay;
 use super::runtime::{InstId, Runtime};
 use super::{Ev, Kubelet};
@@ -47,9 +47,40 @@ impl Kubelet {
         if busy {
             worker.pending_tick = true;
         }
-        self.send(ctx, period, Ev::ProbeTick { pod, worker: w, ticker });
+        let tick = Out::Own(Ev::ProbeTick { pod, worker: w, ticker });
+        if worker.dormant.is_some() {
+            // Its ticks change nothing until woken: they are skipped.
+            worker.parked = ctx.q.park(period, tick);
+            if worker.parked.is_some() {
+                return;
+            }
+        } else {
+            ctx.q.after(period, tick);
+        }
         if !busy {
             self.do_probe(pod, w, ctx);
+        }
+    }
+
+    /// The pod's probe workers are to change (stop, or go with the pod):
+    /// none stays dormant, and each parked ticker comes back where its tick
+    /// is due.
+    pub(super) fn wake_probes(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        let Some(p) = self.pod(pod) else { return };
+        for worker in &mut p.probes.workers {
+            wake(worker, ctx);
+        }
+    }
+
+    /// The cached status changed: the dormant workers that read something
+    /// else of it now wake.
+    pub(super) fn status_changed(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        let Some(p) = self.pod(pod) else { return };
+        let status = p.status.cached();
+        for worker in &mut p.probes.workers {
+            if worker.dormant.is_some_and(|v| v != worker.view(status)) {
+                wake(worker, ctx);
+            }
         }
     }
 
@@ -57,6 +88,7 @@ impl Kubelet {
     pub(super) fn probe_manual(&mut self, pod: PodId, w: usize, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let Some(p) = self.pod(pod) else { return };
         let worker = &mut p.probes.workers[w];
+        wake(worker, ctx);
         if worker.stopped {
             return;
         }
@@ -90,9 +122,12 @@ impl Kubelet {
         let p = self.pod(pod).expect("checked above");
         let (worker, results) = p.probes.worker_and_results(w);
         let step = worker.begin(p.status.cached(), can_restart, restarted_before, now, results, &mut updates);
+        // A skip that changed nothing repeats at every tick until what it read changes.
+        let repeats = matches!(step, Step::Skip(_)) && updates.is_empty();
+        worker.dormant = repeats.then(|| worker.view(p.status.cached()));
         self.handle_updates(pod, updates, ctx);
         match step {
-            Step::Skip(_) => {}
+            Step::Skip(_) | Step::Wait(_) => {}
             Step::Stop => {
                 if let Some(p) = self.pod(pod) {
                     p.probes.stop_worker(w);
@@ -310,12 +345,21 @@ impl Kubelet {
                 ProbeKind::Liveness => false,
             };
             if changed {
+                self.status_changed(pod, ctx);
                 self.flush_status(pod, ctx);
             }
             if u.kind != ProbeKind::Liveness || u.result == ProbeResult::Failure {
                 self.update_pod(pod, ctx);
             }
         }
+    }
+}
+
+/// A worker is no longer dormant; its parked ticker comes back.
+fn wake(worker: &mut Worker, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+    worker.dormant = None;
+    if let Some(parked) = worker.parked.take() {
+        ctx.q.wake(parked);
     }
 }
 

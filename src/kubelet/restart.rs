@@ -75,6 +75,10 @@ impl Kubelet {
 
     pub fn restart(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
+        // Parked probe tickers come back, to find their pods gone.
+        for pod in 0..self.pods.len() {
+            self.wake_probes(PodId(pod as u32), ctx);
+        }
         self.pods.clear();
         self.live.clear();
         // The new PLEG's first relist runs as it starts (`wait.Until` runs at

@@ -174,6 +174,7 @@ impl Kubelet {
         let mut s = p.status.previous().clone();
         s.set_condition(crate::api::status::Condition::new(ConditionType::PodReadyToStartContainers, true));
         if p.status.set(s, now, false) {
+            self.status_changed(pod, ctx);
             self.flush_status(pod, ctx);
         }
     }

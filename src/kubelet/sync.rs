@@ -192,7 +192,9 @@ impl Kubelet {
             api_ready,
         });
         let phase = g.status.phase;
-        p.status.set(g.status, now, deleting || terminal);
+        if p.status.set(g.status, now, deleting || terminal) {
+            self.status_changed(pod, ctx);
+        }
         if deadline_exceeded {
             // `ShouldEvict` records its Event at every status generation.
             let r = PodReason::DeadlineExceeded;
@@ -294,6 +296,7 @@ impl Kubelet {
     fn sync_terminating_pod(&mut self, pod: PodId, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let snapshot = self.snapshot_of_sync(pod);
         self.generate_and_set(pod, &snapshot, false, ctx);
+        self.wake_probes(pod, ctx);
         let p = self.pod(pod).expect("synced pod exists");
         let spec = p.spec.clone();
         p.probes.stop_liveness_and_startup(&spec);
@@ -429,6 +432,7 @@ impl Kubelet {
             }
             Step::Start(c) => self.start_container(pod, c, ctx),
             Step::FinishTerminating => {
+                self.wake_probes(pod, ctx);
                 let p = self.pod(pod).expect("synced pod exists");
                 p.probes.remove_pod();
                 let fresh = PodSnapshot::read(&self.runtime, pod);
@@ -444,6 +448,7 @@ impl Kubelet {
                 let p = self.pod(pod).expect("synced pod exists");
                 let spec = p.spec.clone();
                 p.status.terminate_pod(&spec, now);
+                self.status_changed(pod, ctx);
                 self.flush_status(pod, ctx);
             }
         }
@@ -528,7 +533,7 @@ impl Kubelet {
         }
         let again = p.worker.end(now);
         if p.removed && p.worker.lifecycle == Lifecycle::Finished {
-            self.forget(pod);
+            self.forget(pod, ctx);
             return;
         }
         if on_demand && acted && outcome == SyncOutcome::Ok {

@@ -425,6 +425,14 @@ impl World {
         World::keeping(setup, seed, Keep::All)
     }
 
+    /// The same world with every periodic tick handled, none parked
+    /// ([`crate::engine::Queue::park`]): the reference a run that parks
+    /// them must match, record for record.
+    pub fn handling_every_tick(mut self) -> World {
+        self.q.set_parking(false);
+        self
+    }
+
     /// A world whose trace keeps only `keep`.
     pub fn keeping(setup: &Setup, seed: u64, keep: Keep) -> World {
         let mut watches = watch::Watches::new(seed);
@@ -594,7 +602,8 @@ impl World {
     }
 
     /// Runs until `until` (inclusive); returns the trace and how many events
-    /// were handled (the engine's throughput is measured in these).
+    /// were handled (the engine's throughput is measured in these), the
+    /// ticks parked tickers skipped included.
     pub fn run_counting(self, until: SimTime) -> (Trace, u64) {
         self.run_watched(until, &mut |_| {})
     }
@@ -603,6 +612,7 @@ impl World {
     /// [`WATCH_EVERY`] events (a long run's progress).
     pub fn run_watched(mut self, until: SimTime, watch: &mut dyn FnMut(SimTime)) -> (Trace, u64) {
         let mut handled = 0;
+        self.q.limit(self.max_events, until);
         while let Some(ev) = self.q.pop_until(until) {
             if handled % WATCH_EVERY == 0 {
                 watch(self.q.now());
@@ -616,12 +626,13 @@ impl World {
                 break;
             }
         }
-        (self.trace, handled)
+        (self.trace, handled + self.q.skipped())
     }
 
-    /// Whether `handled` events use up the run's event budget: then it stops.
+    /// Whether `handled` events (and the ticks parked tickers skipped) use
+    /// up the run's event budget: then it stops.
     fn events_spent(&mut self, handled: u64) -> bool {
-        let spent = handled == self.max_events;
+        let spent = handled + self.q.skipped() == self.max_events;
         if spent {
             self.stop(Limit::Events(self.max_events));
         }

@@ -5,6 +5,7 @@
 
 use super::results::{ProbeResult, Results};
 use crate::api::status::{ContainerState, PodStatus};
+use crate::engine::Parked;
 use crate::kubelet::runtime::InstId;
 use crate::spec::{ProbeKind, ProbeSpec};
 use crate::time::{SimDuration, SimTime};
@@ -33,12 +34,35 @@ pub struct Served {
 /// What `doProbe` decided before running a probe.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
-    /// Nothing to probe now; wait for the next tick.
+    /// Nothing to probe now, nor at any later tick until what was read
+    /// changes (the cached status, the worker's own state).
     Skip(&'static str),
+    /// Nothing to probe before the initial delay has passed.
+    Wait(&'static str),
     /// The worker exits.
     Stop,
     /// Probe this running instance.
     Run(InstId),
+}
+
+/// What `begin` reads of the cached status, for a worker whose own state
+/// has not changed since: the same view, the same step and no update.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct View {
+    status: bool,
+    terminal: bool,
+    container: bool,
+    instance: Option<u32>,
+    state: StateView,
+    started: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum StateView {
+    Waiting,
+    /// Past the initial delay once, it stays past it.
+    Running(SimTime),
+    Terminated,
 }
 
 #[derive(Clone, Debug)]
@@ -64,6 +88,12 @@ pub struct Worker {
     pub pending_manual: bool,
     /// Ticker generation: a reset or stop invalidates scheduled ticks.
     pub ticker: u32,
+    /// Its last tick skipped the probe and changed nothing, having read
+    /// this of the cached status: every tick does the same until what it
+    /// reads changes.
+    pub dormant: Option<View>,
+    /// Its ticker, parked while dormant ([`crate::engine::Queue::park`]).
+    pub parked: Option<Parked>,
     pub stopped: bool,
 }
 
@@ -84,6 +114,8 @@ impl Worker {
             pending_tick: false,
             pending_manual: false,
             ticker: 0,
+            dormant: None,
+            parked: None,
             stopped: false,
         }
     }
@@ -107,6 +139,23 @@ impl Worker {
     ) {
         if results.set(inst, result) {
             updates.push(Update { kind: self.kind, inst, result, why });
+        }
+    }
+
+    /// What `begin` reads of `status`.
+    pub fn view(&self, status: Option<&PodStatus>) -> View {
+        let c = status.and_then(|s| s.container(&self.name));
+        View {
+            status: status.is_some(),
+            terminal: status.is_some_and(|s| s.phase.is_terminal()),
+            container: c.is_some(),
+            instance: c.and_then(|c| c.instance.as_ref()).map(|i| i.handle),
+            state: match c.map(|c| &c.state) {
+                Some(ContainerState::Running { started_at }) => StateView::Running(*started_at),
+                Some(ContainerState::Terminated(_)) => StateView::Terminated,
+                Some(ContainerState::Waiting { .. }) | None => StateView::Waiting,
+            },
+            started: c.is_some_and(|c| c.started),
         }
     }
 
@@ -165,7 +214,7 @@ impl Worker {
         };
         // `int32(time.Since(StartedAt).Seconds()) < InitialDelaySeconds`
         if (now.since(started_at).whole_seconds() as u32) < self.spec.initial_delay_seconds {
-            return Step::Skip("initialDelaySeconds has not passed");
+            return Step::Wait("initialDelaySeconds has not passed");
         }
         match (c.started, self.kind) {
             (true, ProbeKind::Startup) => Step::Skip("the container has started"),
@@ -275,12 +324,12 @@ mod tests {
     fn initial_delay_counts_from_the_cached_second() {
         let m = cached_running(SimTime::from_millis(12_700));
         let mut w = liveness(5);
-        assert_eq!(step_at(&mut w, &m, 16_999), Step::Skip("initialDelaySeconds has not passed"));
+        assert_eq!(step_at(&mut w, &m, 16_999), Step::Wait("initialDelaySeconds has not passed"));
         assert_eq!(step_at(&mut w, &m, 17_000), Step::Run(InstId(7)));
         // A start on the second itself gains nothing.
         let m = cached_running(SimTime::from_millis(12_000));
         let mut w = liveness(5);
-        assert_eq!(step_at(&mut w, &m, 16_999), Step::Skip("initialDelaySeconds has not passed"));
+        assert_eq!(step_at(&mut w, &m, 16_999), Step::Wait("initialDelaySeconds has not passed"));
         assert_eq!(step_at(&mut w, &m, 17_000), Step::Run(InstId(7)));
     }
 

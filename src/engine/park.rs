@@ -1,0 +1,359 @@
+//! Parked tickers: a periodic event whose ticks would change nothing until
+//! something wakes it (a probe worker that would skip its probe until what
+//! it reads of the pod's cached status changes) leaves the queue, and comes
+//! back when woken at the exact place its tick would have had, as if every
+//! skipped tick had been handled.
+//!
+//! That place is the ordering contract's: a tick is due one period after the
+//! tick before it, and among the events due at the same millisecond it
+//! comes after every event scheduled before that earlier tick was handled,
+//! before every event scheduled after. So a parked chain keeps the key of
+//! its next tick, and when the queue hands out an event whose key is past
+//! it, that tick counts as handled just before: the next tick's key is the
+//! number of events scheduled by then, with a tie part that puts it after
+//! the last of them and before the next. Two skipped ticks of the same
+//! millisecond with the same count are ordered as their parent ticks were:
+//! by the parents' times (a longer period's parent came earlier), and for
+//! chains in step (same period, same phase) by a rank, given when each
+//! parks after the chains whose tick of that instant was handled before
+//! its own, which keeps their order while they stay parked. A skipped tick
+//! costs a step of a small heap of the parked chains instead of the whole
+//! event path.
+//!
+//! A run's event budget counts the skipped ticks: a chain parks only while
+//! the ticks it could skip before the run's end leave the budget unreached,
+//! and once the bound comes near, every chain is woken and none parks again.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+/// A key: due millisecond (56 bits), scheduling count (40 bits), tie (32
+/// bits, zero for an event scheduled as usual).
+pub(super) const TIME_SHIFT: u32 = 72;
+pub(super) const SEQ_SHIFT: u32 = 32;
+const TIE_MASK: u128 = (1 << SEQ_SHIFT) - 1;
+/// Keys hold due times below this (over two million years in ms).
+pub(super) const TIME_LIMIT: u64 = 1 << (128 - TIME_SHIFT);
+/// The tie part: the period's complement (longer periods first), then the rank.
+const RANK_BITS: u32 = 12;
+const RANK_LIMIT: u16 = 1 << RANK_BITS;
+/// Periods a chain may have, in ms (17 minutes; a longer ticker ticks as usual).
+const PERIOD_LIMIT: u64 = 1 << (32 - RANK_BITS);
+
+pub(super) fn key(at_ms: u64, seq: u64, tie: u32) -> u128 {
+    (u128::from(at_ms) << TIME_SHIFT) | (u128::from(seq) << SEQ_SHIFT) | u128::from(tie)
+}
+
+pub(super) fn time_of(key: u128) -> u64 {
+    (key >> TIME_SHIFT) as u64
+}
+
+/// A parked chain, as its owner keeps it to wake it. A handle whose chain
+/// was woken meanwhile (by the budget) wakes nothing.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Parked {
+    index: u32,
+    generation: u32,
+}
+
+struct Chain<E> {
+    period: u64,
+    /// (period, phase): the chains whose ticks fall on the same instants.
+    class: (u64, u64),
+    rank: u16,
+    tie: u32,
+    /// The key of its next tick; once woken, the key its tick waits at in
+    /// the queue.
+    next: u128,
+    /// At most this many more ticks skipped before the run's end.
+    bound: u64,
+    /// The tick to deliver when woken; `None` once woken, while the tick
+    /// waits in the queue (the chain keeps its rank until it is handled).
+    event: Option<E>,
+}
+
+pub(super) struct Parking<E> {
+    chains: Vec<Option<Chain<E>>>,
+    generations: Vec<u32>,
+    free: Vec<u32>,
+    /// The parked chains by their next tick's key; a woken chain's entry
+    /// is dropped when it comes to the top.
+    due: BinaryHeap<Reverse<(u128, u32)>>,
+    /// The chains by class, then rank.
+    classes: BTreeMap<((u64, u64), u16), u32>,
+    parked: usize,
+    /// Woken chains whose tick waits in the queue, by its key.
+    waiting: Vec<(u128, u32)>,
+    /// Ticks skipped so far.
+    pub skipped: u64,
+    /// The sum of the parked chains' bounds.
+    bound: u64,
+    /// The run's event budget and end (ms): no budget until told.
+    max_events: u64,
+    until: u64,
+    pub enabled: bool,
+}
+
+impl<E> Default for Parking<E> {
+    fn default() -> Self {
+        Parking {
+            chains: Vec::new(),
+            generations: Vec::new(),
+            free: Vec::new(),
+            due: BinaryHeap::new(),
+            classes: BTreeMap::new(),
+            parked: 0,
+            waiting: Vec::new(),
+            skipped: 0,
+            bound: 0,
+            max_events: u64::MAX,
+            until: u64::MAX,
+            enabled: true,
+        }
+    }
+}
+
+impl<E> Parking<E> {
+    pub fn limit(&mut self, max_events: u64, until_ms: u64) {
+        self.max_events = max_events;
+        self.until = until_ms;
+    }
+
+    /// The event keyed `k` is handed out, `seq` events scheduled so far and
+    /// `popped` handed out (this one included). True when the budget is
+    /// near: every parked chain is to be woken ([`Parking::all_parked`])
+    /// and none parks again.
+    #[inline]
+    pub fn popped(&mut self, k: u128, seq: u64, popped: u64) -> bool {
+        if self.due.peek().is_some_and(|top| top.0.0 < k) {
+            self.skip_before(k, seq);
+        }
+        if k & TIE_MASK != 0 {
+            self.handled(k);
+        }
+        self.parked > 0 && popped.saturating_add(self.skipped).saturating_add(self.bound) >= self.max_events && {
+            self.enabled = false;
+            true
+        }
+    }
+
+    /// The parked chains' ticks keyed before `k` are handled, as no-ops,
+    /// just before it: each schedules its next after `seq` events.
+    #[cold]
+    fn skip_before(&mut self, k: u128, seq: u64) {
+        while let Some(mut top) = self.due.peek_mut() {
+            let Reverse((next, index)) = *top;
+            if next >= k {
+                break;
+            }
+            match self.chains[index as usize].as_mut() {
+                Some(c) if c.event.is_some() && c.next == next => {
+                    c.next = key(time_of(next) + c.period, seq, c.tie);
+                    c.bound -= 1;
+                    self.bound -= 1;
+                    self.skipped += 1;
+                    *top = Reverse((c.next, index));
+                }
+                // A woken chain's entry.
+                _ => drop(std::collections::binary_heap::PeekMut::pop(top)),
+            }
+        }
+    }
+
+    /// The run ends at `until_ms`: the parked chains' ticks until then count
+    /// as skipped.
+    pub fn skip_until(&mut self, until_ms: u64, seq: u64) {
+        if until_ms < TIME_LIMIT - 1 {
+            self.skip_before(key(until_ms + 1, 0, 0), seq);
+        }
+    }
+
+    /// The chains parked now.
+    #[cold]
+    pub fn all_parked(&self) -> Vec<Parked> {
+        let parked = self.chains.iter().enumerate().filter(|(_, c)| c.as_ref().is_some_and(|c| c.event.is_some()));
+        parked.map(|(i, _)| Parked { index: i as u32, generation: self.generations[i] }).collect()
+    }
+
+    /// A woken chain's tick is handled: the chain is done.
+    #[cold]
+    fn handled(&mut self, k: u128) {
+        let at = self.waiting.iter().position(|w| w.0 == k).expect("a tied key is a woken chain's tick");
+        let (_, index) = self.waiting.swap_remove(at);
+        let c = self.chains[index as usize].take().expect("a waiting chain exists");
+        self.classes.remove(&(c.class, c.rank)).expect("a chain is in its class");
+        self.generations[index as usize] += 1;
+        self.free.push(index);
+    }
+
+    /// Parks a tick due `period_ms` after `now_ms`, with `seq` events
+    /// scheduled so far and `popped` handed out. `Err` gives the event back
+    /// when it cannot park.
+    pub fn park(&mut self, period_ms: u64, event: E, now_ms: u64, seq: u64, popped: u64) -> Result<Parked, E> {
+        if !self.enabled || period_ms == 0 || period_ms >= PERIOD_LIMIT {
+            return Err(event);
+        }
+        let first = now_ms + period_ms;
+        let bound = if first > self.until { 0 } else { (self.until - first) / period_ms + 1 };
+        if popped.saturating_add(self.skipped).saturating_add(self.bound).saturating_add(bound) >= self.max_events {
+            return Err(event);
+        }
+        let class = (period_ms, now_ms % period_ms);
+        // The chains in step whose tick of this instant was handled before
+        // this one come first (a prefix, in rank order): their next tick is
+        // a period away.
+        let (mut low, mut high) = (0, RANK_LIMIT);
+        for (&(_, rank), &m) in self.classes.range((class, 0)..=(class, RANK_LIMIT)) {
+            let c = self.chains[m as usize].as_ref().expect("a class member exists");
+            if time_of(c.next) > now_ms {
+                debug_assert_eq!(high, RANK_LIMIT, "the chains handled first are not a prefix");
+                low = rank;
+            } else if high == RANK_LIMIT {
+                high = rank;
+            }
+        }
+        let rank = low + (high - low) / 2;
+        if rank == low {
+            return Err(event);
+        }
+        let tie = (((PERIOD_LIMIT - 1 - period_ms) as u32) << RANK_BITS) | u32::from(rank);
+        let next = key(first, seq, tie);
+        let chain = Chain { period: period_ms, class, rank, tie, next, bound, event: Some(event) };
+        let index = match self.free.pop() {
+            Some(i) => {
+                self.chains[i as usize] = Some(chain);
+                i
+            }
+            None => {
+                self.chains.push(Some(chain));
+                self.generations.push(0);
+                self.chains.len() as u32 - 1
+            }
+        };
+        self.classes.insert((class, rank), index);
+        self.due.push(Reverse((next, index)));
+        self.parked += 1;
+        self.bound += bound;
+        Ok(Parked { index, generation: self.generations[index as usize] })
+    }
+
+    /// Wakes a parked chain: its next tick's key and event, to be queued.
+    pub fn wake(&mut self, p: Parked) -> Option<(u128, E)> {
+        if self.generations.get(p.index as usize) != Some(&p.generation) {
+            return None;
+        }
+        let c = self.chains[p.index as usize].as_mut()?;
+        let event = c.event.take()?;
+        self.waiting.push((c.next, p.index));
+        self.parked -= 1;
+        self.bound -= c.bound;
+        Some((c.next, event))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Queue;
+    use super::Parked;
+    use crate::time::{SimDuration, SimTime};
+
+    #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+    enum Ev {
+        Tick(usize),
+        Other(u32),
+    }
+
+    /// A small deterministic generator: both runs draw the same numbers as
+    /// long as they handle the same events.
+    struct Draws(u64);
+    impl Draws {
+        fn next(&mut self, m: u64) -> u64 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.0 >> 33) % m
+        }
+    }
+
+    /// Tickers of 2–4 ms periods (many in step) that turn dormant at random,
+    /// and other events, due at the same millisecond as much as later,
+    /// that wake tickers at random. Returns the events handled other than
+    /// dormant ticks, with their times, and when a budget stopped the run.
+    fn run(seed: u64, parking: bool, budget: u64) -> (Vec<(u64, Ev)>, Option<u64>) {
+        let periods = [2, 2, 2, 3, 3, 4, 4, 4, 6];
+        let mut q: Queue<Ev> = Queue::default();
+        q.set_parking(parking);
+        q.limit(budget, SimTime::from_millis(2_000));
+        let mut d = Draws(seed);
+        let mut dormant = vec![false; periods.len()];
+        let mut parked: Vec<Option<Parked>> = vec![None; periods.len()];
+        for (i, p) in periods.iter().enumerate() {
+            q.at(SimTime::from_millis(d.next(2) * p), Ev::Tick(i));
+        }
+        let (mut seen, mut others, mut handled, mut stopped) = (Vec::new(), 0, 0, None);
+        while let Some(ev) = q.pop_until(SimTime::from_millis(2_000)) {
+            if handled + q.skipped() == budget {
+                stopped = Some(q.now().as_millis());
+                break;
+            }
+            handled += 1;
+            let now = q.now().as_millis();
+            match ev {
+                Ev::Tick(i) => {
+                    let period = SimDuration::from_millis(periods[i]);
+                    if dormant[i] {
+                        match q.park(period, Ev::Tick(i)) {
+                            Ok(p) => parked[i] = Some(p),
+                            Err(e) => q.after(period, e),
+                        }
+                        continue;
+                    }
+                    q.after(period, Ev::Tick(i));
+                    seen.push((now, ev));
+                    dormant[i] = d.next(3) > 0;
+                    for _ in 0..d.next(2) {
+                        others += 1;
+                        q.after(SimDuration::from_millis(d.next(2) * d.next(5)), Ev::Other(others));
+                    }
+                }
+                Ev::Other(_) => {
+                    seen.push((now, ev));
+                    for _ in 0..d.next(3) {
+                        let i = d.next(periods.len() as u64) as usize;
+                        dormant[i] = false;
+                        if let Some(p) = parked[i].take() {
+                            q.wake(p);
+                        }
+                    }
+                    if d.next(4) == 0 {
+                        others += 1;
+                        q.after(SimDuration::from_millis(d.next(2) * d.next(4)), Ev::Other(others));
+                    }
+                }
+            }
+            // Keep the run going: a little noise on every instant.
+            if d.next(5) == 0 {
+                others += 1;
+                q.after(SimDuration::from_millis(1 + d.next(3)), Ev::Other(others));
+            }
+        }
+        (seen, stopped)
+    }
+
+    /// The events handled, their order within each millisecond included,
+    /// are those of a queue that handles every tick; so is where the event
+    /// budget stops the run.
+    #[test]
+    fn parked_tickers_come_back_in_their_place() {
+        let (mut parked_at_all, mut stopped) = (0, 0);
+        for seed in 0..300 {
+            let budget = if seed % 3 == 0 { 1_500 + seed * 7 } else { u64::MAX };
+            let reference = run(seed, false, budget);
+            let parking = run(seed, true, budget);
+            let first = parking.0.iter().zip(&reference.0).position(|(a, b)| a != b);
+            let around = |v: &[(u64, Ev)]| first.map(|i| v[i.saturating_sub(6)..(i + 4).min(v.len())].to_vec());
+            assert_eq!(parking, reference, "seed {seed}: {:?}\n{:?}", around(&parking.0), around(&reference.0));
+            parked_at_all += usize::from(reference.0.len() < 1_000);
+            stopped += usize::from(reference.1.is_some());
+        }
+        assert!(parked_at_all > 100 && stopped > 50, "{parked_at_all} seeds mostly dormant, {stopped} stopped");
+    }
+}

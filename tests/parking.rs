@@ -1,0 +1,57 @@
+//! Parked tickers change no byte: every scenario in `models/`, with several
+//! seeds, runs to the same trace whether the probe workers whose ticks
+//! change nothing are parked or every tick is handled
+//! ([`podsim::engine::Queue::park`]). A sweep keeps the state records of the
+//! same run (`predict` and `verify` read nothing else).
+//!
+//! `PARKING_SEEDS=50 cargo test --release --test parking` runs more seeds.
+
+use podsim::run::{Inputs, prepare};
+use podsim::sim::World;
+use podsim::time::SimTime;
+use podsim::trace::Keep;
+use std::path::PathBuf;
+
+fn scenarios() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models");
+    let mut files = Vec::new();
+    for dir in ["scenarios", "benchmarks"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_some_and(|x| x == "yaml") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn every_scenario_runs_the_same_with_tickers_parked() {
+    let seeds: u64 = std::env::var("PARKING_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(2);
+    let mut compared = 0;
+    for path in scenarios() {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let inputs = Inputs { scenario: Some(path.clone()), ..Inputs::default() };
+        let Ok(p) = prepare(&inputs) else { continue };
+        let until = SimTime::ZERO + p.until;
+        // The 1,000-replica benchmark once; the others with several seeds.
+        let seeds = if p.setup.max_events > 0 && name.starts_with("rollout-1000") { 1 } else { seeds };
+        for seed in p.seed..p.seed + seeds {
+            let parked = World::new(&p.setup, seed).run(until);
+            let every = World::new(&p.setup, seed).handling_every_tick().run(until);
+            assert_eq!(format!("{:?}", parked.entries), format!("{:?}", every.entries), "{name} seed {seed}");
+            assert_eq!(parked.exhausted, every.exhausted, "{name} seed {seed}");
+            let state = World::keeping(&p.setup, seed, Keep::State).run(until);
+            let kept: Vec<_> = every.entries.iter().filter(|e| e.record.is_state()).collect();
+            assert_eq!(
+                format!("{:?}", state.entries.iter().collect::<Vec<_>>()),
+                format!("{kept:?}"),
+                "{name} seed {seed}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 150, "{compared} runs compared");
+}
