@@ -8,7 +8,8 @@
 //!   [`app`] behaviour files; [`cluster`] profiles; [`scenario`] files;
 //! - the engine: [`time`], [`dist`], [`rng`], [`ids`] (pods and nodes by
 //!   index), [`budget`] (the events one run may handle), [`engine`] (the event queue and its same-instant ordering
-//!   contract; the context through which a component sends its messages),
+//!   contract, tickers parked while their ticks change nothing; the context
+//!   through which a component sends its messages),
 //!   [`sim`] (the world of one run, which routes them);
 //! - the components: [`api`] (API server: one object store for every kind,
 //!   with the metadata and write rules all kinds share, and the Pod status
