@@ -57,8 +57,7 @@ pub struct Parked {
 }
 
 struct Chain<E> {
-    period: u64,
-    /// (period, phase): the chains whose ticks fall on the same instants.
+    /// (period, phase), in ms: the chains whose ticks fall on the same instants.
     class: (u64, u64),
     rank: u16,
     tie: u32,
@@ -148,7 +147,7 @@ impl<E> Parking<E> {
             }
             match self.chains[index as usize].as_mut() {
                 Some(c) if c.event.is_some() && c.next == next => {
-                    c.next = key(time_of(next) + c.period, seq, c.tie);
+                    c.next = key(time_of(next) + c.class.0, seq, c.tie);
                     c.bound -= 1;
                     self.bound -= 1;
                     self.skipped += 1;
@@ -218,7 +217,7 @@ impl<E> Parking<E> {
         }
         let tie = (((PERIOD_LIMIT - 1 - period_ms) as u32) << RANK_BITS) | u32::from(rank);
         let next = key(first, seq, tie);
-        let chain = Chain { period: period_ms, class, rank, tie, next, bound, event: Some(event) };
+        let chain = Chain { class, rank, tie, next, bound, event: Some(event) };
         let index = match self.free.pop() {
             Some(i) => {
                 self.chains[i as usize] = Some(chain);
@@ -273,7 +272,7 @@ mod tests {
         }
     }
 
-    /// Tickers of 2–4 ms periods (many in step) that turn dormant at random,
+    /// Tickers of 2–6 ms periods (many in step) that turn dormant at random,
     /// and other events, due at the same millisecond as much as later,
     /// that wake tickers at random. Returns the events handled other than
     /// dormant ticks, with their times, and when a budget stopped the run.
