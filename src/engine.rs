@@ -130,21 +130,34 @@ impl<E> Queue<E> {
     }
 
     /// Removes the next event due no later than `until`, advancing time to it.
-    /// At the end, the ticks parked chains would have had until then are
-    /// counted as skipped.
+    /// The parked chains' ticks before it are handled first: skipped, or
+    /// queued ahead of it when their wake instant has come. At the end,
+    /// the ticks they would have had until then are counted as skipped.
     pub fn pop_until(&mut self, until: SimTime) -> Option<E> {
         self.drop_spent();
-        let next = self.heap.peek().map(|k| k.0).filter(|k| park::time_of(k.order) <= until.as_millis());
-        let Some(next) = next else {
-            self.parking.skip_until(until.as_millis(), self.seq);
-            return None;
+        let until_ms = until.as_millis();
+        let next = loop {
+            let next = self.heap.peek().map(|k| k.0).filter(|k| park::time_of(k.order) <= until_ms);
+            let limit = match next {
+                Some(n) => n.order,
+                None if until_ms < park::TIME_LIMIT - 1 => park::key(until_ms + 1, 0, 0),
+                None => break None,
+            };
+            if !self.parking.due_before(limit) {
+                break next;
+            }
+            match self.parking.skip_before(limit, self.seq) {
+                Some((order, event)) => self.insert(order, event),
+                None => break next,
+            }
         };
+        let next = next?;
         let at = SimTime::from_millis(park::time_of(next.order));
         // The key stays at the top until the next event scheduled replaces it.
         self.spent = true;
         self.now = at;
         self.popped += 1;
-        if self.parking.popped(next.order, self.seq, self.popped) {
+        if self.parking.popped(next.order, self.popped) {
             for chain in self.parking.all_parked() {
                 self.wake(chain);
             }
@@ -172,11 +185,13 @@ impl<E> Queue<E> {
     }
 
     /// Parks a ticker: `event` would be due `period` from now, and each of
-    /// its ticks, until woken, would only schedule the next one. `Err` gives
+    /// its ticks, until woken (or, with `wake`, until its first tick at or
+    /// after that instant), would only schedule the next one. `Err` gives
     /// it back when it cannot park (then schedule it as usual).
-    pub fn park(&mut self, period: SimDuration, event: E) -> Result<Parked, E> {
+    pub fn park(&mut self, period: SimDuration, event: E, wake: Option<SimTime>) -> Result<Parked, E> {
         let now = self.now.as_millis();
-        self.parking.park(period.as_millis(), event, now, self.seq, self.popped)
+        let wake = wake.map(SimTime::as_millis);
+        self.parking.park(period.as_millis(), event, now, self.seq, self.popped, wake)
     }
 
     /// Wakes a parked ticker: its next tick is queued where it would have
@@ -186,6 +201,12 @@ impl<E> Queue<E> {
         if let Some((order, event)) = self.parking.wake(parked) {
             self.insert(order, event);
         }
+    }
+
+    /// Brings a parked ticker's wake instant to `at`, if nearer: its first
+    /// tick at or after `at` is handled.
+    pub fn wake_by(&mut self, parked: Parked, at: SimTime) {
+        self.parking.wake_by(parked, at.as_millis());
     }
 
     pub fn is_empty(&self) -> bool {
@@ -206,15 +227,17 @@ pub trait Outbox<M> {
         self.at(at, message);
     }
     /// Parks `message`, a ticker's next tick due `period` from now whose
-    /// ticks change nothing until woken ([`Queue::park`]); when it cannot
-    /// park (or the outbox parks nothing), schedules it as usual and
-    /// returns `None`.
-    fn park(&mut self, period: SimDuration, message: M) -> Option<Parked> {
+    /// ticks change nothing until woken, or until `wake` ([`Queue::park`]);
+    /// when it cannot park (or the outbox parks nothing), schedules it as
+    /// usual and returns `None`.
+    fn park(&mut self, period: SimDuration, message: M, _wake: Option<SimTime>) -> Option<Parked> {
         self.after(period, message);
         None
     }
     /// Wakes a parked ticker ([`Queue::wake`]).
     fn wake(&mut self, _parked: Parked) {}
+    /// Brings a parked ticker's wake instant nearer ([`Queue::wake_by`]).
+    fn wake_by(&mut self, _parked: Parked, _at: SimTime) {}
 }
 
 /// What a component gets to act: its outbox `O` (and through it, time) and
@@ -245,9 +268,9 @@ impl<E, M, F: FnMut(M) -> E> Outbox<M> for Routed<'_, E, F> {
         self.q.at(at, event);
     }
 
-    fn park(&mut self, period: SimDuration, message: M) -> Option<Parked> {
+    fn park(&mut self, period: SimDuration, message: M, wake: Option<SimTime>) -> Option<Parked> {
         let event = (self.route)(message);
-        match self.q.park(period, event) {
+        match self.q.park(period, event, wake) {
             Ok(parked) => Some(parked),
             Err(event) => {
                 self.q.after(period, event);
@@ -258,6 +281,10 @@ impl<E, M, F: FnMut(M) -> E> Outbox<M> for Routed<'_, E, F> {
 
     fn wake(&mut self, parked: Parked) {
         self.q.wake(parked);
+    }
+
+    fn wake_by(&mut self, parked: Parked, at: SimTime) {
+        self.q.wake_by(parked, at);
     }
 }
 

@@ -1,6 +1,7 @@
 //! Parked tickers change no byte: every scenario in `models/`, with several
-//! seeds, runs to the same trace whether the probe workers whose ticks
-//! change nothing are parked or every tick is handled
+//! seeds, runs to the same trace, and counts the same events, whether the
+//! tickers whose ticks change nothing (probe workers, the sync loop's tick,
+//! housekeeping) are parked or every tick is handled
 //! ([`podsim::engine::Queue::park`]). A sweep keeps the state records of the
 //! same run (`predict` and `verify` read nothing else).
 //!
@@ -39,10 +40,12 @@ fn every_scenario_runs_the_same_with_tickers_parked() {
         // The 1,000-replica benchmark once; the others with several seeds.
         let seeds = if name == "rollout-1000" { 1 } else { seeds };
         for seed in p.seed..p.seed + seeds {
-            let parked = World::new(&p.setup, seed).run(until);
-            let every = World::new(&p.setup, seed).handling_every_tick().run(until);
+            let (parked, spent) = World::new(&p.setup, seed).run_counting(until);
+            let (every, handled) = World::new(&p.setup, seed).handling_every_tick().run_counting(until);
             assert_eq!(format!("{:?}", parked.entries), format!("{:?}", every.entries), "{name} seed {seed}");
             assert_eq!(parked.exhausted, every.exhausted, "{name} seed {seed}");
+            // Each skipped tick is one the reference handled, no more.
+            assert_eq!(spent, handled, "{name} seed {seed}: events handled and ticks skipped");
             let state = World::keeping(&p.setup, seed, Keep::State).run(until);
             let kept: Vec<_> = every.entries.iter().filter(|e| e.record.is_state()).collect();
             assert_eq!(

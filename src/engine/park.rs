@@ -20,6 +20,13 @@
 //! costs a step of a small heap of the parked chains instead of the whole
 //! event path.
 //!
+//! A chain may also be parked until an instant (a sync-loop tick until a
+//! pod's work-queue entry falls due): its first tick at or after that
+//! instant is not skipped but queued, at its key, before the event that
+//! would have passed it is handed out. An owner may bring that instant
+//! nearer while the chain is parked; a chain woken early only handles a
+//! tick that changes nothing, and parks again.
+//!
 //! A run's event budget counts the skipped ticks: a chain parks only while
 //! the ticks it could skip before the run's end leave the budget unreached,
 //! and once the bound comes near, every chain is woken and none parks again.
@@ -66,6 +73,8 @@ struct Chain<E> {
     next: u128,
     /// At most this many more ticks skipped before the run's end.
     bound: u64,
+    /// Its first tick at or after this ms is handled (`u64::MAX`: none).
+    wake_at: u64,
     /// The tick to deliver when woken; `None` once woken, while the tick
     /// waits in the queue (the chain keeps its rank until it is handled).
     event: Option<E>,
@@ -118,15 +127,19 @@ impl<E> Parking<E> {
         self.until = until_ms;
     }
 
-    /// The event keyed `k` is handed out, `seq` events scheduled so far and
-    /// `popped` handed out (this one included). True when the budget is
-    /// near: every parked chain is to be woken ([`Parking::all_parked`])
-    /// and none parks again.
+    /// Whether a parked chain's tick comes before the event keyed `k`.
     #[inline]
-    pub fn popped(&mut self, k: u128, seq: u64, popped: u64) -> bool {
-        if self.due.peek().is_some_and(|top| top.0.0 < k) {
-            self.skip_before(k, seq);
-        }
+    pub fn due_before(&self, k: u128) -> bool {
+        self.due.peek().is_some_and(|top| top.0.0 < k)
+    }
+
+    /// The event keyed `k` is handed out, `popped` handed out so far (this
+    /// one included), the parked chains' ticks before it handled
+    /// ([`Parking::skip_before`]). True when the budget is near: every
+    /// parked chain is to be woken ([`Parking::all_parked`]) and none parks
+    /// again.
+    #[inline]
+    pub fn popped(&mut self, k: u128, popped: u64) -> bool {
         if k & TIE_MASK != 0 {
             self.handled(k);
         }
@@ -137,16 +150,25 @@ impl<E> Parking<E> {
     }
 
     /// The parked chains' ticks keyed before `k` are handled, as no-ops,
-    /// just before it: each schedules its next after `seq` events.
+    /// just before it: each schedules its next after `seq` events. A tick
+    /// at or after its chain's wake instant is not skipped: the chain is
+    /// woken, and its tick (key and event) is returned to be queued, to
+    /// come before `k`.
     #[cold]
-    fn skip_before(&mut self, k: u128, seq: u64) {
-        while let Some(mut top) = self.due.peek_mut() {
+    pub fn skip_before(&mut self, k: u128, seq: u64) -> Option<(u128, E)> {
+        loop {
+            let Some(mut top) = self.due.peek_mut() else { break };
             let Reverse((next, index)) = *top;
             if next >= k {
                 break;
             }
-            match self.chains[index as usize].as_mut() {
-                Some(c) if c.event.is_some() && c.next == next => {
+            let chain = self.chains[index as usize].as_mut().filter(|c| c.event.is_some() && c.next == next);
+            if chain.as_ref().is_some_and(|c| time_of(next) >= c.wake_at) {
+                drop(top);
+                return self.release(index);
+            }
+            match chain {
+                Some(c) => {
                     c.next = key(time_of(next) + c.class.0, seq, c.tie);
                     c.bound -= 1;
                     self.bound -= 1;
@@ -157,14 +179,7 @@ impl<E> Parking<E> {
                 _ => drop(std::collections::binary_heap::PeekMut::pop(top)),
             }
         }
-    }
-
-    /// The run ends at `until_ms`: the parked chains' ticks until then count
-    /// as skipped.
-    pub fn skip_until(&mut self, until_ms: u64, seq: u64) {
-        if until_ms < TIME_LIMIT - 1 {
-            self.skip_before(key(until_ms + 1, 0, 0), seq);
-        }
+        None
     }
 
     /// The chains parked now.
@@ -186,9 +201,18 @@ impl<E> Parking<E> {
     }
 
     /// Parks a tick due `period_ms` after `now_ms`, with `seq` events
-    /// scheduled so far and `popped` handed out. `Err` gives the event back
-    /// when it cannot park.
-    pub fn park(&mut self, period_ms: u64, event: E, now_ms: u64, seq: u64, popped: u64) -> Result<Parked, E> {
+    /// scheduled so far and `popped` handed out, until woken or, if
+    /// `wake_at` is given, until its first tick at or after that ms.
+    /// `Err` gives the event back when it cannot park.
+    pub fn park(
+        &mut self,
+        period_ms: u64,
+        event: E,
+        now_ms: u64,
+        seq: u64,
+        popped: u64,
+        wake_at: Option<u64>,
+    ) -> Result<Parked, E> {
         if !self.enabled || period_ms == 0 || period_ms >= PERIOD_LIMIT {
             return Err(event);
         }
@@ -217,7 +241,7 @@ impl<E> Parking<E> {
         }
         let tie = (((PERIOD_LIMIT - 1 - period_ms) as u32) << RANK_BITS) | u32::from(rank);
         let next = key(first, seq, tie);
-        let chain = Chain { class, rank, tie, next, bound, event: Some(event) };
+        let chain = Chain { class, rank, tie, next, bound, wake_at: wake_at.unwrap_or(u64::MAX), event: Some(event) };
         let index = match self.free.pop() {
             Some(i) => {
                 self.chains[i as usize] = Some(chain);
@@ -241,9 +265,24 @@ impl<E> Parking<E> {
         if self.generations.get(p.index as usize) != Some(&p.generation) {
             return None;
         }
-        let c = self.chains[p.index as usize].as_mut()?;
+        self.release(p.index)
+    }
+
+    /// Brings a parked chain's wake instant to `at_ms`, if nearer.
+    pub fn wake_by(&mut self, p: Parked, at_ms: u64) {
+        if self.generations.get(p.index as usize) != Some(&p.generation) {
+            return;
+        }
+        if let Some(c) = self.chains[p.index as usize].as_mut().filter(|c| c.event.is_some()) {
+            c.wake_at = c.wake_at.min(at_ms);
+        }
+    }
+
+    /// A parked chain leaves the parked ones; its tick waits in the queue.
+    fn release(&mut self, index: u32) -> Option<(u128, E)> {
+        let c = self.chains[index as usize].as_mut()?;
         let event = c.event.take()?;
-        self.waiting.push((c.next, p.index));
+        self.waiting.push((c.next, index));
         self.parked -= 1;
         self.bound -= c.bound;
         Some((c.next, event))
@@ -272,22 +311,28 @@ mod tests {
         }
     }
 
+    /// What a run handled: the events other than dormant ticks, with their
+    /// times, and when a budget stopped it.
+    type Outcome = (Vec<(u64, Ev)>, Option<u64>);
+
     /// Tickers of 2–6 ms periods (many in step) that turn dormant at random,
-    /// and other events, due at the same millisecond as much as later,
-    /// that wake tickers at random. Returns the events handled other than
-    /// dormant ticks, with their times, and when a budget stopped the run.
-    fn run(seed: u64, parking: bool, budget: u64) -> (Vec<(u64, Ev)>, Option<u64>) {
+    /// until woken or until an instant, and other events, due at the same
+    /// millisecond as much as later, that wake tickers at random or bring
+    /// their instant nearer. Returns what it handled; and the ticks skipped,
+    /// and those handled at the end of a dormancy until an instant.
+    fn run(seed: u64, parking: bool, budget: u64) -> (Outcome, (u64, u64)) {
         let periods = [2, 2, 2, 3, 3, 4, 4, 4, 6];
         let mut q: Queue<Ev> = Queue::default();
         q.set_parking(parking);
         q.limit(budget, SimTime::from_millis(2_000));
         let mut d = Draws(seed);
-        let mut dormant = vec![false; periods.len()];
+        // Dormant until this ms (`u64::MAX`: until woken); active if `None`.
+        let mut dormant: Vec<Option<u64>> = vec![None; periods.len()];
         let mut parked: Vec<Option<Parked>> = vec![None; periods.len()];
         for (i, p) in periods.iter().enumerate() {
             q.at(SimTime::from_millis(d.next(2) * p), Ev::Tick(i));
         }
-        let (mut seen, mut others, mut handled, mut stopped) = (Vec::new(), 0, 0, None);
+        let (mut seen, mut others, mut handled, mut stopped, mut timed) = (Vec::new(), 0, 0, None, 0);
         while let Some(ev) = q.pop_until(SimTime::from_millis(2_000)) {
             if handled + q.skipped() == budget {
                 stopped = Some(q.now().as_millis());
@@ -298,16 +343,22 @@ mod tests {
             match ev {
                 Ev::Tick(i) => {
                     let period = SimDuration::from_millis(periods[i]);
-                    if dormant[i] {
-                        match q.park(period, Ev::Tick(i)) {
+                    if let Some(until) = dormant[i].filter(|&until| now < until) {
+                        let wake = (until < u64::MAX).then(|| SimTime::from_millis(until));
+                        match q.park(period, Ev::Tick(i), wake) {
                             Ok(p) => parked[i] = Some(p),
                             Err(e) => q.after(period, e),
                         }
                         continue;
                     }
+                    timed += u64::from(dormant[i].is_some_and(|until| until < u64::MAX));
                     q.after(period, Ev::Tick(i));
                     seen.push((now, ev));
-                    dormant[i] = d.next(3) > 0;
+                    dormant[i] = match d.next(3) {
+                        0 => None,
+                        1 => Some(u64::MAX),
+                        _ => Some(now + 1 + d.next(40)),
+                    };
                     for _ in 0..d.next(2) {
                         others += 1;
                         q.after(SimDuration::from_millis(d.next(2) * d.next(5)), Ev::Other(others));
@@ -317,9 +368,20 @@ mod tests {
                     seen.push((now, ev));
                     for _ in 0..d.next(3) {
                         let i = d.next(periods.len() as u64) as usize;
-                        dormant[i] = false;
-                        if let Some(p) = parked[i].take() {
-                            q.wake(p);
+                        match d.next(2) {
+                            0 => {
+                                dormant[i] = None;
+                                if let Some(p) = parked[i].take() {
+                                    q.wake(p);
+                                }
+                            }
+                            _ => {
+                                let by = now + d.next(2) * d.next(20);
+                                dormant[i] = dormant[i].map(|until| until.min(by));
+                                if let Some(p) = parked[i] {
+                                    q.wake_by(p, SimTime::from_millis(by));
+                                }
+                            }
                         }
                     }
                     if d.next(4) == 0 {
@@ -334,7 +396,7 @@ mod tests {
                 q.after(SimDuration::from_millis(1 + d.next(3)), Ev::Other(others));
             }
         }
-        (seen, stopped)
+        ((seen, stopped), (q.skipped(), timed))
     }
 
     /// The events handled, their order within each millisecond included,
@@ -342,17 +404,21 @@ mod tests {
     /// budget stops the run.
     #[test]
     fn parked_tickers_come_back_in_their_place() {
-        let (mut parked_at_all, mut stopped) = (0, 0);
+        let (mut skipped, mut timed, mut stopped) = (0, 0, 0);
         for seed in 0..300 {
             let budget = if seed % 3 == 0 { 1_500 + seed * 7 } else { u64::MAX };
-            let reference = run(seed, false, budget);
-            let parking = run(seed, true, budget);
+            let (reference, _) = run(seed, false, budget);
+            let (parking, counts) = run(seed, true, budget);
             let first = parking.0.iter().zip(&reference.0).position(|(a, b)| a != b);
             let around = |v: &[(u64, Ev)]| first.map(|i| v[i.saturating_sub(6)..(i + 4).min(v.len())].to_vec());
             assert_eq!(parking, reference, "seed {seed}: {:?}\n{:?}", around(&parking.0), around(&reference.0));
-            parked_at_all += usize::from(reference.0.len() < 1_000);
+            skipped += counts.0;
+            timed += counts.1;
             stopped += usize::from(reference.1.is_some());
         }
-        assert!(parked_at_all > 100 && stopped > 50, "{parked_at_all} seeds mostly dormant, {stopped} stopped");
+        assert!(
+            skipped > 300_000 && timed > 60_000 && stopped > 50,
+            "{skipped} skipped, {timed} timed, {stopped} stopped"
+        );
     }
 }

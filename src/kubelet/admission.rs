@@ -168,6 +168,8 @@ impl Kubelet {
         self.emit(pod, None, true, predicate.name(), predicate.error(), ctx);
         let Some(p) = self.pod(pod) else { return };
         p.worker.lifecycle = Lifecycle::Rejected;
+        self.housekeeping_due(true, ctx);
+        let Some(p) = self.pod(pod) else { return };
         let status = PodStatus {
             phase: PodPhase::Failed,
             reason: Some(PodReason::Rejected(predicate)),
@@ -184,19 +186,23 @@ impl Kubelet {
     /// is handed to it (`SyncPodKill`); with nothing running it goes
     /// straight to `SyncTerminatedPod`, whose `TerminatePod` lets the status
     /// manager send the final DELETE.
-    pub(super) fn clean_up_rejected(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let mut at = None;
+    /// Returns whether a rejected pod is left to clean up later.
+    pub(super) fn clean_up_rejected(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) -> bool {
+        let (mut at, mut left) = (None, false);
         while let Some(pod) = self.next_live(at) {
             at = Some(pod);
             let Some(p) = self.pod(pod) else { continue };
-            let due = p.worker.lifecycle == Lifecycle::Rejected
-                && p.deletion_grace.is_some()
-                && p.status.api().phase.is_terminal();
-            if due {
+            if p.worker.lifecycle != Lifecycle::Rejected {
+                continue;
+            }
+            if p.deletion_grace.is_some() && p.status.api().phase.is_terminal() {
                 p.worker.lifecycle = Lifecycle::Terminated;
                 self.update_pod(pod, ctx);
+            } else {
+                left = true;
             }
         }
+        left
     }
 }
 

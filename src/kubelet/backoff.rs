@@ -74,6 +74,12 @@ impl Backoff {
         let limit = self.max * 2;
         self.entries.retain(|_, e| now.since(e.last_update) <= limit);
     }
+
+    /// The first instant at which `gc` drops an entry (none without entries).
+    pub fn gc_due(&self) -> Option<SimTime> {
+        let oldest = self.entries.values().map(|e| e.last_update).min()?;
+        Some(oldest + self.max * 2 + SimDuration::from_millis(1))
+    }
 }
 
 /// What `doBackOff` decided for one container start.

@@ -36,6 +36,7 @@ pub mod runtime;
 mod start;
 pub mod status;
 mod sync;
+mod tickers;
 pub mod volume_manager;
 pub mod work_queue;
 
@@ -351,6 +352,7 @@ pub struct Kubelet {
     /// When this kubelet process started, if during the run (the run's
     /// kubelets have been running long before it).
     restarted_at: Option<SimTime>,
+    tickers: tickers::Tickers,
 }
 
 impl KPod {
@@ -410,6 +412,7 @@ impl Kubelet {
             objects: ObjectCache::new(objects),
             reconciler_phase: None,
             restarted_at: None,
+            tickers: Default::default(),
             id,
             node,
             cluster,
@@ -477,26 +480,8 @@ impl Kubelet {
             // The PLEG worker serves single-pod requests between global relists.
             Ev::OnDemandRelist { pod, requested } if self.relisting => self.deferred_relists.push((pod, requested)),
             Ev::OnDemandRelist { pod, requested } => self.relist_pod(pod, requested, ctx),
-            Ev::SyncTick => {
-                // `getPodsToSync`: the work queue's due pods, and those a pod
-                // sync loop handler (the active deadline) asks for, in pod order.
-                let due = self.work_queue.get_work(now);
-                let mut candidates: Vec<PodId> = due.iter().chain(&self.deadlined).copied().collect();
-                candidates.sort_unstable();
-                candidates.dedup();
-                for pod in candidates {
-                    let Some(p) = self.pod(pod) else { continue };
-                    if due.binary_search(&pod).is_ok() || p.past_active_deadline(&p.spec, now) {
-                        self.update_pod(pod, ctx);
-                    }
-                }
-                self.send(ctx, SYNC_TICK, Ev::SyncTick);
-            }
-            Ev::Housekeeping => {
-                self.backoff.gc(now);
-                self.clean_up_rejected(ctx);
-                self.send(ctx, HOUSEKEEPING, Ev::Housekeeping);
-            }
+            Ev::SyncTick => self.sync_tick(ctx),
+            Ev::Housekeeping => self.housekeeping(ctx),
             Ev::StatusResync => {
                 let mut at = None;
                 while let Some(pod) = self.next_live(at) {
@@ -577,11 +562,16 @@ impl Kubelet {
     }
 
     /// Keeps `deadlined` in step with the pod's spec.
-    fn note_deadline(&mut self, pod: PodId, spec: &PodSpec) {
+    fn note_deadline(&mut self, pod: PodId, spec: &PodSpec, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         match spec.active_deadline_seconds {
-            Some(_) => self.deadlined.insert(pod),
-            None => self.deadlined.remove(&pod),
-        };
+            Some(_) => {
+                self.deadlined.insert(pod);
+                self.sync_every_tick(ctx);
+            }
+            None => {
+                self.deadlined.remove(&pod);
+            }
+        }
     }
 
     fn pod_added(
@@ -604,7 +594,7 @@ impl Kubelet {
         self.live.insert(pod);
         // A new pod worker: no work-queue entry of an earlier one.
         self.work_queue.remove(pod);
-        self.note_deadline(pod, &spec);
+        self.note_deadline(pod, &spec, ctx);
         self.pods[i] = Some(Box::new(KPod {
             name: Arc::from(spec.name.as_str()),
             namespace: Arc::from(spec.namespace.as_str()),

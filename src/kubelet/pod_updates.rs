@@ -24,7 +24,7 @@ impl Kubelet {
         let Some(p) = self.pod(pod) else { return };
         let spec_changed = !Arc::ptr_eq(&p.spec, &update.spec);
         p.spec = update.spec.clone();
-        self.note_deadline(pod, &update.spec);
+        self.note_deadline(pod, &update.spec, ctx);
         let Some(p) = self.pod(pod) else { return };
         p.generation = update.generation;
         p.others = update.stored.status.other_conditions().cloned().collect();

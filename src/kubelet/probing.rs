@@ -50,7 +50,7 @@ impl Kubelet {
         let tick = Out::Own(Ev::ProbeTick { pod, worker: w, ticker });
         if worker.dormant.is_some() {
             // Its ticks change nothing until woken: they are skipped.
-            worker.parked = ctx.q.park(period, tick);
+            worker.parked = ctx.q.park(period, tick, None);
             if worker.parked.is_some() {
                 return;
             }

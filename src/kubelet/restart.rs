@@ -53,6 +53,7 @@ impl Kubelet {
     /// The node stops: every running process is gone with it (nothing on
     /// the node sees it; the runtime learns it at the boot).
     pub fn power_off(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        self.wake_tickers(ctx);
         let running: Vec<_> = self
             .runtime
             .pods()
@@ -75,10 +76,7 @@ impl Kubelet {
 
     pub fn restart(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
-        // Parked probe tickers come back, to find their pods gone.
-        for pod in 0..self.pods.len() {
-            self.wake_probes(PodId(pod as u32), ctx);
-        }
+        self.wake_tickers(ctx);
         self.pods.clear();
         self.live.clear();
         // The new PLEG's first relist runs as it starts (`wait.Until` runs at

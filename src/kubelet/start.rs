@@ -41,7 +41,9 @@ impl Kubelet {
         let container = spec.containers[c].clone();
         let key = container_hash::stable_key(&spec.name, &spec.namespace, &p.uid, &container);
         let pod_desc = format!("{}_{}({})", spec.name, spec.namespace, p.uid);
-        if let Decision::Wait { backoff, expiry } = do_backoff(&mut self.backoff, &key, newest_exit, now) {
+        let decision = do_backoff(&mut self.backoff, &key, newest_exit, now);
+        self.housekeeping_due(false, ctx);
+        if let Decision::Wait { backoff, expiry } = decision {
             let name = &container.name;
             self.emit(
                 pod,

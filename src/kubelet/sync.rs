@@ -525,7 +525,11 @@ impl Kubelet {
         let acted = p.sync.take().is_some_and(|r| r.acted);
         match p.worker.lifecycle {
             Lifecycle::Finished => self.work_queue.remove(pod),
-            _ => self.work_queue.enqueue(pod, now + requeue_delay(outcome, version, resync, now, unit)),
+            _ => {
+                let at = now + requeue_delay(outcome, version, resync, now, unit);
+                self.work_queue.enqueue(pod, at);
+                self.sync_due(at, ctx);
+            }
         }
         let p = self.pod(pod).expect("synced pod exists");
         if outcome == SyncOutcome::PhaseTransition {

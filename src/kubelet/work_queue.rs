@@ -29,6 +29,11 @@ impl WorkQueue {
         }
     }
 
+    /// The time of the first entry.
+    pub fn first(&self) -> Option<SimTime> {
+        self.by_time.first().map(|&(at, _)| at)
+    }
+
     /// `GetWork`: the pods whose time is before `now` (strictly), taken out
     /// of the queue, in pod order.
     pub fn get_work(&mut self, now: SimTime) -> Vec<PodId> {

@@ -98,6 +98,7 @@ pub fn clock_cost() -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::Profile;
     use crate::run::{Inputs, prepare};
     use crate::sim::World;
     use crate::time::SimTime;
@@ -107,7 +108,7 @@ mod tests {
     /// parked tickers skipped counted apart), every event handled counted
     /// under its kind; each of c28's two kubelets ticks its sync
     /// loop once a second from a phase within the first second: 40 ticks
-    /// each in 40 s.
+    /// each in 40 s, handled when nothing parks.
     #[test]
     fn a_profiled_run_counts_every_event_of_the_same_run() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/scenarios/c28-service.yaml");
@@ -119,10 +120,16 @@ mod tests {
         assert_eq!(profile.events + profile.skipped, events);
         assert!(profile.skipped > 0, "the startup probe's worker parks once the container has started");
         assert_eq!(profile.kinds.iter().map(|k| k.count).sum::<u64>(), profile.events);
-        let count = |kind: &str| profile.kinds.iter().find(|k| k.kind == kind).map_or(0, |k| k.count);
-        assert_eq!(count("Kubelet SyncTick"), 80);
-        assert_eq!(count("Kubelet Housekeeping"), 40);
-        assert_eq!(count("Send"), 30, "two clients, 15 requests each");
+        let count =
+            |profile: &Profile, kind: &str| profile.kinds.iter().find(|k| k.kind == kind).map_or(0, |k| k.count);
+        let (_, every) = World::keeping(&p.setup, 3, Keep::All).handling_every_tick().run_profiled(until, 0, || 0);
+        assert_eq!((every.events, every.skipped), (events, 0));
+        assert_eq!(count(&every, "Kubelet SyncTick"), 80);
+        assert_eq!(count(&every, "Kubelet Housekeeping"), 40);
+        assert_eq!(count(&profile, "Send"), 30, "two clients, 15 requests each");
+        // Parked, each kubelet handles its first tick only: the pod's syncs
+        // requeue it a resync (60 s, `syncFrequency`) later, past the 40 s.
+        assert_eq!(count(&profile, "Kubelet SyncTick"), 2);
         assert!(profile.kinds.windows(2).all(|w| w[0].nanos >= w[1].nanos));
     }
 }
