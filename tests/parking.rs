@@ -10,7 +10,7 @@
 use podsim::run::{Inputs, prepare};
 use podsim::sim::World;
 use podsim::time::SimTime;
-use podsim::trace::Keep;
+use podsim::trace::{Entry, Keep};
 use std::path::PathBuf;
 
 fn scenarios() -> Vec<PathBuf> {
@@ -28,6 +28,15 @@ fn scenarios() -> Vec<PathBuf> {
     files
 }
 
+/// The two runs' records are the same; else the first that differs.
+fn same_records(parked: &[Entry], every: &[Entry], run: &str) {
+    let differs = parked.iter().zip(every).position(|(a, b)| format!("{a:?}") != format!("{b:?}"));
+    if let Some(i) = differs {
+        panic!("{run}: record {i} differs\nparked: {:?}\nevery tick: {:?}", parked[i], every[i]);
+    }
+    assert_eq!(parked.len(), every.len(), "{run}: record counts");
+}
+
 #[test]
 fn every_scenario_runs_the_same_with_tickers_parked() {
     let seeds: u64 = std::env::var("PARKING_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(2);
@@ -42,17 +51,13 @@ fn every_scenario_runs_the_same_with_tickers_parked() {
         for seed in p.seed..p.seed + seeds {
             let (parked, spent) = World::new(&p.setup, seed).run_counting(until);
             let (every, handled) = World::new(&p.setup, seed).handling_every_tick().run_counting(until);
-            assert_eq!(format!("{:?}", parked.entries), format!("{:?}", every.entries), "{name} seed {seed}");
+            same_records(&parked.entries, &every.entries, &format!("{name} seed {seed}"));
             assert_eq!(parked.exhausted, every.exhausted, "{name} seed {seed}");
             // Each skipped tick is one the reference handled, no more.
             assert_eq!(spent, handled, "{name} seed {seed}: events handled and ticks skipped");
             let state = World::keeping(&p.setup, seed, Keep::State).run(until);
-            let kept: Vec<_> = every.entries.iter().filter(|e| e.record.is_state()).collect();
-            assert_eq!(
-                format!("{:?}", state.entries.iter().collect::<Vec<_>>()),
-                format!("{kept:?}"),
-                "{name} seed {seed}"
-            );
+            let kept: Vec<_> = every.entries.iter().filter(|e| e.record.is_state()).cloned().collect();
+            same_records(&state.entries, &kept, &format!("{name} seed {seed}, state records"));
             compared += 1;
         }
     }

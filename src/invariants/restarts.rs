@@ -126,8 +126,13 @@ impl PodState {
                 continue;
             }
             for Restart { n, prev_start, exit: (finished, fo), start: (start, so) } in restarts {
-                if prev_start.is_some_and(|b| finished - b >= 599) {
-                    skip = Some("the previous instance ran about 10 minutes or more: the backoff may have reset");
+                // The entry's last update is the `Next` just before the
+                // previous start: 600 s later it expires at an exit
+                // (`HasExpiredFunc`) or housekeeping collects it (`backOff.GC`).
+                if prev_start.is_some_and(|b| start - b >= 599) {
+                    skip = Some(
+                        "the previous instance started about 10 minutes or more before this restart: the backoff entry may have expired or been collected by housekeeping",
+                    );
                     continue;
                 }
                 let need = required_wait(n.max(0) as u32, cluster);
@@ -315,6 +320,22 @@ mod tests {
         assert_eq!(violations[0].records, ["pod-0.json:1", "pod-1.json:1"]);
         // Alone, neither dump shows both ends of restart 4.
         let Verdict::NotApplicable { .. } = verdict(&[first]) else { panic!() };
+    }
+
+    /// Restart 7 needs 300 s, unless the back-off entry, last updated just
+    /// before instance 6 started, was collected by housekeeping 600 s after
+    /// that (`backOff.GC`): a restart 232 s after the exit but 632 s after
+    /// instance 6's start is not judged; one 180 s after the exit and
+    /// 240 s after the start breaks the rule.
+    #[test]
+    fn a_restart_ten_minutes_after_the_previous_start_is_not_judged() {
+        let running = |at: &str| format!(r#"{{"running":{{"startedAt":"2026-01-01T00:{at}Z"}}}}"#);
+        let collected = pod(7, &running("16:19"), &exited(6, "05:47", "12:27"));
+        let Verdict::NotApplicable { why } = verdict(&[collected]) else { panic!() };
+        assert!(why.contains("collected by housekeeping"), "{why}");
+        let early = pod(7, &running("10:00"), &exited(6, "06:00", "07:00"));
+        let Verdict::Violated { violations } = verdict(&[early]) else { panic!() };
+        assert_eq!(violations[0].expected, "app: at least 300 s before restart 7");
     }
 
     /// The restart seen twice (a watch shows it in every later version) is judged once.

@@ -227,3 +227,28 @@ fn kubectl_shows_error_then_crash_loop_back_off_as_each_release_syncs() {
         }
     }
 }
+
+/// Housekeeping's `backOff.GC()` (`HandlePodCleanups`) drops an entry not
+/// updated for 2 × the 300 s max. The seventh instance starts (its back-off
+/// at the 300 s cap, `Next` called at that start) and runs 400 s; its exit
+/// holds the restart back until exit + 300 s, but 600 s after that start
+/// the entry is gone, and the next sync (the 1.35+ requeue every ≤ 90 s)
+/// starts the container early.
+#[test]
+fn housekeeping_collects_a_backoff_entry_idle_for_600s() {
+    for seed in SEEDS {
+        let trace = run("backoff-collected", seed, None);
+        let lives = lives(&trace, "app");
+        assert_eq!(lives.len(), 8, "seed {seed}");
+        let (long, next) = (&lives[6], lives[7].started);
+        let exit = long.finished.expect("the long instance exits");
+        assert_eq!(exit, long.started + secs(400.0), "seed {seed}");
+        // `Next` came just before that start: no collection before 600 s after it.
+        within(
+            &format!("restart after the entry is collected (seed {seed})"),
+            next,
+            long.started + secs(599.0),
+            exit + secs(300.0) - secs(1.0),
+        );
+    }
+}
