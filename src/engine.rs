@@ -195,8 +195,8 @@ impl<E> Queue<E> {
     }
 
     /// Wakes a parked ticker: its next tick is queued where it would have
-    /// been had every skipped tick been handled. A chain woken already
-    /// (by the budget) is left alone.
+    /// been had every skipped tick been handled. A chain back already (by
+    /// the budget, or at its wake instant) is left alone.
     pub fn wake(&mut self, parked: Parked) {
         if let Some((order, event)) = self.parking.wake(parked) {
             self.insert(order, event);

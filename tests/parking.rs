@@ -1,5 +1,6 @@
 //! Parked tickers change no byte: every scenario in `models/`, with several
-//! seeds, runs to the same trace, and counts the same events, whether the
+//! seeds, runs to the same trace, and counts the same events (stopped at
+//! its end, early, or by an event budget), whether the
 //! tickers whose ticks change nothing (probe workers, the sync loop's tick,
 //! housekeeping) are parked or every tick is handled
 //! ([`podsim::engine::Queue::park`]). A sweep keeps the state records of the
@@ -8,7 +9,7 @@
 //! `PARKING_SEEDS=50 cargo test --release --test parking` runs more seeds.
 
 use podsim::run::{Inputs, prepare};
-use podsim::sim::World;
+use podsim::sim::{Setup, World};
 use podsim::time::SimTime;
 use podsim::trace::{Entry, Keep};
 use std::path::PathBuf;
@@ -59,7 +60,26 @@ fn every_scenario_runs_the_same_with_tickers_parked() {
             let kept: Vec<_> = every.entries.iter().filter(|e| e.record.is_state()).cloned().collect();
             same_records(&state.entries, &kept, &format!("{name} seed {seed}, state records"));
             compared += 1;
+            if seed == p.seed && name != "rollout-1000" {
+                cut_short(&name, &p.setup, seed, until, handled);
+            }
         }
     }
     assert!(compared > 150, "{compared} runs compared");
+}
+
+/// The same run stopped early, at a third of its time and by a budget of
+/// half its events: where it stops must not move either.
+fn cut_short(name: &str, setup: &Setup, seed: u64, until: SimTime, events: u64) {
+    let third = SimTime::from_millis(until.as_millis() / 3 + 7);
+    let mut budgeted = setup.clone();
+    budgeted.max_events = (events / 2).max(1);
+    for (what, setup, until) in [("a third of the time", setup, third), ("half the events", &budgeted, until)] {
+        let (parked, spent) = World::new(setup, seed).run_counting(until);
+        let (every, handled) = World::new(setup, seed).handling_every_tick().run_counting(until);
+        let run = format!("{name} seed {seed}, {what}");
+        same_records(&parked.entries, &every.entries, &run);
+        assert_eq!(parked.exhausted, every.exhausted, "{run}");
+        assert_eq!(spent, handled, "{run}: events handled and ticks skipped");
+    }
 }

@@ -610,8 +610,9 @@ proptest! {
     }
 
     /// Parking the tickers whose ticks change nothing (dormant probe
-    /// workers) gives the bytes of a run that handles every tick, with and
-    /// without an event budget that stops the run midway.
+    /// workers, sync-loop ticks and housekeeping with nothing due) gives
+    /// the bytes of a run that handles every tick, with and without an
+    /// event budget that stops the run midway.
     #[test]
     fn parked_tickers_change_no_byte(p in pod(), budget in prop::option::of(500u64..4_000)) {
         let mut setup = build(&p);

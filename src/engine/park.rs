@@ -56,7 +56,8 @@ pub(super) fn time_of(key: u128) -> u64 {
 }
 
 /// A parked chain, as its owner keeps it to wake it. A handle whose chain
-/// was woken meanwhile (by the budget) wakes nothing.
+/// came back meanwhile (woken by the budget, or at its wake instant) wakes
+/// nothing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Parked {
     index: u32,
@@ -216,8 +217,10 @@ impl<E> Parking<E> {
         if !self.enabled || period_ms == 0 || period_ms >= PERIOD_LIMIT {
             return Err(event);
         }
+        // Its ticks up to the run's end, and before its wake instant.
         let first = now_ms + period_ms;
-        let bound = if first > self.until { 0 } else { (self.until - first) / period_ms + 1 };
+        let last = wake_at.map_or(self.until, |w| self.until.min(w.saturating_sub(1)));
+        let bound = if first > last { 0 } else { (last - first) / period_ms + 1 };
         if popped.saturating_add(self.skipped).saturating_add(self.bound).saturating_add(bound) >= self.max_events {
             return Err(event);
         }
@@ -312,8 +315,9 @@ mod tests {
     }
 
     /// What a run handled: the events other than dormant ticks, with their
-    /// times, and when a budget stopped it.
-    type Outcome = (Vec<(u64, Ev)>, Option<u64>);
+    /// times, when a budget stopped it, and the events it counted (skipped
+    /// ticks included).
+    type Outcome = (Vec<(u64, Ev)>, Option<u64>, u64);
 
     /// Tickers of 2–6 ms periods (many in step) that turn dormant at random,
     /// until woken or until an instant, and other events, due at the same
@@ -322,9 +326,10 @@ mod tests {
     /// and those handled at the end of a dormancy until an instant.
     fn run(seed: u64, parking: bool, budget: u64) -> (Outcome, (u64, u64)) {
         let periods = [2, 2, 2, 3, 3, 4, 4, 4, 6];
+        let until = SimTime::from_millis(2_000 - seed % 5 * 37);
         let mut q: Queue<Ev> = Queue::default();
         q.set_parking(parking);
-        q.limit(budget, SimTime::from_millis(2_000));
+        q.limit(budget, until);
         let mut d = Draws(seed);
         // Dormant until this ms (`u64::MAX`: until woken); active if `None`.
         let mut dormant: Vec<Option<u64>> = vec![None; periods.len()];
@@ -333,7 +338,7 @@ mod tests {
             q.at(SimTime::from_millis(d.next(2) * p), Ev::Tick(i));
         }
         let (mut seen, mut others, mut handled, mut stopped, mut timed) = (Vec::new(), 0, 0, None, 0);
-        while let Some(ev) = q.pop_until(SimTime::from_millis(2_000)) {
+        while let Some(ev) = q.pop_until(until) {
             if handled + q.skipped() == budget {
                 stopped = Some(q.now().as_millis());
                 break;
@@ -376,7 +381,8 @@ mod tests {
                                 }
                             }
                             _ => {
-                                let by = now + d.next(2) * d.next(20);
+                                // Nearer, or already past.
+                                let by = (now + d.next(2) * d.next(20)).saturating_sub(d.next(3));
                                 dormant[i] = dormant[i].map(|until| until.min(by));
                                 if let Some(p) = parked[i] {
                                     q.wake_by(p, SimTime::from_millis(by));
@@ -396,12 +402,12 @@ mod tests {
                 q.after(SimDuration::from_millis(1 + d.next(3)), Ev::Other(others));
             }
         }
-        ((seen, stopped), (q.skipped(), timed))
+        ((seen, stopped, handled + q.skipped()), (q.skipped(), timed))
     }
 
     /// The events handled, their order within each millisecond included,
-    /// are those of a queue that handles every tick; so is where the event
-    /// budget stops the run.
+    /// are those of a queue that handles every tick; so are where the event
+    /// budget stops the run and the events counted.
     #[test]
     fn parked_tickers_come_back_in_their_place() {
         let (mut skipped, mut timed, mut stopped) = (0, 0, 0);

@@ -38,6 +38,11 @@ struct Restart {
 /// How many instances back a container is remembered.
 const KEEP: usize = 3;
 
+/// Seconds allowed between a start's `Next` and the container's start
+/// (creation, an image present or quickly pulled), and the whole-second
+/// timestamps.
+const NEXT_TO_START: i64 = 10;
+
 impl Lives {
     fn life(&mut self, n: i32) -> &mut Life {
         self.seen.entry(n).or_default()
@@ -126,12 +131,16 @@ impl PodState {
                 continue;
             }
             for Restart { n, prev_start, exit: (finished, fo), start: (start, so) } in restarts {
-                // The entry's last update is the `Next` just before the
-                // previous start: 600 s later it expires at an exit
-                // (`HasExpiredFunc`) or housekeeping collects it (`backOff.GC`).
-                if prev_start.is_some_and(|b| start - b >= 599) {
+                // The entry's last update is the `Next` before the previous
+                // start (up to `NEXT_TO_START` before it): an exit 600 s
+                // later finds it expired (`HasExpiredFunc`), and housekeeping
+                // collects it 2 × max later (`backOff.GC`).
+                let collected = 2 * cluster.backoff_max.as_millis() as i64 / 1000;
+                if prev_start
+                    .is_some_and(|b| finished - b >= 600 - NEXT_TO_START || start - b >= collected - NEXT_TO_START)
+                {
                     skip = Some(
-                        "the previous instance started about 10 minutes or more before this restart: the backoff entry may have expired or been collected by housekeeping",
+                        "the previous instance started long enough before this restart that the backoff entry may have expired (600 s) or been collected by housekeeping (2 × the maximum back-off)",
                     );
                     continue;
                 }
@@ -290,7 +299,11 @@ mod tests {
     }
 
     fn verdict(snapshots: &[String]) -> Verdict {
-        let mut c = Checker::new(Cluster::default());
+        verdict_in(snapshots, Cluster::default())
+    }
+
+    fn verdict_in(snapshots: &[String], cluster: Cluster) -> Verdict {
+        let mut c = Checker::new(cluster);
         for (i, text) in snapshots.iter().enumerate() {
             let file = Arc::new(SourceFile { name: format!("pod-{i}.json"), text: text.clone() });
             crate::observe::read(&file, &mut |r| c.observe(&r));
@@ -333,6 +346,13 @@ mod tests {
         let collected = pod(7, &running("16:19"), &exited(6, "05:47", "12:27"));
         let Verdict::NotApplicable { why } = verdict(&[collected]) else { panic!() };
         assert!(why.contains("collected by housekeeping"), "{why}");
+        // With a 60 s maximum (`maxContainerRestartPeriod`) the entry goes
+        // 120 s after its update: a restart 30 s after an exit 125 s after
+        // the start is not judged either.
+        let mut short = Cluster::default();
+        short.backoff_max = crate::time::SimDuration::from_secs(60);
+        let quick = pod(7, &running("02:35"), &exited(6, "00:00", "02:05"));
+        let Verdict::NotApplicable { .. } = verdict_in(&[quick], short) else { panic!() };
         let early = pod(7, &running("10:00"), &exited(6, "06:00", "07:00"));
         let Verdict::Violated { violations } = verdict(&[early]) else { panic!() };
         assert_eq!(violations[0].expected, "app: at least 300 s before restart 7");

@@ -168,8 +168,8 @@ impl Kubelet {
         self.emit(pod, None, true, predicate.name(), predicate.error(), ctx);
         let Some(p) = self.pod(pod) else { return };
         p.worker.lifecycle = Lifecycle::Rejected;
-        self.housekeeping_due(true, ctx);
-        let Some(p) = self.pod(pod) else { return };
+        self.housekeeping_every_tick(ctx);
+        let p = self.pod(pod).expect("checked above");
         let status = PodStatus {
             phase: PodPhase::Failed,
             reason: Some(PodReason::Rejected(predicate)),

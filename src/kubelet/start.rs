@@ -42,7 +42,7 @@ impl Kubelet {
         let key = container_hash::stable_key(&spec.name, &spec.namespace, &p.uid, &container);
         let pod_desc = format!("{}_{}({})", spec.name, spec.namespace, p.uid);
         let decision = do_backoff(&mut self.backoff, &key, newest_exit, now);
-        self.housekeeping_due(false, ctx);
+        self.housekeeping_collects(ctx);
         if let Decision::Wait { backoff, expiry } = decision {
             let name = &container.name;
             self.emit(

@@ -72,17 +72,18 @@ impl Kubelet {
         }
     }
 
-    /// The back-off table changed, or a pod was rejected: housekeeping
-    /// comes back when its table has an entry to collect, or now.
-    pub(super) fn housekeeping_due(&mut self, rejected: bool, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
-        let Some(parked) = self.tickers.housekeeping else { return };
-        match (rejected, self.backoff.gc_due()) {
-            (true, _) => {
-                self.tickers.housekeeping = None;
-                ctx.q.wake(parked);
-            }
-            (false, Some(at)) => ctx.q.wake_by(parked, at),
-            (false, None) => {}
+    /// The back-off table changed: a parked housekeeping comes back when
+    /// the table has an entry to collect.
+    pub(super) fn housekeeping_collects(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        if let (Some(parked), Some(at)) = (self.tickers.housekeeping, self.backoff.gc_due()) {
+            ctx.q.wake_by(parked, at);
+        }
+    }
+
+    /// A pod was rejected: housekeeping is to clean it up once deleted.
+    pub(super) fn housekeeping_every_tick(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
+        if let Some(parked) = self.tickers.housekeeping.take() {
+            ctx.q.wake(parked);
         }
     }
 
@@ -109,11 +110,9 @@ fn park_or_schedule(
     idle: bool,
     wake: Option<SimTime>,
 ) -> Option<Parked> {
-    match idle {
-        true => ctx.q.park(period, Out::Own(tick), wake),
-        false => {
-            ctx.q.after(period, Out::Own(tick));
-            None
-        }
+    if idle {
+        return ctx.q.park(period, Out::Own(tick), wake);
     }
+    ctx.q.after(period, Out::Own(tick));
+    None
 }
