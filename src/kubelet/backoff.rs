@@ -75,7 +75,8 @@ impl Backoff {
         self.entries.retain(|_, e| now.since(e.last_update) <= limit);
     }
 
-    /// The first instant at which `gc` drops an entry (none without entries).
+    /// The first instant at which `gc` drops an entry (`GC`: now −
+    /// lastUpdate > 2 × max, in whole ms), none without entries.
     pub fn gc_due(&self) -> Option<SimTime> {
         let oldest = self.entries.values().map(|e| e.last_update).min()?;
         Some(oldest + self.max * 2 + SimDuration::from_millis(1))

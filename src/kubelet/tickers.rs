@@ -46,8 +46,9 @@ impl Kubelet {
         self.tickers.sync = park_or_schedule(ctx, SYNC_TICK, Ev::SyncTick, idle, first.map(|at| at + AFTER));
     }
 
-    /// Housekeeping as modelled: the back-off's `GC` and the rejected
-    /// pods' clean-up (`HandlePodCleanups`).
+    /// Housekeeping (`HandlePodCleanups`) as modelled: the rejected pods'
+    /// clean-up (`filterTerminalPodsToDelete`) and the crash-loop back-off
+    /// table's `GC()`, which ends it.
     pub(super) fn housekeeping(&mut self, ctx: &mut Ctx<'_, impl Outbox<Out>>) {
         let now = ctx.q.now();
         self.backoff.gc(now);
